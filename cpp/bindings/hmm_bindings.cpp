@@ -1,0 +1,232 @@
+// Profile HMM search: profiles, per-sequence filter scores, and the filter cascade.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "bindings/numpy_util.hpp"
+#include "common/parallel.hpp"
+#include "hmm/bias_filter.hpp"
+#include "hmm/cascade.hpp"
+#include "hmm/filters.hpp"
+#include "hmm/profile.hpp"
+
+namespace gpuseq::bindings {
+
+using hmm::SearchProfile;
+
+namespace {
+
+// Borrowed batch view of (residues, offsets) numpy arrays; checks bounds once.
+struct BatchArgs {
+  CArray<uint8_t> residues;
+  CArray<int64_t> offsets;
+  SequenceBatch batch() const {
+    if (offsets.ndim() != 1 || offsets.shape(0) < 1)
+      throw std::invalid_argument("offsets must be a 1-D array of count + 1 entries");
+    const int64_t* off = offsets.data();
+    const int64_t count = offsets.shape(0) - 1;
+    for (int64_t i = 0; i < count; ++i)
+      if (off[i] < 0 || off[i + 1] < off[i] || off[i + 1] > residues.size())
+        throw std::invalid_argument("offsets are not increasing within the residue array");
+    const uint8_t* res = residues.data();
+    for (py::ssize_t i = 0; i < residues.size(); ++i)
+      if (res[i] >= kAminoKp) throw std::invalid_argument("residue code out of range (0..28)");
+    return {res, off, count};
+  }
+};
+
+const hmm::FilterKernels& kernels_by_name(const std::string& isa) {
+  if (isa == "auto") return hmm::cpu_filter_kernels();
+  if (isa == "baseline") return hmm::baseline_filter_kernels();
+#ifdef GPUSEQ_HAVE_AVX2_KERNELS
+  if (isa == "avx2") {
+    if (!__builtin_cpu_supports("avx2")) throw std::invalid_argument("this CPU has no AVX2");
+    return hmm::avx2_filter_kernels();
+  }
+#endif
+  throw std::invalid_argument("unknown or unavailable kernel set '" + isa + "'");
+}
+
+// Computes one float score per target in parallel; f(dsq, L, workspace) -> float. Empty
+// targets get NaN.
+template <class F>
+py::array_t<float> per_target_scores(const BatchArgs& args, int threads, F&& f) {
+  const SequenceBatch b = args.batch();
+  std::vector<float> out(static_cast<size_t>(b.count), std::nanf(""));
+  {
+    py::gil_scoped_release release;
+    const int nthreads = threads > 0 ? threads : default_thread_count();
+    std::vector<hmm::FilterWorkspace> ws(static_cast<size_t>(nthreads));
+    parallel_for_blocks(b.count, 16, nthreads, [&](int64_t begin, int64_t end, int worker) {
+      for (int64_t i = begin; i < end; ++i)
+        if (b.length(i) > 0) out[i] = f(b.sequence(i), b.length(i), ws[worker]);
+    });
+  }
+  return to_numpy(std::move(out));
+}
+
+template <class T>
+py::array_t<T> rows_by_node(const std::vector<T>& table, int rows, int stride, int M) {
+  py::array_t<T> out({rows, M});
+  auto o = out.template mutable_unchecked<2>();
+  for (int x = 0; x < rows; ++x)
+    for (int k = 1; k <= M; ++k) o(x, k - 1) = table[static_cast<size_t>(x) * stride + k];
+  return out;
+}
+
+}  // namespace
+
+void bind_hmm(py::module_& m) {
+  py::class_<SearchProfile>(m, "SearchProfile",
+                            "A model configured for hmmsearch (local multihit) with the MSV, "
+                            "Viterbi-filter and bias-filter tables HMMER derives from it.")
+      .def(py::init([](const std::string& name, CArray<float> match_emissions,
+                       CArray<float> transitions, CArray<float> composition,
+                       std::vector<float> evalue_parameters) {
+             if (match_emissions.ndim() != 2 || match_emissions.shape(1) != kAminoK)
+               throw std::invalid_argument("match_emissions must be (M+1) x 20");
+             const int M = static_cast<int>(match_emissions.shape(0)) - 1;
+             if (M < 1) throw std::invalid_argument("model has no nodes");
+             if (transitions.ndim() != 2 || transitions.shape(0) != M + 1 ||
+                 transitions.shape(1) != hmm::kNumTransitions)
+               throw std::invalid_argument("transitions must be (M+1) x 7");
+             if (composition.size() != kAminoK)
+               throw std::invalid_argument("composition must have 20 entries");
+             if (evalue_parameters.size() != 6)
+               throw std::invalid_argument("evalue_parameters must have 6 entries");
+             hmm::HmmProbabilities p;
+             p.M = M;
+             p.match_emissions = match_emissions.data();
+             p.transitions = transitions.data();
+             p.composition = composition.data();
+             std::copy(evalue_parameters.begin(), evalue_parameters.end(),
+                       p.evalue_parameters.begin());
+             return hmm::make_search_profile(p, name);
+           }),
+           py::arg("name"), py::arg("match_emissions"), py::arg("transitions"),
+           py::arg("composition"), py::arg("evalue_parameters"))
+      .def_readonly("name", &SearchProfile::name)
+      .def_readonly("M", &SearchProfile::M)
+      .def_property_readonly("evalue_parameters",
+                             [](const SearchProfile& p) {
+                               return std::vector<float>(p.evalue_parameters.begin(),
+                                                         p.evalue_parameters.end());
+                             })
+      // MSV/SSV byte tables (unstriped: row = residue code, column = node k - 1).
+      .def_property_readonly("msv_costs",
+                             [](const SearchProfile& p) {
+                               return rows_by_node(p.msv.costs, kAminoKp, p.msv.stride, p.M);
+                             })
+      .def_property_readonly("bias_b", [](const SearchProfile& p) { return p.msv.bias; })
+      .def_property_readonly("tbm", [](const SearchProfile& p) { return p.msv.tbm; })
+      .def_property_readonly("tec", [](const SearchProfile& p) { return p.msv.tec; })
+      .def_property_readonly_static("base_b", [](py::object) { return hmm::kBaseB; })
+      .def_property_readonly_static("scale_b", [](py::object) { return hmm::kScaleB; })
+      .def_static("tjb", &hmm::msv_tjb, py::arg("L"), "tjb_b for a target of length L")
+      // Viterbi-filter word tables.
+      .def_property_readonly("viterbi_emissions",
+                             [](const SearchProfile& p) {
+                               return rows_by_node(p.viterbi.emissions, kAminoKp, p.viterbi.stride,
+                                                   p.M);
+                             })
+      .def_property_readonly(
+          "viterbi_transitions",
+          [](const SearchProfile& p) {
+            // BM, MM, IM, DM into M_k; MD, MI, II, DD out of node k (HMMER's twv convention).
+            const auto& v = p.viterbi;
+            const int M = p.M;
+            auto by_node = [&](const std::vector<int16_t>& t, int shift) {
+              std::vector<int16_t> out(static_cast<size_t>(M));
+              for (int k = 1; k <= M; ++k) out[k - 1] = t[k + shift];
+              return to_numpy(std::move(out));
+            };
+            py::dict d;
+            d["BM"] = by_node(v.begin, 0);
+            d["MM"] = by_node(v.mm, 0);
+            d["IM"] = by_node(v.im, 0);
+            d["DM"] = by_node(v.dm, 0);
+            d["MD"] = by_node(v.md_into, 1);
+            d["MI"] = by_node(v.mi, 0);
+            d["II"] = by_node(v.ii, 0);
+            d["DD"] = by_node(v.dd_into, 1);
+            return d;
+          })
+      .def_property_readonly("ddbound_w", [](const SearchProfile& p) { return p.viterbi.ddbound; })
+      .def_property_readonly("e_move_w", [](const SearchProfile& p) { return p.viterbi.e_move; })
+      .def_property_readonly_static("base_w", [](py::object) { return hmm::kBaseW; })
+      .def_property_readonly_static("scale_w", [](py::object) { return hmm::kScaleW; })
+      .def_static("ncj_move_w", &hmm::viterbi_ncj_move, py::arg("L"));
+
+  m.def(
+      "filter_scores",
+      [](const SearchProfile& p, const std::string& which, CArray<uint8_t> residues,
+         CArray<int64_t> offsets, int threads, const std::string& isa) {
+        BatchArgs args{residues, offsets};
+        const hmm::FilterKernels& k = kernels_by_name(isa);
+        if (which == "ssv")
+          return per_target_scores(args, threads, [&](const uint8_t* s, int64_t L, auto& ws) {
+            return hmm::ssv_filter(p.msv, s, L, ws, k);
+          });
+        if (which == "msv")
+          return per_target_scores(args, threads, [&](const uint8_t* s, int64_t L, auto& ws) {
+            return hmm::msv_filter(p.msv, s, L, ws, k);
+          });
+        if (which == "viterbi")
+          return per_target_scores(args, threads, [&](const uint8_t* s, int64_t L, auto& ws) {
+            return hmm::viterbi_filter(p.viterbi, s, L, ws, k);
+          });
+        if (which == "bias")
+          return per_target_scores(args, threads, [&](const uint8_t* s, int64_t L, auto&) {
+            return hmm::bias_filter_score(p.bias_filter, s, L);
+          });
+        if (which == "null1")
+          return per_target_scores(args, threads,
+                                   [&](const uint8_t*, int64_t L, auto&) { return hmm::null1_score(L); });
+        throw std::invalid_argument("unknown filter '" + which +
+                                    "' (ssv, msv, viterbi, bias, null1)");
+      },
+      py::arg("profile"), py::arg("which"), py::arg("residues"), py::arg("offsets"),
+      py::arg("threads") = 0, py::arg("isa") = "auto",
+      "Per-target score in nats of one filter, HMMER's values bit for bit (NaN: SSV could not "
+      "decide, or empty target; inf: overflow).");
+
+  m.def(
+      "run_cascade",
+      [](const SearchProfile& p, CArray<uint8_t> residues, CArray<int64_t> offsets, double F1,
+         double F2, bool bias_filter, int threads) {
+        BatchArgs args{residues, offsets};
+        const SequenceBatch b = args.batch();
+        hmm::CascadeOptions o;
+        o.F1 = F1;
+        o.F2 = F2;
+        o.bias_filter = bias_filter;
+        o.threads = threads > 0 ? threads : default_thread_count();
+        hmm::CascadeResult r;
+        {
+          py::gil_scoped_release release;
+          r = hmm::run_cascade(p, b, o);
+        }
+        py::dict d;
+        d["stage"] = to_numpy(std::move(r.stage));
+        d["msv_score"] = to_numpy(std::move(r.msv_score));
+        d["bias_score"] = to_numpy(std::move(r.bias_score));
+        d["viterbi_score"] = to_numpy(std::move(r.viterbi_score));
+        d["n_past_msv"] = r.n_past_msv;
+        d["n_past_bias"] = r.n_past_bias;
+        d["n_past_vit"] = r.n_past_viterbi;
+        return d;
+      },
+      py::arg("profile"), py::arg("residues"), py::arg("offsets"), py::arg("F1") = 0.02,
+      py::arg("F2") = 1e-3, py::arg("bias_filter") = true, py::arg("threads") = 0,
+      "MSV -> bias -> Viterbi filter stages of hmmsearch's pipeline for every target. stage: "
+      "0 empty, 1 failed MSV, 2 failed bias, 3 failed Viterbi, 4 passed to Forward.");
+
+  m.def("null1_score", &hmm::null1_score, py::arg("L"));
+  m.def("cpu_kernel_isa", [] { return std::string(hmm::cpu_filter_kernels().isa); });
+  m.attr("max_target_length") = hmm::kMaxTargetLength;
+}
+
+}  // namespace gpuseq::bindings

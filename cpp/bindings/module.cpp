@@ -1,0 +1,64 @@
+// gpuseq._core: the compiled core. Bindings only: convert arrays, release the GIL around the
+// work, turn C++ errors into gpuseq.errors exceptions.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "bindings/numpy_util.hpp"
+#include "common/alphabet.hpp"
+
+#ifdef GPUSEQ_WITH_CUDA
+#include "common/device.hpp"
+#endif
+
+namespace py = pybind11;
+
+namespace gpuseq::bindings {
+
+void raise_gpuseq_error(const char* name, const std::string& path, long long line,
+                        const std::string& message, const std::string& record) {
+  py::object cls = py::module_::import("gpuseq.errors").attr(name);
+  py::object record_arg = record.empty() ? py::object(py::none()) : py::object(py::str(record));
+  py::object line_arg = line > 0 ? py::object(py::int_(line)) : py::object(py::none());
+  py::object exc = cls(path, line_arg, message, record_arg);
+  PyErr_SetObject(cls.ptr(), exc.ptr());
+  throw py::error_already_set();
+}
+
+void bind_sequences(py::module_& m);
+void bind_hmm(py::module_& m);
+
+}  // namespace gpuseq::bindings
+
+PYBIND11_MODULE(_core, m) {
+  using namespace gpuseq;
+  m.doc() = "gpuseq compiled core (C++ CPU filters, optional CUDA backend)";
+  m.attr("alphabet_symbols") = std::string(kAminoSymbols);
+  m.attr("background_frequencies") =
+      std::vector<float>(kBackgroundFrequencies.begin(), kBackgroundFrequencies.end());
+
+#ifdef GPUSEQ_WITH_CUDA
+  m.attr("built_with_cuda") = true;
+  m.def("cuda_devices", [] {
+    std::vector<py::dict> out;
+    for (const auto& d : cuda::list_devices()) {
+      py::dict info;
+      info["index"] = d.index;
+      info["name"] = d.name;
+      info["compute_capability"] = py::make_tuple(d.major, d.minor);
+      info["total_memory"] = d.total_memory;
+      info["multiprocessors"] = d.multiprocessors;
+      out.push_back(info);
+    }
+    return out;
+  }, "CUDA devices this process can use (empty without a driver or GPU).");
+  m.def("cuda_runtime_status", &cuda::runtime_status,
+        "Why no CUDA device is usable ('' when one is).");
+#else
+  m.attr("built_with_cuda") = false;
+  m.def("cuda_devices", [] { return std::vector<py::dict>{}; });
+  m.def("cuda_runtime_status", [] { return std::string("gpuseq was built without CUDA"); });
+#endif
+
+  bindings::bind_sequences(m);
+  bindings::bind_hmm(m);
+}

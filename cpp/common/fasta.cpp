@@ -1,0 +1,318 @@
+#include "common/fasta.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "common/alphabet.hpp"
+#include "common/errors.hpp"
+
+#ifdef GPUSEQ_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+namespace gpuseq {
+
+namespace {
+
+bool is_header_blank(char c) { return c == ' ' || c == '\t'; }
+bool is_line_end(char c) { return c == '\n' || c == '\r'; }
+
+std::string describe_char(unsigned char c) {
+  if (c >= 32 && c < 127) return std::string("'") + static_cast<char>(c) + "'";
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "byte 0x%02x", c);
+  return buf;
+}
+
+// The first problem found while parsing a piece: where (byte offset in the piece) and what.
+struct PieceError {
+  int64_t offset = -1;
+  bool alphabet = false;  // a bad sequence character (AlphabetError), not a structural problem
+  std::string record;
+  std::string message;
+};
+
+// Parses whole records in [begin, end), which starts at a '>' (after optional whitespace at the
+// very start of a file). Appends to out. Mirrors Easel's FASTA reader: '>' anywhere in sequence
+// text starts a new record; a header ends at CR or LF; the name is the first blank-delimited
+// word, the description the rest of the line after blanks (trailing blanks kept).
+bool parse_records(const char* begin, const char* end, SequenceChunk& out, PieceError& err) {
+  const char* p = begin;
+  auto fail = [&](const char* where, std::string record, std::string message) {
+    err.offset = where - begin;
+    err.record = std::move(record);
+    err.message = std::move(message);
+    return false;
+  };
+  while (p < end && kFastaInputMap[static_cast<unsigned char>(*p)] == kFastaIgnored) ++p;
+  if (p < end && *p != '>') {
+    std::string hint;
+    const std::string_view head(p, static_cast<size_t>(std::min<int64_t>(end - p, 16)));
+    if (head.rfind("ID ", 0) == 0) hint = " (this looks like EMBL/UniProt text)";
+    if (head.rfind("LOCUS", 0) == 0) hint = " (this looks like GenBank text)";
+    if (head.rfind("# STOCKHOLM", 0) == 0) hint = " (this looks like a Stockholm alignment)";
+    if (!hint.empty()) hint += "; convert it to FASTA, e.g. with esl-reformat fasta";
+    return fail(p, "", "unexpected " + describe_char(*p) + "; expected FASTA to start with '>'" +
+                           hint);
+  }
+
+  out.residues.reserve(out.residues.size() + static_cast<size_t>(end - begin));
+  while (p < end) {
+    ++p;  // the '>'
+    while (p < end && is_header_blank(*p)) ++p;
+    const char* name = p;
+    while (p < end && !is_header_blank(*p) && !is_line_end(*p)) ++p;
+    if (p == name) return fail(p, "", "no sequence name after '>'");
+    out.names.append(name, p);
+    out.name_offsets.push_back(static_cast<int64_t>(out.names.size()));
+    while (p < end && is_header_blank(*p)) ++p;
+    const char* desc = p;
+    while (p < end && !is_line_end(*p)) ++p;
+    out.descriptions.append(desc, p);
+    out.description_offsets.push_back(static_cast<int64_t>(out.descriptions.size()));
+
+    // Sequence text up to the next '>' (anywhere, as in Easel).
+    size_t n = out.residues.size();
+    out.residues.resize(n + static_cast<size_t>(end - p));
+    uint8_t* dst = out.residues.data() + n;
+    for (; p < end && *p != '>'; ++p) {
+      const uint8_t code = kFastaInputMap[static_cast<unsigned char>(*p)];
+      if (code < kAminoKp) {
+        *dst++ = code;
+      } else if (code != kFastaIgnored) {
+        out.residues.resize(static_cast<size_t>(dst - out.residues.data()));
+        std::string record(name, static_cast<size_t>(std::find_if(name, end, [](char c) {
+                                                        return is_header_blank(c) || is_line_end(c);
+                                                      }) - name));
+        const std::string what = code == kFastaNonAscii ? "non-ASCII character " : "illegal character ";
+        err.alphabet = true;
+        return fail(p, record, what + describe_char(static_cast<unsigned char>(*p)) +
+                                   " in sequence (not an amino-acid symbol)");
+      }
+    }
+    out.residues.resize(static_cast<size_t>(dst - out.residues.data()));
+    out.offsets.push_back(static_cast<int64_t>(out.residues.size()));
+  }
+  return true;
+}
+
+// Record starts usable as split points: a '>' right after a line end (a header never contains
+// CR or LF, so such a '>' always opens a record).
+const char* next_record_start(const char* from, const char* end) {
+  for (const char* p = from; p + 1 < end; ++p) {
+    p = static_cast<const char*>(std::memchr(p, '>', static_cast<size_t>(end - p)));
+    if (p == nullptr) return end;
+    if (is_line_end(p[-1])) return p;
+  }
+  return end;
+}
+
+void append_chunk(SequenceChunk& dst, const SequenceChunk& src) {
+  const int64_t r0 = static_cast<int64_t>(dst.residues.size());
+  const int64_t n0 = static_cast<int64_t>(dst.names.size());
+  const int64_t d0 = static_cast<int64_t>(dst.descriptions.size());
+  dst.residues.insert(dst.residues.end(), src.residues.begin(), src.residues.end());
+  dst.names += src.names;
+  dst.descriptions += src.descriptions;
+  for (int64_t i = 1; i <= src.count(); ++i) {
+    dst.offsets.push_back(r0 + src.offsets[i]);
+    dst.name_offsets.push_back(n0 + src.name_offsets[i]);
+    dst.description_offsets.push_back(d0 + src.description_offsets[i]);
+  }
+}
+
+int64_t count_lines(const char* begin, const char* end) {
+  return std::count(begin, end, '\n');
+}
+
+// Parses [text, text+size) of whole records on up to `threads` threads. first_line is the line
+// number of text[0], used in error messages.
+void parse_block(const char* text, int64_t size, int threads, int64_t first_line,
+                 SequenceChunk& out) {
+  const char* end = text + size;
+  // Cut points: about equal pieces, each moved forward to a record start.
+  const int64_t min_piece = 1 << 20;
+  int pieces = static_cast<int>(std::min<int64_t>(std::max(1, threads), size / min_piece + 1));
+  std::vector<const char*> cuts{text};
+  for (int i = 1; i < pieces; ++i) {
+    const char* c = next_record_start(text + size * i / pieces, end);
+    if (c > cuts.back() && c < end) cuts.push_back(c);
+  }
+  cuts.push_back(end);
+  pieces = static_cast<int>(cuts.size()) - 1;
+
+  std::vector<SequenceChunk> parts(pieces);
+  std::vector<PieceError> errors(pieces);
+  std::vector<char> ok(pieces, 1);
+  auto work = [&](int i) { ok[i] = parse_records(cuts[i], cuts[i + 1], parts[i], errors[i]); };
+  if (pieces == 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (int i = 0; i < pieces; ++i) pool.emplace_back(work, i);
+    for (auto& t : pool) t.join();
+  }
+  for (int i = 0; i < pieces; ++i) {
+    if (!ok[i]) {
+      const char* where = cuts[i] + errors[i].offset;
+      if (errors[i].alphabet)
+        throw AlphabetError(first_line + count_lines(text, where), errors[i].record,
+                            errors[i].message);
+      throw FormatError(first_line + count_lines(text, where), errors[i].record, errors[i].message);
+    }
+  }
+  if (pieces == 1) {
+    out = std::move(parts[0]);
+  } else {
+    out = SequenceChunk();
+    for (auto& part : parts) append_chunk(out, part);
+  }
+}
+
+}  // namespace
+
+// ---- input: plain or gzip file, or standard input --------------------------------------
+
+struct FastaReader::Input {
+#ifdef GPUSEQ_HAVE_ZLIB
+  gzFile gz = nullptr;
+  ~Input() {
+    if (gz) gzclose(gz);
+  }
+  int64_t read(char* dst, int64_t n) {
+    int64_t got = 0;
+    while (got < n) {
+      const unsigned want = static_cast<unsigned>(std::min<int64_t>(n - got, 1 << 30));
+      const int r = gzread(gz, dst + got, want);
+      if (r < 0) {
+        int errnum = 0;
+        throw std::runtime_error(std::string("read error: ") + gzerror(gz, &errnum));
+      }
+      if (r == 0) break;
+      got += r;
+    }
+    return got;
+  }
+#else
+  FILE* fp = nullptr;
+  bool is_stdin = false;
+  ~Input() {
+    if (fp && !is_stdin) std::fclose(fp);
+  }
+  int64_t read(char* dst, int64_t n) {
+    const size_t r = std::fread(dst, 1, static_cast<size_t>(n), fp);
+    if (r < static_cast<size_t>(n) && std::ferror(fp)) throw std::runtime_error("read error");
+    return static_cast<int64_t>(r);
+  }
+#endif
+};
+
+FastaReader::FastaReader(const std::string& path, int threads)
+    : input_(std::make_unique<Input>()), threads_(std::max(1, threads)) {
+  const bool is_stdin = path == "-";
+#ifdef GPUSEQ_HAVE_ZLIB
+  // gzread passes plain files through unchanged, so one code path reads both.
+  input_->gz = is_stdin ? gzdopen(0, "rb") : gzopen(path.c_str(), "rb");
+  if (input_->gz == nullptr)
+    throw std::runtime_error("cannot open sequence file: " + std::string(std::strerror(errno)));
+  gzbuffer(input_->gz, 1 << 20);
+#else
+  input_->is_stdin = is_stdin;
+  input_->fp = is_stdin ? stdin : std::fopen(path.c_str(), "rb");
+  if (input_->fp == nullptr)
+    throw std::runtime_error("cannot open sequence file: " + std::string(std::strerror(errno)));
+#endif
+  fill(1 << 16);
+#ifndef GPUSEQ_HAVE_ZLIB
+  if (buffer_.size() >= 2 && static_cast<unsigned char>(buffer_[0]) == 0x1f &&
+      static_cast<unsigned char>(buffer_[1]) == 0x8b)
+    throw std::runtime_error("gzip input needs zlib, and this gpuseq build has none: "
+                             "decompress the file first or rebuild with zlib headers");
+#endif
+  const auto first = std::find_if(buffer_.begin(), buffer_.end(), [](char c) {
+    return kFastaInputMap[static_cast<unsigned char>(c)] != kFastaIgnored;
+  });
+  if (first == buffer_.end() && eof_) throw FormatError(0, "", "sequence file is empty");
+}
+
+FastaReader::~FastaReader() = default;
+
+int64_t FastaReader::fill(int64_t want) {
+  if (eof_ || want <= 0) return 0;
+  const size_t old = buffer_.size();
+  buffer_.resize(old + static_cast<size_t>(want));
+  const int64_t got = input_->read(buffer_.data() + old, want);
+  buffer_.resize(old + static_cast<size_t>(got));
+  if (got < want) eof_ = true;
+  bytes_read_ += got;
+  return got;
+}
+
+bool FastaReader::read_chunk(SequenceChunk& out, int64_t block_bytes) {
+  block_bytes = std::max<int64_t>(block_bytes, 1 << 16);
+  int64_t cut = 0;
+  while (true) {
+    if (static_cast<int64_t>(buffer_.size()) < block_bytes)
+      fill(block_bytes - static_cast<int64_t>(buffer_.size()));
+    if (eof_) {
+      cut = static_cast<int64_t>(buffer_.size());
+      break;
+    }
+    // Cut before the last record start so that only whole records are parsed.
+    const char* data = buffer_.data();
+    int64_t pos = static_cast<int64_t>(buffer_.size()) - 1;
+    while (pos > 0 && !(data[pos] == '>' && is_line_end(data[pos - 1]))) --pos;
+    if (pos > 0) {
+      cut = pos;
+      break;
+    }
+    block_bytes *= 2;  // one record longer than the block: read more
+  }
+  if (cut == 0) {
+    out = SequenceChunk();
+    return false;
+  }
+  parse_block(buffer_.data(), cut, threads_, buffer_first_line_, out);
+  buffer_first_line_ += count_lines(buffer_.data(), buffer_.data() + cut);
+  buffer_.erase(0, static_cast<size_t>(cut));
+  records_read_ += out.count();
+  // Whitespace-only input was caught by the constructor; text without any '>' yields no record.
+  return out.count() > 0;
+}
+
+SequenceChunk parse_fasta(const char* text, int64_t size, int threads) {
+  SequenceChunk out;
+  const char* end = text + size;
+  const char* first = std::find_if(text, end, [](char c) {
+    return kFastaInputMap[static_cast<unsigned char>(c)] != kFastaIgnored;
+  });
+  if (first == end) throw FormatError(0, "", "sequence text is empty");
+  parse_block(text, size, threads, 1, out);
+  return out;
+}
+
+void digitize_fasta_text(const char* text, int64_t size, const std::string& record,
+                         std::vector<uint8_t>& out) {
+  out.clear();
+  out.reserve(static_cast<size_t>(size));
+  for (int64_t i = 0; i < size; ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    const uint8_t code = kFastaInputMap[c];
+    if (code < kAminoKp) {
+      out.push_back(code);
+    } else if (code != kFastaIgnored) {
+      throw AlphabetError(0, record,
+                        (code == kFastaNonAscii ? "non-ASCII character " : "illegal character ") +
+                            describe_char(c) + " at position " + std::to_string(i + 1) +
+                            " (not an amino-acid symbol)");
+    }
+  }
+}
+
+}  // namespace gpuseq

@@ -1,0 +1,51 @@
+// FASTA reader with Easel's rules (what hmmsearch and pyhmmer accept), for plain and gzip files.
+// The file is read in large blocks; each block is cut at record starts and the pieces are parsed
+// and digitized on several threads.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "common/sequence_chunk.hpp"
+
+namespace gpuseq {
+
+class FastaReader {
+ public:
+  // path "-" reads standard input. Throws std::runtime_error if the file cannot be opened,
+  // FormatError if it is empty or does not start with '>'.
+  FastaReader(const std::string& path, int threads);
+  ~FastaReader();
+  FastaReader(const FastaReader&) = delete;
+  FastaReader& operator=(const FastaReader&) = delete;
+
+  // Reads whole records from about block_bytes of input text into out (replacing its contents).
+  // Returns false when the input is exhausted and no record was read.
+  bool read_chunk(SequenceChunk& out, int64_t block_bytes);
+
+  int64_t records_read() const { return records_read_; }
+  int64_t bytes_read() const { return bytes_read_; }
+
+ private:
+  struct Input;
+  int64_t fill(int64_t want);  // appends up to want bytes to buffer_, returns bytes appended
+
+  std::unique_ptr<Input> input_;
+  int threads_;
+  std::string buffer_;
+  int64_t buffer_first_line_ = 1;  // line number of buffer_[0]
+  bool eof_ = false;
+  int64_t records_read_ = 0;
+  int64_t bytes_read_ = 0;
+};
+
+// Parses FASTA text held in memory (whole records). The same rules and errors as FastaReader.
+SequenceChunk parse_fasta(const char* text, int64_t size, int threads);
+
+// Digitizes one sequence given as text with Easel's FASTA rules (whitespace ignored, '-' and
+// digits illegal). Throws FormatError naming record on the first bad character.
+void digitize_fasta_text(const char* text, int64_t size, const std::string& record,
+                         std::vector<uint8_t>& out);
+
+}  // namespace gpuseq

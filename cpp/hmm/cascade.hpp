@@ -1,0 +1,48 @@
+// The filter stages of HMMER's p7_Pipeline() for one model over a batch of targets: MSV, bias
+// filter, Viterbi filter, with HMMER's P-value thresholds (spec section 7.3). Targets that pass
+// go on to Forward and the rest of HMMER (pyhmmer) in the Python layer.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/sequence_chunk.hpp"
+#include "hmm/profile.hpp"
+
+namespace gpuseq::hmm {
+
+inline constexpr int64_t kMaxTargetLength = 100000;  // p7_Pipeline's comparison limit
+
+struct CascadeOptions {
+  double F1 = 0.02;  // MSV and bias-filter P-value threshold
+  double F2 = 1e-3;  // Viterbi-filter threshold
+  bool bias_filter = true;
+  int threads = 1;
+};
+
+// How far a target got. Empty targets are skipped by HMMER without touching any counter.
+enum CascadeStage : uint8_t {
+  kStageEmpty = 0,
+  kStageFailedMsv = 1,
+  kStageFailedBias = 2,
+  kStageFailedViterbi = 3,
+  kStagePassed = 4,  // goes to the Forward filter
+};
+
+struct CascadeResult {
+  std::vector<uint8_t> stage;         // per target
+  std::vector<float> msv_score;       // nats; NaN if not computed (empty target)
+  std::vector<float> bias_score;      // nats; NaN if not computed
+  std::vector<float> viterbi_score;   // nats; NaN if not computed (failed earlier or P <= F2)
+  int64_t n_past_msv = 0, n_past_bias = 0, n_past_viterbi = 0;
+};
+
+// Throws std::invalid_argument if a target is longer than kMaxTargetLength.
+CascadeResult run_cascade(const SearchProfile& profile, const SequenceBatch& targets,
+                          const CascadeOptions& options);
+
+// Helpers of the pipeline's statistics, shared with tests and the GPU path.
+float bits_score(float score_nats, float null_nats);      // (a - b) / ln 2, stored as float
+double gumbel_survival(double x, double mu, double lambda);  // esl_gumbel_surv
+
+}  // namespace gpuseq::hmm

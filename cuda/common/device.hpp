@@ -1,0 +1,26 @@
+// CUDA device discovery for backend selection. Plain C++ interface (no CUDA headers) so that the
+// bindings compile without nvcc.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpuseq::cuda {
+
+struct DeviceInfo {
+  int index = 0;
+  std::string name;
+  int major = 0, minor = 0;  // compute capability
+  int64_t total_memory = 0;  // bytes
+  int multiprocessors = 0;
+};
+
+// Devices this process can use; empty when there is no driver, no GPU, or CUDA_VISIBLE_DEVICES
+// hides them all.
+std::vector<DeviceInfo> list_devices();
+
+// '' when at least one device is usable, otherwise the CUDA runtime's reason.
+std::string runtime_status();
+
+}  // namespace gpuseq::cuda

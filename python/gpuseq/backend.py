@@ -1,0 +1,62 @@
+"""Choosing where an algorithm runs: ``backend="auto" | "cpu" | "cuda"``.
+
+Every algorithm has a C++ CPU implementation; a CUDA twin is used when this build has one, a
+GPU is visible, and the algorithm's GPU kernels exist (``GPU_ALGORITHMS``).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from . import _core
+from .errors import BackendError
+
+__all__ = ["cuda_devices", "resolve_backend", "GPU_ALGORITHMS", "BackendFallbackWarning"]
+
+#: Algorithms with CUDA kernels in this version.
+GPU_ALGORITHMS: frozenset[str] = frozenset()
+
+_warned: set[str] = set()
+
+
+class BackendFallbackWarning(UserWarning):
+    """``backend="auto"`` fell back to the CPU although a GPU path might have been expected."""
+
+
+def cuda_devices() -> list[dict]:
+    """CUDA devices this process can use (empty for a CPU-only build or without a GPU)."""
+    return list(_core.cuda_devices())
+
+
+def resolve_backend(requested: str, algorithm: str) -> str:
+    """The backend that will run ``algorithm``: ``"cpu"`` or ``"cuda"``.
+
+    Raises:
+        ValueError: unknown backend name.
+        BackendError: ``"cuda"`` was requested but cannot be used, with the reason.
+    """
+    if requested not in ("auto", "cpu", "cuda"):
+        raise ValueError(f"backend must be 'auto', 'cpu' or 'cuda', not {requested!r}")
+    if requested == "cpu":
+        return "cpu"
+    reason = _cuda_unavailable_reason(algorithm)
+    if reason is None:
+        return "cuda"
+    if requested == "cuda":
+        raise BackendError(f"backend='cuda' is not available: {reason}")
+    if _core.built_with_cuda and algorithm in GPU_ALGORITHMS and algorithm not in _warned:
+        _warned.add(algorithm)
+        warnings.warn(f"{algorithm}: running on the CPU ({reason})", BackendFallbackWarning,
+                      stacklevel=3)
+    return "cpu"
+
+
+def _cuda_unavailable_reason(algorithm: str) -> str | None:
+    if not _core.built_with_cuda:
+        return "this gpuseq build has no CUDA code (nvcc was not found when it was built)"
+    status = _core.cuda_runtime_status()
+    if status:
+        return f"no usable GPU ({status})"
+    if algorithm not in GPU_ALGORITHMS:
+        return f"gpuseq {__import__('gpuseq').__version__} has no CUDA kernels for {algorithm} yet"
+    return None

@@ -1,0 +1,104 @@
+"""Query models: read with pyhmmer (HMMER's own parser), checked, and compiled by the C++ core."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import Any, Union
+
+import numpy as np
+
+from . import _core
+from .errors import EmptyInputError, HmmFormatError, InputError
+
+__all__ = ["read_hmms", "search_profile", "HmmSource"]
+
+#: Everything :func:`gpuseq.hmmsearch` accepts as queries.
+HmmSource = Union[str, os.PathLike, Any, Iterable[Any]]
+
+_EVPARAM_UNSET = -99999.0  # HMMER's p7_EVPARAM_UNSET: the model was never calibrated
+# A model file without a COMPO line leaves HMMER's composition at 0 (p7_hmm_CreateBody zeroes
+# the model while reading), and hmmsearch runs its bias filter with that; so do we.
+_COMPO_MISSING = 0.0
+
+
+def read_hmms(source: HmmSource) -> list:
+    """All models of an HMM file (HMMER3 ASCII or binary, gzip allowed) or of pyhmmer objects.
+
+    Returns:
+        A list of ``pyhmmer.plan7.HMM``, each checked to be a calibrated protein model.
+
+    Raises:
+        InputError: the file cannot be opened.
+        EmptyInputError: no model in the input.
+        HmmFormatError: a malformed model, or one unusable for hmmsearch (nucleotide
+            alphabet, no STATS calibration lines).
+    """
+    from pyhmmer.plan7 import HMM, HMMFile
+
+    label = "<models>"
+    if isinstance(source, (str, os.PathLike)):
+        label = os.fspath(source)
+        if not os.path.exists(label):
+            raise InputError(label, None, "no such file")
+        try:
+            with HMMFile(label) as hmm_file:
+                hmms = list(hmm_file)
+        except EOFError:
+            raise EmptyInputError(label, None, "HMM file is empty") from None
+        except ValueError as exc:
+            raise HmmFormatError(label, None, _clean_pyhmmer_message(exc)) from None
+        except OSError as exc:
+            raise InputError(label, None, str(exc)) from None
+    elif isinstance(source, HMM):
+        hmms = [source]
+    elif isinstance(source, HMMFile):
+        hmms = list(source)
+    elif isinstance(source, Iterable):
+        hmms = list(source)
+        for i, h in enumerate(hmms):
+            if not isinstance(h, HMM):
+                raise TypeError(f"query {i + 1} is a {type(h).__name__}, not a pyhmmer HMM")
+    else:
+        raise TypeError(f"cannot read query models from {type(source).__name__}")
+    if not hmms:
+        raise EmptyInputError(label, None, "no HMM in the input")
+    for hmm in hmms:
+        _check_searchable(hmm, label)
+    return hmms
+
+
+def search_profile(hmm) -> _core.SearchProfile:
+    """Compile a pyhmmer HMM into the core's search profile (MSV, Viterbi, bias tables)."""
+    composition = hmm.composition
+    if composition is None:
+        composition = np.full(20, _COMPO_MISSING, dtype=np.float32)
+    return _core.SearchProfile(
+        hmm.name if isinstance(hmm.name, str) else hmm.name.decode(),
+        np.asarray(hmm.match_emissions, dtype=np.float32),
+        np.asarray(hmm.transition_probabilities, dtype=np.float32),
+        np.asarray(composition, dtype=np.float32),
+        [float(v) for v in hmm.evalue_parameters.as_vector()],
+    )
+
+
+def _check_searchable(hmm, label: str) -> None:
+    name = hmm.name if isinstance(hmm.name, str) else hmm.name.decode()
+    if hmm.alphabet.K != 20:
+        raise HmmFormatError(
+            label, None, "is a nucleotide model; gpuseq hmmsearch searches protein targets", name
+        )
+    if any(v == _EVPARAM_UNSET for v in hmm.evalue_parameters.as_vector()):
+        raise HmmFormatError(
+            label, None, "has no STATS lines (E-value calibration); run hmmbuild on it again", name
+        )
+    if hmm.M < 1:
+        raise HmmFormatError(label, None, "has no match states", name)
+
+
+def _clean_pyhmmer_message(exc: Exception) -> str:
+    text = str(exc).strip()
+    for prefix in ("Invalid format in file: ", "Could not parse file: "):
+        if text.startswith(prefix):
+            text = text[len(prefix) :]
+    return text or "malformed HMM file"

@@ -1,0 +1,573 @@
+"""hmmsearch-style human-readable report (HMMER 3.3.2 / 3.4 `-o` layout) from pyhmmer results.
+
+The layout follows HMMER's own printers (banner/option header of ``hmmsearch``,
+the per-sequence hit list, the per-domain tables and alignments, and the
+pipeline statistics summary) so that everything from ``Query:`` down to the
+``Domain search space`` line is byte-identical to ``hmmsearch`` for the same hits.
+
+Three values that hmmsearch prints are not exposed as attributes by pyhmmer 0.12.3:
+
+* ``exp`` (expected number of domains, ``P7_HIT.nexpected``) and
+* ``acc`` (mean posterior accuracy of a domain, ``oasc / (1 + |jenv - ienv|)``)
+  are read back from pyhmmer's own ``TopHits.write(format="targets")`` and
+  ``TopHits.write(format="domains")`` rows (HMMER's tabular writers). Those
+  columns use the same ``%5.1f`` / ``%4.2f`` conversions as the main report,
+  so the tokens are copied verbatim and no rounding is redone.
+* The ``CS`` / ``RF`` annotation lines of an alignment are rebuilt from the
+  query model's ``consensus_structure`` / ``reference`` strings: HMMER fills
+  them with the model's annotation at match/delete columns and ``.`` at insert
+  columns, and insert columns are exactly the ``.`` characters of the model
+  line. HMMER 3.3.2 / 3.4 never print the ``MM`` line (its creation is disabled).
+
+Pipeline counters and filter thresholds come from ``TopHits.__getstate__()["pipeline"]``.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any, TextIO
+
+__all__ = ["write_header", "write_query_report", "write_footer", "write_report"]
+
+_RULE = "# - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - -\n"
+
+# HMMER's p7_ZSETBY_OPTION: Z / domZ forced on the command line.
+_ZSETBY_OPTION = 1
+
+
+# --------------------------------------------------------------------------- helpers
+# HMMER measures and truncates strings in bytes (strlen, %-.*s); these helpers do
+# the same so that non-ASCII names/descriptions get the same column layout.
+
+
+def _blen(s: str) -> int:
+    return len(s.encode("utf-8", "surrogateescape"))
+
+
+def _btrunc(s: str, n: int) -> str:
+    b = s.encode("utf-8", "surrogateescape")
+    if len(b) <= n:
+        return s
+    return b[:n].decode("utf-8", "ignore")
+
+
+def _ljust(s: str, w: int) -> str:
+    return s + " " * max(0, w - _blen(s))
+
+
+def _rjust(s: str, w: int) -> str:
+    return " " * max(0, w - _blen(s)) + s
+
+
+def _text(x: Any) -> str | None:
+    """pyhmmer may hand back str, bytes or None for names/accessions/descriptions."""
+    if x is None:
+        return None
+    if isinstance(x, (bytes, bytearray)):
+        return bytes(x).decode("utf-8", "surrogateescape")
+    return str(x)
+
+
+def _fmt_real(v: str | float) -> str:
+    """C ``%g`` of an option value (how hmmsearch echoes real-valued options)."""
+    return "%g" % float(v)
+
+
+def _gpuseq_version() -> str:
+    try:
+        from ._version import __version__  # sibling module; avoids importing the compiled core
+
+        return str(__version__)
+    except Exception:  # loaded outside the package (e.g. by file path)
+        pass
+    try:
+        from importlib.metadata import version
+
+        return version("gpuseq")
+    except Exception:
+        return "unknown"
+
+
+def _pyhmmer_version() -> str:
+    try:
+        import pyhmmer
+
+        return str(pyhmmer.__version__)
+    except Exception:  # pragma: no cover
+        return "unknown"
+
+
+# --------------------------------------------------------------------------- header
+
+
+# hmmsearch's option echo lines, in the order hmmsearch prints them. Each entry:
+# (option, label, kind) with kind "str" (value as is), "real" (%g), "int" (%d),
+# "zreal" (%.0f), or a fixed string printed when the option is present.
+_OPTION_LINES: tuple[tuple[str, str, str], ...] = (
+    ("-o", "# output directed to file:         ", "str"),
+    ("-A", "# MSA of all hits saved to file:   ", "str"),
+    ("--tblout", "# per-seq hits tabular output:     ", "str"),
+    ("--domtblout", "# per-dom hits tabular output:     ", "str"),
+    ("--pfamtblout", "# pfam-style tabular hit output:   ", "str"),
+    ("--acc", "# prefer accessions over names:    ", "=yes"),
+    ("--noali", "# show alignments in output:       ", "=no"),
+    ("--notextw", "# max ASCII text line length:      ", "=unlimited"),
+    ("--textw", "# max ASCII text line length:      ", "int"),
+    ("-E", "# sequence reporting threshold:    E-value <= ", "real"),
+    ("-T", "# sequence reporting threshold:    score >= ", "real"),
+    ("--domE", "# domain reporting threshold:      E-value <= ", "real"),
+    ("--domT", "# domain reporting threshold:      score >= ", "real"),
+    ("--incE", "# sequence inclusion threshold:    E-value <= ", "real"),
+    ("--incT", "# sequence inclusion threshold:    score >= ", "real"),
+    ("--incdomE", "# domain inclusion threshold:      E-value <= ", "real"),
+    ("--incdomT", "# domain inclusion threshold:      score >= ", "real"),
+    ("--cut_ga", "# model-specific thresholding:     ", "=GA cutoffs"),
+    ("--cut_nc", "# model-specific thresholding:     ", "=NC cutoffs"),
+    ("--cut_tc", "# model-specific thresholding:     ", "=TC cutoffs"),
+    ("--max", "# Max sensitivity mode:            ", "=on [all heuristic filters off]"),
+    ("--F1", "# MSV filter P threshold:       <= ", "real"),
+    ("--F2", "# Vit filter P threshold:       <= ", "real"),
+    ("--F3", "# Fwd filter P threshold:       <= ", "real"),
+    ("--nobias", "# biased composition HMM filter:   ", "=off"),
+    ("--restrictdb_stkey", "# Restrict db to start at seq key: ", "str"),
+    ("--restrictdb_n", "# Restrict db to # target seqs:    ", "int"),
+    ("--ssifile", "# Override ssi file to:            ", "str"),
+    ("--nonull2", "# null2 bias corrections:          ", "=off"),
+    ("-Z", "# sequence search space set to:    ", "zreal"),
+    ("--domZ", "# domain search space set to:      ", "zreal"),
+    ("--seed", "", "seed"),
+    ("--tformat", "# targ <seqfile> format asserted:  ", "str"),
+    ("--cpu", "# number of worker threads:        ", "int"),
+)
+
+# hmmsearch echoes an option only when Easel's esl_opt_IsUsed() is true, which
+# compares the *string* given with the option's default string: "-E 10.0" or
+# "--cpu 2" (p7_NCPU of a stock build) are silent, "-E 10" is echoed.
+_OPTION_DEFAULTS: dict[str, str] = {
+    "--textw": "120",
+    "-E": "10.0",
+    "--domE": "10.0",
+    "--incE": "0.01",
+    "--incdomE": "0.01",
+    "--F1": "0.02",
+    "--F2": "1e-3",
+    "--F3": "1e-5",
+    "--seed": "42",
+    "--cpu": "2",
+    "--restrictdb_stkey": "0",
+    "--restrictdb_n": "-1",
+}
+
+
+def write_header(
+    fh: TextIO,
+    query_path: str,
+    target_path: str,
+    options: Mapping[str, str] | None = None,
+    cpus: int | None = None,
+) -> None:
+    """Write hmmsearch's banner and option block.
+
+    ``options`` maps hmmsearch option names (``"-o"``, ``"--tblout"``, ``"-E"``,
+    ``"--textw"``, ``"--acc"`` ...) to their command-line values; flag options
+    take any value. Options present are echoed in hmmsearch's order and format
+    (reals via ``%g``, ``-Z``/``--domZ`` via ``%.0f``), except, as in hmmsearch,
+    those whose value string equals HMMER's default string (``"-E": "10.0"``,
+    ``"--cpu": "2"``...). ``cpus`` stands for ``--cpu`` (it wins over
+    ``options["--cpu"]``).
+    """
+    opts: dict[str, str] = dict(options or {})
+    if cpus is not None:
+        opts["--cpu"] = str(cpus)
+
+    w = fh.write
+    w("# hmmsearch :: search profile(s) against a sequence database\n")
+    # HMMER's version/copyright lines name the C program; this report comes from gpuseq.
+    w(f"# gpuseq {_gpuseq_version()} (HMMER 3.4 downstream via pyhmmer {_pyhmmer_version()})\n")
+    w("# HMMER: Copyright (C) 2023 Howard Hughes Medical Institute.\n")
+    w("# Freely distributed under the BSD open source license.\n")
+    w(_RULE)
+    w(f"# query HMM file:                  {query_path}\n")
+    w(f"# target sequence database:        {target_path}\n")
+    for name, label, kind in _OPTION_LINES:
+        if name not in opts:
+            continue
+        value = str(opts[name])
+        if _OPTION_DEFAULTS.get(name) == value:
+            continue
+        if kind.startswith("="):
+            w(f"{label}{kind[1:]}\n")
+        elif kind == "str":
+            w(f"{label}{value}\n")
+        elif kind == "int":
+            w(f"{label}{int(value)}\n")
+        elif kind == "real":
+            w(f"{label}{_fmt_real(value)}\n")
+        elif kind == "zreal":
+            w("%s%.0f\n" % (label, float(value)))
+        elif kind == "seed":
+            seed = int(value)
+            # hmmsearch's if/else here falls through for seed 0 (the first fprintf
+            # succeeds, so the else branch runs too): both lines appear.
+            if seed == 0:
+                w("# random number seed:              one-time arbitrary\n")
+            w(f"# random number seed set to:       {seed}\n")
+    w(_RULE)
+    w("\n")
+
+
+def write_footer(fh: TextIO) -> None:
+    """Write hmmsearch's closing ``[ok]`` line."""
+    fh.write("[ok]\n")
+
+
+# --------------------------------------------------------------------------- tabular side data
+
+
+def _tab_rows(hits: Any, fmt: str) -> list[list[str]]:
+    """Non-comment rows of pyhmmer's own tblout/domtblout writer, split on whitespace."""
+    buf = io.BytesIO()
+    hits.write(buf, format=fmt, header=False)
+    rows = []
+    for line in buf.getvalue().decode("utf-8", "surrogateescape").splitlines():
+        if line and not line.startswith("#"):
+            rows.append(line.split())
+    return rows
+
+
+def _expected_domains(hits: Any, reported: list[Any]) -> list[str]:
+    """``exp`` column (``%5.1f`` of P7_HIT.nexpected) per reported hit, from tblout column 11."""
+    rows = _tab_rows(hits, "targets")
+    if len(rows) != len(reported):
+        raise RuntimeError(
+            f"tblout gave {len(rows)} rows for {len(reported)} reported hits; cannot align 'exp'"
+        )
+    out = []
+    for row, hit in zip(rows, reported):
+        if row[0] != _text(hit.name):
+            raise RuntimeError(f"tblout row {row[0]!r} does not match hit {_text(hit.name)!r}")
+        out.append(row[10])
+    return out
+
+
+def _domain_accuracies(hits: Any, reported: list[Any]) -> dict[tuple[int, int], str]:
+    """``acc`` (``%4.2f``) per (reported hit index, domain index), from domtblout column 22."""
+    rows = iter(_tab_rows(hits, "domains"))
+    out: dict[tuple[int, int], str] = {}
+    for h, hit in enumerate(reported):
+        for d, dom in enumerate(hit.domains):
+            if not dom.reported:
+                continue
+            row = next(rows, None)
+            # Cross-check name and envelope so a mismatch can never go unnoticed.
+            if (
+                row is None
+                or row[0] != _text(hit.name)
+                or int(row[19]) != dom.env_from
+                or int(row[20]) != dom.env_to
+            ):
+                raise RuntimeError("domtblout rows do not line up with reported domains")
+            out[(h, d)] = row[21]
+    if next(rows, None) is not None:
+        raise RuntimeError("domtblout has more rows than reported domains")
+    return out
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def _shown_name(name: str, acc: str | None, use_acc: bool) -> str:
+    return acc if (use_acc and acc) else name
+
+
+def _write_targets(
+    fh: TextIO, all_hits: list[Any], reported: list[Any], exps: list[str], textw: int, acc: bool
+) -> None:
+    w = fh.write
+    # Width is taken over every hit the pipeline kept, reported or not, as HMMER does.
+    namew = 8
+    for hit in all_hits:
+        namew = max(namew, _blen(_shown_name(_text(hit.name) or "", _text(hit.accession), acc)))
+    descw = max(32, textw - namew - 61) if textw > 0 else 0
+
+    w("Scores for complete sequences (score includes all domains):\n")
+    w("  %22s  %22s  %8s\n" % (" --- full sequence ---", " --- best 1 domain ---", "-#dom-"))
+    w(
+        "  %9s %6s %5s  %9s %6s %5s  %5s %2s  %s %s\n"
+        % ("E-value", " score", " bias", "E-value", " score", " bias", "  exp", "N",
+           _ljust("Sequence", namew), "Description")
+    )
+    w(
+        "  %9s %6s %5s  %9s %6s %5s  %5s %2s  %s %s\n"
+        % ("-------", "------", "-----", "-------", "------", "-----", " ----", "--",
+           _ljust("--------", namew), "-----------")
+    )
+
+    printed_incthresh = False
+    for hit, exp in zip(reported, exps):
+        if not hit.included and not printed_incthresh:
+            w("  ------ inclusion threshold ------\n")
+            printed_incthresh = True
+        best = hit.best_domain
+        newness = "+" if hit.new else ("-" if hit.dropped else " ")
+        nrep = sum(1 for dom in hit.domains if dom.reported)
+        name = _shown_name(_text(hit.name) or "", _text(hit.accession), acc)
+        desc = _text(hit.description) or ""
+        if textw > 0:
+            desc = _btrunc(desc, descw)
+        w(
+            "%c %9.2g %6.1f %5.1f  %9.2g %6.1f %5.1f  %5s %2d  %s  %s\n"
+            % (newness, hit.evalue, hit.score, hit.bias,
+               best.i_evalue, best.score, best.bias,
+               exp, nrep, _ljust(name, namew), desc)
+        )
+
+    if not reported:
+        w("\n   [No hits detected that satisfy reporting thresholds]\n")
+
+
+def _write_alignment(
+    fh: TextIO, ali: Any, seq_acc: str | None, cs: str | None, rf: str | None,
+    textw: int, acc: bool,
+) -> None:
+    """One domain's alignment display, split into blocks as p7_alidisplay_Print does."""
+    w = fh.write
+    hmmname = _shown_name(_text(ali.hmm_name) or "", _text(ali.hmm_accession), acc)
+    seqname = _shown_name(_text(ali.target_name) or "", seq_acc, acc)
+    model = _text(ali.hmm_sequence) or ""
+    mline = _text(ali.identity_sequence) or ""
+    aseq = _text(ali.target_sequence) or ""
+    pp = _text(ali.posterior_probabilities)
+    n = len(model)
+
+    # Annotation lines: model annotation at match/delete columns, '.' at inserts.
+    def annot(line: str) -> str:
+        out, k = [], ali.hmm_from
+        for c in model:
+            if c == ".":
+                out.append(".")
+            else:
+                out.append(line[k - 1])
+                k += 1
+        return "".join(out)
+
+    csline = annot(cs) if cs else None
+    rfline = annot(rf) if rf else None
+
+    namewidth = max(_blen(hmmname), _blen(seqname))
+    coordwidth = max(len(str(ali.hmm_from)), len(str(ali.hmm_to)),
+                     len(str(ali.target_from)), len(str(ali.target_to)))
+    aliwidth = textw - namewidth - 2 * coordwidth - 5 if textw > 0 else n
+    if aliwidth < n and aliwidth < 40:
+        aliwidth = 40  # HMMER never narrows alignment blocks below 40 columns
+    pad = " " * (namewidth + coordwidth + 1)
+    forward = ali.target_from <= ali.target_to
+
+    i1, k1 = ali.target_from, ali.hmm_from
+    for pos in range(0, n, aliwidth):
+        if pos > 0:
+            w("\n")
+        end = pos + aliwidth
+        mblk = model[pos:end]
+        sblk = aseq[pos:end]
+        nk = sum(1 for c in mblk if c != ".")
+        ni = sum(1 for c in sblk if c != "-")
+        k2 = k1 + nk - 1
+        i2 = i1 + ni - 1 if forward else i1 - ni + 1
+
+        if csline is not None:
+            w(f"  {pad} {csline[pos:end]} CS\n")
+        if rfline is not None:
+            w(f"  {pad} {rfline[pos:end]} RF\n")
+        w(f"  {_rjust(hmmname, namewidth)} {str(k1).rjust(coordwidth)} {mblk} "
+          f"{str(k2).ljust(coordwidth)}\n")
+        w(f"  {pad} {mline[pos:end]}\n")
+        if ni > 0:
+            w(f"  {_rjust(seqname, namewidth)} {str(i1).rjust(coordwidth)} {sblk} "
+              f"{str(i2).ljust(coordwidth)}\n")
+        else:
+            # A block made only of deletions has no sequence coordinates to show.
+            w(f"  {_rjust(seqname, namewidth)} {'-'.rjust(coordwidth)} {sblk} "
+              f"{'-'.rjust(coordwidth)}\n")
+        if pp is not None:
+            w(f"  {pad} {pp[pos:end]} PP\n")
+
+        k1 += nk
+        i1 = i1 + ni if forward else i1 - ni
+
+
+def _write_domains(
+    fh: TextIO, hits: Any, reported: list[Any], accs: dict[tuple[int, int], str],
+    textw: int, noali: bool, acc: bool,
+) -> None:
+    w = fh.write
+    w("Domain annotation for each sequence%s:\n" % ("" if noali else " (and alignments)"))
+    query = hits.query
+    cs = _text(getattr(query, "consensus_structure", None))
+    rf = _text(getattr(query, "reference", None))
+
+    for h, hit in enumerate(reported):
+        name = _shown_name(_text(hit.name) or "", _text(hit.accession), acc)
+        desc = _text(hit.description) or ""
+        if textw > 0:
+            desc = _btrunc(desc, max(32, textw - _blen(name) - 5))
+        w(f">> {name}  {desc}\n")
+
+        doms = [(d, dom) for d, dom in enumerate(hit.domains) if dom.reported]
+        if not doms:
+            w("   [No individual domains that satisfy reporting thresholds "
+              "(although complete target did)]\n\n")
+            continue
+
+        w(" %3s   %6s %5s %9s %9s %7s %7s %2s %7s %7s %2s %7s %7s %2s %4s\n"
+          % ("#", "score", "bias", "c-Evalue", "i-Evalue", "hmmfrom", "hmm to", "  ",
+             "alifrom", "ali to", "  ", "envfrom", "env to", "  ", "acc"))
+        w(" %3s   %6s %5s %9s %9s %7s %7s %2s %7s %7s %2s %7s %7s %2s %4s\n"
+          % ("---", "------", "-----", "---------", "---------", "-------", "-------", "  ",
+             "-------", "-------", "  ", "-------", "-------", "  ", "----"))
+        for nd, (d, dom) in enumerate(doms, start=1):
+            ali = dom.alignment
+            L = ali.target_length
+            w(" %3d %c %6.1f %5.1f %9.2g %9.2g %7d %7d %c%c %7d %7d %c%c %7d %7d %c%c %4s\n"
+              % (nd, "!" if dom.included else "?", dom.score, dom.bias,
+                 dom.c_evalue, dom.i_evalue,
+                 ali.hmm_from, ali.hmm_to,
+                 "[" if ali.hmm_from == 1 else ".", "]" if ali.hmm_to == ali.hmm_length else ".",
+                 ali.target_from, ali.target_to,
+                 "[" if ali.target_from == 1 else ".", "]" if ali.target_to == L else ".",
+                 dom.env_from, dom.env_to,
+                 "[" if dom.env_from == 1 else ".", "]" if dom.env_to == L else ".",
+                 accs[(h, d)]))
+
+        if noali:
+            w("\n")
+            continue
+        w("\n  Alignments for each domain:\n")
+        for nd, (_d, dom) in enumerate(doms, start=1):
+            w("  == domain %d  score: %.1f bits;  conditional E-value: %.2g\n"
+              % (nd, dom.score, dom.c_evalue))
+            _write_alignment(fh, dom.alignment, _text(hit.accession), cs, rf, textw, acc)
+            w("\n")
+
+    if not reported:
+        w("\n   [No targets detected that satisfy reporting thresholds]\n")
+
+
+def _write_statistics(
+    fh: TextIO, pli: Mapping[str, Any], timing: tuple[float, float, float] | None
+) -> None:
+    w = fh.write
+    ntargets = float(pli["nseqs"])
+    w("Internal pipeline statistics summary:\n")
+    w("-------------------------------------\n")
+    w("Query model(s):              %15d  (%d nodes)\n" % (pli["nmodels"], pli["nnodes"]))
+    w("Target sequences:            %15d  (%d residues searched)\n" % (pli["nseqs"], pli["nres"]))
+
+    def ratio(n: int) -> float:
+        # HMMER divides by zero here for an empty database (prints nan/inf); mirror that.
+        return n / ntargets if ntargets else (math.nan if n == 0 else math.inf)
+
+    for label, key, f in (
+        ("Passed MSV filter:   ", "n_past_msv", "F1"),
+        ("Passed bias filter:  ", "n_past_bias", "F1"),
+        ("Passed Vit filter:   ", "n_past_vit", "F2"),
+        ("Passed Fwd filter:   ", "n_past_fwd", "F3"),
+    ):
+        n = int(pli[key])
+        w("%s        %15d  (%.6g); expected %.1f (%.6g)\n"
+          % (label, n, ratio(n), float(pli[f]) * ntargets, float(pli[f])))
+    w("Initial search space (Z):    %15.0f  %s\n" % (
+        float(pli["Z"]),
+        "[as set by --Z on cmdline]" if pli["Z_setby"] == _ZSETBY_OPTION
+        else "[actual number of targets]"))
+    w("Domain search space  (domZ): %15.0f  %s\n" % (
+        float(pli["domZ"]),
+        "[as set by --domZ on cmdline]" if pli["domZ_setby"] == _ZSETBY_OPTION
+        else "[number of targets reported over threshold]"))
+    if timing is not None:
+        user, sys_, elapsed = timing
+        w("# CPU time: %.2fu %.2fs %s Elapsed: %s\n"
+          % (user, sys_, _clock(user + sys_), _clock(elapsed)))
+        mcs = pli["nres"] * pli["nnodes"] / (elapsed * 1.0e6) if elapsed > 0 else math.inf
+        w("# Mc/sec: %.2f\n" % mcs)
+
+
+def _clock(sec: float) -> str:
+    """hh:mm:ss.hh with truncation, as Easel's stopwatch prints it."""
+    h = int(sec / 3600.0)
+    m = int(sec / 60.0) - h * 60
+    s = int(sec) - h * 3600 - m * 60
+    hs = int(sec * 100.0) - h * 360000 - m * 6000 - s * 100
+    return "%02d:%02d:%02d.%02d" % (h, m, s, hs)
+
+
+# --------------------------------------------------------------------------- public entry points
+
+
+def write_query_report(
+    fh: TextIO,
+    hits: Any,
+    *,
+    textw: int = 120,
+    noali: bool = False,
+    acc: bool = False,
+    timing: tuple[float, float, float] | None = None,
+    pipeline: Mapping[str, Any] | None = None,
+) -> None:
+    """Write one query's block, from ``Query:`` through ``//``.
+
+    ``hits`` is a pyhmmer ``TopHits`` from ``Pipeline.search_hmm`` (sorted, thresholded).
+    ``textw`` <= 0 means unlimited line length (``--notextw``). ``acc`` prefers
+    accessions over names (``--acc``). ``timing`` = (user s, system s, elapsed s)
+    adds the ``# CPU time`` / ``# Mc/sec`` lines; omitted by default. ``pipeline``
+    overrides the counters/thresholds dict (default: ``hits.__getstate__()["pipeline"]``).
+    """
+    pli = pipeline if pipeline is not None else hits.__getstate__()["pipeline"]
+    if pli.get("long_targets"):
+        raise ValueError("nhmmer-style (long target) hits are not supported by this writer")
+    if pli.get("mode", 0) != 0:
+        # hmmscan mode swaps the labels and column meanings; only hmmsearch is laid out here.
+        raise ValueError("only hmmsearch-mode (search_hmm) hits are supported by this writer")
+    query = hits.query
+    w = fh.write
+
+    w("Query:       %s  [M=%d]\n" % (_text(query.name), query.M))
+    qacc = _text(getattr(query, "accession", None))
+    qdesc = _text(getattr(query, "description", None))
+    if qacc is not None:
+        w(f"Accession:   {qacc}\n")
+    if qdesc is not None:
+        w(f"Description: {qdesc}\n")
+
+    all_hits = list(hits)
+    reported = [hit for hit in all_hits if hit.reported]
+    exps = _expected_domains(hits, reported) if reported else []
+    accs = _domain_accuracies(hits, reported) if reported else {}
+
+    _write_targets(fh, all_hits, reported, exps, textw, acc)
+    w("\n\n")
+    _write_domains(fh, hits, reported, accs, textw, noali, acc)
+    w("\n\n")
+    _write_statistics(fh, pli, timing)
+    w("//\n")
+
+
+def write_report(
+    fh: TextIO,
+    query_path: str,
+    target_path: str,
+    all_hits: Iterable[Any],
+    *,
+    options: Mapping[str, str] | None = None,
+    cpus: int | None = None,
+    textw: int = 120,
+    noali: bool = False,
+    acc: bool = False,
+) -> None:
+    """Header, one block per query's ``TopHits``, and the ``[ok]`` footer."""
+    write_header(fh, query_path, target_path, options, cpus)
+    for hits in all_hits:
+        write_query_report(fh, hits, textw=textw, noali=noali, acc=acc)
+    write_footer(fh)
