@@ -73,7 +73,7 @@ py::array_t<T> rows_by_node(const std::vector<T>& table, int rows, int stride, i
   py::array_t<T> out({rows, M});
   auto o = out.template mutable_unchecked<2>();
   for (int x = 0; x < rows; ++x)
-    for (int k = 1; k <= M; ++k) o(x, k - 1) = table[static_cast<size_t>(x) * stride + k];
+    for (int k = 1; k <= M; ++k) o(x, k - 1) = table[static_cast<size_t>(x) * stride + k - 1];
   return out;
 }
 
@@ -140,7 +140,8 @@ void bind_hmm(py::module_& m) {
             const int M = p.M;
             auto by_node = [&](const std::vector<int16_t>& t, int shift) {
               std::vector<int16_t> out(static_cast<size_t>(M));
-              for (int k = 1; k <= M; ++k) out[k - 1] = t[k + shift];
+              for (int k = 1; k <= M; ++k)  // out-of-node tables: nothing leaves node M
+                out[k - 1] = k - 1 + shift < M ? t[k - 1 + shift] : hmm::kWordNegInf;
               return to_numpy(std::move(out));
             };
             py::dict d;

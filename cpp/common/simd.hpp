@@ -42,6 +42,24 @@ inline uint8_t hmax_u8(Vec v) {
   m = _mm_max_epu8(m, _mm_srli_si128(m, 1));
   return static_cast<uint8_t>(_mm_cvtsi128_si32(m) & 0xff);
 }
+// Lanes moved up by one element; element 0 comes from the last element of `before`.
+inline Vec shift_in_u8(Vec v, Vec before) {
+  return _mm256_alignr_epi8(v, _mm256_permute2x128_si256(before, v, 0x21), 15);
+}
+inline Vec shift_in_s16(Vec v, Vec before) {
+  return _mm256_alignr_epi8(v, _mm256_permute2x128_si256(before, v, 0x21), 14);
+}
+// Lanes moved up by S 16-bit elements; the first S come from the last S of `fill`.
+template <int S>
+inline Vec shift_words(Vec v, Vec fill) {
+  const __m256i t = _mm256_permute2x128_si256(fill, v, 0x21);
+  if constexpr (S == 8) {
+    return t;
+  } else {
+    return _mm256_alignr_epi8(v, t, 16 - 2 * S);
+  }
+}
+inline int16_t last_s16(Vec v) { return static_cast<int16_t>(_mm256_extract_epi16(v, 15)); }
 inline int16_t hmax_s16(Vec v) {
   __m128i m = _mm_max_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
   m = _mm_max_epi16(m, _mm_srli_si128(m, 8));
@@ -76,6 +94,17 @@ inline int16_t hmax_s16(Vec m) {
   m = _mm_max_epi16(m, _mm_srli_si128(m, 2));
   return static_cast<int16_t>(_mm_cvtsi128_si32(m) & 0xffff);
 }
+inline Vec shift_in_u8(Vec v, Vec before) {
+  return _mm_or_si128(_mm_slli_si128(v, 1), _mm_srli_si128(before, 15));
+}
+inline Vec shift_in_s16(Vec v, Vec before) {
+  return _mm_or_si128(_mm_slli_si128(v, 2), _mm_srli_si128(before, 14));
+}
+template <int S>
+inline Vec shift_words(Vec v, Vec fill) {
+  return _mm_or_si128(_mm_slli_si128(v, 2 * S), _mm_srli_si128(fill, 16 - 2 * S));
+}
+inline int16_t last_s16(Vec v) { return static_cast<int16_t>(_mm_extract_epi16(v, 7)); }
 
 #else  // portable fallback (non-x86): 16 bytes, element-wise loops the compiler may vectorize
 
@@ -129,6 +158,25 @@ inline int16_t hmax_s16(Vec v) {
   int16_t r[8];
   std::memcpy(r, v.b, 16);
   return *std::max_element(r, r + 8);
+}
+inline Vec shift_in_u8(Vec v, Vec before) {
+  Vec r;
+  r.b[0] = before.b[15];
+  std::memcpy(r.b + 1, v.b, 15);
+  return r;
+}
+template <int S>
+inline Vec shift_words(Vec v, Vec fill) {
+  Vec r;
+  std::memcpy(r.b, fill.b + 16 - 2 * S, 2 * S);
+  std::memcpy(r.b + 2 * S, v.b, 16 - 2 * S);
+  return r;
+}
+inline Vec shift_in_s16(Vec v, Vec before) { return shift_words<1>(v, before); }
+inline int16_t last_s16(Vec v) {
+  int16_t r;
+  std::memcpy(&r, v.b + 14, 2);
+  return r;
 }
 
 #endif

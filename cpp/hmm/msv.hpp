@@ -1,9 +1,11 @@
 // SSV and MSV filter kernels (HMMER's p7_SSVFilter / p7_MSVFilter), one copy per instruction set.
 //
-// Layout: rows are in model order (k = 1..M contiguous, "linear"), not HMMER's striped order.
-// Every cell of row i depends only on row i-1, so a whole row is computed with full-width SIMD
-// from an unaligned load of the previous row shifted by one cell. Results are layout independent
-// (spec 5.6); all saturation points are HMMER's: +bias saturates at 255, -cost at 0.
+// Layout: rows are in model order (node k at index k - 1, "linear"), not HMMER's striped order.
+// Every cell of row i depends only on row i-1, so a row is computed in whole SIMD vectors; the
+// diagonal predecessor (node k-1) comes from shifting the aligned previous-row vector by one lane
+// in registers (an unaligned reload of a just-stored row would defeat store forwarding).
+// Results are layout independent (spec 5.6); all saturation points are HMMER's: +bias saturates
+// at 255, -cost at 0.
 #pragma once
 
 #include <algorithm>
@@ -22,18 +24,23 @@ namespace sv = gpuseq::simd::GPUSEQ_SIMD_NS;
 // answer no longer depends on the exact maximum (spec 5.2 (A)).
 inline int ssv_best_diagonal(const MsvProfile& om, const uint8_t* dsq, int64_t L, int stop_at,
                              uint8_t* work) {
-  const int M = om.M;
+  const int V = (om.M + sv::kBytes - 1) / sv::kBytes;
   uint8_t* prev = work;
   uint8_t* cur = work + om.stride;
   std::memset(work, 0, 2 * static_cast<size_t>(om.stride));
+  const sv::Vec zero = sv::set1_u8(0);
   const sv::Vec bias = sv::set1_u8(om.bias);
-  sv::Vec best = sv::set1_u8(0);
+  sv::Vec best = zero;
   for (int64_t i = 0; i < L; ++i) {
     const uint8_t* rb = om.row(dsq[i]);
-    for (int k = 1; k <= M; k += sv::kBytes) {
-      const sv::Vec v = sv::subs_u8(sv::adds_u8(sv::load(prev + k - 1), bias), sv::load(rb + k));
-      sv::store(cur + k, v);
-      best = sv::max_u8(best, v);
+    sv::Vec before = zero;  // node 0: the begin level, R = 0
+    for (int v = 0; v < V; ++v) {
+      const sv::Vec p = sv::load(prev + v * sv::kBytes);
+      const sv::Vec r = sv::subs_u8(sv::adds_u8(sv::shift_in_u8(p, before), bias),
+                                    sv::load(rb + v * sv::kBytes));
+      before = p;
+      sv::store(cur + v * sv::kBytes, r);
+      best = sv::max_u8(best, r);
     }
     std::swap(prev, cur);
     if ((i & 63) == 63 && sv::hmax_u8(best) >= stop_at) break;  // answer already decided
@@ -44,23 +51,27 @@ inline int ssv_best_diagonal(const MsvProfile& om, const uint8_t* dsq, int64_t L
 // The MSV recurrence with the J state (spec 5.3), unsigned saturating bytes, 0 = -inf.
 inline int msv_final_xj(const MsvProfile& om, const uint8_t* dsq, int64_t L, int tjb,
                         uint8_t* work) {
-  const int M = om.M;
+  const int V = (om.M + sv::kBytes - 1) / sv::kBytes;
   const int tjbm = (tjb + om.tbm) & 0xff;
   uint8_t* prev = work;
   uint8_t* cur = work + om.stride;
   std::memset(work, 0, 2 * static_cast<size_t>(om.stride));
+  const sv::Vec zero = sv::set1_u8(0);
   const sv::Vec bias = sv::set1_u8(om.bias);
   int xJ = 0;
   int xB = std::max(0, kBaseB - tjbm);
   for (int64_t i = 0; i < L; ++i) {
     const uint8_t* rb = om.row(dsq[i]);
     const sv::Vec begin = sv::set1_u8(static_cast<uint8_t>(xB));
-    sv::Vec row_max = sv::set1_u8(0);
-    for (int k = 1; k <= M; k += sv::kBytes) {
-      sv::Vec v = sv::max_u8(sv::load(prev + k - 1), begin);
-      v = sv::subs_u8(sv::adds_u8(v, bias), sv::load(rb + k));
-      sv::store(cur + k, v);
-      row_max = sv::max_u8(row_max, v);
+    sv::Vec before = zero;  // M_0 does not exist: -inf
+    sv::Vec row_max = zero;
+    for (int v = 0; v < V; ++v) {
+      const sv::Vec p = sv::load(prev + v * sv::kBytes);
+      sv::Vec r = sv::max_u8(sv::shift_in_u8(p, before), begin);
+      r = sv::subs_u8(sv::adds_u8(r, bias), sv::load(rb + v * sv::kBytes));
+      before = p;
+      sv::store(cur + v * sv::kBytes, r);
+      row_max = sv::max_u8(row_max, r);
     }
     int xE = sv::hmax_u8(row_max);
     if (xE + om.bias >= 255) return -1;  // checked before the J update, every row

@@ -22,7 +22,7 @@ const float kScaleB = static_cast<float>(3.0 / kLn2);
 const float kScaleW = static_cast<float>(500.0 / kLn2);
 
 int padded_row_length(int M) {
-  return ((M + kMaxSimdLanes - 1) / kMaxSimdLanes + 1) * kMaxSimdLanes;
+  return (M + kMaxSimdLanes - 1) / kMaxSimdLanes * kMaxSimdLanes;
 }
 
 // ---- p7_ProfileConfig, local multihit -------------------------------------------------------
@@ -117,7 +117,7 @@ MsvProfile make_msv_profile(const ScoreProfile& gm) {
   om.costs.assign(static_cast<size_t>(kAminoKp) * om.stride, 255);
   for (int x = 0; x < kAminoKp; ++x)
     for (int k = 1; k <= M; ++k)
-      om.costs[static_cast<size_t>(x) * om.stride + k] = biased_byte(gm.msc(k, x), om.bias);
+      om.costs[static_cast<size_t>(x) * om.stride + k - 1] = biased_byte(gm.msc(k, x), om.bias);
   return om;
 }
 
@@ -131,25 +131,38 @@ ViterbiProfile make_viterbi_profile(const ScoreProfile& gm) {
   vp.M = M;
   vp.stride = padded_row_length(M);
   const size_t n = static_cast<size_t>(vp.stride);
-  for (auto* table : {&vp.begin, &vp.mm, &vp.im, &vp.dm, &vp.mi, &vp.ii, &vp.md_into, &vp.dd_into})
+  for (auto* table : {&vp.begin, &vp.mm, &vp.im, &vp.dm, &vp.mi, &vp.ii, &vp.md_into, &vp.dd_into,
+                       &vp.dd_span2, &vp.dd_span4, &vp.dd_span8})
     table->assign(n, kWordNegInf);
   vp.emissions.assign(static_cast<size_t>(kAminoKp) * n, kWordNegInf);
 
   auto w = [&](int k, int c) { return score_to_word(gm.tsc(k, c)); };
   for (int x = 0; x < kAminoKp; ++x)
-    for (int k = 1; k <= M; ++k) vp.emissions[x * n + k] = score_to_word(gm.msc(k, x));
+    for (int k = 1; k <= M; ++k) vp.emissions[x * n + k - 1] = score_to_word(gm.msc(k, x));
   for (int k = 1; k <= M; ++k) {
-    vp.begin[k] = min_word(0, score_to_word(gm.begin[k]));
+    const int j = k - 1;
+    vp.begin[j] = min_word(0, score_to_word(gm.begin[k]));
     if (k >= 2) {
-      vp.mm[k] = min_word(0, w(k - 1, kMM));
-      vp.im[k] = min_word(0, w(k - 1, kIM));
-      vp.dm[k] = min_word(0, w(k - 1, kDM));
-      vp.md_into[k] = min_word(0, w(k - 1, kMD));
-      vp.dd_into[k] = w(k - 1, kDD);
+      vp.mm[j] = min_word(0, w(k - 1, kMM));
+      vp.im[j] = min_word(0, w(k - 1, kIM));
+      vp.dm[j] = min_word(0, w(k - 1, kDM));
+      vp.md_into[j] = min_word(0, w(k - 1, kMD));
+      vp.dd_into[j] = w(k - 1, kDD);
     }
     if (k < M) {
-      vp.mi[k] = min_word(0, w(k, kMI));
-      vp.ii[k] = min_word(-1, w(k, kII));  // an II cost of 0 is forced to -1, as in HMMER
+      vp.mi[j] = min_word(0, w(k, kMI));
+      vp.ii[j] = min_word(-1, w(k, kII));  // an II cost of 0 is forced to -1, as in HMMER
+    }
+  }
+  // Sums of consecutive D->D words. Every word is <= 0, so a saturated sum equals a chain of
+  // saturated additions: the scan gives the serial D->D recurrence bit for bit.
+  for (int j = 0; j < M; ++j) {
+    int sum = 0;
+    for (int s = 1; s <= 8; ++s) {
+      sum = j - s + 1 >= 0 ? std::max(-32768, sum + vp.dd_into[j - s + 1]) : -32768;
+      if (s == 2) vp.dd_span2[j] = static_cast<int16_t>(sum);
+      if (s == 4) vp.dd_span4[j] = static_cast<int16_t>(sum);
+      if (s == 8) vp.dd_span8[j] = static_cast<int16_t>(sum);
     }
   }
   int ddbound = kWordNegInf;

@@ -41,8 +41,8 @@ struct ScoreProfile {
 
 ScoreProfile configure_profile(const HmmProbabilities& hmm);
 
-// Padded row length shared by the byte and word tables: index 0 is a boundary cell, 1..M the
-// model nodes, the rest padding so that any SIMD width up to 32 bytes (and 32 words) can run past M.
+// Row length of the byte and word tables: node k is at index k - 1, and the row is padded to a
+// multiple of 32 elements so that any SIMD width up to 32 lanes covers it in whole vectors.
 int padded_row_length(int M);
 
 // ---- MSV / SSV (bytes, 1/3-bit units) -------------------------------------------------------
@@ -55,7 +55,7 @@ struct MsvProfile {
   uint8_t bias = 0;            // bias_b
   uint8_t tbm = 0;             // uniform local entry cost 2/(M(M+1))
   uint8_t tec = 0;             // E->C, E->J: log 1/2
-  std::vector<uint8_t> costs;  // kAminoKp rows x stride: rb[x][k]; boundary and padding 255
+  std::vector<uint8_t> costs;  // kAminoKp rows x stride: rb[x][k] at k - 1; padding 255
 
   const uint8_t* row(int x) const { return costs.data() + static_cast<size_t>(x) * stride; }
 };
@@ -75,11 +75,15 @@ struct ViterbiProfile {
   int stride = 0;
   int16_t e_move = 0;    // E->C and E->J word (log 1/2)
   int16_t ddbound = 0;   // ddbound_w: lazy-F bound on D->D paths
-  // Destination-indexed transition words, stride entries each; index 0 and padding are -32768.
-  //   into M_k: begin (B->M_k), mm, im, dm (from node k-1)
-  //   out of node k: mi, ii (into I_k next row), md_into[k] = MD(k-1) (into D_k), dd_into[k] = DD(k-1)
+  // Transition words, stride entries each, node k at index k - 1, padding -32768:
+  //   into M_k: begin (B->M_k), mm, im, dm (from node k-1; -32768 for k = 1)
+  //   into I_k: mi, ii (from node k, previous row)
+  //   into D_k: md_into = MD(k-1), dd_into = DD(k-1) (-32768 for k = 1)
+  // dd_span[s][k-1] = DD(k-s) + ... + DD(k-1), saturated: the cost of s D->D steps into D_k,
+  // for s = 2, 4, 8 (the log-step scan of the D->D chain).
   std::vector<int16_t> begin, mm, im, dm, mi, ii, md_into, dd_into;
-  std::vector<int16_t> emissions;  // kAminoKp rows x stride: rw[x][k]
+  std::vector<int16_t> dd_span2, dd_span4, dd_span8;
+  std::vector<int16_t> emissions;  // kAminoKp rows x stride: rw[x][k] at k - 1
 
   const int16_t* emission_row(int x) const {
     return emissions.data() + static_cast<size_t>(x) * stride;

@@ -22,6 +22,9 @@ Three values that hmmsearch prints are not exposed as attributes by pyhmmer 0.12
 Pipeline counters and filter thresholds come from ``TopHits.__getstate__()["pipeline"]``.
 """
 
+# printf-style formats are kept on purpose: each mirrors the C format string HMMER uses.
+# ruff: noqa: UP031
+
 from __future__ import annotations
 
 import io
@@ -245,7 +248,7 @@ def _expected_domains(hits: Any, reported: list[Any]) -> list[str]:
             f"tblout gave {len(rows)} rows for {len(reported)} reported hits; cannot align 'exp'"
         )
     out = []
-    for row, hit in zip(rows, reported):
+    for row, hit in zip(rows, reported, strict=True):
         if row[0] != _text(hit.name):
             raise RuntimeError(f"tblout row {row[0]!r} does not match hit {_text(hit.name)!r}")
         out.append(row[10])
@@ -296,17 +299,37 @@ def _write_targets(
     w("  %22s  %22s  %8s\n" % (" --- full sequence ---", " --- best 1 domain ---", "-#dom-"))
     w(
         "  %9s %6s %5s  %9s %6s %5s  %5s %2s  %s %s\n"
-        % ("E-value", " score", " bias", "E-value", " score", " bias", "  exp", "N",
-           _ljust("Sequence", namew), "Description")
+        % (
+            "E-value",
+            " score",
+            " bias",
+            "E-value",
+            " score",
+            " bias",
+            "  exp",
+            "N",
+            _ljust("Sequence", namew),
+            "Description",
+        )
     )
     w(
         "  %9s %6s %5s  %9s %6s %5s  %5s %2s  %s %s\n"
-        % ("-------", "------", "-----", "-------", "------", "-----", " ----", "--",
-           _ljust("--------", namew), "-----------")
+        % (
+            "-------",
+            "------",
+            "-----",
+            "-------",
+            "------",
+            "-----",
+            " ----",
+            "--",
+            _ljust("--------", namew),
+            "-----------",
+        )
     )
 
     printed_incthresh = False
-    for hit, exp in zip(reported, exps):
+    for hit, exp in zip(reported, exps, strict=True):
         if not hit.included and not printed_incthresh:
             w("  ------ inclusion threshold ------\n")
             printed_incthresh = True
@@ -319,9 +342,19 @@ def _write_targets(
             desc = _btrunc(desc, descw)
         w(
             "%c %9.2g %6.1f %5.1f  %9.2g %6.1f %5.1f  %5s %2d  %s  %s\n"
-            % (newness, hit.evalue, hit.score, hit.bias,
-               best.i_evalue, best.score, best.bias,
-               exp, nrep, _ljust(name, namew), desc)
+            % (
+                newness,
+                hit.evalue,
+                hit.score,
+                hit.bias,
+                best.i_evalue,
+                best.score,
+                best.bias,
+                exp,
+                nrep,
+                _ljust(name, namew),
+                desc,
+            )
         )
 
     if not reported:
@@ -329,8 +362,13 @@ def _write_targets(
 
 
 def _write_alignment(
-    fh: TextIO, ali: Any, seq_acc: str | None, cs: str | None, rf: str | None,
-    textw: int, acc: bool,
+    fh: TextIO,
+    ali: Any,
+    seq_acc: str | None,
+    cs: str | None,
+    rf: str | None,
+    textw: int,
+    acc: bool,
 ) -> None:
     """One domain's alignment display, split into blocks as p7_alidisplay_Print does."""
     w = fh.write
@@ -357,8 +395,12 @@ def _write_alignment(
     rfline = annot(rf) if rf else None
 
     namewidth = max(_blen(hmmname), _blen(seqname))
-    coordwidth = max(len(str(ali.hmm_from)), len(str(ali.hmm_to)),
-                     len(str(ali.target_from)), len(str(ali.target_to)))
+    coordwidth = max(
+        len(str(ali.hmm_from)),
+        len(str(ali.hmm_to)),
+        len(str(ali.target_from)),
+        len(str(ali.target_to)),
+    )
     aliwidth = textw - namewidth - 2 * coordwidth - 5 if textw > 0 else n
     if aliwidth < n and aliwidth < 40:
         aliwidth = 40  # HMMER never narrows alignment blocks below 40 columns
@@ -381,16 +423,22 @@ def _write_alignment(
             w(f"  {pad} {csline[pos:end]} CS\n")
         if rfline is not None:
             w(f"  {pad} {rfline[pos:end]} RF\n")
-        w(f"  {_rjust(hmmname, namewidth)} {str(k1).rjust(coordwidth)} {mblk} "
-          f"{str(k2).ljust(coordwidth)}\n")
+        w(
+            f"  {_rjust(hmmname, namewidth)} {str(k1).rjust(coordwidth)} {mblk} "
+            f"{str(k2).ljust(coordwidth)}\n"
+        )
         w(f"  {pad} {mline[pos:end]}\n")
         if ni > 0:
-            w(f"  {_rjust(seqname, namewidth)} {str(i1).rjust(coordwidth)} {sblk} "
-              f"{str(i2).ljust(coordwidth)}\n")
+            w(
+                f"  {_rjust(seqname, namewidth)} {str(i1).rjust(coordwidth)} {sblk} "
+                f"{str(i2).ljust(coordwidth)}\n"
+            )
         else:
             # A block made only of deletions has no sequence coordinates to show.
-            w(f"  {_rjust(seqname, namewidth)} {'-'.rjust(coordwidth)} {sblk} "
-              f"{'-'.rjust(coordwidth)}\n")
+            w(
+                f"  {_rjust(seqname, namewidth)} {'-'.rjust(coordwidth)} {sblk} "
+                f"{'-'.rjust(coordwidth)}\n"
+            )
         if pp is not None:
             w(f"  {pad} {pp[pos:end]} PP\n")
 
@@ -399,8 +447,13 @@ def _write_alignment(
 
 
 def _write_domains(
-    fh: TextIO, hits: Any, reported: list[Any], accs: dict[tuple[int, int], str],
-    textw: int, noali: bool, acc: bool,
+    fh: TextIO,
+    hits: Any,
+    reported: list[Any],
+    accs: dict[tuple[int, int], str],
+    textw: int,
+    noali: bool,
+    acc: bool,
 ) -> None:
     w = fh.write
     w("Domain annotation for each sequence%s:\n" % ("" if noali else " (and alignments)"))
@@ -417,37 +470,89 @@ def _write_domains(
 
         doms = [(d, dom) for d, dom in enumerate(hit.domains) if dom.reported]
         if not doms:
-            w("   [No individual domains that satisfy reporting thresholds "
-              "(although complete target did)]\n\n")
+            w(
+                "   [No individual domains that satisfy reporting thresholds "
+                "(although complete target did)]\n\n"
+            )
             continue
 
-        w(" %3s   %6s %5s %9s %9s %7s %7s %2s %7s %7s %2s %7s %7s %2s %4s\n"
-          % ("#", "score", "bias", "c-Evalue", "i-Evalue", "hmmfrom", "hmm to", "  ",
-             "alifrom", "ali to", "  ", "envfrom", "env to", "  ", "acc"))
-        w(" %3s   %6s %5s %9s %9s %7s %7s %2s %7s %7s %2s %7s %7s %2s %4s\n"
-          % ("---", "------", "-----", "---------", "---------", "-------", "-------", "  ",
-             "-------", "-------", "  ", "-------", "-------", "  ", "----"))
+        w(
+            " %3s   %6s %5s %9s %9s %7s %7s %2s %7s %7s %2s %7s %7s %2s %4s\n"
+            % (
+                "#",
+                "score",
+                "bias",
+                "c-Evalue",
+                "i-Evalue",
+                "hmmfrom",
+                "hmm to",
+                "  ",
+                "alifrom",
+                "ali to",
+                "  ",
+                "envfrom",
+                "env to",
+                "  ",
+                "acc",
+            )
+        )
+        w(
+            " %3s   %6s %5s %9s %9s %7s %7s %2s %7s %7s %2s %7s %7s %2s %4s\n"
+            % (
+                "---",
+                "------",
+                "-----",
+                "---------",
+                "---------",
+                "-------",
+                "-------",
+                "  ",
+                "-------",
+                "-------",
+                "  ",
+                "-------",
+                "-------",
+                "  ",
+                "----",
+            )
+        )
         for nd, (d, dom) in enumerate(doms, start=1):
             ali = dom.alignment
             L = ali.target_length
-            w(" %3d %c %6.1f %5.1f %9.2g %9.2g %7d %7d %c%c %7d %7d %c%c %7d %7d %c%c %4s\n"
-              % (nd, "!" if dom.included else "?", dom.score, dom.bias,
-                 dom.c_evalue, dom.i_evalue,
-                 ali.hmm_from, ali.hmm_to,
-                 "[" if ali.hmm_from == 1 else ".", "]" if ali.hmm_to == ali.hmm_length else ".",
-                 ali.target_from, ali.target_to,
-                 "[" if ali.target_from == 1 else ".", "]" if ali.target_to == L else ".",
-                 dom.env_from, dom.env_to,
-                 "[" if dom.env_from == 1 else ".", "]" if dom.env_to == L else ".",
-                 accs[(h, d)]))
+            w(
+                " %3d %c %6.1f %5.1f %9.2g %9.2g %7d %7d %c%c %7d %7d %c%c %7d %7d %c%c %4s\n"
+                % (
+                    nd,
+                    "!" if dom.included else "?",
+                    dom.score,
+                    dom.bias,
+                    dom.c_evalue,
+                    dom.i_evalue,
+                    ali.hmm_from,
+                    ali.hmm_to,
+                    "[" if ali.hmm_from == 1 else ".",
+                    "]" if ali.hmm_to == ali.hmm_length else ".",
+                    ali.target_from,
+                    ali.target_to,
+                    "[" if ali.target_from == 1 else ".",
+                    "]" if ali.target_to == L else ".",
+                    dom.env_from,
+                    dom.env_to,
+                    "[" if dom.env_from == 1 else ".",
+                    "]" if dom.env_to == L else ".",
+                    accs[(h, d)],
+                )
+            )
 
         if noali:
             w("\n")
             continue
         w("\n  Alignments for each domain:\n")
         for nd, (_d, dom) in enumerate(doms, start=1):
-            w("  == domain %d  score: %.1f bits;  conditional E-value: %.2g\n"
-              % (nd, dom.score, dom.c_evalue))
+            w(
+                "  == domain %d  score: %.1f bits;  conditional E-value: %.2g\n"
+                % (nd, dom.score, dom.c_evalue)
+            )
             _write_alignment(fh, dom.alignment, _text(hit.accession), cs, rf, textw, acc)
             w("\n")
 
@@ -476,20 +581,34 @@ def _write_statistics(
         ("Passed Fwd filter:   ", "n_past_fwd", "F3"),
     ):
         n = int(pli[key])
-        w("%s        %15d  (%.6g); expected %.1f (%.6g)\n"
-          % (label, n, ratio(n), float(pli[f]) * ntargets, float(pli[f])))
-    w("Initial search space (Z):    %15.0f  %s\n" % (
-        float(pli["Z"]),
-        "[as set by --Z on cmdline]" if pli["Z_setby"] == _ZSETBY_OPTION
-        else "[actual number of targets]"))
-    w("Domain search space  (domZ): %15.0f  %s\n" % (
-        float(pli["domZ"]),
-        "[as set by --domZ on cmdline]" if pli["domZ_setby"] == _ZSETBY_OPTION
-        else "[number of targets reported over threshold]"))
+        w(
+            "%s        %15d  (%.6g); expected %.1f (%.6g)\n"
+            % (label, n, ratio(n), float(pli[f]) * ntargets, float(pli[f]))
+        )
+    w(
+        "Initial search space (Z):    %15.0f  %s\n"
+        % (
+            float(pli["Z"]),
+            "[as set by --Z on cmdline]"
+            if pli["Z_setby"] == _ZSETBY_OPTION
+            else "[actual number of targets]",
+        )
+    )
+    w(
+        "Domain search space  (domZ): %15.0f  %s\n"
+        % (
+            float(pli["domZ"]),
+            "[as set by --domZ on cmdline]"
+            if pli["domZ_setby"] == _ZSETBY_OPTION
+            else "[number of targets reported over threshold]",
+        )
+    )
     if timing is not None:
         user, sys_, elapsed = timing
-        w("# CPU time: %.2fu %.2fs %s Elapsed: %s\n"
-          % (user, sys_, _clock(user + sys_), _clock(elapsed)))
+        w(
+            "# CPU time: %.2fu %.2fs %s Elapsed: %s\n"
+            % (user, sys_, _clock(user + sys_), _clock(elapsed))
+        )
         mcs = pli["nres"] * pli["nnodes"] / (elapsed * 1.0e6) if elapsed > 0 else math.inf
         w("# Mc/sec: %.2f\n" % mcs)
 

@@ -1,0 +1,276 @@
+"""gpuseq.hmmsearch gives hmmsearch's results: the same tblout and domtblout rows as Debian's
+hmmsearch 3.3.2 and as pyhmmer 0.12.3's hmmsearch (HMMER 3.4), the same per-stage pass counts,
+and the same text report from `Query:` to the statistics block."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+import pyhmmer
+from pyhmmer.easel import Alphabet, SequenceFile
+from pyhmmer.plan7 import HMMFile
+
+import gpuseq
+from conftest import HMMER_EXAMPLES, REPO, pyhmmer_data
+from synthetic import hmmemit, mutate, plant, random_proteins, require_tool, write_fasta
+
+TUTORIAL = HMMER_EXAMPLES / "tutorial"
+PROTEOME = pyhmmer_data() / "seqs" / "938293.PRJEB85.HG003687.faa"
+COUNTERS = ("nseqs", "nres", "n_past_msv", "n_past_bias", "n_past_vit", "n_past_fwd")
+
+
+# ---- references ---------------------------------------------------------------------------
+
+def hmmsearch_332(hmm, seqs, args, tmp_path):
+    """Debian's hmmsearch: (tblout rows, domtblout rows, text report)."""
+    exe = require_tool("hmmsearch")
+    tbl, dom = tmp_path / "ref.tbl", tmp_path / "ref.domtbl"
+    text = subprocess.run(
+        [exe, "--cpu", "0", "--tblout", str(tbl), "--domtblout", str(dom), *args, str(hmm), str(seqs)],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    return rows(tbl.read_text()), rows(dom.read_text()), text
+
+
+def pyhmmer_search(hmm, seqs, kwargs):
+    """pyhmmer.hmmsearch (HMMER 3.4): (tblout rows, domtblout rows, counters per query)."""
+    with HMMFile(hmm) as f:
+        hmms = list(f)
+    with SequenceFile(str(seqs), digital=True, alphabet=Alphabet.amino()) as f:
+        block = f.read_block()
+    kwargs = dict(kwargs)
+    if kwargs.pop("max", False):  # hmmsearch --max, in pyhmmer's terms
+        kwargs.update(bias_filter=False, F1=1.0, F2=1.0, F3=1.0)
+    tbl, dom, counts = [], [], []
+    for top in pyhmmer.hmmsearch(hmms, block, cpus=1, **kwargs):
+        tbl += rows(_written(top, "targets"))
+        dom += rows(_written(top, "domains"))
+        state = top.__getstate__()["pipeline"]
+        counts.append({k: state[k] for k in COUNTERS})
+    return tbl, dom, counts
+
+
+def _written(top, fmt):
+    buf = io.BytesIO()
+    top.write(buf, format=fmt, header=False)
+    return buf.getvalue().decode()
+
+
+def rows(text: str) -> list[list[str]]:
+    return [line.split() for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def report_body(text: str) -> list[str]:
+    """Lines from each `Query:` to its `Domain search space` line."""
+    out, keep = [], False
+    for line in text.splitlines():
+        keep = keep or line.startswith("Query:")
+        if keep:
+            out.append(line)
+        if line.startswith("Domain search space"):
+            keep = False
+    return out
+
+
+def same_rows(ours, ref):
+    """Row-by-row token equality; E-values below ~1e-307 print as 0 in hmmsearch, which runs
+    with flush-to-zero (spec section 8), so both <= 1e-300 counts as equal."""
+    if len(ours) != len(ref):
+        return False
+    for a, b in zip(ours, ref):
+        if len(a) != len(b):
+            return False
+        for x, y in zip(a, b):
+            if x != y and not (_tiny(x) and _tiny(y)):
+                return False
+    return True
+
+
+def _tiny(token):
+    try:
+        return float(token) <= 1e-300
+    except ValueError:
+        return False
+
+
+def run_ours(hmm, seqs, kwargs):
+    res = gpuseq.hmmsearch(str(hmm), str(seqs), cpus=2, **kwargs)
+    tbl, dom, text = io.StringIO(), io.StringIO(), io.StringIO()
+    res.write_tblout(tbl)
+    res.write_domtblout(dom)
+    res.write_text(text)
+    return res, rows(tbl.getvalue()), rows(dom.getvalue()), text.getvalue()
+
+
+def check_equal_to_references(hmm, seqs, args, kwargs, tmp_path):
+    res, tbl, dom, text = run_ours(hmm, seqs, kwargs)
+    ref_tbl, ref_dom, ref_text = hmmsearch_332(hmm, seqs, args, tmp_path)
+    py_tbl, py_dom, py_counts = pyhmmer_search(hmm, seqs, kwargs)
+    assert same_rows(tbl, ref_tbl), "tblout differs from hmmsearch 3.3.2"
+    assert same_rows(dom, ref_dom), "domtblout differs from hmmsearch 3.3.2"
+    assert tbl == py_tbl and dom == py_dom, "tabular output differs from pyhmmer"
+    ours_counts = res.pipeline[list(COUNTERS)].to_dict("records")
+    assert ours_counts == py_counts
+    body, ref_body = report_body(text), report_body(ref_text)
+    assert len(body) == len(ref_body) and all(
+        a == b or same_rows([a.split()], [b.split()]) for a, b in zip(body, ref_body)
+    ), "text report differs from hmmsearch 3.3.2"
+    return res
+
+
+# ---- real data ------------------------------------------------------------------------------
+
+REAL_CASES = [
+    ("globins4", TUTORIAL / "globins4.hmm", TUTORIAL / "globins45.fa"),
+    ("fn3-7LESS", TUTORIAL / "fn3.hmm", REPO / "examples" / "7LESS_DROME.fa"),
+    ("Pkinase-no-hits", TUTORIAL / "Pkinase.hmm", TUTORIAL / "globins45.fa"),
+]
+
+
+@pytest.mark.parametrize("name, hmm, seqs", REAL_CASES, ids=[c[0] for c in REAL_CASES])
+def test_tutorial_searches_equal_hmmsearch_and_pyhmmer(name, hmm, seqs, tmp_path):
+    check_equal_to_references(hmm, seqs, [], {}, tmp_path)
+
+
+def test_pyhmmer_models_against_a_proteome(pyhmmer_models, tmp_path):
+    """Every protein model pyhmmer ships (RREFam holds 10 models) against 2,100 proteins."""
+    for name, path in pyhmmer_models.items():
+        check_equal_to_references(path, PROTEOME, [], {}, tmp_path)
+
+
+OPTION_CASES = [
+    ("nobias", ["--nobias"], {"bias_filter": False}),
+    ("F1F2F3", ["--F1", "0.1", "--F2", "0.01", "--F3", "0.001"], {"F1": 0.1, "F2": 0.01, "F3": 0.001}),
+    ("max", ["--max"], {"max": True}),
+    ("Z-domZ", ["-Z", "5000", "--domZ", "300"], {"Z": 5000, "domZ": 300}),
+    ("E-domE", ["-E", "1", "--domE", "0.1"], {"E": 1, "domE": 0.1}),
+    ("T-domT", ["-T", "15", "--domT", "10"], {"T": 15, "domT": 10}),
+    ("inclusion", ["--incE", "1e-20", "--incdomE", "1e-3"], {"incE": 1e-20, "incdomE": 1e-3}),
+]
+
+
+@pytest.mark.parametrize("name, args, kwargs", OPTION_CASES, ids=[c[0] for c in OPTION_CASES])
+def test_options_equal_hmmsearch_options(pyhmmer_models, name, args, kwargs, tmp_path):
+    check_equal_to_references(pyhmmer_models["PF02826"], PROTEOME, args, kwargs, tmp_path)
+
+
+def test_cut_ga_equals_hmmsearch(tmp_path):
+    check_equal_to_references(TUTORIAL / "fn3.hmm", REPO / "examples" / "7LESS_DROME.fa",
+                              ["--cut_ga"], {"bit_cutoffs": "gathering"}, tmp_path)
+
+
+# ---- generated databases with many targets near the thresholds -----------------------------
+
+@pytest.fixture(scope="module")
+def near_threshold_db(tmp_path_factory, example_models):
+    """Background proteins plus homologs of three models, weakened by substitution so that
+    their scores spread across the MSV, Viterbi and Forward thresholds."""
+    rng = np.random.default_rng(11)
+    records = [(f"bg{i}", s) for i, s in enumerate(random_proteins(rng, 4000))]
+    for name in ("fn3", "globins4", "Pkinase"):
+        for j, seq in enumerate(hmmemit(example_models[name], 150, seed=5)):
+            rate = float(rng.uniform(0.3, 0.9))
+            records.append((f"{name}_{j}_{rate:.2f}", plant(rng, mutate(rng, seq, rate))))
+    order = rng.permutation(len(records))
+    path = tmp_path_factory.mktemp("near") / "near.fa"
+    return write_fasta(path, [records[i] for i in order])
+
+
+@pytest.mark.parametrize("name, args, kwargs", [
+    ("default", [], {}),
+    ("nobias", ["--nobias"], {"bias_filter": False}),
+    ("loose", ["--F1", "0.1", "--F2", "0.01", "--F3", "0.001"], {"F1": 0.1, "F2": 0.01, "F3": 0.001}),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_pass_counts_near_thresholds(example_models, near_threshold_db, tmp_path, name, args, kwargs):
+    queries = tmp_path / "three.hmm"
+    queries.write_text("".join(example_models[m].read_text() for m in ("fn3", "globins4", "Pkinase")))
+    res = check_equal_to_references(queries, near_threshold_db, args, kwargs, tmp_path)
+    p = res.pipeline
+    # The database must exercise every stage: some targets stop at each filter.
+    assert (p.n_past_msv > p.n_past_vit).all() and (p.n_past_vit > p.n_past_fwd).all()
+    assert (p.n_past_fwd > 0).all()
+
+
+# ---- the Python results ---------------------------------------------------------------------
+
+def test_dataframes_hold_hmmers_values(tmp_path):
+    res = gpuseq.hmmsearch(TUTORIAL / "fn3.hmm", REPO / "examples" / "7LESS_DROME.fa")
+    hits, doms = res.hits, res.domains
+    top = res.top_hits[0]
+    reported = [h for h in top if h.reported]
+    assert list(hits.target_name) == [h.name for h in reported]
+    assert list(hits.evalue) == [h.evalue for h in reported]
+    assert list(hits.score) == [h.score for h in reported]
+    assert len(doms) == sum(len([d for d in h.domains if d.reported]) for h in reported)
+    tbl = io.StringIO()
+    res.write_domtblout(tbl)
+    table = rows(tbl.getvalue())
+    assert [int(r[9]) for r in table] == list(doms.domain)
+    assert [float(r[21]) for r in table] == list(doms.acc)
+    assert [float(r[13]) for r in table] == [round(s, 1) for s in doms.domain_score]
+    assert set(res.pipeline.columns) >= set(COUNTERS) | {"Z", "domZ"}
+
+
+def test_inputs_other_than_files_give_the_same_hits():
+    """SeqRecord, pyhmmer and (name, sequence) inputs, and a pyhmmer HMM as the query."""
+    from Bio import SeqIO
+
+    fasta = TUTORIAL / "globins45.fa"
+    with HMMFile(TUTORIAL / "globins4.hmm") as f:
+        hmm = next(iter(f))
+    expected = gpuseq.hmmsearch(TUTORIAL / "globins4.hmm", fasta).hits
+    records = list(SeqIO.parse(fasta, "fasta"))
+    with SequenceFile(str(fasta), digital=True, alphabet=Alphabet.amino()) as f:
+        block = f.read_block()
+    with SequenceFile(str(fasta), digital=False) as f:
+        text_seqs = list(f)
+    for source in (records, block, text_seqs, [(r.id, str(r.seq)) for r in records],
+                   gpuseq.read_fasta(fasta)):
+        got = gpuseq.hmmsearch(hmm, source).hits
+        assert list(got.target_name) == list(expected.target_name)
+        assert list(got.score) == list(expected.score)
+    # descriptions survive every route that carries them
+    got = gpuseq.hmmsearch(hmm, records).hits
+    assert list(got.description) == list(expected.description)
+
+
+def test_packed_database_gives_the_same_hits(tmp_path):
+    db = gpuseq.makedb(PROTEOME, tmp_path / "proteome.gsdb")
+    a = gpuseq.hmmsearch(TUTORIAL / "Pkinase.hmm", PROTEOME).hits
+    b = gpuseq.hmmsearch(TUTORIAL / "Pkinase.hmm", db).hits
+    pd_equal = a.drop(columns=[]).equals(b)
+    assert pd_equal
+    opened = gpuseq.SequenceDatabase.open(db)
+    assert isinstance(opened.residues, np.memmap)
+    assert len(opened) == 2100
+    ref = gpuseq.read_fasta(PROTEOME)
+    np.testing.assert_array_equal(opened.residues, ref.residues)
+    assert [opened.name(i) for i in (0, 2099)] == [ref.name(i) for i in (0, 2099)]
+
+
+def test_small_chunks_give_the_same_result(example_models):
+    """Streaming in many chunks (counters summed, survivors collected) changes nothing."""
+    whole = gpuseq.hmmsearch(TUTORIAL / "globins4.hmm", PROTEOME)
+    chunked = gpuseq.hmmsearch(TUTORIAL / "globins4.hmm", PROTEOME, block_bytes=1 << 16)
+    assert whole.hits.equals(chunked.hits)
+    assert whole.pipeline.equals(chunked.pipeline)
+
+
+def test_progress_callback_reports_all_residues():
+    seen = []
+    gpuseq.hmmsearch(TUTORIAL / "globins4.hmm", TUTORIAL / "globins45.fa",
+                     callback=lambda done, total: seen.append((done, total)))
+    assert seen[-1][0] == 6519
+
+
+def test_cuda_backend_request_is_explained():
+    if gpuseq.cuda_devices():
+        pytest.skip("a GPU is present; see tests/test_cuda.py")
+    with pytest.raises(gpuseq.BackendError, match="backend='cuda' is not available"):
+        gpuseq.hmmsearch(TUTORIAL / "globins4.hmm", TUTORIAL / "globins45.fa", backend="cuda")
+    res = gpuseq.hmmsearch(TUTORIAL / "globins4.hmm", TUTORIAL / "globins45.fa", backend="cpu")
+    assert len(res.hits) == 45
