@@ -49,11 +49,14 @@ def example_models(tmp_path_factory) -> dict[str, Path]:
     """Every protein model file of Debian's hmmer-examples (tutorial and testsuite),
     decompressed, by stem."""
     if not HMMER_EXAMPLES.is_dir():
-        raise RuntimeError("Debian's hmmer-examples is not installed (apt-get install hmmer-examples)")
+        raise RuntimeError(
+            "Debian's hmmer-examples is not installed (apt-get install hmmer-examples)"
+        )
     out = tmp_path_factory.mktemp("hmmer_examples")
     models = {}
     candidates = sorted(HMMER_EXAMPLES.glob("tutorial/*.hmm")) + sorted(
-        HMMER_EXAMPLES.glob("testsuite/*.hmm*"))
+        HMMER_EXAMPLES.glob("testsuite/*.hmm*")
+    )
     for path in candidates:
         name = path.name.removesuffix(".gz").removesuffix(".hmm")
         target = out / f"{name}.hmm"
@@ -103,8 +106,9 @@ def hmmer_driver(tmp_path_factory) -> Path:
 def run_driver(driver: Path, hmm_path: Path, fasta_path: Path) -> dict[str, np.ndarray]:
     """Per model name: float32 array (n_sequences, 6) of null1, ssv, msv, vf, bias, fwd
     (NaN where HMMER gives no value)."""
-    out = subprocess.run([str(driver), str(hmm_path), str(fasta_path)], check=True,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [str(driver), str(hmm_path), str(fasta_path)], check=True, capture_output=True, text=True
+    ).stdout
     rows: dict[str, list] = {}
     for line in out.splitlines():
         fields = line.split("\t")

@@ -13,8 +13,8 @@ import pytest
 from pyhmmer.easel import Alphabet, SequenceFile
 
 import gpuseq
-from gpuseq import _core
 from conftest import HMMER_EXAMPLES, pyhmmer_data
+from gpuseq import _core
 from synthetic import random_proteins
 
 

@@ -9,21 +9,24 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pyhmmer.easel import Alphabet, DigitalSequenceBlock, SequenceFile
+from pyhmmer.easel import Alphabet, SequenceFile
 from pyhmmer.plan7 import Background, HMMFile, Profile
 
 import gpuseq
+from conftest import bit_equal, run_driver
 from gpuseq import _core
 from gpuseq.hmm import search_profile
-from conftest import bit_equal, run_driver
 from synthetic import random_proteins, stress_corpus, write_fasta
 
 
 def kernel_sets() -> list[str]:
     sets = ["baseline"]
     try:
-        np.asarray(_core.filter_scores(_tiny_profile(), "msv", np.zeros(1, np.uint8),
-                                       np.array([0, 1]), 1, "avx2"))
+        np.asarray(
+            _core.filter_scores(
+                _tiny_profile(), "msv", np.zeros(1, np.uint8), np.array([0, 1]), 1, "avx2"
+            )
+        )
         sets.append("avx2")
     except ValueError:
         pass
@@ -89,7 +92,11 @@ def test_ssv_msv_null1_equal_pyhmmer_on_every_model(corpora, kernels):
                 for which, ref in (("ssv", ref_ssv), ("msv", ref_msv), ("null1", ref_null)):
                     ours = _core.filter_scores(p, which, db.residues, db.offsets, 2, kernels)
                     bad = np.flatnonzero(~bit_equal(ours, ref))
-                    assert bad.size == 0, (hmm.name, which, [(db.name(i), ours[i], ref[i]) for i in bad[:5]])
+                    assert bad.size == 0, (
+                        hmm.name,
+                        which,
+                        [(db.name(i), ours[i], ref[i]) for i in bad[:5]],
+                    )
                 compared += len(seqs)
     assert compared > 2000
 
@@ -108,17 +115,24 @@ def test_all_filters_equal_hmmer_driver_on_every_model(corpora, hmmer_driver, ke
                 for col, which in enumerate(("null1", "ssv", "msv", "viterbi", "bias")):
                     ours = _core.filter_scores(p, which, db.residues, db.offsets, 2, kernels)
                     bad = np.flatnonzero(~bit_equal(ours, ref[:, col]))
-                    assert bad.size == 0, (hmm.name, which, [(db.name(i), ours[i], ref[i, col]) for i in bad[:5]])
+                    assert bad.size == 0, (
+                        hmm.name,
+                        which,
+                        [(db.name(i), ours[i], ref[i, col]) for i in bad[:5]],
+                    )
                 seen["ssv_noresult"] += int(np.isnan(ref[:, 1]).sum())
                 seen["msv_overflow"] += int(np.isposinf(ref[:, 2]).sum())
                 seen["vf_overflow"] += int(np.isposinf(ref[:, 3]).sum())
     # The corpus must reach the rare branches, or the comparison proves little.
-    assert seen["ssv_noresult"] > 50 and seen["msv_overflow"] > 50 and seen["vf_overflow"] > 50, seen
+    assert seen["ssv_noresult"] > 50 and seen["msv_overflow"] > 50 and seen["vf_overflow"] > 50, (
+        seen
+    )
 
 
 @pytest.mark.parametrize("kernels", KERNELS)
-def test_long_targets_and_long_model_hit_ssv_precondition(tmp_path, synthetic_models,
-                                                          hmmer_driver, kernels):
+def test_long_targets_and_long_model_hit_ssv_precondition(
+    tmp_path, synthetic_models, hmmer_driver, kernels
+):
     """M = 2000 and targets of 100,000 to 120,000 residues: the SSV's byte range fails its
     precondition (tjb + tbm + tec + bias >= 127, spec 5.2 (P)) and the full MSV decides."""
     rng = np.random.default_rng(7)

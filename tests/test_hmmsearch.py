@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import io
 import subprocess
-from pathlib import Path
 
 import numpy as np
-import pytest
 import pyhmmer
+import pytest
 from pyhmmer.easel import Alphabet, SequenceFile
 from pyhmmer.plan7 import HMMFile
 
@@ -25,13 +24,27 @@ COUNTERS = ("nseqs", "nres", "n_past_msv", "n_past_bias", "n_past_vit", "n_past_
 
 # ---- references ---------------------------------------------------------------------------
 
+
 def hmmsearch_332(hmm, seqs, args, tmp_path):
     """Debian's hmmsearch: (tblout rows, domtblout rows, text report)."""
     exe = require_tool("hmmsearch")
     tbl, dom = tmp_path / "ref.tbl", tmp_path / "ref.domtbl"
     text = subprocess.run(
-        [exe, "--cpu", "0", "--tblout", str(tbl), "--domtblout", str(dom), *args, str(hmm), str(seqs)],
-        check=True, capture_output=True, text=True,
+        [
+            exe,
+            "--cpu",
+            "0",
+            "--tblout",
+            str(tbl),
+            "--domtblout",
+            str(dom),
+            *args,
+            str(hmm),
+            str(seqs),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     return rows(tbl.read_text()), rows(dom.read_text()), text
 
@@ -138,13 +151,17 @@ def test_tutorial_searches_equal_hmmsearch_and_pyhmmer(name, hmm, seqs, tmp_path
 
 def test_pyhmmer_models_against_a_proteome(pyhmmer_models, tmp_path):
     """Every protein model pyhmmer ships (RREFam holds 10 models) against 2,100 proteins."""
-    for name, path in pyhmmer_models.items():
+    for path in pyhmmer_models.values():
         check_equal_to_references(path, PROTEOME, [], {}, tmp_path)
 
 
 OPTION_CASES = [
     ("nobias", ["--nobias"], {"bias_filter": False}),
-    ("F1F2F3", ["--F1", "0.1", "--F2", "0.01", "--F3", "0.001"], {"F1": 0.1, "F2": 0.01, "F3": 0.001}),
+    (
+        "F1F2F3",
+        ["--F1", "0.1", "--F2", "0.01", "--F3", "0.001"],
+        {"F1": 0.1, "F2": 0.01, "F3": 0.001},
+    ),
     ("max", ["--max"], {"max": True}),
     ("Z-domZ", ["-Z", "5000", "--domZ", "300"], {"Z": 5000, "domZ": 300}),
     ("E-domE", ["-E", "1", "--domE", "0.1"], {"E": 1, "domE": 0.1}),
@@ -159,11 +176,17 @@ def test_options_equal_hmmsearch_options(pyhmmer_models, name, args, kwargs, tmp
 
 
 def test_cut_ga_equals_hmmsearch(tmp_path):
-    check_equal_to_references(TUTORIAL / "fn3.hmm", REPO / "examples" / "7LESS_DROME.fa",
-                              ["--cut_ga"], {"bit_cutoffs": "gathering"}, tmp_path)
+    check_equal_to_references(
+        TUTORIAL / "fn3.hmm",
+        REPO / "examples" / "7LESS_DROME.fa",
+        ["--cut_ga"],
+        {"bit_cutoffs": "gathering"},
+        tmp_path,
+    )
 
 
 # ---- generated databases with many targets near the thresholds -----------------------------
+
 
 @pytest.fixture(scope="module")
 def near_threshold_db(tmp_path_factory, example_models):
@@ -180,14 +203,26 @@ def near_threshold_db(tmp_path_factory, example_models):
     return write_fasta(path, [records[i] for i in order])
 
 
-@pytest.mark.parametrize("name, args, kwargs", [
-    ("default", [], {}),
-    ("nobias", ["--nobias"], {"bias_filter": False}),
-    ("loose", ["--F1", "0.1", "--F2", "0.01", "--F3", "0.001"], {"F1": 0.1, "F2": 0.01, "F3": 0.001}),
-], ids=lambda v: v if isinstance(v, str) else None)
-def test_pass_counts_near_thresholds(example_models, near_threshold_db, tmp_path, name, args, kwargs):
+@pytest.mark.parametrize(
+    "name, args, kwargs",
+    [
+        ("default", [], {}),
+        ("nobias", ["--nobias"], {"bias_filter": False}),
+        (
+            "loose",
+            ["--F1", "0.1", "--F2", "0.01", "--F3", "0.001"],
+            {"F1": 0.1, "F2": 0.01, "F3": 0.001},
+        ),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+def test_pass_counts_near_thresholds(
+    example_models, near_threshold_db, tmp_path, name, args, kwargs
+):
     queries = tmp_path / "three.hmm"
-    queries.write_text("".join(example_models[m].read_text() for m in ("fn3", "globins4", "Pkinase")))
+    queries.write_text(
+        "".join(example_models[m].read_text() for m in ("fn3", "globins4", "Pkinase"))
+    )
     res = check_equal_to_references(queries, near_threshold_db, args, kwargs, tmp_path)
     p = res.pipeline
     # The database must exercise every stage: some targets stop at each filter.
@@ -196,6 +231,7 @@ def test_pass_counts_near_thresholds(example_models, near_threshold_db, tmp_path
 
 
 # ---- the Python results ---------------------------------------------------------------------
+
 
 def test_dataframes_hold_hmmers_values(tmp_path):
     res = gpuseq.hmmsearch(TUTORIAL / "fn3.hmm", REPO / "examples" / "7LESS_DROME.fa")
@@ -228,8 +264,13 @@ def test_inputs_other_than_files_give_the_same_hits():
         block = f.read_block()
     with SequenceFile(str(fasta), digital=False) as f:
         text_seqs = list(f)
-    for source in (records, block, text_seqs, [(r.id, str(r.seq)) for r in records],
-                   gpuseq.read_fasta(fasta)):
+    for source in (
+        records,
+        block,
+        text_seqs,
+        [(r.id, str(r.seq)) for r in records],
+        gpuseq.read_fasta(fasta),
+    ):
         got = gpuseq.hmmsearch(hmm, source).hits
         assert list(got.target_name) == list(expected.target_name)
         assert list(got.score) == list(expected.score)
@@ -262,8 +303,11 @@ def test_small_chunks_give_the_same_result(example_models):
 
 def test_progress_callback_reports_all_residues():
     seen = []
-    gpuseq.hmmsearch(TUTORIAL / "globins4.hmm", TUTORIAL / "globins45.fa",
-                     callback=lambda done, total: seen.append((done, total)))
+    gpuseq.hmmsearch(
+        TUTORIAL / "globins4.hmm",
+        TUTORIAL / "globins45.fa",
+        callback=lambda done, total: seen.append((done, total)),
+    )
     assert seen[-1][0] == 6519
 
 

@@ -51,7 +51,12 @@ def test_msv_tables_equal_pyhmmer_optimized_profile_for_every_model(
         ref_sb = np.stack([unstripe(sbv[x], M, 16) for x in range(29)])
         derived_sb = np.minimum(ours.msv_costs.astype(int) - ours.bias_b, 127)
         np.testing.assert_array_equal(derived_sb, ref_sb, err_msg=hmm.name)
-        assert (ours.bias_b, ours.tbm, ours.tec, ours.base_b) == (om.bias_b, om.tbm, om.tec, om.base_b), hmm.name
+        assert (ours.bias_b, ours.tbm, ours.tec, ours.base_b) == (
+            om.bias_b,
+            om.tbm,
+            om.tec,
+            om.base_b,
+        ), hmm.name
         assert np.float32(ours.scale_b) == np.float32(om.scale_b)
         assert np.float32(ours.scale_w) == np.float32(om.scale_w)
         assert (ours.base_w, ours.ddbound_w) == (om.base_w, om.ddbound_w), hmm.name
@@ -64,8 +69,9 @@ def test_msv_tables_equal_pyhmmer_optimized_profile_for_every_model(
 
 
 @pytest.mark.parametrize("L", [1, 300, 100000])
-def test_viterbi_tables_equal_hmmer(hmmer_driver, example_models, pyhmmer_models,
-                                    synthetic_models, L):
+def test_viterbi_tables_equal_hmmer(
+    hmmer_driver, example_models, pyhmmer_models, synthetic_models, L
+):
     kinds = ("BM", "MM", "IM", "DM", "MD", "MI", "II", "DD")
     for group in (example_models, pyhmmer_models, synthetic_models):
         for path in group.values():
@@ -79,7 +85,9 @@ def test_viterbi_tables_equal_hmmer(hmmer_driver, example_models, pyhmmer_models
                 np.testing.assert_array_equal(ours.viterbi_emissions, r["rw"], err_msg=hmm.name)
                 tw = ours.viterbi_transitions
                 for kind in kinds:
-                    np.testing.assert_array_equal(tw[kind], r["tw"][kind], err_msg=f"{hmm.name} {kind}")
+                    np.testing.assert_array_equal(
+                        tw[kind], r["tw"][kind], err_msg=f"{hmm.name} {kind}"
+                    )
                 assert ours.ddbound_w == r["ddbound_w"]
                 E_move, E_loop, N_move, N_loop, J_move, J_loop, C_move, C_loop = r["xw"]
                 assert ours.e_move_w == E_move == E_loop
@@ -89,8 +97,9 @@ def test_viterbi_tables_equal_hmmer(hmmer_driver, example_models, pyhmmer_models
 
 
 def _driver_tables(driver, path, L) -> dict:
-    out = subprocess.run([str(driver), "--tables", str(path), str(L)], check=True,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [str(driver), "--tables", str(path), str(L)], check=True, capture_output=True, text=True
+    ).stdout
     models: dict = {}
     cur = None
     for line in out.splitlines():

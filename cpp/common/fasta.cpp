@@ -62,13 +62,22 @@ bool parse_records(const char* begin, const char* end, SequenceChunk& out, Piece
                            hint);
   }
 
-  out.residues.reserve(out.residues.size() + static_cast<size_t>(end - begin));
+  // One buffer as large as the piece's text (a piece never has more residues than bytes),
+  // trimmed at the end; records are written through a cursor.
+  const size_t base = out.residues.size();
+  out.residues.resize(base + static_cast<size_t>(end - begin));
+  uint8_t* const first = out.residues.data();
+  uint8_t* dst = first + base;
+  auto trim = [&] { out.residues.resize(static_cast<size_t>(dst - first)); };
   while (p < end) {
     ++p;  // the '>'
     while (p < end && is_header_blank(*p)) ++p;
     const char* name = p;
     while (p < end && !is_header_blank(*p) && !is_line_end(*p)) ++p;
-    if (p == name) return fail(p, "", "no sequence name after '>'");
+    if (p == name) {
+      trim();
+      return fail(p, "", "no sequence name after '>'");
+    }
     out.names.append(name, p);
     out.name_offsets.push_back(static_cast<int64_t>(out.names.size()));
     while (p < end && is_header_blank(*p)) ++p;
@@ -78,15 +87,12 @@ bool parse_records(const char* begin, const char* end, SequenceChunk& out, Piece
     out.description_offsets.push_back(static_cast<int64_t>(out.descriptions.size()));
 
     // Sequence text up to the next '>' (anywhere, as in Easel).
-    size_t n = out.residues.size();
-    out.residues.resize(n + static_cast<size_t>(end - p));
-    uint8_t* dst = out.residues.data() + n;
     for (; p < end && *p != '>'; ++p) {
       const uint8_t code = kFastaInputMap[static_cast<unsigned char>(*p)];
       if (code < kAminoKp) {
         *dst++ = code;
       } else if (code != kFastaIgnored) {
-        out.residues.resize(static_cast<size_t>(dst - out.residues.data()));
+        trim();
         std::string record(name, static_cast<size_t>(std::find_if(name, end, [](char c) {
                                                         return is_header_blank(c) || is_line_end(c);
                                                       }) - name));
@@ -96,9 +102,9 @@ bool parse_records(const char* begin, const char* end, SequenceChunk& out, Piece
                                    " in sequence (not an amino-acid symbol)");
       }
     }
-    out.residues.resize(static_cast<size_t>(dst - out.residues.data()));
-    out.offsets.push_back(static_cast<int64_t>(out.residues.size()));
+    out.offsets.push_back(static_cast<int64_t>(dst - first));
   }
+  trim();
   return true;
 }
 

@@ -31,6 +31,9 @@ std::string runtime_status() {
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess) {
     cudaGetLastError();
+    if (err == cudaErrorNoDevice) return "no CUDA device found";
+    if (err == cudaErrorInsufficientDriver)
+      return "no NVIDIA driver, or one too old for this CUDA runtime";
     return cudaGetErrorString(err);
   }
   return count > 0 ? "" : "no CUDA device found";

@@ -46,8 +46,9 @@ def resolve_backend(requested: str, algorithm: str) -> str:
         raise BackendError(f"backend='cuda' is not available: {reason}")
     if _core.built_with_cuda and algorithm in GPU_ALGORITHMS and algorithm not in _warned:
         _warned.add(algorithm)
-        warnings.warn(f"{algorithm}: running on the CPU ({reason})", BackendFallbackWarning,
-                      stacklevel=3)
+        warnings.warn(
+            f"{algorithm}: running on the CPU ({reason})", BackendFallbackWarning, stacklevel=3
+        )
     return "cpu"
 
 

@@ -77,7 +77,9 @@ def write_database(output: str | os.PathLike, chunks: Iterable, source: str) -> 
     out = Path(output)
     if out.exists():
         raise FileExistsError(f"{out}: already exists")
-    staging = Path(tempfile.mkdtemp(prefix=out.name + ".", dir=out.parent if out.parent.exists() else None))
+    staging = Path(
+        tempfile.mkdtemp(prefix=out.name + ".", dir=out.parent if out.parent.exists() else None)
+    )
     try:
         raw = {name: open(staging / f"{name}.raw", "wb") for name in _ARRAYS}
         totals = dict.fromkeys(("residues", "names", "descriptions"), 0)
@@ -92,11 +94,18 @@ def write_database(output: str | os.PathLike, chunks: Iterable, source: str) -> 
             for data_name, off_name, data, offsets in (
                 ("residues", "offsets", chunk.residues, chunk.offsets),
                 ("names", "name_offsets", chunk._names, chunk._name_offsets),
-                ("descriptions", "description_offsets", chunk._descriptions, chunk._description_offsets),
+                (
+                    "descriptions",
+                    "description_offsets",
+                    chunk._descriptions,
+                    chunk._description_offsets,
+                ),
             ):
                 base = offsets[0]
                 raw[data_name].write(np.ascontiguousarray(data).tobytes())
-                raw[off_name].write((np.asarray(offsets[1:], np.int64) - base + totals[data_name]).tobytes())
+                raw[off_name].write(
+                    (np.asarray(offsets[1:], np.int64) - base + totals[data_name]).tobytes()
+                )
                 totals[data_name] += int(offsets[-1] - base)
             count += n
         for f in raw.values():
@@ -147,11 +156,15 @@ def open_database(path: str | os.PathLike):
     except FileNotFoundError:
         raise InputError(folder, None, "not a gpuseq database (no manifest.json)") from None
     except json.JSONDecodeError as exc:
-        raise FormatError(folder / "manifest.json", exc.lineno, f"invalid JSON: {exc.msg}") from None
+        raise FormatError(
+            folder / "manifest.json", exc.lineno, f"invalid JSON: {exc.msg}"
+        ) from None
     if manifest.get("format") != FORMAT_NAME or manifest.get("version") != FORMAT_VERSION:
         raise FormatError(
-            folder, None, f"unsupported database format {manifest.get('format')!r} "
-            f"version {manifest.get('version')!r}"
+            folder,
+            None,
+            f"unsupported database format {manifest.get('format')!r} "
+            f"version {manifest.get('version')!r}",
         )
     if manifest.get("symbols") != _core.alphabet_symbols:
         raise FormatError(folder, None, "database was written with a different alphabet")

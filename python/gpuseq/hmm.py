@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -14,7 +14,7 @@ from .errors import EmptyInputError, HmmFormatError, InputError
 __all__ = ["read_hmms", "search_profile", "HmmSource"]
 
 #: Everything :func:`gpuseq.hmmsearch` accepts as queries.
-HmmSource = Union[str, os.PathLike, Any, Iterable[Any]]
+HmmSource = str | os.PathLike | Any | Iterable[Any]
 
 _EVPARAM_UNSET = -99999.0  # HMMER's p7_EVPARAM_UNSET: the model was never calibrated
 # A model file without a COMPO line leaves HMMER's composition at 0 (p7_hmm_CreateBody zeroes

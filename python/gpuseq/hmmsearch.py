@@ -67,9 +67,7 @@ class HmmsearchOptions:
             value = getattr(self, name)
             if value is not None and not value > 0:
                 raise ValueError(f"{name} must be > 0, not {value!r}")
-        if self.max and (
-            (self.F1, self.F2, self.F3) != (0.02, 1e-3, 1e-5) or not self.bias_filter
-        ):
+        if self.max and ((self.F1, self.F2, self.F3) != (0.02, 1e-3, 1e-5) or not self.bias_filter):
             raise ValueError("max=True (--max) cannot be combined with F1/F2/F3 or nobias")
         if self.bit_cutoffs is not None:
             if self.bit_cutoffs not in _BIT_CUTOFFS:
@@ -145,9 +143,22 @@ def hmmsearch(
         >>> res.hits[["target_name", "evalue", "score"]].head()  # doctest: +SKIP
     """
     options = HmmsearchOptions(
-        E=E, T=T, domE=domE, domT=domT, incE=incE, incT=incT, incdomE=incdomE,
-        incdomT=incdomT, Z=Z, domZ=domZ, F1=F1, F2=F2, F3=F3, max=max,
-        bias_filter=bias_filter, bit_cutoffs=bit_cutoffs,
+        E=E,
+        T=T,
+        domE=domE,
+        domT=domT,
+        incE=incE,
+        incT=incT,
+        incdomE=incdomE,
+        incdomT=incdomT,
+        Z=Z,
+        domZ=domZ,
+        F1=F1,
+        F2=F2,
+        F3=F3,
+        max=max,
+        bias_filter=bias_filter,
+        bit_cutoffs=bit_cutoffs,
     )
     threads = cpus if cpus and cpus > 0 else (os.cpu_count() or 1)
     resolve_backend(backend, "hmm_filters")  # raises if 'cuda' cannot be honoured
@@ -168,13 +179,15 @@ def hmmsearch(
             too_long = np.flatnonzero(lengths > _core.max_target_length)
             if len(too_long):
                 i = int(too_long[0])
-                raise SequenceTooLongError(label, chunk.name(i), int(lengths[i]),
-                                           _core.max_target_length)
+                raise SequenceTooLongError(
+                    label, chunk.name(i), int(lengths[i]), _core.max_target_length
+                )
             nseqs += len(chunk)
             nres += chunk.total_residues
             for q, (_, profile) in enumerate(queries):
-                r = _core.run_cascade(profile, chunk.residues, chunk.offsets, F1_, F2_, bias_on,
-                                      threads)
+                r = _core.run_cascade(
+                    profile, chunk.residues, chunk.offsets, F1_, F2_, bias_on, threads
+                )
                 for key in counts[q]:
                     counts[q][key] += r[key]
                 passed = np.flatnonzero(r["stage"] == _STAGE_PASSED)
@@ -228,16 +241,26 @@ def _run_hmmer_downstream(hmm, sequences: list, options: HmmsearchOptions, Z_all
     return pipeline.search_hmm(hmm, DigitalSequenceBlock(abc, sequences))
 
 
-def _set_pipeline_counts(hits, options: HmmsearchOptions, *, nseqs, nres, n_past_msv,
-                         n_past_bias, n_past_vit) -> None:
+def _set_pipeline_counts(
+    hits, options: HmmsearchOptions, *, nseqs, nres, n_past_msv, n_past_bias, n_past_vit
+) -> None:
     """Put the whole search's counters and thresholds into HMMER's TopHits (its Forward
     count is already right: only our survivors can pass Forward)."""
     state = hits.__getstate__()
     pli = state["pipeline"]
     F1, F2, F3, bias_on = options.filter_thresholds
-    pli.update(nseqs=nseqs, nres=nres, n_past_msv=n_past_msv, n_past_bias=n_past_bias,
-               n_past_vit=n_past_vit, F1=F1, F2=F2, F3=F3, do_biasfilter=bias_on,
-               do_max=options.max)
+    pli.update(
+        nseqs=nseqs,
+        nres=nres,
+        n_past_msv=n_past_msv,
+        n_past_bias=n_past_bias,
+        n_past_vit=n_past_vit,
+        F1=F1,
+        F2=F2,
+        F3=F3,
+        do_biasfilter=bias_on,
+        do_max=options.max,
+    )
     if options.Z is None:
         pli["Z_setby"] = 0  # p7_ZSETBY_NTARGETS: "[actual number of targets]"
     hits.__setstate__(state)
@@ -252,8 +275,9 @@ def _check_cutoffs(hmms: list, which: str, source) -> None:
             "trusted": cutoffs.trusted_available,
         }[which]()
         if not available:
-            raise HmmFormatError(_label(source), None,
-                                 f"has no {_BIT_CUTOFFS[which]} bit score thresholds", hmm.name)
+            raise HmmFormatError(
+                _label(source), None, f"has no {_BIT_CUTOFFS[which]} bit score thresholds", hmm.name
+            )
 
 
 def _label(source: Any) -> str:
@@ -275,15 +299,52 @@ def _progress_bar(progress: bool | None, total: int | None):
 # ---- results ----------------------------------------------------------------------------
 
 _HIT_COLUMNS = [
-    "target_name", "target_accession", "query_name", "query_accession", "evalue", "score",
-    "bias", "best_domain_evalue", "best_domain_score", "best_domain_bias", "exp", "reg", "clu",
-    "ov", "env", "dom", "rep", "inc", "description", "included",
+    "target_name",
+    "target_accession",
+    "query_name",
+    "query_accession",
+    "evalue",
+    "score",
+    "bias",
+    "best_domain_evalue",
+    "best_domain_score",
+    "best_domain_bias",
+    "exp",
+    "reg",
+    "clu",
+    "ov",
+    "env",
+    "dom",
+    "rep",
+    "inc",
+    "description",
+    "included",
 ]
 _DOMAIN_COLUMNS = [
-    "target_name", "target_accession", "tlen", "query_name", "query_accession", "qlen",
-    "evalue", "score", "bias", "domain", "ndom", "c_evalue", "i_evalue", "domain_score",
-    "domain_bias", "hmm_from", "hmm_to", "ali_from", "ali_to", "env_from", "env_to", "acc",
-    "description", "included",
+    "target_name",
+    "target_accession",
+    "tlen",
+    "query_name",
+    "query_accession",
+    "qlen",
+    "evalue",
+    "score",
+    "bias",
+    "domain",
+    "ndom",
+    "c_evalue",
+    "i_evalue",
+    "domain_score",
+    "domain_bias",
+    "hmm_from",
+    "hmm_to",
+    "ali_from",
+    "ali_to",
+    "env_from",
+    "env_to",
+    "acc",
+    "description",
+    "included",
 ]
 
 
@@ -296,8 +357,9 @@ class HmmsearchResult:
         options: the :class:`HmmsearchOptions` used.
     """
 
-    def __init__(self, top_hits: list, options: HmmsearchOptions, query_source: str,
-                 target_source: str) -> None:
+    def __init__(
+        self, top_hits: list, options: HmmsearchOptions, query_source: str, target_source: str
+    ) -> None:
         self.top_hits = top_hits
         self.options = options
         self.query_source = query_source
@@ -307,8 +369,10 @@ class HmmsearchResult:
         return len(self.hits)
 
     def __repr__(self) -> str:
-        return (f"<HmmsearchResult: {len(self.top_hits)} queries, {len(self.hits)} reported "
-                f"hits, {len(self.domains)} reported domains>")
+        return (
+            f"<HmmsearchResult: {len(self.top_hits)} queries, {len(self.hits)} reported "
+            f"hits, {len(self.domains)} reported domains>"
+        )
 
     @cached_property
     def hits(self) -> pd.DataFrame:
@@ -319,13 +383,30 @@ class HmmsearchResult:
             extra = _tabular_rows(top, "targets", 19)
             for hit, cols in zip(_reported(top), extra):
                 best = hit.best_domain
-                rows.append([
-                    _s(hit.name), _s(hit.accession) or "-", qname, qacc, hit.evalue, hit.score,
-                    hit.bias, best.i_evalue, best.score, best.bias, float(cols[10]),
-                    int(cols[11]), int(cols[12]), int(cols[13]), int(cols[14]),
-                    len(hit.domains), int(cols[16]), int(cols[17]), _s(hit.description) or "",
-                    bool(hit.included),
-                ])
+                rows.append(
+                    [
+                        _s(hit.name),
+                        _s(hit.accession) or "-",
+                        qname,
+                        qacc,
+                        hit.evalue,
+                        hit.score,
+                        hit.bias,
+                        best.i_evalue,
+                        best.score,
+                        best.bias,
+                        float(cols[10]),
+                        int(cols[11]),
+                        int(cols[12]),
+                        int(cols[13]),
+                        int(cols[14]),
+                        len(hit.domains),
+                        int(cols[16]),
+                        int(cols[17]),
+                        _s(hit.description) or "",
+                        bool(hit.included),
+                    ]
+                )
         return pd.DataFrame(rows, columns=_HIT_COLUMNS)
 
     @cached_property
@@ -341,13 +422,34 @@ class HmmsearchResult:
                 for j, dom in enumerate(reported, 1):
                     cols = next(extra)
                     ali = dom.alignment
-                    rows.append([
-                        _s(hit.name), _s(hit.accession) or "-", hit.length, qname, qacc, qlen,
-                        hit.evalue, hit.score, hit.bias, j, len(reported), dom.c_evalue,
-                        dom.i_evalue, dom.score, dom.bias, ali.hmm_from, ali.hmm_to,
-                        ali.target_from, ali.target_to, dom.env_from, dom.env_to,
-                        float(cols[21]), _s(hit.description) or "", bool(dom.included),
-                    ])
+                    rows.append(
+                        [
+                            _s(hit.name),
+                            _s(hit.accession) or "-",
+                            hit.length,
+                            qname,
+                            qacc,
+                            qlen,
+                            hit.evalue,
+                            hit.score,
+                            hit.bias,
+                            j,
+                            len(reported),
+                            dom.c_evalue,
+                            dom.i_evalue,
+                            dom.score,
+                            dom.bias,
+                            ali.hmm_from,
+                            ali.hmm_to,
+                            ali.target_from,
+                            ali.target_to,
+                            dom.env_from,
+                            dom.env_to,
+                            float(cols[21]),
+                            _s(hit.description) or "",
+                            bool(dom.included),
+                        ]
+                    )
         return pd.DataFrame(rows, columns=_DOMAIN_COLUMNS)
 
     @cached_property
@@ -357,12 +459,22 @@ class HmmsearchResult:
         for top in self.top_hits:
             p = top.__getstate__()["pipeline"]
             qname, _ = _query_ids(top)
-            rows.append(dict(
-                query_name=qname, M=top.query.M, nseqs=p["nseqs"], nres=p["nres"],
-                n_past_msv=p["n_past_msv"], n_past_bias=p["n_past_bias"],
-                n_past_vit=p["n_past_vit"], n_past_fwd=p["n_past_fwd"], Z=p["Z"],
-                domZ=p["domZ"], n_reported=len(top.reported), n_included=len(top.included),
-            ))
+            rows.append(
+                dict(
+                    query_name=qname,
+                    M=top.query.M,
+                    nseqs=p["nseqs"],
+                    nres=p["nres"],
+                    n_past_msv=p["n_past_msv"],
+                    n_past_bias=p["n_past_bias"],
+                    n_past_vit=p["n_past_vit"],
+                    n_past_fwd=p["n_past_fwd"],
+                    Z=p["Z"],
+                    domZ=p["domZ"],
+                    n_reported=len(top.reported),
+                    n_included=len(top.included),
+                )
+            )
         return pd.DataFrame(rows)
 
     # -- HMMER's file formats -------------------------------------------------------------
@@ -374,9 +486,16 @@ class HmmsearchResult:
         """Per-domain table, as ``hmmsearch --domtblout``."""
         self._write_tabular(out, "domains", command)
 
-    def write_text(self, out: str | os.PathLike | IO, *, noali: bool = False, acc: bool = False,
-                   textw: int = 120, options: dict[str, str] | None = None,
-                   cpus: int | None = None) -> None:
+    def write_text(
+        self,
+        out: str | os.PathLike | IO,
+        *,
+        noali: bool = False,
+        acc: bool = False,
+        textw: int = 120,
+        options: dict[str, str] | None = None,
+        cpus: int | None = None,
+    ) -> None:
         """The human-readable report hmmsearch prints (``-o``), with the filter counters."""
         from . import hmmer_text
 
@@ -407,7 +526,7 @@ def _tabular_trailer(query_source: str, target_source: str, command: str | None)
     lines = [
         "#",
         "# Program:         gpuseq hmmsearch",
-        f"# Version:         gpuseq {__version__} (filters: gpuseq; downstream: HMMER 3.4 via pyhmmer)",
+        f"# Version:         gpuseq {__version__} (downstream of the filters: HMMER 3.4, pyhmmer)",
         "# Pipeline mode:   SEARCH",
         f"# Query file:      {query_source}",
         f"# Target file:     {target_source}",
@@ -446,8 +565,11 @@ def _tabular_rows(top, fmt: str, ncols: int) -> list[list[str]]:
     expose: exp, reg, clu, ov, env and acc are read from HMMER's own writer)."""
     buf = io.BytesIO()
     top.write(buf, format=fmt, header=False)
-    return [line.split(maxsplit=ncols - 1) for line in buf.getvalue().decode().splitlines()
-            if line and not line.startswith("#")]
+    return [
+        line.split(maxsplit=ncols - 1)
+        for line in buf.getvalue().decode().splitlines()
+        if line and not line.startswith("#")
+    ]
 
 
 def _query_ids(top) -> tuple[str, str]:

@@ -107,7 +107,8 @@ class SequenceDatabase:
         return len(self.offsets) - 1
 
     def __repr__(self) -> str:
-        return f"<SequenceDatabase {self.source!r}: {len(self)} sequences, {self.total_residues} residues>"
+        n, r = len(self), self.total_residues
+        return f"<SequenceDatabase {self.source!r}: {n} sequences, {r} residues>"
 
     @property
     def total_residues(self) -> int:
@@ -361,6 +362,11 @@ class _Builder:
         names, name_offsets = packed(self.names)
         descs, desc_offsets = packed(self.descriptions)
         return SequenceDatabase(
-            residues.astype(np.uint8, copy=False), offsets, names, name_offsets, descs,
-            desc_offsets, self.source,
+            residues.astype(np.uint8, copy=False),
+            offsets,
+            names,
+            name_offsets,
+            descs,
+            desc_offsets,
+            self.source,
         )

@@ -1,0 +1,118 @@
+"""`gpuseq hmmsearch` takes hmmsearch's flags and writes hmmsearch's outputs; `gpuseq makedb`
+packs a database that later searches use; errors exit 1 with a message."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import HMMER_EXAMPLES, REPO
+from synthetic import require_tool
+from test_hmmsearch import report_body, rows, same_rows
+
+TUTORIAL = HMMER_EXAMPLES / "tutorial"
+
+
+def gpuseq_cli(*args, check=True):
+    return subprocess.run(
+        [sys.executable, "-m", "gpuseq.cli", *map(str, args)],
+        capture_output=True,
+        text=True,
+        check=check,
+    )
+
+
+def header_options(text: str) -> list[str]:
+    """The option lines of the header (between the query/target lines and the rule)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("# query HMM file:"))
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("# - - -"))
+    return lines[start:end]
+
+
+def test_hmmsearch_command_equals_hmmsearch(tmp_path):
+    hmm, seqs = TUTORIAL / "fn3.hmm", REPO / "examples" / "7LESS_DROME.fa"
+    flags = ["-E", "1", "--domE", "0.5", "--incE", "1e-3", "--acc", "--textw", "140"]
+    gpuseq_cli(
+        "hmmsearch",
+        *flags,
+        "-o",
+        tmp_path / "ours.out",
+        "--tblout",
+        tmp_path / "ours.tbl",
+        "--domtblout",
+        tmp_path / "ours.dom",
+        hmm,
+        seqs,
+    )
+    subprocess.run(
+        [
+            require_tool("hmmsearch"),
+            *flags,
+            "-o",
+            tmp_path / "ref.out",
+            "--tblout",
+            tmp_path / "ref.tbl",
+            "--domtblout",
+            tmp_path / "ref.dom",
+            hmm,
+            seqs,
+        ],
+        check=True,
+        capture_output=True,
+    )
+    ours_text = (tmp_path / "ours.out").read_text().replace(str(tmp_path / "ours"), "X")
+    ref_text = (tmp_path / "ref.out").read_text().replace(str(tmp_path / "ref"), "X")
+    assert header_options(ours_text) == header_options(ref_text)
+    assert report_body(ours_text) == report_body(ref_text)
+    assert ours_text.rstrip().endswith("[ok]")
+    for ext in ("tbl", "dom"):
+        ours = (tmp_path / f"ours.{ext}").read_text()
+        assert same_rows(rows(ours), rows((tmp_path / f"ref.{ext}").read_text()))
+        assert ours.rstrip().endswith("# [ok]")
+
+
+def test_report_goes_to_stdout_by_default():
+    out = gpuseq_cli("hmmsearch", "--noali", TUTORIAL / "globins4.hmm", TUTORIAL / "globins45.fa")
+    assert "Query:       globins4  [M=149]" in out.stdout
+    assert "Passed MSV filter:                        45" in out.stdout
+
+
+def test_makedb_then_search(tmp_path):
+    db = tmp_path / "globins.gsdb"
+    made = gpuseq_cli("makedb", TUTORIAL / "globins45.fa", db)
+    assert "45 sequences, 6519 residues" in made.stdout
+    manifest = json.loads((db / "manifest.json").read_text())
+    assert manifest["sequences"] == 45
+    gpuseq_cli("hmmsearch", "--tblout", tmp_path / "a.tbl", TUTORIAL / "globins4.hmm", db)
+    gpuseq_cli(
+        "hmmsearch",
+        "--tblout",
+        tmp_path / "b.tbl",
+        TUTORIAL / "globins4.hmm",
+        TUTORIAL / "globins45.fa",
+    )
+    assert rows((tmp_path / "a.tbl").read_text()) == rows((tmp_path / "b.tbl").read_text())
+
+
+def test_errors_exit_1_with_a_message(tmp_path):
+    bad = tmp_path / "bad.fa"
+    bad.write_text(">x\nMK1\n")
+    out = gpuseq_cli("hmmsearch", TUTORIAL / "globins4.hmm", bad, check=False)
+    assert out.returncode == 1
+    assert "Error:" in out.stderr and "bad.fa, line 2, record 'x'" in out.stderr
+    out = gpuseq_cli("hmmsearch", "--max", "--nobias", TUTORIAL / "globins4.hmm", bad, check=False)
+    assert out.returncode == 1 and "--max" in out.stderr
+
+
+def test_info_reports_the_build():
+    info = json.loads(gpuseq_cli("info").stdout)
+    assert {"version", "built_with_cuda", "cuda_devices", "cpu_kernels"} <= set(info)
+
+
+def test_console_script_is_installed():
+    script = Path(sys.executable).parent / "gpuseq"
+    out = subprocess.run([str(script), "--version"], capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("gpuseq ")

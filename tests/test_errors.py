@@ -1,0 +1,193 @@
+"""Bad input gets a typed exception naming the file, the record or line, and the problem; inputs
+HMMER accepts (empty sequences, 100,000 residues) are handled exactly as hmmsearch does."""
+
+from __future__ import annotations
+
+import subprocess
+
+import numpy as np
+import pytest
+
+import gpuseq
+from conftest import HMMER_EXAMPLES
+from synthetic import random_protein, require_tool, write_fasta
+
+GLOBINS = HMMER_EXAMPLES / "tutorial" / "globins4.hmm"
+GLOBIN_SEQS = HMMER_EXAMPLES / "tutorial" / "globins45.fa"
+
+
+# ---- HMM files ------------------------------------------------------------------------------
+
+
+def test_truncated_hmm_file(tmp_path):
+    path = tmp_path / "truncated.hmm"
+    path.write_text(GLOBINS.read_text()[:2000])
+    with pytest.raises(gpuseq.HmmFormatError) as err:
+        gpuseq.hmmsearch(path, GLOBIN_SEQS)
+    assert err.value.path == str(path)
+    assert "node" in str(err.value)
+
+
+def test_hmm_file_with_a_wrong_node_count(tmp_path):
+    path = tmp_path / "badleng.hmm"
+    path.write_text(GLOBINS.read_text().replace("LENG  149", "LENG  150"))
+    with pytest.raises(gpuseq.HmmFormatError, match="150"):
+        gpuseq.hmmsearch(path, GLOBIN_SEQS)
+
+
+def test_not_an_hmm_file(tmp_path):
+    path = tmp_path / "junk.hmm"
+    path.write_text("hello\n")
+    with pytest.raises(gpuseq.HmmFormatError, match="junk.hmm"):
+        gpuseq.hmmsearch(path, GLOBIN_SEQS)
+
+
+def test_hmm_file_with_zero_models(tmp_path):
+    path = tmp_path / "empty.hmm"
+    path.write_text("")
+    with pytest.raises(gpuseq.EmptyInputError, match="empty.hmm"):
+        gpuseq.hmmsearch(path, GLOBIN_SEQS)
+    with pytest.raises(gpuseq.EmptyInputError):
+        gpuseq.hmmsearch([], GLOBIN_SEQS)
+
+
+def test_uncalibrated_model_is_rejected_with_its_name(tmp_path):
+    path = tmp_path / "nostats.hmm"
+    path.write_text(
+        "".join(
+            line
+            for line in GLOBINS.read_text().splitlines(keepends=True)
+            if not line.startswith("STATS")
+        )
+    )
+    with pytest.raises(gpuseq.HmmFormatError, match="STATS") as err:
+        gpuseq.hmmsearch(path, GLOBIN_SEQS)
+    assert err.value.record == "globins4"
+
+
+def test_nucleotide_model_is_rejected():
+    with pytest.raises(gpuseq.HmmFormatError, match="nucleotide"):
+        gpuseq.hmmsearch(HMMER_EXAMPLES / "testsuite" / "ecori.hmm", GLOBIN_SEQS)
+
+
+def test_missing_files(tmp_path):
+    with pytest.raises(gpuseq.InputError, match="missing.hmm"):
+        gpuseq.hmmsearch(tmp_path / "missing.hmm", GLOBIN_SEQS)
+    with pytest.raises(gpuseq.InputError, match="missing.fa"):
+        gpuseq.hmmsearch(GLOBINS, tmp_path / "missing.fa")
+
+
+def test_cutoffs_missing_from_model():
+    with pytest.raises(gpuseq.HmmFormatError, match="GA"):
+        gpuseq.hmmsearch(GLOBINS, GLOBIN_SEQS, bit_cutoffs="gathering")
+
+
+# ---- sequences ------------------------------------------------------------------------------
+
+
+def test_unknown_letter_names_file_line_and_record(tmp_path):
+    path = tmp_path / "bad.fa"
+    path.write_text(">ok\nMKV\n>broken desc\nMKVL\nMK2VL\n")
+    with pytest.raises(gpuseq.AlphabetError) as err:
+        gpuseq.hmmsearch(GLOBINS, path)
+    assert (err.value.path, err.value.line, err.value.record) == (str(path), 5, "broken")
+
+
+def test_no_header(tmp_path):
+    path = tmp_path / "noheader.fa"
+    path.write_text("MKVLAAGIVG\n")
+    with pytest.raises(gpuseq.FormatError, match="line 1") as err:
+        gpuseq.hmmsearch(GLOBINS, path)
+    assert err.value.line == 1
+
+
+def test_empty_sequence_file(tmp_path):
+    path = tmp_path / "empty.fa"
+    path.write_text("")
+    with pytest.raises(gpuseq.FormatError, match="empty"):
+        gpuseq.hmmsearch(GLOBINS, path)
+
+
+def test_bad_records_in_python_input():
+    with pytest.raises(gpuseq.AlphabetError) as err:
+        gpuseq.hmmsearch(GLOBINS, [("fine", "MKV"), ("bad", "MK V9")])
+    assert err.value.record == "bad"
+    with pytest.raises(gpuseq.FormatError, match="record 2"):
+        gpuseq.hmmsearch(GLOBINS, [("fine", "MKV"), 42])
+    with pytest.raises(gpuseq.FormatError, match="no name"):
+        gpuseq.hmmsearch(GLOBINS, [("", "MKV")])
+    with pytest.raises(gpuseq.EmptyInputError):
+        gpuseq.hmmsearch(GLOBINS, [])
+
+
+def test_zero_length_sequences_count_as_targets_like_hmmsearch(tmp_path):
+    """HMMER counts empty targets in nseqs and Z but never filters them."""
+    records = [
+        ("empty1", ""),
+        (
+            "globin",
+            "VLSPADKTNVKAAWGKVGAHAGEYGAEALERMFLSFPTTKTYFPHFDLSH"
+            "GSAQVKGHGKKVADALTNAVAHVDDMPNALSALSDLHAHKLRVDPVNFK",
+        ),
+        ("empty2", ""),
+    ]
+    path = write_fasta(tmp_path / "with_empty.fa", records)
+    res = gpuseq.hmmsearch(GLOBINS, path)
+    p = res.pipeline.iloc[0]
+    assert (p.nseqs, p.Z) == (3, 3)
+    text = subprocess.run(
+        [require_tool("hmmsearch"), "--cpu", "0", str(GLOBINS), str(path)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert "Target sequences:                          3" in text
+    assert list(res.hits.target_name) == ["globin"]
+
+
+def test_length_limit_is_hmmers(tmp_path):
+    """100,000 residues is allowed (hmmsearch too); 100,001 raises naming the record, where
+    hmmsearch aborts."""
+    rng = np.random.default_rng(5)
+    ok = write_fasta(tmp_path / "ok.fa", [("long", random_protein(rng, 100000))])
+    res = gpuseq.hmmsearch(GLOBINS, ok)
+    assert res.pipeline.iloc[0].nres == 100000
+    ref = subprocess.run(
+        [require_tool("hmmsearch"), "--cpu", "0", str(GLOBINS), str(ok)],
+        capture_output=True,
+        text=True,
+    )
+    assert ref.returncode == 0
+    too_long = write_fasta(
+        tmp_path / "too_long.fa", [("fine", "MKV"), ("huge", random_protein(rng, 100001))]
+    )
+    with pytest.raises(gpuseq.SequenceTooLongError) as err:
+        gpuseq.hmmsearch(GLOBINS, too_long)
+    assert (err.value.record, err.value.length) == ("huge", 100001)
+    ref = subprocess.run(
+        [require_tool("hmmsearch"), "--cpu", "0", str(GLOBINS), str(too_long)],
+        capture_output=True,
+        text=True,
+    )
+    assert ref.returncode != 0 and "100K" in ref.stdout + ref.stderr
+
+
+# ---- options and databases ------------------------------------------------------------------
+
+
+def test_invalid_options():
+    with pytest.raises(ValueError, match="max"):
+        gpuseq.hmmsearch(GLOBINS, GLOBIN_SEQS, max=True, F1=0.1)
+    with pytest.raises(ValueError, match="E must be > 0"):
+        gpuseq.hmmsearch(GLOBINS, GLOBIN_SEQS, E=0)
+    with pytest.raises(ValueError, match="backend"):
+        gpuseq.hmmsearch(GLOBINS, GLOBIN_SEQS, backend="tpu")
+
+
+def test_makedb_refuses_to_overwrite_and_detects_damage(tmp_path):
+    db = gpuseq.makedb(GLOBIN_SEQS, tmp_path / "g.gsdb")
+    with pytest.raises(FileExistsError):
+        gpuseq.makedb(GLOBIN_SEQS, db)
+    (db / "offsets.npy").unlink()
+    with pytest.raises(gpuseq.FormatError, match="offsets"):
+        gpuseq.SequenceDatabase.open(db)
