@@ -4,6 +4,7 @@ pyhmmer's own libhmmer (tests/reference)."""
 from __future__ import annotations
 
 import gzip
+import os
 import shutil
 import subprocess
 import sys
@@ -17,7 +18,8 @@ sys.path.insert(0, str(Path(__file__).parent / "reference"))
 
 from build_hmmer_driver import build_hmmer_driver  # noqa: E402
 
-HMMER_EXAMPLES = Path("/usr/share/doc/hmmer/examples")
+# Debian's hmmer-examples; GPUSEQ_HMMER_EXAMPLES points elsewhere (e.g. an unpacked copy).
+HMMER_EXAMPLES = Path(os.environ.get("GPUSEQ_HMMER_EXAMPLES", "/usr/share/doc/hmmer/examples"))
 REPO = Path(__file__).resolve().parent.parent
 
 

@@ -30,6 +30,7 @@ inline void store(void* p, Vec v) { _mm256_storeu_si256(static_cast<__m256i*>(p)
 inline Vec set1_u8(uint8_t x) { return _mm256_set1_epi8(static_cast<char>(x)); }
 inline Vec adds_u8(Vec a, Vec b) { return _mm256_adds_epu8(a, b); }
 inline Vec subs_u8(Vec a, Vec b) { return _mm256_subs_epu8(a, b); }
+inline Vec subs_s8(Vec a, Vec b) { return _mm256_subs_epi8(a, b); }
 inline Vec max_u8(Vec a, Vec b) { return _mm256_max_epu8(a, b); }
 inline Vec set1_s16(int16_t x) { return _mm256_set1_epi16(x); }
 inline Vec adds_s16(Vec a, Vec b) { return _mm256_adds_epi16(a, b); }
@@ -77,6 +78,7 @@ inline void store(void* p, Vec v) { _mm_storeu_si128(static_cast<__m128i*>(p), v
 inline Vec set1_u8(uint8_t x) { return _mm_set1_epi8(static_cast<char>(x)); }
 inline Vec adds_u8(Vec a, Vec b) { return _mm_adds_epu8(a, b); }
 inline Vec subs_u8(Vec a, Vec b) { return _mm_subs_epu8(a, b); }
+inline Vec subs_s8(Vec a, Vec b) { return _mm_subs_epi8(a, b); }
 inline Vec max_u8(Vec a, Vec b) { return _mm_max_epu8(a, b); }
 inline Vec set1_s16(int16_t x) { return _mm_set1_epi16(x); }
 inline Vec adds_s16(Vec a, Vec b) { return _mm_adds_epi16(a, b); }
@@ -142,6 +144,11 @@ inline Vec set1_u8(uint8_t x) {
 inline Vec adds_u8(Vec a, Vec b) { return map_u8(a, b, [](int x, int y) { return std::min(255, x + y); }); }
 inline Vec subs_u8(Vec a, Vec b) { return map_u8(a, b, [](int x, int y) { return std::max(0, x - y); }); }
 inline Vec max_u8(Vec a, Vec b) { return map_u8(a, b, [](int x, int y) { return std::max(x, y); }); }
+inline Vec subs_s8(Vec a, Vec b) {
+  return map_u8(a, b, [](int x, int y) {
+    return std::clamp(static_cast<int8_t>(x) - static_cast<int8_t>(y), -128, 127) & 0xff;
+  });
+}
 inline Vec set1_s16(int16_t x) {
   int16_t r[8];
   std::fill(r, r + 8, x);

@@ -19,33 +19,43 @@ namespace gpuseq::hmm::GPUSEQ_SIMD_NS {
 
 namespace sv = gpuseq::simd::GPUSEQ_SIMD_NS;
 
-// R[k] = max(0, R_prev[k-1] + bias - rb[x][k]) over all rows; returns max over all cells.
-// Byte saturation at 255 only happens after some cell exceeded 127 - bias, where the SSV's
-// answer no longer depends on the exact maximum (spec 5.2 (A)).
+// SSV (spec 5.2): R[k] = max(0, R_prev[k-1] + bias - rb[x][k]) over all rows; returns the max
+// over all cells. Each diagonal d = k - i is independent, so a block of diagonals lives in
+// registers for the whole sweep down the rows: per row, one unaligned load of the read-only
+// score row, one subtract, one max; no DP row is stored.
+// As in HMMER, v = R - 128 is held as a signed byte: v - sb saturates at -128 exactly where R
+// floors at 0 (sb = min(rb - bias, 127)), and the unsigned view of v is R + 128 while R < 128,
+// so an unsigned max tracks max R. Values above 127 - bias only matter as "the answer is
+// decided" (spec 5.2 (A)), and every diagonal passes through [127 - bias, 127] before it could
+// wrap, so that bound is always seen.
+inline constexpr int kSsvVectors = 4;
+
 inline int ssv_best_diagonal(const MsvProfile& om, const uint8_t* dsq, int64_t L, int stop_at,
-                             uint8_t* work) {
-  const int V = (om.M + sv::kBytes - 1) / sv::kBytes;
-  uint8_t* prev = work;
-  uint8_t* cur = work + om.stride;
-  std::memset(work, 0, 2 * static_cast<size_t>(om.stride));
-  const sv::Vec zero = sv::set1_u8(0);
-  const sv::Vec bias = sv::set1_u8(om.bias);
-  sv::Vec best = zero;
-  for (int64_t i = 0; i < L; ++i) {
-    const uint8_t* rb = om.row(dsq[i]);
-    sv::Vec before = zero;  // node 0: the begin level, R = 0
-    for (int v = 0; v < V; ++v) {
-      const sv::Vec p = sv::load(prev + v * sv::kBytes);
-      const sv::Vec r = sv::subs_u8(sv::adds_u8(sv::shift_in_u8(p, before), bias),
-                                    sv::load(rb + v * sv::kBytes));
-      before = p;
-      sv::store(cur + v * sv::kBytes, r);
-      best = sv::max_u8(best, r);
+                             uint8_t* /*work*/) {
+  constexpr int kLanes = kSsvVectors * sv::kBytes;  // diagonals per block
+  static_assert(kLanes <= kSsvPad, "SSV rows are not padded enough for this block");
+  const int64_t M = om.M;
+  const sv::Vec begin = sv::set1_u8(0x80);  // v = -128: R = 0
+  sv::Vec best = begin;
+  // Diagonal d = k - i (0-based node k, row i) runs from -(L-1) to M-1.
+  for (int64_t d0 = -(L - 1); d0 <= M - 1; d0 += kLanes) {
+    // Rows where some diagonal of [d0, d0 + kLanes) is inside the model.
+    const int64_t first = std::max<int64_t>(0, -(d0 + kLanes - 1));
+    const int64_t last = std::min<int64_t>(L - 1, M - 1 - d0);
+    sv::Vec v[kSsvVectors];
+    sv::Vec block_best[kSsvVectors];
+    for (int j = 0; j < kSsvVectors; ++j) v[j] = block_best[j] = begin;
+    for (int64_t i = first; i <= last; ++i) {
+      const int8_t* costs = om.ssv_row(dsq[i]) + i + d0;  // node of lane 0 on this row
+      for (int j = 0; j < kSsvVectors; ++j) {
+        v[j] = sv::subs_s8(v[j], sv::load(costs + j * sv::kBytes));
+        block_best[j] = sv::max_u8(block_best[j], v[j]);
+      }
     }
-    std::swap(prev, cur);
-    if ((i & 63) == 63 && sv::hmax_u8(best) >= stop_at) break;  // answer already decided
+    for (int j = 0; j < kSsvVectors; ++j) best = sv::max_u8(best, block_best[j]);
+    if (sv::hmax_u8(best) - 128 >= stop_at) break;  // answer already decided
   }
-  return sv::hmax_u8(best);
+  return sv::hmax_u8(best) - 128;
 }
 
 // The MSV recurrence with the J state (spec 5.3), unsigned saturating bytes, 0 = -inf.

@@ -118,6 +118,12 @@ MsvProfile make_msv_profile(const ScoreProfile& gm) {
   for (int x = 0; x < kAminoKp; ++x)
     for (int k = 1; k <= M; ++k)
       om.costs[static_cast<size_t>(x) * om.stride + k - 1] = biased_byte(gm.msc(k, x), om.bias);
+  om.ssv_stride = M + 2 * kSsvPad;
+  om.ssv_costs.assign(static_cast<size_t>(kAminoKp) * om.ssv_stride, 127);
+  for (int x = 0; x < kAminoKp; ++x)
+    for (int k = 1; k <= M; ++k)
+      om.ssv_costs[static_cast<size_t>(x) * om.ssv_stride + kSsvPad + k - 1] =
+          static_cast<int8_t>(std::min(om.row(x)[k - 1] - om.bias, 127));
   return om;
 }
 

@@ -49,15 +49,30 @@ int padded_row_length(int M);
 inline constexpr int kBaseB = 190;
 extern const float kScaleB;  // f32(3 / ln 2)
 
+// SSV rows carry this many padding cells (cost 127, the largest signed cost) on each side, so
+// that a block of diagonals can read its whole width from a row even where part of the block
+// lies outside the model: the padding resets a diagonal to the begin level, as entering the
+// matrix does.
+inline constexpr int kSsvPad = 128;
+
 struct MsvProfile {
   int M = 0;
   int stride = 0;              // padded_row_length(M)
+  int ssv_stride = 0;          // M + 2 * kSsvPad
   uint8_t bias = 0;            // bias_b
   uint8_t tbm = 0;             // uniform local entry cost 2/(M(M+1))
   uint8_t tec = 0;             // E->C, E->J: log 1/2
   std::vector<uint8_t> costs;  // kAminoKp rows x stride: rb[x][k] at k - 1; padding 255
 
+  // HMMER's SSV costs sb[x][k] = min(rb[x][k] - bias, 127) as signed bytes (sf_conversion),
+  // kAminoKp rows x ssv_stride, node k at kSsvPad + k - 1.
+  std::vector<int8_t> ssv_costs;
+
   const uint8_t* row(int x) const { return costs.data() + static_cast<size_t>(x) * stride; }
+  // Pointer to node 1 of the padded SSV row of residue x (valid from -kSsvPad to M + kSsvPad).
+  const int8_t* ssv_row(int x) const {
+    return ssv_costs.data() + static_cast<size_t>(x) * ssv_stride + kSsvPad;
+  }
 };
 
 MsvProfile make_msv_profile(const ScoreProfile& gm);

@@ -200,15 +200,38 @@ def hmmsearch(
         if bar is not None:
             bar.close()
 
-    def downstream(q: int):
-        hmm, _ = queries[q]
-        hits = _run_hmmer_downstream(hmm, survivors[q], options, Z_all=nseqs)
+    # HMMER's downstream over (query, part of its survivors) tasks on all threads; the parts
+    # of a query are merged back in order (TopHits.merge re-applies the thresholds, and Z is
+    # fixed, so the result is that of one pass over all survivors).
+    tasks = [
+        (q, part)
+        for q in range(len(queries))
+        for part in _split(survivors[q], _DOWNSTREAM_PART, threads)
+    ]
+    with ThreadPoolExecutor(max_workers=min(threads, len(tasks))) as pool:  # (max: --max)
+        parts = list(
+            pool.map(
+                lambda task: _run_hmmer_downstream(queries[task[0]][0], task[1], options, nseqs),
+                tasks,
+            )
+        )
+    top_hits = []
+    for q in range(len(queries)):
+        mine = [hits for (tq, _), hits in zip(tasks, parts) if tq == q]
+        hits = mine[0].merge(*mine[1:]) if len(mine) > 1 else mine[0]
         _set_pipeline_counts(hits, options, nseqs=nseqs, nres=nres, **counts[q])
-        return hits
-
-    with ThreadPoolExecutor(max_workers=min(threads, len(queries))) as pool:
-        top_hits = list(pool.map(downstream, range(len(queries))))
+        top_hits.append(hits)
     return HmmsearchResult(top_hits, options, query_source=_label(hmms), target_source=label)
+
+
+_DOWNSTREAM_PART = 32  # fewest survivors worth a task of their own
+
+
+def _split(items: list, min_part: int, parts: int) -> list[list]:
+    """items in up to `parts` contiguous pieces of at least min_part (always one piece)."""
+    n = max(1, min(parts, len(items) // min_part))
+    size = -(-len(items) // n) if items else 0
+    return [items[i : i + size] for i in range(0, len(items), size)] if items else [items]
 
 
 def _run_hmmer_downstream(hmm, sequences: list, options: HmmsearchOptions, Z_all: int):
