@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -31,9 +32,10 @@ struct BatchArgs {
     for (int64_t i = 0; i < count; ++i)
       if (off[i] < 0 || off[i + 1] < off[i] || off[i + 1] > residues.size())
         throw std::invalid_argument("offsets are not increasing within the residue array");
+    // Codes index the score tables: check them all (a max reduction the compiler vectorizes).
     const uint8_t* res = residues.data();
-    for (py::ssize_t i = 0; i < residues.size(); ++i)
-      if (res[i] >= kAminoKp) throw std::invalid_argument("residue code out of range (0..28)");
+    const uint8_t* res_end = res + residues.size();
+    if (res != res_end && *std::max_element(res, res_end) >= kAminoKp) throw std::invalid_argument("residue code out of range (0..28)");
     return {res, off, count};
   }
 };
@@ -41,6 +43,7 @@ struct BatchArgs {
 const hmm::FilterKernels& kernels_by_name(const std::string& isa) {
   if (isa == "auto") return hmm::cpu_filter_kernels();
   if (isa == "baseline") return hmm::baseline_filter_kernels();
+  if (isa == "portable") return hmm::portable_filter_kernels();
 #ifdef GPUSEQ_HAVE_AVX2_KERNELS
   if (isa == "avx2") {
     if (!__builtin_cpu_supports("avx2")) throw std::invalid_argument("this CPU has no AVX2");

@@ -25,6 +25,7 @@ struct FilterKernels {
 };
 
 const FilterKernels& baseline_filter_kernels();  // SSE2 on x86-64, portable C++ elsewhere
+const FilterKernels& portable_filter_kernels();  // plain C++ everywhere (tested on x86 too)
 #ifdef GPUSEQ_HAVE_AVX2_KERNELS
 const FilterKernels& avx2_filter_kernels();
 #endif

@@ -11,11 +11,10 @@ const FilterKernels& baseline_filter_kernels() {
 #if defined(__SSE2__)
   static const FilterKernels k{"sse2", &baseline::ssv_best_diagonal, &baseline::msv_final_xj,
                                &baseline::viterbi_final_xc};
-#else
-  static const FilterKernels k{"portable", &baseline::ssv_best_diagonal, &baseline::msv_final_xj,
-                               &baseline::viterbi_final_xc};
-#endif
   return k;
+#else
+  return portable_filter_kernels();
+#endif
 }
 
 }  // namespace gpuseq::hmm

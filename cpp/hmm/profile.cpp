@@ -138,7 +138,7 @@ ViterbiProfile make_viterbi_profile(const ScoreProfile& gm) {
   vp.stride = padded_row_length(M);
   const size_t n = static_cast<size_t>(vp.stride);
   for (auto* table : {&vp.begin, &vp.mm, &vp.im, &vp.dm, &vp.mi, &vp.ii, &vp.md_into, &vp.dd_into,
-                       &vp.dd_span2, &vp.dd_span4, &vp.dd_span8})
+                       &vp.dd_span2, &vp.dd_span4, &vp.dd_span8, &vp.dd_prefix8, &vp.dd_prefix16})
     table->assign(n, kWordNegInf);
   vp.emissions.assign(static_cast<size_t>(kAminoKp) * n, kWordNegInf);
 
@@ -169,6 +169,11 @@ ViterbiProfile make_viterbi_profile(const ScoreProfile& gm) {
       if (s == 2) vp.dd_span2[j] = static_cast<int16_t>(sum);
       if (s == 4) vp.dd_span4[j] = static_cast<int16_t>(sum);
       if (s == 8) vp.dd_span8[j] = static_cast<int16_t>(sum);
+    }
+    for (auto [w, table] : {std::pair{8, &vp.dd_prefix8}, std::pair{16, &vp.dd_prefix16}}) {
+      int prefix = 0;
+      for (int t = j - j % w; t <= j; ++t) prefix = std::max(-32768, prefix + vp.dd_into[t]);
+      (*table)[j] = static_cast<int16_t>(prefix);
     }
   }
   int ddbound = kWordNegInf;

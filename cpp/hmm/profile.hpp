@@ -95,9 +95,11 @@ struct ViterbiProfile {
   //   into I_k: mi, ii (from node k, previous row)
   //   into D_k: md_into = MD(k-1), dd_into = DD(k-1) (-32768 for k = 1)
   // dd_span[s][k-1] = DD(k-s) + ... + DD(k-1), saturated: the cost of s D->D steps into D_k,
-  // for s = 2, 4, 8 (the log-step scan of the D->D chain).
+  // for s = 2, 4, 8 (the log-step scan of the D->D chain inside a vector).
+  // dd_prefix[w][k-1]: the cost of the D->D steps from the end of the previous w-lane vector
+  // into D_k (w = 8 for 128-bit, 16 for 256-bit vectors of words).
   std::vector<int16_t> begin, mm, im, dm, mi, ii, md_into, dd_into;
-  std::vector<int16_t> dd_span2, dd_span4, dd_span8;
+  std::vector<int16_t> dd_span2, dd_span4, dd_span8, dd_prefix8, dd_prefix16;
   std::vector<int16_t> emissions;  // kAminoKp rows x stride: rw[x][k] at k - 1
 
   const int16_t* emission_row(int x) const {

@@ -19,21 +19,24 @@ namespace gpuseq::hmm::GPUSEQ_SIMD_NS {
 
 namespace sv = gpuseq::simd::GPUSEQ_SIMD_NS;
 
-// Completes D(k) = max(D(k), D(k-1) + DD(k-1)) along the row d[0..M) in place.
+// Completes D(k) = max(D(k), D(k-1) + DD(k-1)) along the row d[0..M) in place. Each vector is
+// first scanned on its own (log-step, independent of the others, so they overlap); then the
+// value carried out of the previous vector enters through a precomputed prefix of D->D costs.
+// Only that last step is serial from vector to vector.
 inline void viterbi_dd_chain(const ViterbiProfile& vp, int16_t* d, int V, sv::Vec neg) {
-  sv::Vec carry = neg;  // D_0 does not exist
+  const int16_t* prefix = sv::kWords == 16 ? vp.dd_prefix16.data() : vp.dd_prefix8.data();
+  int16_t carry = kWordNegInf;  // D_0 does not exist
   for (int v = 0; v < V; ++v) {
     const int o = v * sv::kWords;
-    const sv::Vec dd1 = sv::load(vp.dd_into.data() + o);
     sv::Vec x = sv::load(d + o);
-    x = sv::max_s16(x, sv::adds_s16(sv::shift_in_s16(neg, carry), dd1));  // from the last vector
-    x = sv::max_s16(x, sv::adds_s16(sv::shift_words<1>(x, neg), dd1));
+    x = sv::max_s16(x, sv::adds_s16(sv::shift_words<1>(x, neg), sv::load(vp.dd_into.data() + o)));
     x = sv::max_s16(x, sv::adds_s16(sv::shift_words<2>(x, neg), sv::load(vp.dd_span2.data() + o)));
     x = sv::max_s16(x, sv::adds_s16(sv::shift_words<4>(x, neg), sv::load(vp.dd_span4.data() + o)));
     if constexpr (sv::kWords == 16)
       x = sv::max_s16(x, sv::adds_s16(sv::shift_words<8>(x, neg), sv::load(vp.dd_span8.data() + o)));
+    x = sv::max_s16(x, sv::adds_s16(sv::set1_s16(carry), sv::load(prefix + o)));
     sv::store(d + o, x);
-    carry = x;
+    carry = sv::last_s16(x);
   }
 }
 
