@@ -125,7 +125,7 @@ def check_equal_to_references(hmm, seqs, args, kwargs, tmp_path):
     py_tbl, py_dom, py_counts = pyhmmer_search(hmm, seqs, kwargs)
     assert same_rows(tbl, ref_tbl), "tblout differs from hmmsearch 3.3.2"
     assert same_rows(dom, ref_dom), "domtblout differs from hmmsearch 3.3.2"
-    assert tbl == py_tbl and dom == py_dom, "tabular output differs from pyhmmer"
+    assert same_rows(tbl, py_tbl) and same_rows(dom, py_dom), "tabular output differs from pyhmmer"
     ours_counts = res.pipeline[list(COUNTERS)].to_dict("records")
     assert ours_counts == py_counts
     body, ref_body = report_body(text), report_body(ref_text)
@@ -318,3 +318,18 @@ def test_cuda_backend_request_is_explained():
         gpuseq.hmmsearch(TUTORIAL / "globins4.hmm", TUTORIAL / "globins45.fa", backend="cuda")
     res = gpuseq.hmmsearch(TUTORIAL / "globins4.hmm", TUTORIAL / "globins45.fa", backend="cpu")
     assert len(res.hits) == 45
+
+
+def test_extreme_evalues_print_as_hmmsearch_prints_them(example_models, tmp_path):
+    """hmmsearch runs with flush-to-zero, so E-values below ~1e-307 print as 0; so do ours
+    (pyhmmer without it prints tiny numbers). The caller's thread keeps its own FP mode."""
+    with HMMFile(example_models["SMC_N"]) as f:
+        consensus = next(iter(f)).consensus.upper()
+    rng = np.random.default_rng(3)
+    records = [("strong", consensus), *[(f"bg{i}", s) for i, s in enumerate(random_proteins(rng, 50))]]
+    seqs = write_fasta(tmp_path / "strong.fa", records)
+    res, tbl, dom, _ = run_ours(example_models["SMC_N"], seqs, {})
+    ref_tbl, ref_dom, _ = hmmsearch_332(example_models["SMC_N"], seqs, [], tmp_path)
+    assert ref_tbl[0][4] == "0"  # the case is exercised: hmmsearch flushed the E-value
+    assert tbl == ref_tbl and dom == ref_dom
+    assert np.float32(1e-40) * np.float32(1.0) != 0  # no flush-to-zero leaked to this thread

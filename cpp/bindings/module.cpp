@@ -5,6 +5,7 @@
 
 #include "bindings/numpy_util.hpp"
 #include "common/alphabet.hpp"
+#include "common/float_env.hpp"
 
 #ifdef GPUSEQ_WITH_CUDA
 #include "common/device.hpp"
@@ -58,6 +59,9 @@ PYBIND11_MODULE(_core, m) {
   m.def("cuda_devices", [] { return std::vector<py::dict>{}; });
   m.def("cuda_runtime_status", [] { return std::string("gpuseq was built without CUDA"); });
 #endif
+
+  m.def("set_flush_denormals", &set_flush_denormals, py::arg("on"),
+        "Flush-to-zero and denormals-are-zero for the calling thread (as hmmsearch runs).");
 
   bindings::bind_sequences(m);
   bindings::bind_hmm(m);
