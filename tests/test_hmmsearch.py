@@ -25,27 +25,12 @@ COUNTERS = ("nseqs", "nres", "n_past_msv", "n_past_bias", "n_past_vit", "n_past_
 # ---- references ---------------------------------------------------------------------------
 
 
-def hmmsearch_332(hmm, seqs, args, tmp_path):
+def hmmsearch_332(hmm, seqs, args, tmp_path, cpus=0):
     """Debian's hmmsearch: (tblout rows, domtblout rows, text report)."""
-    exe = require_tool("hmmsearch")
     tbl, dom = tmp_path / "ref.tbl", tmp_path / "ref.domtbl"
-    text = subprocess.run(
-        [
-            exe,
-            "--cpu",
-            "0",
-            "--tblout",
-            str(tbl),
-            "--domtblout",
-            str(dom),
-            *args,
-            str(hmm),
-            str(seqs),
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
+    command = [require_tool("hmmsearch"), "--cpu", str(cpus), "--tblout", str(tbl)]
+    command += ["--domtblout", str(dom), *args, str(hmm), str(seqs)]
+    text = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     return rows(tbl.read_text()), rows(dom.read_text()), text
 
 
@@ -326,7 +311,8 @@ def test_extreme_evalues_print_as_hmmsearch_prints_them(example_models, tmp_path
     with HMMFile(example_models["SMC_N"]) as f:
         consensus = next(iter(f)).consensus.upper()
     rng = np.random.default_rng(3)
-    records = [("strong", consensus), *[(f"bg{i}", s) for i, s in enumerate(random_proteins(rng, 50))]]
+    background = [(f"bg{i}", s) for i, s in enumerate(random_proteins(rng, 50))]
+    records = [("strong", consensus), *background]
     seqs = write_fasta(tmp_path / "strong.fa", records)
     res, tbl, dom, _ = run_ours(example_models["SMC_N"], seqs, {})
     ref_tbl, ref_dom, _ = hmmsearch_332(example_models["SMC_N"], seqs, [], tmp_path)

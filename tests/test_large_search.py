@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import os
-import subprocess
 
 import numpy as np
 import pyhmmer
@@ -15,8 +14,8 @@ from pyhmmer.easel import Alphabet, SequenceFile
 from pyhmmer.plan7 import HMMFile
 
 import gpuseq
-from synthetic import hmmemit, mutate, plant, random_proteins, require_tool
-from test_hmmsearch import COUNTERS, rows, same_rows
+from synthetic import hmmemit, mutate, plant, random_proteins
+from test_hmmsearch import COUNTERS, hmmsearch_332, rows, same_rows
 
 N_BACKGROUND = 200_000
 MODELS = ("RRM_1", "globins4", "Pkinase", "Patched", "SMC_N")  # M = 71, 149, 260, 803, 1142
@@ -65,26 +64,9 @@ def test_planted_database_equals_hmmsearch_and_pyhmmer(
     res.write_domtblout(dom)
     ours_tbl, ours_dom = rows(tbl.getvalue()), rows(dom.getvalue())
 
-    ref_tbl, ref_dom = tmp_path / "ref.tbl", tmp_path / "ref.dom"
-    text = subprocess.run(
-        [
-            require_tool("hmmsearch"),
-            "--cpu",
-            str(CPUS),
-            "--noali",
-            "--tblout",
-            str(ref_tbl),
-            "--domtblout",
-            str(ref_dom),
-            str(hmm_path),
-            str(planted_db),
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    assert same_rows(ours_tbl, rows(ref_tbl.read_text()))
-    assert same_rows(ours_dom, rows(ref_dom.read_text()))
+    ref_tbl, ref_dom, text = hmmsearch_332(hmm_path, planted_db, ["--noali"], tmp_path, CPUS)
+    assert same_rows(ours_tbl, ref_tbl)
+    assert same_rows(ours_dom, ref_dom)
 
     with HMMFile(hmm_path) as f:
         hmm = next(iter(f))

@@ -229,8 +229,10 @@ def write_footer(fh: TextIO) -> None:
 # --------------------------------------------------------------------------- tabular side data
 
 
-def _tab_rows(hits: Any, fmt: str) -> list[list[str]]:
-    """Non-comment rows of pyhmmer's own tblout/domtblout writer, split on whitespace."""
+def tabular_rows(hits: Any, fmt: str) -> list[list[str]]:
+    """Non-comment rows of pyhmmer's own tblout/domtblout writer (HMMER's C code), split on
+    whitespace: the source of the few values pyhmmer's Python API does not expose (exp, reg,
+    clu, ov, env, acc)."""
     buf = io.BytesIO()
     hits.write(buf, format=fmt, header=False)
     rows = []
@@ -242,7 +244,7 @@ def _tab_rows(hits: Any, fmt: str) -> list[list[str]]:
 
 def _expected_domains(hits: Any, reported: list[Any]) -> list[str]:
     """``exp`` column (``%5.1f`` of P7_HIT.nexpected) per reported hit, from tblout column 11."""
-    rows = _tab_rows(hits, "targets")
+    rows = tabular_rows(hits, "targets")
     if len(rows) != len(reported):
         raise RuntimeError(
             f"tblout gave {len(rows)} rows for {len(reported)} reported hits; cannot align 'exp'"
@@ -257,7 +259,7 @@ def _expected_domains(hits: Any, reported: list[Any]) -> list[str]:
 
 def _domain_accuracies(hits: Any, reported: list[Any]) -> dict[tuple[int, int], str]:
     """``acc`` (``%4.2f``) per (reported hit index, domain index), from domtblout column 22."""
-    rows = iter(_tab_rows(hits, "domains"))
+    rows = iter(tabular_rows(hits, "domains"))
     out: dict[tuple[int, int], str] = {}
     for h, hit in enumerate(reported):
         for d, dom in enumerate(hit.domains):

@@ -30,6 +30,7 @@ from . import _core
 from .backend import resolve_backend
 from .errors import HmmFormatError, SequenceTooLongError
 from .hmm import HmmSource, read_hmms, search_profile
+from .hmmer_text import tabular_rows
 from .sequences import DEFAULT_BLOCK_BYTES, SequenceSource, iter_sequence_chunks
 
 __all__ = ["hmmsearch", "HmmsearchOptions", "HmmsearchResult"]
@@ -410,7 +411,7 @@ class HmmsearchResult:
         rows = []
         for top in self.top_hits:
             qname, qacc = _query_ids(top)
-            extra = _tabular_rows(top, "targets", 19)
+            extra = tabular_rows(top, "targets")
             for hit, cols in zip(_reported(top), extra):
                 best = hit.best_domain
                 rows.append(
@@ -446,7 +447,7 @@ class HmmsearchResult:
         for top in self.top_hits:
             qname, qacc = _query_ids(top)
             qlen = top.query.M
-            extra = iter(_tabular_rows(top, "domains", 23))
+            extra = iter(tabular_rows(top, "domains"))
             for hit in _reported(top):
                 reported = [d for d in hit.domains if d.reported]
                 for j, dom in enumerate(reported, 1):
@@ -588,18 +589,6 @@ class _open_text:
 
 def _reported(top):
     return [hit for hit in top if hit.reported]
-
-
-def _tabular_rows(top, fmt: str, ncols: int) -> list[list[str]]:
-    """HMMER's tabular rows for one query (for the few values pyhmmer's Python API does not
-    expose: exp, reg, clu, ov, env and acc are read from HMMER's own writer)."""
-    buf = io.BytesIO()
-    top.write(buf, format=fmt, header=False)
-    return [
-        line.split(maxsplit=ncols - 1)
-        for line in buf.getvalue().decode().splitlines()
-        if line and not line.startswith("#")
-    ]
 
 
 def _query_ids(top) -> tuple[str, str]:
