@@ -116,3 +116,17 @@ def test_console_script_is_installed():
     script = Path(sys.executable).parent / "gpuseq"
     out = subprocess.run([str(script), "--version"], capture_output=True, text=True, check=True)
     assert out.stdout.startswith("gpuseq ")
+
+
+def test_targets_from_standard_input():
+    """'-' reads the targets from stdin, plain or gzip (as hmmsearch reads '-')."""
+    import gzip
+
+    fasta = (TUTORIAL / "globins45.fa").read_bytes()
+    for data in (fasta, gzip.compress(fasta)):
+        out = subprocess.run(
+            [sys.executable, "-m", "gpuseq.cli", "hmmsearch", "--noali",
+             str(TUTORIAL / "globins4.hmm"), "-"],
+            input=data, capture_output=True, check=True,
+        )
+        assert b"Target sequences:                         45  (6519 residues" in out.stdout
