@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One call on a GPU host without network: build gpuseq with CUDA, run the cuda-marked tests and
-# the CPU comparisons with HMMER, compute-sanitizer, then the hmmsearch benchmark.
+# the CPU comparisons, compute-sanitizer on every GPU kernel, then the benchmarks asked for
+# (DIST_BENCH_ARGS: bench_distance.py; BENCH_ARGS: bench_hmmsearch.py).
 # Carried in $CARRY (ignored by git; see benchmarks/README.md): wheels/*.whl (pyhmmer,
 # biopython for the host's Python), hmmer/bin (Debian's hmmsearch, hmmemit, hmmbuild: they need
 # only libc), hmmer/examples (tutorial/ and testsuite/ of Debian's hmmer-examples).
@@ -27,10 +28,19 @@ python3 -m pytest -q -ra -p no:cacheprovider ${TESTS:-tests/test_cuda.py tests/t
   >"$OUT/pytest.log" 2>&1
 echo "pytest exit $?"; tail -6 "$OUT/pytest.log"
 
-compute-sanitizer --tool memcheck --error-exitcode 9 \
-  python3 -c 'import gpuseq; print(gpuseq.cuda_devices())' >"$OUT/memcheck.log" 2>&1
-echo "memcheck exit $?"; tail -3 "$OUT/memcheck.log"
+# Every GPU kernel under compute-sanitizer (memory errors, shared-memory races).
+for tool in memcheck racecheck; do
+  compute-sanitizer --tool $tool --error-exitcode 9 python3 tests/cuda_sanitizer_workload.py \
+    >"$OUT/$tool.log" 2>&1
+  echo "$tool exit $?"; tail -2 "$OUT/$tool.log"
+done
+cuobjdump -sass /tmp/gpuseq/gpuseq/_core*.so 2>/dev/null | grep -oE "\bBMMA[.A-Z0-9]*" | sort | uniq -c
 
+if [ -n "${DIST_BENCH_ARGS+x}" ]; then
+  python3 benchmarks/bench_distance.py --out "$OUT/bench_distance.json" $DIST_BENCH_ARGS \
+    >"$OUT/bench_distance.log" 2>&1
+  echo "distance bench exit $?"; tail -25 "$OUT/bench_distance.log"
+fi
 if [ -n "${BENCH_ARGS+x}" ]; then
   python3 benchmarks/bench_hmmsearch.py --examples-dir "$GPUSEQ_HMMER_EXAMPLES" \
     --workdir /tmp/bench --out "$OUT/bench_hmmsearch.json" $BENCH_ARGS >"$OUT/bench.log" 2>&1

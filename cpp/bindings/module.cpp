@@ -27,6 +27,7 @@ void raise_gpuseq_error(const char* name, const std::string& path, long long lin
 
 void bind_sequences(py::module_& m);
 void bind_hmm(py::module_& m);
+void bind_distance(py::module_& m);
 
 }  // namespace gpuseq::bindings
 
@@ -65,4 +66,5 @@ PYBIND11_MODULE(_core, m) {
 
   bindings::bind_sequences(m);
   bindings::bind_hmm(m);
+  bindings::bind_distance(m);
 }

@@ -1,5 +1,9 @@
 """gpuseq: biological sequence search on NVIDIA GPUs, with exact CPU twins.
 
+All-pairs distances (SNP genotypes), equal to scipy's cdist/pdist::
+
+    D = gpuseq.pairwise_distances(genotypes, metric="hamming")
+
 Profile-HMM search equal to HMMER3's hmmsearch::
 
     import gpuseq
@@ -13,6 +17,7 @@ from . import _core
 from ._version import __version__
 from .backend import cuda_devices
 from .database import makedb, open_database
+from .distance import nearest_neighbors, pairwise_distances, read_genotypes
 from .errors import (
     AlphabetError,
     BackendError,
@@ -21,6 +26,8 @@ from .errors import (
     GpuseqError,
     HmmFormatError,
     InputError,
+    InvalidDataError,
+    OutputTooLargeError,
     SequenceTooLongError,
 )
 from .hmm import read_hmms
@@ -47,6 +54,11 @@ __all__ = [
     "HmmFormatError",
     "SequenceTooLongError",
     "BackendError",
+    "InvalidDataError",
+    "OutputTooLargeError",
+    "pairwise_distances",
+    "nearest_neighbors",
+    "read_genotypes",
 ]
 
 

@@ -1,5 +1,5 @@
 """Command line: ``gpuseq hmmsearch`` (hmmsearch's flags and outputs), ``gpuseq makedb``,
-``gpuseq info``."""
+``gpuseq distance`` (all-pairs distances to .npy), ``gpuseq info``."""
 
 from __future__ import annotations
 
@@ -254,6 +254,56 @@ def _run_makedb(args) -> int:
     return 0
 
 
+def _distance_parser(sub) -> None:
+    p = sub.add_parser(
+        "distance",
+        help="all-pairs distances between instances (e.g. SNP genotypes), written as .npy",
+        description="Distances between all pairs of instances (rows) of a genotype matrix "
+        "(.npy or PLINK .bed), or between two matrices; the result is an int32 .npy matrix "
+        "(or float64 with --normalize), as scipy's cdist/pdist would compute it.",
+    )
+    p.add_argument("input", help="instances x attributes: .npy, or PLINK .bed")
+    p.add_argument("output", help=".npy file to write")
+    p.add_argument("--against", metavar="FILE", help="second matrix (cdist of input vs it)")
+    p.add_argument("--metric", choices=("hamming", "manhattan"), default="hamming")
+    p.add_argument("--normalize", action="store_true",
+                   help="divide by the attributes compared (scipy's hamming fraction)")
+    p.add_argument("--condensed", action="store_true", help="upper triangle only (pdist)")
+    p.add_argument("--knn", type=int, metavar="K",
+                   help="write the K nearest neighbours per instance instead of the matrix "
+                   "(OUTPUT.npy: indices; OUTPUT with _dist.npy: distances)")
+    p.add_argument("--alphabet-size", type=int, default=3, help="values per attribute [3]")
+    p.add_argument("--missing", type=int, default=None, help="value marking missing data")
+    p.add_argument("--kernel", default="auto",
+                   choices=("auto", "cpu", "bitplane", "naive", "coalesced", "char4",
+                            "register", "shared"))
+    p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto")
+    p.add_argument("--cpu", type=int, default=0, metavar="N", help="CPU threads [all cores]")
+
+
+def _run_distance(args) -> int:
+    import numpy as np
+
+    from .distance import nearest_neighbors, pairwise_distances
+
+    common = dict(alphabet_size=args.alphabet_size, missing=args.missing, kernel=args.kernel,
+                  backend=args.backend, threads=args.cpu)
+    if args.knn:
+        idx, dist = nearest_neighbors(args.input, args.knn, args.against, args.metric, **common)
+        np.save(args.output, idx)
+        np.save(args.output.removesuffix(".npy") + "_dist.npy", dist)
+        print(f"{args.output}: {idx.shape[0]} x {args.knn} nearest neighbours")
+        return 0
+    direct = not (args.normalize or args.condensed)
+    result = pairwise_distances(args.input, args.against, args.metric,
+                                normalize=args.normalize, condensed=args.condensed,
+                                out=args.output if direct else None, **common)
+    if not direct:
+        np.save(args.output, result)
+    print(f"{args.output}: {' x '.join(map(str, result.shape))} {result.dtype} distances")
+    return 0
+
+
 def _run_info() -> int:
     from . import build_info
 
@@ -261,7 +311,15 @@ def _run_info() -> int:
     return 0
 
 
+def _show_notice(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings as one line on stderr (e.g. 'running on the CPU'), not Python's format."""
+    print(f"gpuseq: {message}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
+    import warnings
+
+    warnings.showwarning = _show_notice
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(
         prog="gpuseq", description="GPU-accelerated sequence search with exact CPU twins."
@@ -273,6 +331,7 @@ def main(argv: list[str] | None = None) -> int:
     mk.add_argument("input", help="FASTA file (plain or gzip)")
     mk.add_argument("output", help="database folder to create (e.g. db.gsdb)")
     mk.add_argument("--cpu", type=int, default=0, metavar="N", help="parsing threads [all cores]")
+    _distance_parser(sub)
     sub.add_parser("info", help="show the build and the GPUs gpuseq can use")
     args = parser.parse_args(argv)
     try:
@@ -280,6 +339,8 @@ def main(argv: list[str] | None = None) -> int:
             return _run_hmmsearch(args, argv)
         if args.command == "makedb":
             return _run_makedb(args)
+        if args.command == "distance":
+            return _run_distance(args)
         return _run_info()
     except (GpuseqError, FileExistsError, ValueError) as exc:
         print(f"Error: {exc}", file=sys.stderr)

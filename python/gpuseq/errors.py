@@ -13,6 +13,8 @@ __all__ = [
     "HmmFormatError",
     "SequenceTooLongError",
     "BackendError",
+    "InvalidDataError",
+    "OutputTooLargeError",
 ]
 
 
@@ -82,3 +84,11 @@ class SequenceTooLongError(GpuseqError, ValueError):
 
 class BackendError(GpuseqError, RuntimeError):
     """The requested compute backend is not available."""
+
+
+class InvalidDataError(GpuseqError, ValueError):
+    """A data matrix is ragged, empty, non-integer, or has values outside its alphabet."""
+
+
+class OutputTooLargeError(GpuseqError, MemoryError):
+    """A result does not fit in memory; write it to a file or ask for less."""

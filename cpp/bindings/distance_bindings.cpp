@@ -1,0 +1,118 @@
+// All-pairs distances: engines for every kernel (CPU and GPU) behind one Python class.
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "bindings/numpy_util.hpp"
+#include "distance/engine.hpp"
+
+#ifdef GPUSEQ_WITH_CUDA
+#include "distance/gpu_distance.hpp"
+#endif
+
+namespace gpuseq::bindings {
+
+namespace {
+
+using distance::DistanceEngine;
+
+distance::GenotypeMatrix matrix_view(const CArray<int8_t>& a) {
+  if (a.ndim() != 2) throw std::invalid_argument("genotype matrix must be 2-D");
+  return {a.data(), a.shape(0), a.shape(1)};
+}
+
+// Keeps the input arrays alive as long as the engine that borrows them.
+struct PyDistanceEngine {
+  CArray<int8_t> x, y;
+  std::unique_ptr<DistanceEngine> engine;
+
+  // Fills out (2-D int32 with contiguous rows, e.g. a slice of a memory-mapped .npy) with the
+  // distances of X rows [row, row + out.shape[0]) to Y columns [col, col + out.shape[1]).
+  void compute_into(py::array_t<int32_t> out, py::object compared, int64_t row, int64_t col) {
+    distance::OutputTile tile = tile_for(out, row, col);
+    if (!compared.is_none()) {
+      auto c = compared.cast<py::array_t<int32_t>>();
+      if (c.ndim() != 2 || c.shape(0) != out.shape(0) || c.shape(1) != out.shape(1) ||
+          c.strides(0) != out.strides(0) || c.strides(1) != 4)
+        throw std::invalid_argument("compared must have out's shape and strides");
+      tile.compared = c.mutable_data();
+    }
+    py::gil_scoped_release release;
+    engine->compute(tile);
+  }
+
+  distance::OutputTile tile_for(py::array_t<int32_t>& out, int64_t row, int64_t col) const {
+    if (out.ndim() != 2 || out.strides(1) != 4 || out.strides(0) % 4 != 0)
+      throw std::invalid_argument("out must be a 2-D int32 array with contiguous rows");
+    if (row < 0 || col < 0 || row + out.shape(0) > x.shape(0) || col + out.shape(1) > y.shape(0))
+      throw std::invalid_argument("tile outside the distance matrix");
+    distance::OutputTile tile;
+    tile.row_begin = row;
+    tile.row_end = row + out.shape(0);
+    tile.col_begin = col;
+    tile.col_end = col + out.shape(1);
+    tile.out = out.mutable_data();
+    tile.stride = out.strides(0) / 4;
+    return tile;
+  }
+};
+
+}  // namespace
+
+void bind_distance(py::module_& m) {
+  py::class_<PyDistanceEngine>(m, "DistanceEngine",
+                               "All-pairs distance kernel for one (X, Y) problem.")
+      .def(py::init([](CArray<int8_t> x, CArray<int8_t> y, const std::string& metric,
+                       int alphabet_size, bool missing, const std::string& kernel,
+                       const std::string& backend, int threads) {
+             auto self = std::make_unique<PyDistanceEngine>();
+             self->x = x;
+             self->y = y;
+             distance::DistanceProblem p;
+             p.x = matrix_view(self->x);
+             p.y = matrix_view(self->y);
+             if (p.x.attributes != p.y.attributes)
+               throw std::invalid_argument("X and Y have different numbers of attributes");
+             if (metric == "hamming")
+               p.metric = distance::Metric::kHamming;
+             else if (metric == "manhattan")
+               p.metric = distance::Metric::kManhattan;
+             else
+               throw std::invalid_argument("metric must be 'hamming' or 'manhattan'");
+             if (alphabet_size < 2 || alphabet_size > distance::kMaxAlphabetSize)
+               throw std::invalid_argument("alphabet_size must be in 2..16");
+             p.alphabet_size = alphabet_size;
+             p.missing = missing;
+             p.threads = threads;
+             py::gil_scoped_release release;
+             if (backend == "cpu") {
+               self->engine = distance::make_cpu_engine(kernel, p);
+             } else if (backend == "cuda") {
+#ifdef GPUSEQ_WITH_CUDA
+               self->engine = cuda::make_distance_engine(kernel, p);
+#else
+               throw std::invalid_argument("this gpuseq build has no CUDA code");
+#endif
+             } else {
+               throw std::invalid_argument("backend must be 'cpu' or 'cuda'");
+             }
+             return self;
+           }),
+           py::arg("x"), py::arg("y"), py::arg("metric"), py::arg("alphabet_size"),
+           py::arg("missing"), py::arg("kernel"), py::arg("backend"), py::arg("threads"))
+      .def("compute_into", &PyDistanceEngine::compute_into, py::arg("out"),
+           py::arg("compared"), py::arg("row"), py::arg("col"))
+      .def_property_readonly("last_device_seconds",
+                             [](const PyDistanceEngine& e) { return e.engine->last_device_seconds(); });
+
+  py::register_exception<distance::DeviceOutOfMemory>(m, "DeviceOutOfMemory", PyExc_MemoryError);
+
+#ifdef GPUSEQ_WITH_CUDA
+  m.def("b1_mma_peak_tops", &cuda::b1_mma_peak_tops, py::arg("iterations") = 20000,
+        "Sustained b1 AND+POPC mma.sync rate of this GPU (tera bit-ops/s).");
+#endif
+}
+
+}  // namespace gpuseq::bindings

@@ -1,0 +1,40 @@
+// One interface for every all-pairs distance kernel, CPU or GPU: an engine is built once for
+// an (X, Y) problem (data encoded, copied to the device, ...) and then fills output tiles.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "distance/genotypes.hpp"
+
+namespace gpuseq::distance {
+
+struct DistanceProblem {
+  GenotypeMatrix x, y;  // borrowed; y may alias x
+  Metric metric = Metric::kHamming;
+  int alphabet_size = 3;
+  bool missing = false;  // some value is kMissingValue
+  int threads = 1;       // CPU threads
+};
+
+class DistanceEngine {
+ public:
+  virtual ~DistanceEngine() = default;
+  // Fills tile.out (and tile.compared when not null) for the tile's rows and columns.
+  virtual void compute(const OutputTile& tile) = 0;
+  // Device time of the last compute() call's kernels in seconds (GPU engines), or -1.
+  virtual double last_device_seconds() const { return -1.0; }
+};
+
+// A failed device allocation: the caller retries with a smaller tile.
+class DeviceOutOfMemory : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// "cpu" (the paper's loop) or "bitplane" (popcount over bit planes).
+std::unique_ptr<DistanceEngine> make_cpu_engine(const std::string& kernel,
+                                                const DistanceProblem& problem);
+
+}  // namespace gpuseq::distance

@@ -1,0 +1,73 @@
+// CUDA error handling: every runtime call is checked; a failed allocation becomes
+// distance::DeviceOutOfMemory (callers shrink their work), anything else a runtime_error.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "distance/engine.hpp"
+
+namespace gpuseq::cuda {
+
+inline void check(cudaError_t err, const char* what, const char* file, int line) {
+  if (err == cudaSuccess) return;
+  cudaGetLastError();  // clear a non-sticky error
+  const std::string msg = std::string(what) + " failed: " + cudaGetErrorString(err) + " (" +
+                          file + ":" + std::to_string(line) + ")";
+  if (err == cudaErrorMemoryAllocation) throw distance::DeviceOutOfMemory(msg);
+  throw std::runtime_error(msg);
+}
+
+#define GPUSEQ_CUDA_CHECK(call) ::gpuseq::cuda::check((call), #call, __FILE__, __LINE__)
+#define GPUSEQ_CUDA_CHECK_LAUNCH(name) \
+  ::gpuseq::cuda::check(cudaGetLastError(), name " launch", __FILE__, __LINE__)
+
+// Device memory owned by a unique_ptr.
+struct DeviceFree {
+  void operator()(void* p) const { cudaFree(p); }
+};
+template <class T>
+using DeviceArray = std::unique_ptr<T, DeviceFree>;
+
+template <class T>
+DeviceArray<T> device_alloc(size_t count) {
+  void* p = nullptr;
+  GPUSEQ_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T) + (count == 0)));
+  return DeviceArray<T>(static_cast<T*>(p));
+}
+
+template <class T>
+DeviceArray<T> device_copy(const T* host, size_t count) {
+  DeviceArray<T> d = device_alloc<T>(count);
+  if (count) GPUSEQ_CUDA_CHECK(cudaMemcpy(d.get(), host, count * sizeof(T), cudaMemcpyHostToDevice));
+  return d;
+}
+
+// Times kernels on the default stream with events.
+class DeviceTimer {
+ public:
+  DeviceTimer() {
+    GPUSEQ_CUDA_CHECK(cudaEventCreate(&start_));
+    GPUSEQ_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~DeviceTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  void start() { GPUSEQ_CUDA_CHECK(cudaEventRecord(start_)); }
+  double stop_seconds() {
+    GPUSEQ_CUDA_CHECK(cudaEventRecord(stop_));
+    GPUSEQ_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0;
+    GPUSEQ_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return ms / 1000.0;
+  }
+
+ private:
+  cudaEvent_t start_{}, stop_{};
+};
+
+}  // namespace gpuseq::cuda

@@ -1,0 +1,336 @@
+"""All-pairs distances between instances described by small-integer attributes.
+
+The use is SNP genotypes (0/1/2, with missing values): ``X`` is instances x attributes, and
+the result is the matrix of distances between all pairs of instances, like scipy's
+``cdist``/``pdist``::
+
+    D = gpuseq.pairwise_distances(genotypes)                      # hamming counts, n x n
+    D = gpuseq.pairwise_distances(X, Y, metric="manhattan")       # cdist(X, Y, "cityblock")
+    f = gpuseq.pairwise_distances(X, normalize=True, condensed=True)  # pdist(X, "hamming")
+
+Missing values: attributes missing in either instance are skipped for that pair; with
+``return_compared=True`` the number of attributes compared for each pair is returned too,
+and ``normalize=True`` divides by it (so fractions equal scipy's on complete data).
+
+Kernels (``kernel=``): ``"cpu"`` (the plain loop), ``"naive"``, ``"coalesced"``, ``"char4"``,
+``"register"``, ``"shared"`` (the GPU ladder of Payne et al. 2010), and ``"bitplane"`` (the
+default: bit planes with popcount on the CPU, binary tensor cores on the GPU). Every kernel
+gives the same integers.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from . import _core
+from .backend import resolve_backend
+from .errors import BackendError, InvalidDataError, OutputTooLargeError
+
+__all__ = [
+    "pairwise_distances",
+    "nearest_neighbors",
+    "read_genotypes",
+    "PAPER_KERNELS",
+    "KERNELS",
+]
+
+PAPER_KERNELS = ("naive", "coalesced", "char4", "register", "shared")
+KERNELS = ("auto", "cpu", "bitplane", *PAPER_KERNELS)
+METRICS = ("hamming", "manhattan")
+_MISSING = -1  # the core's missing code (cpp/distance/genotypes.hpp)
+_DEFAULT_TILE = 8192
+
+
+def pairwise_distances(
+    X,
+    Y=None,
+    metric: str = "hamming",
+    *,
+    normalize: bool = False,
+    condensed: bool = False,
+    alphabet_size: int = 3,
+    missing=None,
+    kernel: str = "auto",
+    backend: str = "auto",
+    threads: int = 0,
+    out: str | os.PathLike | None = None,
+    tile: int | None = None,
+    return_compared: bool = False,
+):
+    """Distances between all pairs of instances (rows) of X, or of X and Y.
+
+    Arguments:
+        X, Y: 2-D arrays (instances x attributes) of integers in ``0..alphabet_size-1``
+            (int8/uint8 or any integer or integral float dtype), or the path of a genotype
+            file (``.npy``, PLINK ``.bed``). Y defaults to X.
+        metric: ``"hamming"`` (attributes that differ) or ``"manhattan"`` (sum of |a - b|,
+            scipy's ``"cityblock"``).
+        normalize: divide by the number of attributes compared (scipy's ``hamming`` fraction).
+        condensed: return the upper triangle as scipy's ``pdist`` does (Y must be None).
+        alphabet_size: number of values an attribute can take (3 for genotypes 0/1/2).
+        missing: the value that marks a missing attribute (NaN is always missing).
+        kernel: see the module docstring; ``"auto"`` is ``"bitplane"``.
+        backend: ``"auto"``, ``"cpu"`` or ``"cuda"`` (for ``"bitplane"``; the paper's GPU
+            kernels need ``"cuda"``, ``"cpu"`` is the CPU loop).
+        threads: CPU threads (0: all cores).
+        out: path of a ``.npy`` file to write the int32 matrix to (memory-mapped, for
+            results larger than memory); the memory-mapped array is returned.
+        tile: rows/columns per computed block (default 8192).
+        return_compared: also return the int32 matrix of attributes compared per pair.
+
+    Returns:
+        int32 counts (float64 fractions with ``normalize``), n x m, or condensed; with
+        ``return_compared``, a tuple ``(distances, compared)``.
+
+    Raises:
+        InvalidDataError: ragged, empty or non-integer input, values outside the alphabet.
+        OutputTooLargeError: the result does not fit in memory and no ``out`` file is given.
+        BackendError: the requested kernel or backend is not available.
+    """
+    if metric not in METRICS:
+        raise ValueError(f"metric must be one of {METRICS}, not {metric!r}")
+    if kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {KERNELS}, not {kernel!r}")
+    if condensed and Y is not None:
+        raise ValueError("condensed output is for one set of instances (Y must be None)")
+    if condensed and out is not None:
+        raise ValueError("condensed output cannot be written to a file; use out= without it")
+    x, x_missing = _genotype_matrix(X, "X", alphabet_size, missing)
+    if Y is None:
+        y, y_missing = x, x_missing
+    else:
+        y, y_missing = _genotype_matrix(Y, "Y", alphabet_size, missing)
+        if y.shape[1] != x.shape[1]:
+            raise InvalidDataError(
+                f"X has {x.shape[1]} attributes and Y has {y.shape[1]}: they must match"
+            )
+    has_missing = x_missing or y_missing
+    engine = _engine(x, y, metric, alphabet_size, has_missing, kernel, backend, threads)
+
+    n, m = x.shape[0], y.shape[0]
+    want_compared = return_compared or normalize
+    result = _allocate(out, (n, m))
+    compared = None
+    if want_compared:
+        compared = (
+            _allocate(None, (n, m)) if has_missing else np.full((n, m), x.shape[1], np.int32)
+        )
+    for r0, r1, c0, c1 in _tiles(n, m, tile or _DEFAULT_TILE, kernel):
+        _compute_tile(engine, result, compared if has_missing else None, r0, r1, c0, c1)
+    if out is not None and hasattr(result, "flush"):
+        result.flush()
+    if normalize:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            result = result / compared  # NaN where nothing was compared
+    if condensed:
+        upper = np.triu_indices(n, 1)
+        result = result[upper]
+        compared = compared[upper] if compared is not None else None
+    return (result, compared) if return_compared else result
+
+
+def nearest_neighbors(
+    X,
+    k: int,
+    Y=None,
+    metric: str = "hamming",
+    *,
+    alphabet_size: int = 3,
+    missing=None,
+    kernel: str = "auto",
+    backend: str = "auto",
+    threads: int = 0,
+    tile: int | None = None,
+):
+    """The k nearest instances of Y (default X, excluding each instance itself) for every
+    instance of X, computed block by block so that the full matrix is never held.
+
+    Returns:
+        ``(indices, distances)``: int64 and int32 arrays of shape (n, k), each row sorted by
+        distance, ties by index.
+    """
+    x, x_missing = _genotype_matrix(X, "X", alphabet_size, missing)
+    y, y_missing = (x, x_missing) if Y is None else _genotype_matrix(Y, "Y", alphabet_size, missing)
+    m = y.shape[0] - (1 if Y is None else 0)
+    if not 1 <= k <= m:
+        raise ValueError(f"k must be between 1 and {m}")
+    engine = _engine(x, y, metric, alphabet_size, x_missing or y_missing, kernel, backend, threads)
+    n, size = x.shape[0], tile or _DEFAULT_TILE
+    best_idx = np.zeros((n, k), dtype=np.int64)
+    best_dist = np.zeros((n, k), dtype=np.int32)
+    big = np.iinfo(np.int64).max
+    for r0 in range(0, n, size):
+        r1 = min(n, r0 + size)
+        keys = np.full((r1 - r0, 0), big, dtype=np.int64)
+        for c0 in range(0, y.shape[0], size):
+            c1 = min(y.shape[0], c0 + size)
+            block = np.empty((r1 - r0, c1 - c0), dtype=np.int32)
+            _compute_tile(engine, block, None, r0, r1, c0, c1, origin=(r0, c0))
+            # One sortable key per candidate: distance, then index.
+            cand = block.astype(np.int64) * y.shape[0] + np.arange(c0, c1)
+            if Y is None:
+                rows = np.arange(r0, r1)
+                inside = (rows >= c0) & (rows < c1)
+                cand[np.flatnonzero(inside), rows[inside] - c0] = big  # not its own neighbour
+            keys = np.concatenate([keys, cand], axis=1)
+            if keys.shape[1] > k:
+                keys = np.partition(keys, k - 1, axis=1)[:, :k]
+        keys.sort(axis=1)
+        best_idx[r0:r1] = keys % y.shape[0]
+        best_dist[r0:r1] = keys // y.shape[0]
+    return best_idx, best_dist
+
+
+def read_genotypes(path: str | os.PathLike) -> np.ndarray:
+    """Instances x attributes genotype matrix from a file: ``.npy`` (any integer dtype) or a
+    PLINK ``.bed`` (with its ``.bim``/``.fam``; read with bed-reader, missing calls as -1).
+
+    Raises:
+        InputError: missing file; FormatError: unreadable or unsupported file.
+    """
+    from .errors import FormatError, InputError
+
+    p = Path(path)
+    if not p.exists():
+        raise InputError(p, None, "no such file")
+    if p.suffix == ".npy":
+        try:
+            return np.load(p, mmap_mode="r")
+        except ValueError as exc:
+            raise FormatError(p, None, f"not a NumPy array file: {exc}") from None
+    if p.suffix == ".bed":
+        try:
+            from bed_reader import open_bed
+        except ImportError:
+            raise FormatError(p, None, "reading PLINK .bed needs bed-reader "
+                              "(pip install gpuseq[genotypes])") from None
+        try:
+            with open_bed(p) as bed:
+                values = bed.read(dtype="int8")
+        except Exception as exc:  # bed-reader raises its own types for damaged files
+            raise FormatError(p, None, f"unreadable PLINK file: {exc}") from None
+        values[values == -127] = _MISSING  # bed-reader's int8 missing call
+        return values
+    raise FormatError(p, None, "unsupported genotype file (use .npy or PLINK .bed)")
+
+
+# ---- implementation ---------------------------------------------------------------------
+
+
+def _genotype_matrix(data, name: str, alphabet_size: int, missing) -> tuple[np.ndarray, bool]:
+    """int8 C-contiguous copy/view of the input with missing values as -1, checked."""
+    if isinstance(data, (str, os.PathLike)):
+        if Path(data).suffix == ".bed" and missing is None:
+            missing = _MISSING  # read_genotypes marks PLINK's missing calls so
+        data = read_genotypes(data)
+    if not 2 <= alphabet_size <= 16:
+        raise ValueError("alphabet_size must be between 2 and 16")
+    try:
+        arr = np.asarray(data)
+    except ValueError as exc:  # e.g. ragged nested lists
+        raise InvalidDataError(f"{name} is not a rectangular array: {exc}") from None
+    if arr.dtype == object:
+        raise InvalidDataError(f"{name} is ragged or holds non-numbers (object array)")
+    if arr.ndim != 2:
+        raise InvalidDataError(f"{name} must be 2-D (instances x attributes), not {arr.ndim}-D")
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise InvalidDataError(f"{name} is empty ({arr.shape[0]} x {arr.shape[1]})")
+    if arr.dtype.kind == "b":
+        arr = arr.astype(np.int8)
+    if arr.dtype.kind == "f":
+        nan = np.isnan(arr)
+        finite = arr[~nan]
+        if finite.size and not np.array_equal(finite, np.round(finite)):
+            raise InvalidDataError(f"{name} holds non-integer values")
+        missing_mask = nan
+        if missing is not None:
+            missing_mask = missing_mask | (arr == missing)
+        values = np.where(missing_mask, 0, arr).astype(np.int64)
+    elif arr.dtype.kind in "iu":
+        missing_mask = (arr == missing) if missing is not None else np.zeros(arr.shape, bool)
+        values = arr
+    else:
+        raise InvalidDataError(f"{name} has dtype {arr.dtype}; expected integers")
+    bad = ((values < 0) | (values >= alphabet_size)) & ~missing_mask
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise InvalidDataError(
+            f"{name}[{i}, {j}] = {arr[i, j].item()!r} is outside the alphabet "
+            f"0..{alphabet_size - 1}"
+            + ("" if missing is not None else " (pass missing=... if it marks a missing value)")
+        )
+    has_missing = bool(missing_mask.any())
+    out = np.ascontiguousarray(values, dtype=np.int8)
+    if has_missing:
+        out = out.copy() if out is arr else out
+        out[missing_mask] = _MISSING
+    return out, has_missing
+
+
+def _engine(x, y, metric, alphabet_size, has_missing, kernel, backend, threads):
+    if kernel in PAPER_KERNELS:
+        if has_missing:
+            raise InvalidDataError(
+                f"kernel {kernel!r} (Payne et al. 2010) has no missing values; use 'bitplane'"
+            )
+        if backend == "cpu":
+            raise BackendError(f"kernel {kernel!r} is a GPU kernel; backend='cpu' cannot run it")
+        where = resolve_backend("cuda", "distance")
+    elif kernel == "cpu":
+        where = "cpu"
+    else:
+        kernel = "bitplane"
+        where = resolve_backend(backend, "distance")
+    nthreads = threads if threads > 0 else (os.cpu_count() or 1)
+    return _core.DistanceEngine(x, y, metric, alphabet_size, has_missing, kernel, where, nthreads)
+
+
+def _compute_tile(engine, result, compared, r0, r1, c0, c1, origin=(0, 0)) -> None:
+    """Distances of rows r0..r1 to columns c0..c1 into result (whose element [0, 0] is pair
+    `origin`); a block the GPU cannot allocate is split in four and retried."""
+    a0, b0 = r0 - origin[0], c0 - origin[1]
+    a1, b1 = r1 - origin[0], c1 - origin[1]
+    try:
+        engine.compute_into(result[a0:a1, b0:b1],
+                            None if compared is None else compared[a0:a1, b0:b1], r0, c0)
+    except MemoryError:
+        if r1 - r0 <= 256 and c1 - c0 <= 256:
+            raise
+        rm, cm = (r0 + r1) // 2, (c0 + c1) // 2
+        for a, b in ((r0, rm), (rm, r1)):
+            for c, d in ((c0, cm), (cm, c1)):
+                if a < b and c < d:
+                    _compute_tile(engine, result, compared, a, b, c, d, origin)
+
+
+def _allocate(out, shape) -> np.ndarray:
+    n, m = shape
+    if out is not None:
+        return np.lib.format.open_memmap(out, mode="w+", dtype=np.int32, shape=shape)
+    need = n * m * 4
+    available = _available_memory()
+    if available is not None and need > available:
+        raise OutputTooLargeError(
+            f"a {n} x {m} int32 distance matrix needs {need / 2**30:.1f} GiB and "
+            f"{available / 2**30:.1f} GiB is available: write it to a file with out='D.npy', "
+            "or ask for nearest_neighbors()"
+        )
+    return np.empty(shape, dtype=np.int32)
+
+
+def _available_memory() -> int | None:
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _tiles(n: int, m: int, size: int, kernel: str) -> Iterator[tuple[int, int, int, int]]:
+    cols = min(size, 65535) if kernel in PAPER_KERNELS else size  # grid limit of the paper's
+    for r0 in range(0, n, size):
+        for c0 in range(0, m, cols):
+            yield r0, min(n, r0 + size), c0, min(m, c0 + cols)

@@ -1,0 +1,250 @@
+"""All-pairs distances equal scipy's cdist/pdist for every kernel (CPU here; the GPU kernels,
+marked cuda, bit for bit against the CPU twin and scipy on the device machine)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.spatial.distance import cdist, pdist
+
+import gpuseq
+from gpuseq import distance as gd
+
+SCIPY_METRIC = {"hamming": "hamming", "manhattan": "cityblock"}
+GPU_KERNELS = ("naive", "coalesced", "char4", "register", "shared", "bitplane")
+
+
+def reference(X, Y, metric):
+    """scipy's value as an integer count (hamming fractions times the attribute count)."""
+    d = cdist(X, Y, SCIPY_METRIC[metric])
+    if metric == "hamming":
+        d = d * X.shape[1]
+    return np.rint(d).astype(np.int64)
+
+
+def reference_with_missing(X, Y, metric):
+    """Definition of the missing-value rule, in NumPy: skip attributes missing in either."""
+    valid = (X[:, None, :] >= 0) & (Y[None, :, :] >= 0)
+    diff = X[:, None, :].astype(np.int64) - Y[None, :, :]
+    per = (diff != 0) if metric == "hamming" else np.abs(diff)
+    return (per * valid).sum(axis=2), valid.sum(axis=2)
+
+
+def structured(n, a, rng):
+    """Blocks of identical rows, all-zero and all-two rows, alternating patterns."""
+    base = rng.integers(0, 3, (max(1, n // 4), a))
+    rows = [base[i % len(base)] for i in range(n)]
+    out = np.array(rows, dtype=np.int8)
+    if n > 2:
+        out[0] = 0
+        out[1] = 2
+        out[2] = np.arange(a) % 3
+    return out
+
+
+SHAPES = [(1, 1, 1), (1, 5, 3), (2, 1, 4), (7, 3, 31), (13, 17, 32), (5, 9, 33), (20, 11, 255),
+          (9, 20, 256), (17, 4, 257), (3, 8, 511), (6, 6, 513), (33, 29, 1000)]
+
+
+def cpu_kernels():
+    return [("cpu", "cpu"), ("bitplane", "cpu")]
+
+
+@pytest.mark.parametrize("metric", ["hamming", "manhattan"])
+@pytest.mark.parametrize("kernel, backend", cpu_kernels())
+def test_cpu_kernels_equal_scipy(kernel, backend, metric):
+    rng = np.random.default_rng(1)
+    for n, m, a in SHAPES:
+        for X, Y in ((rng.integers(0, 3, (n, a)), rng.integers(0, 3, (m, a))),
+                     (structured(n, a, rng), structured(m, a, rng))):
+            got = gpuseq.pairwise_distances(X.astype(np.int8), Y.astype(np.int8), metric,
+                                            kernel=kernel, backend=backend)
+            np.testing.assert_array_equal(got, reference(X, Y, metric), err_msg=f"{n}x{m}x{a}")
+
+
+@pytest.mark.parametrize("alphabet_size", [2, 4, 7])
+def test_other_alphabets(alphabet_size):
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, alphabet_size, (19, 300))
+    for metric in ("hamming", "manhattan"):
+        for kernel in ("cpu", "bitplane"):
+            got = gpuseq.pairwise_distances(X, metric=metric, alphabet_size=alphabet_size,
+                                            kernel=kernel, backend="cpu")
+            np.testing.assert_array_equal(got, reference(X, X, metric))
+
+
+def test_fractions_and_condensed_equal_pdist():
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 3, (25, 123)).astype(np.uint8)
+    f = gpuseq.pairwise_distances(X, normalize=True, condensed=True, backend="cpu")
+    np.testing.assert_array_equal(f, pdist(X, "hamming"))  # exactly: count / n in float64
+    full = gpuseq.pairwise_distances(X, normalize=True, backend="cpu")
+    np.testing.assert_array_equal(full, cdist(X, X, "hamming"))
+    counts = gpuseq.pairwise_distances(X, metric="manhattan", condensed=True, backend="cpu")
+    np.testing.assert_array_equal(counts, pdist(X, "cityblock"))
+
+
+@pytest.mark.parametrize("metric", ["hamming", "manhattan"])
+def test_missing_values_follow_the_documented_rule(metric):
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 3, (23, 700)).astype(float)
+    Y = rng.integers(0, 3, (17, 700)).astype(float)
+    X[rng.random(X.shape) < 0.15] = np.nan
+    Y[rng.random(Y.shape) < 0.05] = np.nan
+    Y[3] = np.nan  # an instance with nothing known
+    Xi = np.where(np.isnan(X), -1, X).astype(np.int64)
+    Yi = np.where(np.isnan(Y), -1, Y).astype(np.int64)
+    ref, ref_compared = reference_with_missing(Xi, Yi, metric)
+    for kernel in ("cpu", "bitplane"):
+        got, compared = gpuseq.pairwise_distances(X, Y, metric, kernel=kernel, backend="cpu",
+                                                  return_compared=True)
+        np.testing.assert_array_equal(got, ref)
+        np.testing.assert_array_equal(compared, ref_compared)
+    # An explicit missing code works the same way as NaN.
+    got = gpuseq.pairwise_distances(Xi.astype(np.int8), Yi.astype(np.int8), metric, missing=-1,
+                                    backend="cpu")
+    np.testing.assert_array_equal(got, ref)
+    frac = gpuseq.pairwise_distances(X, Y, metric, normalize=True, backend="cpu")
+    assert np.isnan(frac[:, 3]).all()  # nothing compared
+
+
+def test_nearest_neighbors_equal_brute_force():
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 3, (97, 64))
+    X[10] = X[11]  # ties at distance 0
+    full = reference(X, X, "hamming")
+    np.fill_diagonal(full, 1 << 40)
+    order = np.lexsort((np.broadcast_to(np.arange(97), full.shape), full), axis=1)[:, :5]
+    idx, dist = gpuseq.nearest_neighbors(X, 5, backend="cpu", tile=16)
+    np.testing.assert_array_equal(idx, order)
+    np.testing.assert_array_equal(dist, np.take_along_axis(full, order, axis=1))
+    Y = rng.integers(0, 3, (40, 64))
+    idx, dist = gpuseq.nearest_neighbors(X, 3, Y, metric="manhattan", backend="cpu", tile=7)
+    ref = reference(X, Y, "manhattan")
+    order = np.lexsort((np.broadcast_to(np.arange(40), ref.shape), ref), axis=1)[:, :3]
+    np.testing.assert_array_equal(idx, order)
+
+
+def test_tiles_and_memory_mapped_output(tmp_path):
+    rng = np.random.default_rng(6)
+    X = rng.integers(0, 3, (150, 90))
+    Y = rng.integers(0, 3, (70, 90))
+    out = gpuseq.pairwise_distances(X, Y, out=tmp_path / "D.npy", tile=32, backend="cpu")
+    assert isinstance(out, np.memmap)
+    np.testing.assert_array_equal(np.load(tmp_path / "D.npy"), reference(X, Y, "hamming"))
+
+
+def test_plink_bed_input(tmp_path):
+    from bed_reader import to_bed
+
+    rng = np.random.default_rng(7)
+    G = rng.integers(0, 3, (30, 200)).astype(float)
+    G[rng.random(G.shape) < 0.1] = np.nan
+    to_bed(tmp_path / "g.bed", G)
+    got, compared = gpuseq.pairwise_distances(tmp_path / "g.bed", return_compared=True,
+                                              backend="cpu")
+    Gi = np.where(np.isnan(G), -1, G).astype(np.int64)
+    ref, ref_compared = reference_with_missing(Gi, Gi, "hamming")
+    np.testing.assert_array_equal(got, ref)
+    np.testing.assert_array_equal(compared, ref_compared)
+
+
+def test_cli_writes_npy(tmp_path):
+    import subprocess
+    import sys
+
+    rng = np.random.default_rng(8)
+    X = rng.integers(0, 3, (12, 40)).astype(np.int8)
+    np.save(tmp_path / "g.npy", X)
+    subprocess.run([sys.executable, "-m", "gpuseq.cli", "distance", "--backend", "cpu",
+                    "--metric", "manhattan", str(tmp_path / "g.npy"), str(tmp_path / "d.npy")],
+                   check=True, capture_output=True)
+    np.testing.assert_array_equal(np.load(tmp_path / "d.npy"), reference(X, X, "manhattan"))
+
+
+# ---- errors ---------------------------------------------------------------------------------
+
+def test_bad_inputs_get_clear_errors(monkeypatch):
+    with pytest.raises(gpuseq.InvalidDataError, match="rectangular|ragged"):
+        gpuseq.pairwise_distances([[0, 1, 2], [0, 1]], backend="cpu")
+    with pytest.raises(gpuseq.InvalidDataError, match="non-integer"):
+        gpuseq.pairwise_distances(np.array([[0.5, 1.0]]), backend="cpu")
+    with pytest.raises(gpuseq.InvalidDataError, match=r"X\[1, 2\] = 3 is outside the alphabet"):
+        gpuseq.pairwise_distances(np.array([[0, 1, 2], [0, 1, 3]]), backend="cpu")
+    with pytest.raises(gpuseq.InvalidDataError, match="empty"):
+        gpuseq.pairwise_distances(np.zeros((0, 5)), backend="cpu")
+    with pytest.raises(gpuseq.InvalidDataError, match="empty"):
+        gpuseq.pairwise_distances(np.zeros((4, 0)), backend="cpu")
+    with pytest.raises(gpuseq.InvalidDataError, match="attributes"):
+        gpuseq.pairwise_distances(np.zeros((2, 5)), np.zeros((2, 6)), backend="cpu")
+    with pytest.raises(gpuseq.InvalidDataError, match="2-D"):
+        gpuseq.pairwise_distances(np.zeros(5), backend="cpu")
+    with pytest.raises(gpuseq.InvalidDataError, match="dtype"):
+        gpuseq.pairwise_distances(np.array([["a", "b"]]), backend="cpu")
+    with pytest.raises(gpuseq.InvalidDataError, match="missing values"):
+        gpuseq.pairwise_distances(np.array([[0, np.nan]]), kernel="shared")
+    with pytest.raises(gpuseq.BackendError):
+        gpuseq.pairwise_distances(np.zeros((2, 2)), kernel="shared", backend="cpu")
+    with pytest.raises(ValueError, match="metric"):
+        gpuseq.pairwise_distances(np.zeros((2, 2)), metric="euclidean")
+    monkeypatch.setattr(gd, "_available_memory", lambda: 1000)
+    with pytest.raises(gpuseq.OutputTooLargeError, match="out="):
+        gpuseq.pairwise_distances(np.zeros((100, 3)), backend="cpu")
+
+
+def test_paper_kernels_need_a_gpu():
+    if gpuseq.cuda_devices():
+        pytest.skip("a GPU is present: see the cuda tests below")
+    with pytest.raises(gpuseq.BackendError, match="not available"):
+        gpuseq.pairwise_distances(np.zeros((2, 2)), kernel="register")
+
+
+# ---- GPU (run on the device machine) --------------------------------------------------------
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("metric", ["hamming", "manhattan"])
+@pytest.mark.parametrize("kernel", GPU_KERNELS)
+def test_gpu_kernels_equal_cpu_twin_and_scipy(kernel, metric):
+    rng = np.random.default_rng(10)
+    shapes = SHAPES + [(300, 257, 1100), (129, 131, 2048)]
+    for n, m, a in shapes:
+        X = rng.integers(0, 3, (n, a)).astype(np.int8)
+        Y = rng.integers(0, 3, (m, a)).astype(np.int8)
+        gpu = gpuseq.pairwise_distances(X, Y, metric, kernel=kernel, backend="cuda", tile=200)
+        cpu = gpuseq.pairwise_distances(X, Y, metric, kernel="bitplane", backend="cpu")
+        np.testing.assert_array_equal(gpu, cpu, err_msg=f"{kernel} {n}x{m}x{a}")
+        np.testing.assert_array_equal(gpu, reference(X, Y, metric))
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("metric", ["hamming", "manhattan"])
+def test_gpu_bitplanes_with_missing_values(metric):
+    rng = np.random.default_rng(11)
+    X = rng.integers(0, 3, (211, 1500)).astype(float)
+    X[rng.random(X.shape) < 0.1] = np.nan
+    Y = X[::3].copy()
+    gpu, gpu_compared = gpuseq.pairwise_distances(X, Y, metric, backend="cuda", tile=100,
+                                                  return_compared=True)
+    cpu, cpu_compared = gpuseq.pairwise_distances(X, Y, metric, backend="cpu",
+                                                  return_compared=True)
+    np.testing.assert_array_equal(gpu, cpu)
+    np.testing.assert_array_equal(gpu_compared, cpu_compared)
+
+
+@pytest.mark.cuda
+def test_gpu_alphabets_nearest_neighbors_and_auto_backend():
+    rng = np.random.default_rng(12)
+    X = rng.integers(0, 5, (500, 333))
+    for metric in ("hamming", "manhattan"):
+        gpu = gpuseq.pairwise_distances(X, metric=metric, alphabet_size=5, backend="cuda")
+        np.testing.assert_array_equal(gpu, reference(X, X, metric))
+    a = gpuseq.nearest_neighbors(X, 4, alphabet_size=5, backend="cuda", tile=128)
+    b = gpuseq.nearest_neighbors(X, 4, alphabet_size=5, backend="cpu", tile=128)
+    np.testing.assert_array_equal(a[0], b[0])
+    np.testing.assert_array_equal(a[1], b[1])
+    assert gpuseq.backend.resolve_backend("auto", "distance") == "cuda"
+
+
+@pytest.mark.cuda
+def test_b1_tensor_core_peak_is_measurable():
+    assert gpuseq._core.b1_mma_peak_tops(200) > 1.0
