@@ -82,6 +82,7 @@ def default_kernel(rng, n, a, tile, cpu_sample, threads):
     X = genotypes(rng, n, a)
     peak = _core.b1_mma_peak_tops(20000)
     eng = engine(X, X, "bitplane", "cuda", threads)
+    eng.compute_into(np.empty((1, 1), np.int32), None, 0, 0)  # module load, buffers: untimed
     out = np.empty((n, n), dtype=np.int32)
     device_s = 0.0
     t = time.perf_counter()
