@@ -4,22 +4,26 @@
 // cpp/distance/genotypes.hpp), K a multiple of 512 bits. The CPU twin is and_popcount in
 // cpp/distance/genotypes.cpp.
 //
-// Tiling: a block of 256 threads computes 128 x 128 outputs; each of its 8 warps a 64 x 32
-// sub-tile (4 x 4 mma tiles, 64 accumulators per thread). K advances 512 bits per stage, two
-// stages double-buffered in shared memory through cp.async (zero-filled past the last row).
-// Within each 256-bit chunk, the mma's k order is free as long as A and B agree, so a thread
-// loads its two fragment words as one 64-bit pair (words 2t, 2t+1) from both operands; rows
-// are padded to 24 words so the warp's 64-bit loads hit distinct banks.
+// Tiling: a block of 256 threads computes 128 x 256 outputs; each of its 8 warps a 64 x 64
+// sub-tile (4 x 8 mma tiles, 128 accumulators per thread), so each mma needs 128 bytes of
+// fragments from shared memory (loaded with ldmatrix; rows padded to 80 bytes so that the 8
+// rows of each 8x16-byte matrix fall in distinct banks). K advances 512 bits per stage through
+// a 3-stage cp.async pipeline in dynamic shared memory (zero-filled past the last row). Blocks
+// run in groups of 8 row tiles sweeping the columns, so B tiles are reused from L2.
+// Fragments: ldmatrix gives each thread word t of a 16-byte row half, the same k range for A
+// (a0..a3: row g / g+8, first / second half) and for B (b0, b1), as the mma pairs them.
 #pragma once
 
 #include <cstdint>
 
 namespace gpuseq::cuda::bitplane {
 
-inline constexpr int kTileM = 128, kTileN = 128;
+inline constexpr int kTileM = 128, kTileN = 256, kStages = 3;
 inline constexpr int kStageWords = 16;  // 512 bits of K per stage, as 32-bit words
-inline constexpr int kRowWords = 24;    // shared-memory row: 16 words + 8 of padding
+inline constexpr int kRowBytes = 80;    // shared-memory row: 64 bytes + 16 of padding
 inline constexpr int kThreads = 256;
+inline constexpr int kGroupRows = 8;    // row tiles per rasterization group
+inline constexpr int kSharedBytes = kStages * (kTileM + kTileN) * kRowBytes;
 
 // out[i][j] = (accumulate ? out[i][j] : 0) + (base ? base[i][j] : 0) + constant
 //             + row_add[i] + col_add[j] + scale * C[i][j]        (optional terms may be null)
@@ -53,87 +57,101 @@ __device__ __forceinline__ void mma_and_popc(int (&c)[4], const uint32_t (&a)[4]
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
-// Loads rows [first, first + 128) x words [kw, kw + 16) of a bit matrix into a stage.
-__device__ __forceinline__ void load_tile(uint32_t* stage, const uint32_t* m, int64_t rows,
-                                          int64_t first, int64_t k_words, int64_t kw) {
-  for (int c = threadIdx.x; c < kTileM * 4; c += kThreads) {
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* smem) {
+  const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
+}
+
+// Loads `count` rows from `first` x words [kw, kw + 16) of a bit matrix into shared memory.
+__device__ __forceinline__ void load_rows(unsigned char* smem, int count, const uint32_t* m,
+                                          int64_t rows, int64_t first, int64_t k_words,
+                                          int64_t kw) {
+  for (int c = threadIdx.x; c < count * 4; c += kThreads) {
     const int r = c >> 2, part = c & 3;
     const int64_t row = first + r;
     const bool inside = row < rows;
-    cp_async16(stage + r * kRowWords + part * 4, m + (inside ? row : 0) * k_words + kw + part * 4,
-               inside ? 16 : 0);
+    cp_async16(reinterpret_cast<uint32_t*>(smem + r * kRowBytes + part * 16),
+               m + (inside ? row : 0) * k_words + kw + part * 4, inside ? 16 : 0);
   }
 }
 
-__global__ void __launch_bounds__(kThreads)
+// Launch with kSharedBytes of dynamic shared memory and tiles_m * tiles_n blocks.
+__global__ void __launch_bounds__(kThreads, 1)
     and_popc_gemm_kernel(const uint32_t* A, int64_t a_rows, const uint32_t* B, int64_t b_rows,
-                         int64_t k_words, Epilogue ep) {
-  __shared__ __align__(16) uint32_t smem_a[2][kTileM * kRowWords];
-  __shared__ __align__(16) uint32_t smem_b[2][kTileN * kRowWords];
+                         int64_t k_words, Epilogue ep, int tiles_m, int tiles_n) {
+  extern __shared__ __align__(16) unsigned char smem[];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int g = lane >> 2, t = lane & 3;                  // mma group and thread in group
-  const int warp_row = (warp >> 2) * 64, warp_col = (warp & 3) * 32;
-  const int64_t row0 = static_cast<int64_t>(blockIdx.y) * kTileM;
-  const int64_t col0 = static_cast<int64_t>(blockIdx.x) * kTileN;
+  const int warp_row = (warp >> 2) * 64, warp_col = (warp & 3) * 64;
 
-  int acc[4][4][4];
+  // Grouped rasterization: consecutive blocks walk down kGroupRows row tiles, then across.
+  const int per_group = kGroupRows * tiles_n;
+  const int first_m = (blockIdx.x / per_group) * kGroupRows;
+  const int group_m = min(tiles_m - first_m, kGroupRows);
+  const int in_group = blockIdx.x % per_group;
+  const int64_t row0 = static_cast<int64_t>(first_m + in_group % group_m) * kTileM;
+  const int64_t col0 = static_cast<int64_t>(in_group / group_m) * kTileN;
+
+  int acc[4][8][4];
 #pragma unroll
   for (int i = 0; i < 4; ++i)
 #pragma unroll
-    for (int j = 0; j < 4; ++j)
+    for (int j = 0; j < 8; ++j)
 #pragma unroll
       for (int r = 0; r < 4; ++r) acc[i][j][r] = 0;
 
-  const int64_t stages = k_words / kStageWords;
-  load_tile(smem_a[0], A, a_rows, row0, k_words, 0);
-  load_tile(smem_b[0], B, b_rows, col0, k_words, 0);
-  cp_async_commit();
-  for (int64_t s = 0; s < stages; ++s) {
-    if (s + 1 < stages) {
-      load_tile(smem_a[(s + 1) & 1], A, a_rows, row0, k_words, (s + 1) * kStageWords);
-      load_tile(smem_b[(s + 1) & 1], B, b_rows, col0, k_words, (s + 1) * kStageWords);
-      cp_async_commit();
-      cp_async_wait<1>();
-    } else {
-      cp_async_wait<0>();
-    }
+  auto stage_a = [&](int s) { return smem + s * (kTileM + kTileN) * kRowBytes; };
+  auto stage_b = [&](int s) { return stage_a(s) + kTileM * kRowBytes; };
+  auto load_stage = [&](int s, int64_t step) {
+    load_rows(stage_a(s), kTileM, A, a_rows, row0, k_words, step * kStageWords);
+    load_rows(stage_b(s), kTileN, B, b_rows, col0, k_words, step * kStageWords);
+  };
+
+  const int64_t steps = k_words / kStageWords;
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < steps) load_stage(s, s);
+    cp_async_commit();
+  }
+  // Per-lane ldmatrix row and byte offsets (see the header comment).
+  const int a_row = warp_row + (lane & 7) + ((lane >> 3) & 1) * 8, a_half = (lane >> 4) * 16;
+  const int b_row = warp_col + (lane & 7) + (lane >> 4) * 8, b_half = ((lane >> 3) & 1) * 16;
+  for (int64_t step = 0; step < steps; ++step) {
+    if (step + kStages - 1 < steps) load_stage((step + kStages - 1) % kStages, step + kStages - 1);
+    cp_async_commit();                  // (possibly empty: keeps the group count regular)
+    cp_async_wait<kStages - 1>();       // this step's stage has arrived
     __syncthreads();
-    const uint32_t* sa = smem_a[s & 1];
-    const uint32_t* sb = smem_b[s & 1];
+    const unsigned char* sa = stage_a(step % kStages);
+    const unsigned char* sb = stage_b(step % kStages);
 #pragma unroll
     for (int chunk = 0; chunk < 2; ++chunk) {  // two 256-bit mma steps per stage
-      uint32_t af[4][4], bf[4][2];
+      uint32_t af[4][4], bf[8][2];
 #pragma unroll
-      for (int mt = 0; mt < 4; ++mt) {
-        const int r = warp_row + mt * 16 + g;
-        const uint2 lo = *reinterpret_cast<const uint2*>(sa + r * kRowWords + chunk * 8 + 2 * t);
-        const uint2 hi =
-            *reinterpret_cast<const uint2*>(sa + (r + 8) * kRowWords + chunk * 8 + 2 * t);
-        af[mt][0] = lo.x;  // row g,     first k half
-        af[mt][1] = hi.x;  // row g + 8, first k half
-        af[mt][2] = lo.y;  // row g,     second k half
-        af[mt][3] = hi.y;  // row g + 8, second k half
-      }
+      for (int mt = 0; mt < 4; ++mt)
+        ldmatrix_x4(af[mt], sa + (a_row + mt * 16) * kRowBytes + chunk * 32 + a_half);
 #pragma unroll
-      for (int nt = 0; nt < 4; ++nt) {
-        const int c = warp_col + nt * 8 + g;
-        const uint2 v = *reinterpret_cast<const uint2*>(sb + c * kRowWords + chunk * 8 + 2 * t);
-        bf[nt][0] = v.x;
-        bf[nt][1] = v.y;
+      for (int np = 0; np < 4; ++np) {  // two n tiles per ldmatrix
+        uint32_t r[4];
+        ldmatrix_x4(r, sb + (b_row + np * 16) * kRowBytes + chunk * 32 + b_half);
+        bf[2 * np][0] = r[0];
+        bf[2 * np][1] = r[1];
+        bf[2 * np + 1][0] = r[2];
+        bf[2 * np + 1][1] = r[3];
       }
 #pragma unroll
       for (int mt = 0; mt < 4; ++mt)
 #pragma unroll
-        for (int nt = 0; nt < 4; ++nt) mma_and_popc(acc[mt][nt], af[mt], bf[nt]);
+        for (int nt = 0; nt < 8; ++nt) mma_and_popc(acc[mt][nt], af[mt], bf[nt]);
     }
-    __syncthreads();  // the stage is overwritten by the next iteration's loads
+    __syncthreads();  // the stage is refilled by a later step
   }
 
   // Accumulator r of tile (mt, nt): row g (r < 2) or g + 8, column 2t + (r & 1).
 #pragma unroll
   for (int mt = 0; mt < 4; ++mt) {
 #pragma unroll
-    for (int nt = 0; nt < 4; ++nt) {
+    for (int nt = 0; nt < 8; ++nt) {
 #pragma unroll
       for (int r = 0; r < 4; ++r) {
         const int64_t i = row0 + warp_row + mt * 16 + g + (r >> 1) * 8;

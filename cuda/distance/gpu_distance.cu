@@ -165,6 +165,9 @@ std::vector<uint64_t> repeat_valid(const BitPlanes& p) {
 class BitPlaneEngine : public distance::DistanceEngine {
  public:
   explicit BitPlaneEngine(const DistanceProblem& p) : p_(p) {
+    GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(bitplane::and_popc_gemm_kernel,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           bitplane::kSharedBytes));
     const BitPlanes x = distance::encode_bit_planes(p.x, p.alphabet_size, p.metric, p.missing);
     const BitPlanes y = distance::encode_bit_planes(p.y, p.alphabet_size, p.metric, p.missing);
     x_ = upload_bits(x.bits.data(), x.instances, x.row_words());
@@ -190,10 +193,11 @@ class BitPlaneEngine : public distance::DistanceEngine {
     const int64_t r0 = tile.row_begin, c0 = tile.col_begin;
     auto product = [&](const DeviceBits& a, const DeviceBits& b, bitplane::Epilogue ep) {
       ep.out_stride = cols;
-      const dim3 grid(static_cast<unsigned>((cols + bitplane::kTileN - 1) / bitplane::kTileN),
-                      static_cast<unsigned>((rows + bitplane::kTileM - 1) / bitplane::kTileM));
-      bitplane::and_popc_gemm_kernel<<<grid, bitplane::kThreads>>>(a.row(r0), rows, b.row(c0), cols,
-                                                                   a.k_words, ep);
+      const int tiles_m = static_cast<int>((rows + bitplane::kTileM - 1) / bitplane::kTileM);
+      const int tiles_n = static_cast<int>((cols + bitplane::kTileN - 1) / bitplane::kTileN);
+      bitplane::and_popc_gemm_kernel<<<tiles_m * tiles_n, bitplane::kThreads,
+                                       bitplane::kSharedBytes>>>(
+          a.row(r0), rows, b.row(c0), cols, a.k_words, ep, tiles_m, tiles_n);
       GPUSEQ_CUDA_CHECK_LAUNCH("and_popc_gemm_kernel");
     };
     timer_.start();
