@@ -138,6 +138,17 @@ def default_kernel(rng, n, a, tile, cpu_sample, threads):
     return result
 
 
+def gemm_variants(n, k_bits, repeats, peak):
+    """Every tiling variant of the tensor-core product on one n x n x k_bits problem."""
+    rows = []
+    for name in _core.b1_gemm_variants():
+        secs = _core.b1_gemm_seconds(name, n, n, k_bits, repeats)
+        tops = 2.0 * n * n * k_bits / secs / 1e12
+        rows.append({"variant": name, "seconds": secs, "tops": tops, "fraction_of_peak": tops / peak})
+        log(f"  {name:<46} {secs * 1e3:8.2f} ms {tops:7.0f} TOPS {100 * tops / peak:5.1f}%")
+    return rows
+
+
 def log(msg):
     print(msg, flush=True)
 
@@ -177,10 +188,21 @@ def main():
     p.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     p.add_argument("--seed", type=int, default=2010)
     p.add_argument("--out", default=None)
+    p.add_argument("--variants", action="store_true",
+                   help="time every tiling variant of the tensor-core product and stop")
     args = p.parse_args()
     if not gpuseq.cuda_devices():
         raise SystemExit("needs a CUDA build of gpuseq and an NVIDIA GPU")
     rng = np.random.default_rng(args.seed)
+    if args.variants:
+        peak = _core.b1_mma_peak_tops(20000)
+        log(f"b1 mma.sync peak {peak:.0f} TOPS; variants on 16384 x 16384 x 30720 bits:")
+        result = {"benchmark": "distance-gemm-variants", "command": " ".join(sys.argv),
+                  "device": device_info(), "software": {"git": git_commit()}, "peak_tops": peak,
+                  "variants": gemm_variants(16384, 30720, args.repeat, peak)}
+        out = Path(args.out or Path(__file__).parent / "results" / "distance-variants.json")
+        out.write_text(json.dumps(result, indent=1) + "\n")
+        return
     sizes = [(112, 512), (224, 4096), (448, 8192)]
     if args.quick:
         sizes = [(112, 512)]

@@ -1,5 +1,6 @@
 // All-pairs distances: engines for every kernel (CPU and GPU) behind one Python class.
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <memory>
 #include <stdexcept>
@@ -112,6 +113,10 @@ void bind_distance(py::module_& m) {
 #ifdef GPUSEQ_WITH_CUDA
   m.def("b1_mma_peak_tops", &cuda::b1_mma_peak_tops, py::arg("iterations") = 20000,
         "Sustained b1 AND+POPC mma.sync rate of this GPU (tera bit-ops/s).");
+  m.def("b1_gemm_variants", &cuda::b1_gemm_variants);
+  m.def("b1_gemm_seconds", &cuda::b1_gemm_seconds, py::arg("variant"), py::arg("rows"),
+        py::arg("cols"), py::arg("k_bits"), py::arg("repeats") = 5,
+        "Device seconds of one binary product with a tiling variant ('' = the default).");
 #endif
 }
 

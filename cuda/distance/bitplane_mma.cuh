@@ -4,26 +4,34 @@
 // cpp/distance/genotypes.hpp), K a multiple of 512 bits. The CPU twin is and_popcount in
 // cpp/distance/genotypes.cpp.
 //
-// Tiling: a block of 256 threads computes 128 x 256 outputs; each of its 8 warps a 64 x 64
-// sub-tile (4 x 8 mma tiles, 128 accumulators per thread), so each mma needs 128 bytes of
-// fragments from shared memory (loaded with ldmatrix; rows padded to 80 bytes so that the 8
-// rows of each 8x16-byte matrix fall in distinct banks). K advances 512 bits per stage through
-// a 3-stage cp.async pipeline in dynamic shared memory (zero-filled past the last row). Blocks
-// run in groups of 8 row tiles sweeping the columns, so B tiles are reused from L2.
-// Fragments: ldmatrix gives each thread word t of a 16-byte row half, the same k range for A
-// (a0..a3: row g / g+8, first / second half) and for B (b0, b1), as the mma pairs them.
+// Tiling (GemmTiling below): a block of 8 warps (2 x 4) computes a tile of outputs, each warp
+// WM x WN mma tiles of 16 x 8. Fragments come from shared memory through ldmatrix (rows
+// padded by 16 bytes so that the 8 rows of each 8x16-byte matrix fall in distinct banks). K
+// advances `chunks` x 256 bits per stage through a multi-stage cp.async pipeline in dynamic
+// shared memory (zero-filled past the last row). Blocks run in groups of 8 row tiles sweeping
+// the columns, so B tiles are reused from L2. ldmatrix gives each thread word t of a 16-byte
+// row half: the same k range for A (a0..a3: row g / g+8, first / second half) and for B (b0,
+// b1), as the mma pairs them. The variants and the measurements that chose the default are in
+// gpu_distance.cu.
 #pragma once
 
 #include <cstdint>
 
 namespace gpuseq::cuda::bitplane {
 
-inline constexpr int kTileM = 128, kTileN = 256, kStages = 3;
-inline constexpr int kStageWords = 16;  // 512 bits of K per stage, as 32-bit words
-inline constexpr int kRowBytes = 80;    // shared-memory row: 64 bytes + 16 of padding
-inline constexpr int kThreads = 256;
+inline constexpr int kThreads = 256;    // 8 warps: 2 along rows, 4 along columns
 inline constexpr int kGroupRows = 8;    // row tiles per rasterization group
-inline constexpr int kSharedBytes = kStages * (kTileM + kTileN) * kRowBytes;
+
+template <int WM, int WN, int Stages, int Chunks, int MinBlocks>
+struct GemmTiling {
+  static constexpr int kWarpTilesM = WM, kWarpTilesN = WN, kStages = Stages, kChunks = Chunks;
+  static constexpr int kMinBlocks = MinBlocks;
+  static constexpr int kTileM = 2 * 16 * WM, kTileN = 4 * 8 * WN;
+  static constexpr int kStageWords = 8 * Chunks;            // 32-bit words of K per stage
+  static constexpr int kRowBytes = kStageWords * 4 + 16;    // padded shared-memory row
+  static constexpr int kSharedBytes = Stages * (kTileM + kTileN) * kRowBytes;
+  static_assert(WN % 2 == 0, "B fragments are loaded two n tiles at a time");
+};
 
 // out[i][j] = (accumulate ? out[i][j] : 0) + (base ? base[i][j] : 0) + constant
 //             + row_add[i] + col_add[j] + scale * C[i][j]        (optional terms may be null)
@@ -64,53 +72,59 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* smem) 
                : "r"(addr));
 }
 
-// Loads `count` rows from `first` x words [kw, kw + 16) of a bit matrix into shared memory.
-__device__ __forceinline__ void load_rows(unsigned char* smem, int count, const uint32_t* m,
-                                          int64_t rows, int64_t first, int64_t k_words,
-                                          int64_t kw) {
-  for (int c = threadIdx.x; c < count * 4; c += kThreads) {
-    const int r = c >> 2, part = c & 3;
+// Loads `count` rows from `first` x `words` words starting at kw of a bit matrix into shared
+// memory rows of `row_bytes`.
+__device__ __forceinline__ void load_rows(unsigned char* smem, int count, int words,
+                                          int row_bytes, const uint32_t* m, int64_t rows,
+                                          int64_t first, int64_t k_words, int64_t kw) {
+  const int parts = words / 4;  // 16-byte pieces per row
+  for (int c = threadIdx.x; c < count * parts; c += kThreads) {
+    const int r = c / parts, part = c % parts;
     const int64_t row = first + r;
     const bool inside = row < rows;
-    cp_async16(reinterpret_cast<uint32_t*>(smem + r * kRowBytes + part * 16),
+    cp_async16(reinterpret_cast<uint32_t*>(smem + r * row_bytes + part * 16),
                m + (inside ? row : 0) * k_words + kw + part * 4, inside ? 16 : 0);
   }
 }
 
-// Launch with kSharedBytes of dynamic shared memory and tiles_m * tiles_n blocks.
-__global__ void __launch_bounds__(kThreads, 1)
+// Launch with T::kSharedBytes of dynamic shared memory and tiles_m * tiles_n blocks.
+template <class T>
+__global__ void __launch_bounds__(kThreads, T::kMinBlocks)
     and_popc_gemm_kernel(const uint32_t* A, int64_t a_rows, const uint32_t* B, int64_t b_rows,
                          int64_t k_words, Epilogue ep, int tiles_m, int tiles_n) {
+  constexpr int WM = T::kWarpTilesM, WN = T::kWarpTilesN, RB = T::kRowBytes;
   extern __shared__ __align__(16) unsigned char smem[];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int g = lane >> 2, t = lane & 3;                  // mma group and thread in group
-  const int warp_row = (warp >> 2) * 64, warp_col = (warp & 3) * 64;
+  const int warp_row = (warp >> 2) * 16 * WM, warp_col = (warp & 3) * 8 * WN;
 
   // Grouped rasterization: consecutive blocks walk down kGroupRows row tiles, then across.
   const int per_group = kGroupRows * tiles_n;
   const int first_m = (blockIdx.x / per_group) * kGroupRows;
   const int group_m = min(tiles_m - first_m, kGroupRows);
   const int in_group = blockIdx.x % per_group;
-  const int64_t row0 = static_cast<int64_t>(first_m + in_group % group_m) * kTileM;
-  const int64_t col0 = static_cast<int64_t>(in_group / group_m) * kTileN;
+  const int64_t row0 = static_cast<int64_t>(first_m + in_group % group_m) * T::kTileM;
+  const int64_t col0 = static_cast<int64_t>(in_group / group_m) * T::kTileN;
 
-  int acc[4][8][4];
+  int acc[WM][WN][4];
 #pragma unroll
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < WM; ++i)
 #pragma unroll
-    for (int j = 0; j < 8; ++j)
+    for (int j = 0; j < WN; ++j)
 #pragma unroll
       for (int r = 0; r < 4; ++r) acc[i][j][r] = 0;
 
-  auto stage_a = [&](int s) { return smem + s * (kTileM + kTileN) * kRowBytes; };
-  auto stage_b = [&](int s) { return stage_a(s) + kTileM * kRowBytes; };
+  auto stage_a = [&](int s) { return smem + s * (T::kTileM + T::kTileN) * RB; };
+  auto stage_b = [&](int s) { return stage_a(s) + T::kTileM * RB; };
   auto load_stage = [&](int s, int64_t step) {
-    load_rows(stage_a(s), kTileM, A, a_rows, row0, k_words, step * kStageWords);
-    load_rows(stage_b(s), kTileN, B, b_rows, col0, k_words, step * kStageWords);
+    load_rows(stage_a(s), T::kTileM, T::kStageWords, RB, A, a_rows, row0, k_words,
+              step * T::kStageWords);
+    load_rows(stage_b(s), T::kTileN, T::kStageWords, RB, B, b_rows, col0, k_words,
+              step * T::kStageWords);
   };
 
-  const int64_t steps = k_words / kStageWords;
-  for (int s = 0; s < kStages - 1; ++s) {
+  const int64_t steps = k_words / T::kStageWords;
+  for (int s = 0; s < T::kStages - 1; ++s) {
     if (s < steps) load_stage(s, s);
     cp_async_commit();
   }
@@ -118,40 +132,41 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int a_row = warp_row + (lane & 7) + ((lane >> 3) & 1) * 8, a_half = (lane >> 4) * 16;
   const int b_row = warp_col + (lane & 7) + (lane >> 4) * 8, b_half = ((lane >> 3) & 1) * 16;
   for (int64_t step = 0; step < steps; ++step) {
-    if (step + kStages - 1 < steps) load_stage((step + kStages - 1) % kStages, step + kStages - 1);
+    if (step + T::kStages - 1 < steps)
+      load_stage((step + T::kStages - 1) % T::kStages, step + T::kStages - 1);
     cp_async_commit();                  // (possibly empty: keeps the group count regular)
-    cp_async_wait<kStages - 1>();       // this step's stage has arrived
+    cp_async_wait<T::kStages - 1>();    // this step's stage has arrived
     __syncthreads();
-    const unsigned char* sa = stage_a(step % kStages);
-    const unsigned char* sb = stage_b(step % kStages);
+    const unsigned char* sa = stage_a(step % T::kStages);
+    const unsigned char* sb = stage_b(step % T::kStages);
 #pragma unroll
-    for (int chunk = 0; chunk < 2; ++chunk) {  // two 256-bit mma steps per stage
-      uint32_t af[4][4], bf[8][2];
+    for (int chunk = 0; chunk < T::kChunks; ++chunk) {  // 256-bit mma steps of this stage
+      uint32_t af[WM][4], bf[WN][2];
 #pragma unroll
-      for (int mt = 0; mt < 4; ++mt)
-        ldmatrix_x4(af[mt], sa + (a_row + mt * 16) * kRowBytes + chunk * 32 + a_half);
+      for (int mt = 0; mt < WM; ++mt)
+        ldmatrix_x4(af[mt], sa + (a_row + mt * 16) * RB + chunk * 32 + a_half);
 #pragma unroll
-      for (int np = 0; np < 4; ++np) {  // two n tiles per ldmatrix
+      for (int np = 0; np < WN / 2; ++np) {  // two n tiles per ldmatrix
         uint32_t r[4];
-        ldmatrix_x4(r, sb + (b_row + np * 16) * kRowBytes + chunk * 32 + b_half);
+        ldmatrix_x4(r, sb + (b_row + np * 16) * RB + chunk * 32 + b_half);
         bf[2 * np][0] = r[0];
         bf[2 * np][1] = r[1];
         bf[2 * np + 1][0] = r[2];
         bf[2 * np + 1][1] = r[3];
       }
 #pragma unroll
-      for (int mt = 0; mt < 4; ++mt)
+      for (int mt = 0; mt < WM; ++mt)
 #pragma unroll
-        for (int nt = 0; nt < 8; ++nt) mma_and_popc(acc[mt][nt], af[mt], bf[nt]);
+        for (int nt = 0; nt < WN; ++nt) mma_and_popc(acc[mt][nt], af[mt], bf[nt]);
     }
     __syncthreads();  // the stage is refilled by a later step
   }
 
   // Accumulator r of tile (mt, nt): row g (r < 2) or g + 8, column 2t + (r & 1).
 #pragma unroll
-  for (int mt = 0; mt < 4; ++mt) {
+  for (int mt = 0; mt < WM; ++mt) {
 #pragma unroll
-    for (int nt = 0; nt < 8; ++nt) {
+    for (int nt = 0; nt < WN; ++nt) {
 #pragma unroll
       for (int r = 0; r < 4; ++r) {
         const int64_t i = row0 + warp_row + mt * 16 + g + (r >> 1) * 8;

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "common/check.cuh"
@@ -162,12 +163,62 @@ std::vector<uint64_t> repeat_valid(const BitPlanes& p) {
   return out;
 }
 
+// ---- tensor-core GEMM variants --------------------------------------------------------------
+
+using GemmLaunch = void (*)(const uint32_t* A, int64_t a_rows, const uint32_t* B, int64_t b_rows,
+                            int64_t k_words, bitplane::Epilogue ep);
+
+template <class T>
+void launch_gemm(const uint32_t* A, int64_t a_rows, const uint32_t* B, int64_t b_rows,
+                 int64_t k_words, bitplane::Epilogue ep) {
+  static const bool configured = [] {  // above 48 KB of shared memory needs an opt-in
+    GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(bitplane::and_popc_gemm_kernel<T>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           T::kSharedBytes));
+    return true;
+  }();
+  (void)configured;
+  if (k_words % T::kStageWords != 0) throw std::logic_error("K is not a whole number of stages");
+  const int tiles_m = static_cast<int>((a_rows + T::kTileM - 1) / T::kTileM);
+  const int tiles_n = static_cast<int>((b_rows + T::kTileN - 1) / T::kTileN);
+  bitplane::and_popc_gemm_kernel<T><<<tiles_m * tiles_n, bitplane::kThreads, T::kSharedBytes>>>(
+      A, a_rows, B, b_rows, k_words, ep, tiles_m, tiles_n);
+  GPUSEQ_CUDA_CHECK_LAUNCH("and_popc_gemm_kernel");
+}
+
+struct GemmVariant {
+  const char* name;  // block tile, warp tile, pipeline stages x K bits per stage, blocks per SM
+  GemmLaunch launch;
+};
+
+// K per stage must divide the bit planes' 512-bit padding: 512 bits (2 chunks) per stage.
+const GemmVariant kGemmVariants[] = {
+    {"block 128x128 warp 64x32 stages 3x512 2/SM",
+     &launch_gemm<bitplane::GemmTiling<4, 4, 3, 2, 2>>},
+    {"block 128x128 warp 64x32 stages 4x512 2/SM",
+     &launch_gemm<bitplane::GemmTiling<4, 4, 4, 2, 2>>},
+    {"block 128x256 warp 64x64 stages 3x512 1/SM",
+     &launch_gemm<bitplane::GemmTiling<4, 8, 3, 2, 1>>},
+    {"block 128x256 warp 64x64 stages 5x512 1/SM",
+     &launch_gemm<bitplane::GemmTiling<4, 8, 5, 2, 1>>},
+    {"block 64x256 warp 32x64 stages 3x512 2/SM",
+     &launch_gemm<bitplane::GemmTiling<2, 8, 3, 2, 2>>},
+    {"block 64x128 warp 32x32 stages 4x512 3/SM",
+     &launch_gemm<bitplane::GemmTiling<2, 4, 4, 2, 3>>},
+};
+
+// The variant the engines use (measured on an H100: benchmarks/bench_distance.py --variants).
+const GemmVariant& default_gemm() { return kGemmVariants[0]; }
+
+const GemmVariant& gemm_by_name(const std::string& name) {
+  for (const auto& v : kGemmVariants)
+    if (name == v.name) return v;
+  throw std::invalid_argument("unknown GEMM variant '" + name + "'");
+}
+
 class BitPlaneEngine : public distance::DistanceEngine {
  public:
   explicit BitPlaneEngine(const DistanceProblem& p) : p_(p) {
-    GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(bitplane::and_popc_gemm_kernel,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           bitplane::kSharedBytes));
     const BitPlanes x = distance::encode_bit_planes(p.x, p.alphabet_size, p.metric, p.missing);
     const BitPlanes y = distance::encode_bit_planes(p.y, p.alphabet_size, p.metric, p.missing);
     x_ = upload_bits(x.bits.data(), x.instances, x.row_words());
@@ -193,12 +244,7 @@ class BitPlaneEngine : public distance::DistanceEngine {
     const int64_t r0 = tile.row_begin, c0 = tile.col_begin;
     auto product = [&](const DeviceBits& a, const DeviceBits& b, bitplane::Epilogue ep) {
       ep.out_stride = cols;
-      const int tiles_m = static_cast<int>((rows + bitplane::kTileM - 1) / bitplane::kTileM);
-      const int tiles_n = static_cast<int>((cols + bitplane::kTileN - 1) / bitplane::kTileN);
-      bitplane::and_popc_gemm_kernel<<<tiles_m * tiles_n, bitplane::kThreads,
-                                       bitplane::kSharedBytes>>>(
-          a.row(r0), rows, b.row(c0), cols, a.k_words, ep, tiles_m, tiles_n);
-      GPUSEQ_CUDA_CHECK_LAUNCH("and_popc_gemm_kernel");
+      default_gemm().launch(a.row(r0), rows, b.row(c0), cols, a.k_words, ep);
     };
     timer_.start();
     bitplane::Epilogue ep;
@@ -257,6 +303,37 @@ std::unique_ptr<distance::DistanceEngine> make_distance_engine(const std::string
                                                                const DistanceProblem& problem) {
   if (kernel == "bitplane") return std::make_unique<BitPlaneEngine>(problem);
   return std::make_unique<PaperEngine>(kernel, problem);
+}
+
+std::vector<std::string> b1_gemm_variants() {
+  std::vector<std::string> names;
+  for (const auto& v : kGemmVariants) names.emplace_back(v.name);
+  return names;
+}
+
+double b1_gemm_seconds(const std::string& variant, int64_t rows, int64_t cols, int64_t k_bits,
+                       int repeats) {
+  const GemmVariant& v = variant.empty() ? default_gemm() : gemm_by_name(variant);
+  const int64_t k_words = (k_bits + 511) / 512 * 16;
+  std::vector<uint32_t> host(static_cast<size_t>((rows + cols) * k_words));
+  uint32_t state = 2463534242u;  // xorshift32: random bits, no host library needed
+  for (auto& w : host) {
+    state ^= state << 13;
+    state ^= state >> 17;
+    state ^= state << 5;
+    w = state;
+  }
+  DeviceArray<uint32_t> bits = device_copy(host.data(), host.size());
+  DeviceArray<int32_t> out = device_alloc<int32_t>(static_cast<size_t>(rows * cols));
+  bitplane::Epilogue ep;
+  ep.out = out.get();
+  ep.out_stride = cols;
+  v.launch(bits.get(), rows, bits.get() + rows * k_words, cols, k_words, ep);  // warm-up
+  DeviceTimer timer;
+  timer.start();
+  for (int r = 0; r < repeats; ++r)
+    v.launch(bits.get(), rows, bits.get() + rows * k_words, cols, k_words, ep);
+  return timer.stop_seconds() / repeats;
 }
 
 double b1_mma_peak_tops(int iterations) {

@@ -1,8 +1,10 @@
 // GPU all-pairs distance engines (the CUDA twins of cpp/distance). Plain C++ interface.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "distance/engine.hpp"
 
@@ -16,5 +18,11 @@ std::unique_ptr<distance::DistanceEngine> make_distance_engine(
 // Sustained tera bit-operations per second (2 per AND+POPC bit pair) of the b1 mma.sync
 // instruction on the current device, from a register-only loop.
 double b1_mma_peak_tops(int iterations);
+
+// Tiling variants of the tensor-core product, and the device seconds of one rows x cols x
+// k_bits product with a variant ('' for the default), for choosing the default by measurement.
+std::vector<std::string> b1_gemm_variants();
+double b1_gemm_seconds(const std::string& variant, int64_t rows, int64_t cols, int64_t k_bits,
+                       int repeats);
 
 }  // namespace gpuseq::cuda
