@@ -144,7 +144,8 @@ def gemm_variants(n, k_bits, repeats, peak):
     for name in _core.b1_gemm_variants():
         secs = _core.b1_gemm_seconds(name, n, n, k_bits, repeats)
         tops = 2.0 * n * n * k_bits / secs / 1e12
-        rows.append({"variant": name, "seconds": secs, "tops": tops, "fraction_of_peak": tops / peak})
+        rows.append({"variant": name, "seconds": secs, "tops": tops,
+                     "fraction_of_peak": tops / peak})
         log(f"  {name:<46} {secs * 1e3:8.2f} ms {tops:7.0f} TOPS {100 * tops / peak:5.1f}%")
     return rows
 
