@@ -44,8 +44,8 @@ BitPlanes encode_bit_planes(const GenotypeMatrix& x, int alphabet_size, Metric m
   p.instances = x.instances;
   p.attributes = x.attributes;
   p.planes = metric == Metric::kHamming ? alphabet_size : alphabet_size - 1;
-  // Planes are padded to 512 bits: whole k-steps of the GPU tensor-core kernel.
-  p.plane_words = (x.attributes + 511) / 512 * 8;
+  // Planes are padded to 1024 bits: whole K stages of the GPU tensor-core kernel.
+  p.plane_words = (x.attributes + 1023) / 1024 * 16;
   p.bits.assign(static_cast<size_t>(x.instances * p.row_words()), 0);
   if (with_missing) p.valid.assign(static_cast<size_t>(x.instances * p.plane_words), 0);
   p.weight.assign(static_cast<size_t>(x.instances), 0);

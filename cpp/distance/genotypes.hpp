@@ -43,7 +43,7 @@ bool has_missing(const GenotypeMatrix& x);
 void distances_cpu_loop(const GenotypeMatrix& x, const GenotypeMatrix& y, Metric metric,
                         const OutputTile& tile, int threads);
 
-// Bit planes: each instance as rows of bits, 512-bit aligned per plane (GPU mma tiles use the
+// Bit planes: each instance as rows of bits, 1024-bit aligned per plane (GPU mma tiles use the
 // same layout). For hamming, one plane per value (v == a); for manhattan, thermometer planes
 // (v >= t, t = 1..alphabet_size-1). Matches (hamming) or AND-counts (manhattan) of two
 // instances are then popcounts of ANDed planes, i.e. a binary matrix product.
@@ -51,7 +51,7 @@ struct BitPlanes {
   int64_t instances = 0;
   int64_t attributes = 0;
   int planes = 0;              // value planes per instance
-  int64_t plane_words = 0;     // 64-bit words per plane (a multiple of 8: 512 bits)
+  int64_t plane_words = 0;     // 64-bit words per plane (a multiple of 16: 1024 bits)
   std::vector<uint64_t> bits;  // instances x planes x plane_words
   std::vector<uint64_t> valid;  // instances x plane_words, only when values are missing
   std::vector<int32_t> weight;  // per instance: set bits over all planes (manhattan)

@@ -72,20 +72,34 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* smem) 
                : "r"(addr));
 }
 
-// Loads `count` rows from `first` x `words` words starting at kw of a bit matrix into shared
-// memory rows of `row_bytes`.
-__device__ __forceinline__ void load_rows(unsigned char* smem, int count, int words,
-                                          int row_bytes, const uint32_t* m, int64_t rows,
-                                          int64_t first, int64_t k_words, int64_t kw) {
-  const int parts = words / 4;  // 16-byte pieces per row
-  for (int c = threadIdx.x; c < count * parts; c += kThreads) {
-    const int r = c / parts, part = c % parts;
-    const int64_t row = first + r;
-    const bool inside = row < rows;
-    cp_async16(reinterpret_cast<uint32_t*>(smem + r * row_bytes + part * 16),
-               m + (inside ? row : 0) * k_words + kw + part * 4, inside ? 16 : 0);
+// The 16-byte pieces one thread copies into every stage of one operand: fixed for the whole
+// K loop, so their addresses are computed once (rows past the end are zero-filled).
+template <int Rows, int Words, int RowBytes>
+struct StageCopies {
+  static constexpr int kParts = Words / 4;  // 16-byte pieces per row and stage
+  static constexpr int kPieces = Rows * kParts / kThreads;
+  static_assert(Rows * kParts % kThreads == 0, "pieces must divide evenly among threads");
+  const uint32_t* src[kPieces];
+  int dst[kPieces];
+  int bytes[kPieces];
+
+  __device__ __forceinline__ StageCopies(const uint32_t* m, int64_t rows, int64_t first,
+                                         int64_t k_words) {
+#pragma unroll
+    for (int p = 0; p < kPieces; ++p) {
+      const int c = threadIdx.x + p * kThreads, r = c / kParts, part = c % kParts;
+      const bool inside = first + r < rows;
+      src[p] = m + (inside ? first + r : 0) * k_words + part * 4;
+      dst[p] = r * RowBytes + part * 16;
+      bytes[p] = inside ? 16 : 0;
+    }
   }
-}
+  __device__ __forceinline__ void copy(unsigned char* stage, int64_t word_offset) const {
+#pragma unroll
+    for (int p = 0; p < kPieces; ++p)
+      cp_async16(reinterpret_cast<uint32_t*>(stage + dst[p]), src[p] + word_offset, bytes[p]);
+  }
+};
 
 // Launch with T::kSharedBytes of dynamic shared memory and tiles_m * tiles_n blocks.
 template <class T>
@@ -116,11 +130,11 @@ __global__ void __launch_bounds__(kThreads, T::kMinBlocks)
 
   auto stage_a = [&](int s) { return smem + s * (T::kTileM + T::kTileN) * RB; };
   auto stage_b = [&](int s) { return stage_a(s) + T::kTileM * RB; };
+  const StageCopies<T::kTileM, T::kStageWords, RB> copies_a(A, a_rows, row0, k_words);
+  const StageCopies<T::kTileN, T::kStageWords, RB> copies_b(B, b_rows, col0, k_words);
   auto load_stage = [&](int s, int64_t step) {
-    load_rows(stage_a(s), T::kTileM, T::kStageWords, RB, A, a_rows, row0, k_words,
-              step * T::kStageWords);
-    load_rows(stage_b(s), T::kTileN, T::kStageWords, RB, B, b_rows, col0, k_words,
-              step * T::kStageWords);
+    copies_a.copy(stage_a(s), step * T::kStageWords);
+    copies_b.copy(stage_b(s), step * T::kStageWords);
   };
 
   const int64_t steps = k_words / T::kStageWords;

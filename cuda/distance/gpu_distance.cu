@@ -191,20 +191,18 @@ struct GemmVariant {
   GemmLaunch launch;
 };
 
-// K per stage must divide the bit planes' 512-bit padding: 512 bits (2 chunks) per stage.
+// K per stage must divide the bit planes' 1024-bit padding.
 const GemmVariant kGemmVariants[] = {
-    {"block 128x128 warp 64x32 stages 3x512 2/SM",
-     &launch_gemm<bitplane::GemmTiling<4, 4, 3, 2, 2>>},
     {"block 128x128 warp 64x32 stages 4x512 2/SM",
      &launch_gemm<bitplane::GemmTiling<4, 4, 4, 2, 2>>},
-    {"block 128x256 warp 64x64 stages 3x512 1/SM",
-     &launch_gemm<bitplane::GemmTiling<4, 8, 3, 2, 1>>},
-    {"block 128x256 warp 64x64 stages 5x512 1/SM",
-     &launch_gemm<bitplane::GemmTiling<4, 8, 5, 2, 1>>},
-    {"block 64x256 warp 32x64 stages 3x512 2/SM",
-     &launch_gemm<bitplane::GemmTiling<2, 8, 3, 2, 2>>},
-    {"block 64x128 warp 32x32 stages 4x512 3/SM",
-     &launch_gemm<bitplane::GemmTiling<2, 4, 4, 2, 3>>},
+    {"block 128x128 warp 64x32 stages 3x1024 2/SM",
+     &launch_gemm<bitplane::GemmTiling<4, 4, 3, 4, 2>>},
+    {"block 128x128 warp 64x32 stages 2x1024 2/SM",
+     &launch_gemm<bitplane::GemmTiling<4, 4, 2, 4, 2>>},
+    {"block 64x256 warp 32x64 stages 3x1024 2/SM",
+     &launch_gemm<bitplane::GemmTiling<2, 8, 3, 4, 2>>},
+    {"block 128x256 warp 64x64 stages 3x1024 1/SM",
+     &launch_gemm<bitplane::GemmTiling<4, 8, 3, 4, 1>>},
 };
 
 // The variant the engines use (measured on an H100: benchmarks/bench_distance.py --variants).
@@ -314,7 +312,7 @@ std::vector<std::string> b1_gemm_variants() {
 double b1_gemm_seconds(const std::string& variant, int64_t rows, int64_t cols, int64_t k_bits,
                        int repeats) {
   const GemmVariant& v = variant.empty() ? default_gemm() : gemm_by_name(variant);
-  const int64_t k_words = (k_bits + 511) / 512 * 16;
+  const int64_t k_words = (k_bits + 1023) / 1024 * 32;
   std::vector<uint32_t> host(static_cast<size_t>((rows + cols) * k_words));
   uint32_t state = 2463534242u;  // xorshift32: random bits, no host library needed
   for (auto& w : host) {
