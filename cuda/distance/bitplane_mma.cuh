@@ -22,10 +22,12 @@ namespace gpuseq::cuda::bitplane {
 inline constexpr int kThreads = 256;    // 8 warps: 2 along rows, 4 along columns
 inline constexpr int kGroupRows = 8;    // row tiles per rasterization group
 
-template <int WM, int WN, int Stages, int Chunks, int MinBlocks>
+// Prefetch: load the next 256-bit chunk's fragments before issuing this chunk's mma.
+template <int WM, int WN, int Stages, int Chunks, int MinBlocks, bool Prefetch = false>
 struct GemmTiling {
   static constexpr int kWarpTilesM = WM, kWarpTilesN = WN, kStages = Stages, kChunks = Chunks;
   static constexpr int kMinBlocks = MinBlocks;
+  static constexpr bool kPrefetch = Prefetch;
   static constexpr int kTileM = 2 * 16 * WM, kTileN = 4 * 8 * WN;
   static constexpr int kStageWords = 8 * Chunks;            // 32-bit words of K per stage
   static constexpr int kRowBytes = kStageWords * 4 + 16;    // padded shared-memory row
@@ -153,25 +155,32 @@ __global__ void __launch_bounds__(kThreads, T::kMinBlocks)
     __syncthreads();
     const unsigned char* sa = stage_a(step % T::kStages);
     const unsigned char* sb = stage_b(step % T::kStages);
-#pragma unroll
-    for (int chunk = 0; chunk < T::kChunks; ++chunk) {  // 256-bit mma steps of this stage
-      uint32_t af[WM][4], bf[WN][2];
+    // Fragments of one 256-bit chunk: A through one ldmatrix per m tile, B two n tiles each.
+    uint32_t af[2][WM][4], bf[2][WN][2];
+    auto load_fragments = [&](int buf, int chunk) {
 #pragma unroll
       for (int mt = 0; mt < WM; ++mt)
-        ldmatrix_x4(af[mt], sa + (a_row + mt * 16) * RB + chunk * 32 + a_half);
+        ldmatrix_x4(af[buf][mt], sa + (a_row + mt * 16) * RB + chunk * 32 + a_half);
 #pragma unroll
-      for (int np = 0; np < WN / 2; ++np) {  // two n tiles per ldmatrix
+      for (int np = 0; np < WN / 2; ++np) {
         uint32_t r[4];
         ldmatrix_x4(r, sb + (b_row + np * 16) * RB + chunk * 32 + b_half);
-        bf[2 * np][0] = r[0];
-        bf[2 * np][1] = r[1];
-        bf[2 * np + 1][0] = r[2];
-        bf[2 * np + 1][1] = r[3];
+        bf[buf][2 * np][0] = r[0];
+        bf[buf][2 * np][1] = r[1];
+        bf[buf][2 * np + 1][0] = r[2];
+        bf[buf][2 * np + 1][1] = r[3];
       }
+    };
+    if (T::kPrefetch) load_fragments(0, 0);
+#pragma unroll
+    for (int chunk = 0; chunk < T::kChunks; ++chunk) {  // 256-bit mma steps of this stage
+      const int buf = T::kPrefetch ? chunk & 1 : 0;
+      if (!T::kPrefetch) load_fragments(0, chunk);
+      if (T::kPrefetch && chunk + 1 < T::kChunks) load_fragments((chunk + 1) & 1, chunk + 1);
 #pragma unroll
       for (int mt = 0; mt < WM; ++mt)
 #pragma unroll
-        for (int nt = 0; nt < WN; ++nt) mma_and_popc(acc[mt][nt], af[mt], bf[nt]);
+        for (int nt = 0; nt < WN; ++nt) mma_and_popc(acc[mt][nt], af[buf][mt], bf[buf][nt]);
     }
     __syncthreads();  // the stage is refilled by a later step
   }

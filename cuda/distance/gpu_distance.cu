@@ -193,16 +193,18 @@ struct GemmVariant {
 
 // K per stage must divide the bit planes' 1024-bit padding.
 const GemmVariant kGemmVariants[] = {
-    {"block 128x128 warp 64x32 stages 4x512 2/SM",
-     &launch_gemm<bitplane::GemmTiling<4, 4, 4, 2, 2>>},
     {"block 128x128 warp 64x32 stages 3x1024 2/SM",
      &launch_gemm<bitplane::GemmTiling<4, 4, 3, 4, 2>>},
-    {"block 128x128 warp 64x32 stages 2x1024 2/SM",
-     &launch_gemm<bitplane::GemmTiling<4, 4, 2, 4, 2>>},
-    {"block 64x256 warp 32x64 stages 3x1024 2/SM",
-     &launch_gemm<bitplane::GemmTiling<2, 8, 3, 4, 2>>},
-    {"block 128x256 warp 64x64 stages 3x1024 1/SM",
-     &launch_gemm<bitplane::GemmTiling<4, 8, 3, 4, 1>>},
+    {"block 128x128 warp 64x32 stages 3x1024 2/SM prefetch",
+     &launch_gemm<bitplane::GemmTiling<4, 4, 3, 4, 2, true>>},
+    {"block 128x128 warp 64x32 stages 2x1024 2/SM prefetch",
+     &launch_gemm<bitplane::GemmTiling<4, 4, 2, 4, 2, true>>},
+    {"block 128x128 warp 64x32 stages 3x1024 1/SM prefetch",
+     &launch_gemm<bitplane::GemmTiling<4, 4, 3, 4, 1, true>>},
+    {"block 128x256 warp 64x64 stages 3x1024 1/SM prefetch",
+     &launch_gemm<bitplane::GemmTiling<4, 8, 3, 4, 1, true>>},
+    {"block 64x128 warp 32x32 stages 3x1024 3/SM prefetch",
+     &launch_gemm<bitplane::GemmTiling<2, 4, 3, 4, 3, true>>},
 };
 
 // The variant the engines use (measured on an H100: benchmarks/bench_distance.py --variants).
