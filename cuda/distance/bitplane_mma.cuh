@@ -4,8 +4,8 @@
 // cpp/distance/genotypes.hpp), K a multiple of 512 bits. The CPU twin is and_popcount in
 // cpp/distance/genotypes.cpp.
 //
-// Tiling (GemmTiling below): a block of 8 warps (2 x 4) computes a tile of outputs, each warp
-// WM x WN mma tiles of 16 x 8. Fragments come from shared memory through ldmatrix (rows
+// Tiling (GemmTiling below): a block of warps computes a tile of outputs, each warp WM x WN
+// mma tiles of 16 x 8. Fragments come from shared memory through ldmatrix (rows
 // padded by 16 bytes so that the 8 rows of each 8x16-byte matrix fall in distinct banks). K
 // advances `chunks` x 256 bits per stage through a multi-stage cp.async pipeline in dynamic
 // shared memory (zero-filled past the last row). Blocks run in groups of 8 row tiles sweeping
@@ -19,16 +19,18 @@
 
 namespace gpuseq::cuda::bitplane {
 
-inline constexpr int kThreads = 256;    // 8 warps: 2 along rows, 4 along columns
 inline constexpr int kGroupRows = 8;    // row tiles per rasterization group
 
-// Prefetch: load the next 256-bit chunk's fragments before issuing this chunk's mma.
-template <int WM, int WN, int Stages, int Chunks, int MinBlocks, bool Prefetch = false>
+// A block of WarpsM x WarpsN warps, each WM x WN mma tiles of 16 x 8. Prefetch: load the next
+// 256-bit chunk's fragments before issuing this chunk's mma.
+template <int WM, int WN, int Stages, int Chunks, int MinBlocks, bool Prefetch = false,
+          int WarpsM = 2, int WarpsN = 4>
 struct GemmTiling {
   static constexpr int kWarpTilesM = WM, kWarpTilesN = WN, kStages = Stages, kChunks = Chunks;
   static constexpr int kMinBlocks = MinBlocks;
   static constexpr bool kPrefetch = Prefetch;
-  static constexpr int kTileM = 2 * 16 * WM, kTileN = 4 * 8 * WN;
+  static constexpr int kWarpsN = WarpsN, kThreads = 32 * WarpsM * WarpsN;
+  static constexpr int kTileM = WarpsM * 16 * WM, kTileN = WarpsN * 8 * WN;
   static constexpr int kStageWords = 8 * Chunks;            // 32-bit words of K per stage
   static constexpr int kRowBytes = kStageWords * 4 + 16;    // padded shared-memory row
   static constexpr int kSharedBytes = Stages * (kTileM + kTileN) * kRowBytes;
@@ -39,6 +41,7 @@ struct GemmTiling {
 //             + row_add[i] + col_add[j] + scale * C[i][j]        (optional terms may be null)
 struct Epilogue {
   int32_t* out = nullptr;
+  uint16_t* out16 = nullptr;  // if set, the result is stored here as 16 bits instead
   int64_t out_stride = 0;
   bool accumulate = false;
   const int32_t* base = nullptr;
@@ -76,11 +79,11 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* smem) 
 
 // The 16-byte pieces one thread copies into every stage of one operand: fixed for the whole
 // K loop, so their addresses are computed once (rows past the end are zero-filled).
-template <int Rows, int Words, int RowBytes>
+template <int Rows, int Words, int RowBytes, int Threads>
 struct StageCopies {
   static constexpr int kParts = Words / 4;  // 16-byte pieces per row and stage
-  static constexpr int kPieces = Rows * kParts / kThreads;
-  static_assert(Rows * kParts % kThreads == 0, "pieces must divide evenly among threads");
+  static constexpr int kPieces = Rows * kParts / Threads;
+  static_assert(Rows * kParts % Threads == 0, "pieces must divide evenly among threads");
   const uint32_t* src[kPieces];
   int dst[kPieces];
   int bytes[kPieces];
@@ -89,7 +92,7 @@ struct StageCopies {
                                          int64_t k_words) {
 #pragma unroll
     for (int p = 0; p < kPieces; ++p) {
-      const int c = threadIdx.x + p * kThreads, r = c / kParts, part = c % kParts;
+      const int c = threadIdx.x + p * Threads, r = c / kParts, part = c % kParts;
       const bool inside = first + r < rows;
       src[p] = m + (inside ? first + r : 0) * k_words + part * 4;
       dst[p] = r * RowBytes + part * 16;
@@ -105,14 +108,14 @@ struct StageCopies {
 
 // Launch with T::kSharedBytes of dynamic shared memory and tiles_m * tiles_n blocks.
 template <class T>
-__global__ void __launch_bounds__(kThreads, T::kMinBlocks)
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     and_popc_gemm_kernel(const uint32_t* A, int64_t a_rows, const uint32_t* B, int64_t b_rows,
                          int64_t k_words, Epilogue ep, int tiles_m, int tiles_n) {
   constexpr int WM = T::kWarpTilesM, WN = T::kWarpTilesN, RB = T::kRowBytes;
   extern __shared__ __align__(16) unsigned char smem[];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int g = lane >> 2, t = lane & 3;                  // mma group and thread in group
-  const int warp_row = (warp >> 2) * 16 * WM, warp_col = (warp & 3) * 8 * WN;
+  const int warp_row = (warp / T::kWarpsN) * 16 * WM, warp_col = (warp % T::kWarpsN) * 8 * WN;
 
   // Grouped rasterization: consecutive blocks walk down kGroupRows row tiles, then across.
   const int per_group = kGroupRows * tiles_n;
@@ -132,8 +135,8 @@ __global__ void __launch_bounds__(kThreads, T::kMinBlocks)
 
   auto stage_a = [&](int s) { return smem + s * (T::kTileM + T::kTileN) * RB; };
   auto stage_b = [&](int s) { return stage_a(s) + T::kTileM * RB; };
-  const StageCopies<T::kTileM, T::kStageWords, RB> copies_a(A, a_rows, row0, k_words);
-  const StageCopies<T::kTileN, T::kStageWords, RB> copies_b(B, b_rows, col0, k_words);
+  const StageCopies<T::kTileM, T::kStageWords, RB, T::kThreads> copies_a(A, a_rows, row0, k_words);
+  const StageCopies<T::kTileN, T::kStageWords, RB, T::kThreads> copies_b(B, b_rows, col0, k_words);
   auto load_stage = [&](int s, int64_t step) {
     copies_a.copy(stage_a(s), step * T::kStageWords);
     copies_b.copy(stage_b(s), step * T::kStageWords);
@@ -201,7 +204,10 @@ __global__ void __launch_bounds__(kThreads, T::kMinBlocks)
         if (ep.base != nullptr) v += ep.base[at];
         if (ep.row_add != nullptr) v += ep.row_add[i];
         if (ep.col_add != nullptr) v += ep.col_add[j];
-        ep.out[at] = v;
+        if (ep.out16 != nullptr)
+          ep.out16[at] = static_cast<uint16_t>(v);
+        else
+          ep.out[at] = v;
       }
     }
   }

@@ -181,7 +181,7 @@ void launch_gemm(const uint32_t* A, int64_t a_rows, const uint32_t* B, int64_t b
   if (k_words % T::kStageWords != 0) throw std::logic_error("K is not a whole number of stages");
   const int tiles_m = static_cast<int>((a_rows + T::kTileM - 1) / T::kTileM);
   const int tiles_n = static_cast<int>((b_rows + T::kTileN - 1) / T::kTileN);
-  bitplane::and_popc_gemm_kernel<T><<<tiles_m * tiles_n, bitplane::kThreads, T::kSharedBytes>>>(
+  bitplane::and_popc_gemm_kernel<T><<<tiles_m * tiles_n, T::kThreads, T::kSharedBytes>>>(
       A, a_rows, B, b_rows, k_words, ep, tiles_m, tiles_n);
   GPUSEQ_CUDA_CHECK_LAUNCH("and_popc_gemm_kernel");
 }
@@ -195,16 +195,12 @@ struct GemmVariant {
 const GemmVariant kGemmVariants[] = {
     {"block 128x128 warp 64x32 stages 3x1024 2/SM",
      &launch_gemm<bitplane::GemmTiling<4, 4, 3, 4, 2>>},
-    {"block 128x128 warp 64x32 stages 3x1024 2/SM prefetch",
-     &launch_gemm<bitplane::GemmTiling<4, 4, 3, 4, 2, true>>},
-    {"block 128x128 warp 64x32 stages 2x1024 2/SM prefetch",
-     &launch_gemm<bitplane::GemmTiling<4, 4, 2, 4, 2, true>>},
-    {"block 128x128 warp 64x32 stages 3x1024 1/SM prefetch",
-     &launch_gemm<bitplane::GemmTiling<4, 4, 3, 4, 1, true>>},
-    {"block 128x256 warp 64x64 stages 3x1024 1/SM prefetch",
-     &launch_gemm<bitplane::GemmTiling<4, 8, 3, 4, 1, true>>},
-    {"block 64x128 warp 32x32 stages 3x1024 3/SM prefetch",
-     &launch_gemm<bitplane::GemmTiling<2, 4, 3, 4, 3, true>>},
+    {"block 256x128 (16 warps) warp 64x32 stages 3x1024 1/SM",
+     &launch_gemm<bitplane::GemmTiling<4, 4, 3, 4, 1, false, 4, 4>>},
+    {"block 128x256 (16 warps) warp 64x32 stages 3x1024 1/SM",
+     &launch_gemm<bitplane::GemmTiling<4, 4, 3, 4, 1, false, 2, 8>>},
+    {"block 256x128 (16 warps) warp 64x32 stages 2x1024 1/SM",
+     &launch_gemm<bitplane::GemmTiling<4, 4, 2, 4, 1, false, 4, 4>>},
 };
 
 // The variant the engines use (measured on an H100: benchmarks/bench_distance.py --variants).
@@ -312,7 +308,7 @@ std::vector<std::string> b1_gemm_variants() {
 }
 
 double b1_gemm_seconds(const std::string& variant, int64_t rows, int64_t cols, int64_t k_bits,
-                       int repeats) {
+                       int repeats, bool narrow) {
   const GemmVariant& v = variant.empty() ? default_gemm() : gemm_by_name(variant);
   const int64_t k_words = (k_bits + 1023) / 1024 * 32;
   std::vector<uint32_t> host(static_cast<size_t>((rows + cols) * k_words));
@@ -327,6 +323,7 @@ double b1_gemm_seconds(const std::string& variant, int64_t rows, int64_t cols, i
   DeviceArray<int32_t> out = device_alloc<int32_t>(static_cast<size_t>(rows * cols));
   bitplane::Epilogue ep;
   ep.out = out.get();
+  if (narrow) ep.out16 = reinterpret_cast<uint16_t*>(out.get());
   ep.out_stride = cols;
   v.launch(bits.get(), rows, bits.get() + rows * k_words, cols, k_words, ep);  // warm-up
   DeviceTimer timer;
