@@ -142,13 +142,11 @@ def gemm_variants(n, k_bits, repeats, peak):
     """Every tiling variant of the tensor-core product on one n x n x k_bits problem."""
     rows = []
     for name in _core.b1_gemm_variants():
-        for narrow in (False, True):  # 32- or 16-bit output
-            secs = _core.b1_gemm_seconds(name, n, n, k_bits, repeats, narrow)
-            tops = 2.0 * n * n * k_bits / secs / 1e12
-            rows.append({"variant": name, "output_bits": 16 if narrow else 32, "seconds": secs,
-                         "tops": tops, "fraction_of_peak": tops / peak})
-            log(f"  {name:<56} out{16 if narrow else 32} {secs * 1e3:7.2f} ms {tops:6.0f} TOPS "
-                f"{100 * tops / peak:5.1f}%")
+        secs = _core.b1_gemm_seconds(name, n, n, k_bits, repeats)
+        tops = 2.0 * n * n * k_bits / secs / 1e12
+        rows.append({"variant": name, "seconds": secs, "tops": tops,
+                     "fraction_of_peak": tops / peak})
+        log(f"  {name:<46} {secs * 1e3:7.2f} ms {tops:6.0f} TOPS {100 * tops / peak:5.1f}%")
     return rows
 
 

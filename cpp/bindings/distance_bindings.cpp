@@ -115,7 +115,7 @@ void bind_distance(py::module_& m) {
         "Sustained b1 AND+POPC mma.sync rate of this GPU (tera bit-ops/s).");
   m.def("b1_gemm_variants", &cuda::b1_gemm_variants);
   m.def("b1_gemm_seconds", &cuda::b1_gemm_seconds, py::arg("variant"), py::arg("rows"),
-        py::arg("cols"), py::arg("k_bits"), py::arg("repeats") = 5, py::arg("narrow") = false,
+        py::arg("cols"), py::arg("k_bits"), py::arg("repeats") = 5,
         "Device seconds of one binary product with a tiling variant ('' = the default).");
 #endif
 }

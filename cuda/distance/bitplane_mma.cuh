@@ -21,16 +21,14 @@ namespace gpuseq::cuda::bitplane {
 
 inline constexpr int kGroupRows = 8;    // row tiles per rasterization group
 
-// A block of WarpsM x WarpsN warps, each WM x WN mma tiles of 16 x 8. Prefetch: load the next
-// 256-bit chunk's fragments before issuing this chunk's mma.
-template <int WM, int WN, int Stages, int Chunks, int MinBlocks, bool Prefetch = false,
-          int WarpsM = 2, int WarpsN = 4>
+// A block of 2 x 4 warps, each WM x WN mma tiles of 16 x 8; Stages x Chunks x 256 bits of K
+// in flight; MinBlocks resident blocks per SM (caps the registers).
+template <int WM, int WN, int Stages, int Chunks, int MinBlocks>
 struct GemmTiling {
   static constexpr int kWarpTilesM = WM, kWarpTilesN = WN, kStages = Stages, kChunks = Chunks;
   static constexpr int kMinBlocks = MinBlocks;
-  static constexpr bool kPrefetch = Prefetch;
-  static constexpr int kWarpsN = WarpsN, kThreads = 32 * WarpsM * WarpsN;
-  static constexpr int kTileM = WarpsM * 16 * WM, kTileN = WarpsN * 8 * WN;
+  static constexpr int kWarpsN = 4, kThreads = 256;
+  static constexpr int kTileM = 2 * 16 * WM, kTileN = 4 * 8 * WN;
   static constexpr int kStageWords = 8 * Chunks;            // 32-bit words of K per stage
   static constexpr int kRowBytes = kStageWords * 4 + 16;    // padded shared-memory row
   static constexpr int kSharedBytes = Stages * (kTileM + kTileN) * kRowBytes;
@@ -41,7 +39,6 @@ struct GemmTiling {
 //             + row_add[i] + col_add[j] + scale * C[i][j]        (optional terms may be null)
 struct Epilogue {
   int32_t* out = nullptr;
-  uint16_t* out16 = nullptr;  // if set, the result is stored here as 16 bits instead
   int64_t out_stride = 0;
   bool accumulate = false;
   const int32_t* base = nullptr;
@@ -158,32 +155,28 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     __syncthreads();
     const unsigned char* sa = stage_a(step % T::kStages);
     const unsigned char* sb = stage_b(step % T::kStages);
-    // Fragments of one 256-bit chunk: A through one ldmatrix per m tile, B two n tiles each.
-    uint32_t af[2][WM][4], bf[2][WN][2];
-    auto load_fragments = [&](int buf, int chunk) {
+#pragma unroll
+    for (int chunk = 0; chunk < T::kChunks; ++chunk) {  // 256-bit mma steps of this stage
+      // Fragments: A through one ldmatrix per m tile, B two n tiles per ldmatrix. (The
+      // compiler already overlaps the next chunk's loads with these mma: explicit prefetching
+      // measured no faster.)
+      uint32_t af[WM][4], bf[WN][2];
 #pragma unroll
       for (int mt = 0; mt < WM; ++mt)
-        ldmatrix_x4(af[buf][mt], sa + (a_row + mt * 16) * RB + chunk * 32 + a_half);
+        ldmatrix_x4(af[mt], sa + (a_row + mt * 16) * RB + chunk * 32 + a_half);
 #pragma unroll
       for (int np = 0; np < WN / 2; ++np) {
         uint32_t r[4];
         ldmatrix_x4(r, sb + (b_row + np * 16) * RB + chunk * 32 + b_half);
-        bf[buf][2 * np][0] = r[0];
-        bf[buf][2 * np][1] = r[1];
-        bf[buf][2 * np + 1][0] = r[2];
-        bf[buf][2 * np + 1][1] = r[3];
+        bf[2 * np][0] = r[0];
+        bf[2 * np][1] = r[1];
+        bf[2 * np + 1][0] = r[2];
+        bf[2 * np + 1][1] = r[3];
       }
-    };
-    if (T::kPrefetch) load_fragments(0, 0);
-#pragma unroll
-    for (int chunk = 0; chunk < T::kChunks; ++chunk) {  // 256-bit mma steps of this stage
-      const int buf = T::kPrefetch ? chunk & 1 : 0;
-      if (!T::kPrefetch) load_fragments(0, chunk);
-      if (T::kPrefetch && chunk + 1 < T::kChunks) load_fragments((chunk + 1) & 1, chunk + 1);
 #pragma unroll
       for (int mt = 0; mt < WM; ++mt)
 #pragma unroll
-        for (int nt = 0; nt < WN; ++nt) mma_and_popc(acc[mt][nt], af[buf][mt], bf[buf][nt]);
+        for (int nt = 0; nt < WN; ++nt) mma_and_popc(acc[mt][nt], af[mt], bf[nt]);
     }
     __syncthreads();  // the stage is refilled by a later step
   }
@@ -204,10 +197,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
         if (ep.base != nullptr) v += ep.base[at];
         if (ep.row_add != nullptr) v += ep.row_add[i];
         if (ep.col_add != nullptr) v += ep.col_add[j];
-        if (ep.out16 != nullptr)
-          ep.out16[at] = static_cast<uint16_t>(v);
-        else
-          ep.out[at] = v;
+        ep.out[at] = v;
       }
     }
   }

@@ -23,6 +23,6 @@ double b1_mma_peak_tops(int iterations);
 // k_bits product with a variant ('' for the default), for choosing the default by measurement.
 std::vector<std::string> b1_gemm_variants();
 double b1_gemm_seconds(const std::string& variant, int64_t rows, int64_t cols, int64_t k_bits,
-                       int repeats, bool narrow = false);
+                       int repeats);
 
 }  // namespace gpuseq::cuda
