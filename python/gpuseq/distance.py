@@ -112,20 +112,19 @@ def pairwise_distances(
     engine = _engine(x, y, metric, alphabet_size, has_missing, kernel, backend, threads)
 
     n, m = x.shape[0], y.shape[0]
-    want_compared = return_compared or normalize
     result = _allocate(out, (n, m))
-    compared = None
-    if want_compared:
-        compared = (
-            _allocate(None, (n, m)) if has_missing else np.full((n, m), x.shape[1], np.int32)
-        )
+    # Attributes compared per pair: computed only when values are missing (else all of them).
+    compared = _allocate(None, (n, m)) if has_missing and (return_compared or normalize) else None
     for r0, r1, c0, c1 in _tiles(n, m, tile or _DEFAULT_TILE, kernel):
-        _compute_tile(engine, result, compared if has_missing else None, r0, r1, c0, c1)
+        _compute_tile(engine, result, compared, r0, r1, c0, c1)
     if out is not None and hasattr(result, "flush"):
         result.flush()
+    if compared is None and return_compared:
+        compared = np.full((n, m), x.shape[1], dtype=np.int32)
     if normalize:
         with np.errstate(invalid="ignore", divide="ignore"):
-            result = result / compared  # NaN where nothing was compared
+            # NaN where nothing was compared
+            result = result / (compared if compared is not None else x.shape[1])
     if condensed:
         upper = np.triu_indices(n, 1)
         result = result[upper]
