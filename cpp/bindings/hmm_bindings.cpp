@@ -228,7 +228,6 @@ void bind_hmm(py::module_& m) {
       "MSV -> bias -> Viterbi filter stages of hmmsearch's pipeline for every target. stage: "
       "0 empty, 1 failed MSV, 2 failed bias, 3 failed Viterbi, 4 passed to Forward.");
 
-  m.def("null1_score", &hmm::null1_score, py::arg("L"));
   m.def("cpu_kernel_isa", [] { return std::string(hmm::cpu_filter_kernels().isa); });
   m.attr("max_target_length") = hmm::kMaxTargetLength;
 }

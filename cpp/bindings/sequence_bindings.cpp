@@ -58,9 +58,7 @@ void bind_sequences(py::module_& m) {
           },
           py::arg("path"), py::arg("block_bytes") = 64LL << 20,
           "Next block of whole records as a dict of arrays, or None at the end. path is only "
-          "used in error messages.")
-      .def_property_readonly("records_read", &FastaReader::records_read)
-      .def_property_readonly("bytes_read", &FastaReader::bytes_read);
+          "used in error messages.");
 
   m.def(
       "parse_fasta",

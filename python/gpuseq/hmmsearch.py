@@ -19,7 +19,7 @@ import os
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import cached_property
 from typing import IO, Any
 
@@ -544,9 +544,6 @@ class HmmsearchResult:
         text += _tabular_trailer(self.query_source, self.target_source, command)
         with _open_text(out) as fh:
             fh.write(text)
-
-    def to_dict(self) -> dict:
-        return {"options": asdict(self.options), "pipeline": self.pipeline.to_dict("records")}
 
 
 def _tabular_trailer(query_source: str, target_source: str, command: str | None) -> str:
