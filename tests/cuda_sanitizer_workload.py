@@ -20,5 +20,12 @@ for metric in ("hamming", "manhattan"):
     cpu = gpuseq.pairwise_distances(Xm, metric=metric, backend="cpu")
     gpu = gpuseq.pairwise_distances(Xm, metric=metric, backend="cuda", tile=40)
     failures += not np.array_equal(gpu, cpu)
+# Every tiling of the tensor-core product (wgmma on sm_90a) on edge-sized bit matrices.
+a = rng.integers(0, 2**63, (130, 32), dtype=np.uint64)
+b = rng.integers(0, 2**63, (260, 32), dtype=np.uint64)
+bits = lambda m: np.unpackbits(m.view(np.uint8), axis=1).astype(np.int32)  # noqa: E731
+expected = bits(a) @ bits(b).T
+for variant in gpuseq._core.b1_gemm_variants():
+    failures += not np.array_equal(gpuseq._core.b1_gemm_product(variant, a, b), expected)
 print("GPU kernels differing from the CPU:", failures)
 raise SystemExit(1 if failures else 0)

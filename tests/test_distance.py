@@ -245,6 +245,37 @@ def test_gpu_alphabets_nearest_neighbors_and_auto_backend():
     assert gpuseq.backend.resolve_backend("auto", "distance") == "cuda"
 
 
+def and_popcount_reference(a, b):
+    """popcount(a_i AND b_j) through unpacked bits and an integer matrix product."""
+    abits = np.unpackbits(a.view(np.uint8), axis=1).astype(np.int32)
+    bbits = np.unpackbits(b.view(np.uint8), axis=1).astype(np.int32)
+    return abits @ bbits.T
+
+
 @pytest.mark.cuda
-def test_b1_tensor_core_peak_is_measurable():
+def test_every_tensor_core_variant_equals_numpy():
+    variants = gpuseq._core.b1_gemm_variants()
+    if gpuseq.cuda_devices()[0]["compute_capability"] == (9, 0):
+        assert any(v.startswith("wgmma") for v in variants), "sm_90 GPU without the wgmma kernel"
+    rng = np.random.default_rng(13)
+    # Sizes not multiples of any tile (128 x 256, 128 x 128, 64 x 128), K from 1 to 5 stages,
+    # and dense, sparse and all-ones bits.
+    for rows, cols, words, density in [(1, 1, 16, 0.5), (129, 257, 16, 0.5), (300, 517, 48, 0.5),
+                                       (255, 130, 80, 0.05), (70, 300, 32, 1.0)]:
+        a = np.packbits(rng.random((rows, words * 64)) < density, axis=1).view(np.uint64)
+        b = np.packbits(rng.random((cols, words * 64)) < density, axis=1).view(np.uint64)
+        expected = and_popcount_reference(a, b)
+        for variant in [""] + variants:
+            got = gpuseq._core.b1_gemm_product(variant, a, b)
+            np.testing.assert_array_equal(got, expected,
+                                          err_msg=f"{variant!r} {rows}x{cols}x{words}")
+
+
+@pytest.mark.cuda
+def test_b1_tensor_core_peaks_are_measurable():
     assert gpuseq._core.b1_mma_peak_tops(200) > 1.0
+    if any(v.startswith("wgmma") for v in gpuseq._core.b1_gemm_variants()):
+        assert gpuseq._core.b1_wgmma_peak_tops(200) > 1.0
+    else:
+        with pytest.raises(ValueError, match="sm_90a"):
+            gpuseq._core.b1_wgmma_peak_tops(200)

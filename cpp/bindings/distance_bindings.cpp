@@ -2,9 +2,11 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "bindings/numpy_util.hpp"
 #include "distance/engine.hpp"
@@ -113,7 +115,22 @@ void bind_distance(py::module_& m) {
 #ifdef GPUSEQ_WITH_CUDA
   m.def("b1_mma_peak_tops", &cuda::b1_mma_peak_tops, py::arg("iterations") = 20000,
         "Sustained b1 AND+POPC mma.sync rate of this GPU (tera bit-ops/s).");
+  m.def("b1_wgmma_peak_tops", &cuda::b1_wgmma_peak_tops, py::arg("iterations") = 20000,
+        "Sustained b1 AND+POPC wgmma rate from shared memory (sm_90a builds on sm_90 GPUs).");
   m.def("b1_gemm_variants", &cuda::b1_gemm_variants);
+  m.def(
+      "b1_gemm_product",
+      [](const std::string& variant, const CArray<uint64_t>& a, const CArray<uint64_t>& b) {
+        if (a.ndim() != 2 || b.ndim() != 2 || a.shape(1) != b.shape(1))
+          throw std::invalid_argument("a and b must be 2-D uint64 with the same row length");
+        std::vector<int32_t> c = cuda::b1_gemm_product(variant, a.data(), a.shape(0), b.data(),
+                                                       b.shape(0), a.shape(1));
+        py::array_t<int32_t> out({a.shape(0), b.shape(0)});
+        std::copy(c.begin(), c.end(), out.mutable_data());
+        return out;
+      },
+      py::arg("variant"), py::arg("a"), py::arg("b"),
+      "popcount(a_i AND b_j) for all row pairs with a tiling variant ('' = the default).");
   m.def("b1_gemm_seconds", &cuda::b1_gemm_seconds, py::arg("variant"), py::arg("rows"),
         py::arg("cols"), py::arg("k_bits"), py::arg("repeats") = 5,
         "Device seconds of one binary product with a tiling variant ('' = the default).");

@@ -46,6 +46,34 @@ struct Epilogue {
   const int32_t* row_add = nullptr;
   const int32_t* col_add = nullptr;
   int32_t scale = 1;
+
+  __device__ __forceinline__ int32_t value(int64_t i, int64_t j, int64_t at, int32_t count) const {
+    int32_t v = constant + scale * count;
+    if (accumulate) v += out[at];
+    if (base != nullptr) v += base[at];
+    if (row_add != nullptr) v += row_add[i];
+    if (col_add != nullptr) v += col_add[j];
+    return v;
+  }
+  // Outputs (i, j) and (i, j + 1) from their AND counts, as one 8-byte store where aligned;
+  // rows and columns past the product are skipped.
+  __device__ __forceinline__ void store_pair(int64_t i, int64_t j, int32_t count0, int32_t count1,
+                                             int64_t rows, int64_t cols) const {
+    if (i >= rows || j >= cols) return;
+    const int64_t at = i * out_stride + j;
+    const int32_t v0 = value(i, j, at, count0);
+    if (j + 1 >= cols) {
+      out[at] = v0;
+      return;
+    }
+    const int32_t v1 = value(i, j + 1, at + 1, count1);
+    if (reinterpret_cast<uintptr_t>(out + at) % 8 == 0) {
+      *reinterpret_cast<int2*>(out + at) = make_int2(v0, v1);
+    } else {
+      out[at] = v0;
+      out[at + 1] = v1;
+    }
+  }
 };
 
 __device__ __forceinline__ void cp_async16(uint32_t* smem, const uint32_t* gmem, int bytes) {
@@ -187,18 +215,9 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
 #pragma unroll
     for (int nt = 0; nt < WN; ++nt) {
 #pragma unroll
-      for (int r = 0; r < 4; ++r) {
-        const int64_t i = row0 + warp_row + mt * 16 + g + (r >> 1) * 8;
-        const int64_t j = col0 + warp_col + nt * 8 + 2 * t + (r & 1);
-        if (i >= a_rows || j >= b_rows) continue;
-        const int64_t at = i * ep.out_stride + j;
-        int32_t v = ep.constant + ep.scale * acc[mt][nt][r];
-        if (ep.accumulate) v += ep.out[at];
-        if (ep.base != nullptr) v += ep.base[at];
-        if (ep.row_add != nullptr) v += ep.row_add[i];
-        if (ep.col_add != nullptr) v += ep.col_add[j];
-        ep.out[at] = v;
-      }
+      for (int r = 0; r < 4; r += 2)  // r, r + 1: columns 2t, 2t + 1 of one row
+        ep.store_pair(row0 + warp_row + mt * 16 + g + (r >> 1) * 8, col0 + warp_col + nt * 8 + 2 * t,
+                      acc[mt][nt][r], acc[mt][nt][r + 1], a_rows, b_rows);
     }
   }
 }

@@ -5,6 +5,7 @@
 
 #include "common/check.cuh"
 #include "distance/bitplane_mma.cuh"
+#include "distance/bitplane_wgmma.cuh"
 #include "distance/gpu_distance.hpp"
 #include "distance/paper_kernels.cuh"
 
@@ -186,15 +187,54 @@ void launch_gemm(const uint32_t* A, int64_t a_rows, const uint32_t* B, int64_t b
   GPUSEQ_CUDA_CHECK_LAUNCH("and_popc_gemm_kernel");
 }
 
+template <class T>
+void launch_wgmma(const uint32_t* A, int64_t a_rows, const uint32_t* B, int64_t b_rows,
+                  int64_t k_words, bitplane::Epilogue ep) {
+  static const bool configured = [] {
+    GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(bitplane::and_popc_wgmma_kernel<T>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           T::kSharedBytes));
+    return true;
+  }();
+  (void)configured;
+  if (k_words % T::kStageWords != 0) throw std::logic_error("K is not a whole number of stages");
+  const int tiles_m = static_cast<int>((a_rows + T::kTileM - 1) / T::kTileM);
+  const int tiles_n = static_cast<int>((b_rows + T::kTileN - 1) / T::kTileN);
+  bitplane::and_popc_wgmma_kernel<T><<<tiles_m * tiles_n, T::kThreads, T::kSharedBytes>>>(
+      A, a_rows, B, b_rows, k_words, ep, tiles_m, tiles_n);
+  GPUSEQ_CUDA_CHECK_LAUNCH("and_popc_wgmma_kernel");
+}
+
+// Whether the current device runs the sm_90a wgmma code (H100, H200 with a build for 90a).
+bool wgmma_available() {
+  static const bool available = [] {
+    int device = 0, major = 0;
+    GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+    GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    if (major != 9) return false;
+    DeviceArray<int> flag = device_alloc<int>(1);
+    bitplane::wgmma_compiled_kernel<<<1, 1>>>(flag.get());
+    GPUSEQ_CUDA_CHECK_LAUNCH("wgmma_compiled_kernel");
+    int host = 0;
+    GPUSEQ_CUDA_CHECK(cudaMemcpy(&host, flag.get(), sizeof(int), cudaMemcpyDeviceToHost));
+    return host == 1;
+  }();
+  return available;
+}
+
 struct GemmVariant {
   const char* name;  // block tile, warp tile, pipeline stages x K bits per stage, blocks per SM
   GemmLaunch launch;
+  bool needs_wgmma;
 };
 
 // Measured on the H100 host (benchmarks/bench_distance.py --variants: 16384 x 16384 x 30720
 // bits, median of 5; % of the measured b1 mma.sync rate, about 10,300 TOPS). K per stage must
 // divide the bit planes' 1024-bit padding.
-//   block 128x128, warp 64x32, 2 x 1024-bit stages, 2 blocks/SM    45.2-45.6%  <- default
+//   wgmma (sm_90a): block 128x256, 2 warpgroups, 4 slots x 1024 bits    (see below)  <- default
+//                                                                       on sm_90
+//   mma.sync: block 128x128, warp 64x32, 2 x 1024-bit stages, 2/SM  45.2-45.6%  <- default
+//                                                                       elsewhere
 //   same with 3 stages (8 bytes of register spill)                  43.8-45.8%
 //   same with 4 x 512-bit stages (twice the barriers)               38.0-38.3%
 //   block 128x256, warp 64x64, 1 block/SM (232 registers)           26.9-27.5%
@@ -202,26 +242,42 @@ struct GemmVariant {
 //   16-warp blocks 256x128 or 128x256, warp 64x32, 1 block/SM       40.2-41.5%
 //   16-bit instead of 32-bit output: no change (the epilogue is not the limit); prefetching
 //   the next chunk's fragments explicitly: no change.
-// Limit (Nsight Compute): ldmatrix reads (192 B per mma) and cp.async writes (64 B per mma)
-// keep the shared-memory pipe ~70% busy at this rate; operands taken by wgmma straight from
-// shared memory (sm_90a) would be the next step.
+// mma.sync's limit (Nsight Compute): ldmatrix reads (192 B per mma) and cp.async writes (64 B
+// per mma) keep the shared-memory pipe ~70% busy at this rate; wgmma reads its operands from
+// shared memory without ldmatrix.
 const GemmVariant kGemmVariants[] = {
+    {"wgmma block 192x256 3 warpgroups slots 7x512 ahead 5",
+     &launch_wgmma<bitplane::WgmmaTiling<3, 512, 7, 5>>, true},
+    {"wgmma block 192x256 3 warpgroups slots 8x512 ahead 6",
+     &launch_wgmma<bitplane::WgmmaTiling<3, 512, 8, 6>>, true},
+    {"wgmma block 192x256 3 warpgroups slots 6x512 ahead 4",
+     &launch_wgmma<bitplane::WgmmaTiling<3, 512, 6, 4>>, true},
+    {"wgmma block 192x256 3 warpgroups slots 4x1024 ahead 2",
+     &launch_wgmma<bitplane::WgmmaTiling<3, 1024, 4, 2>>, true},
+    {"wgmma block 128x256 2 warpgroups slots 4x1024 ahead 2",
+     &launch_wgmma<bitplane::WgmmaTiling<2, 1024, 4, 2>>, true},
+    {"wgmma block 128x256 2 warpgroups slots 8x512 ahead 6",
+     &launch_wgmma<bitplane::WgmmaTiling<2, 512, 8, 6>>, true},
     {"block 128x128 warp 64x32 stages 2x1024 2/SM",
-     &launch_gemm<bitplane::GemmTiling<4, 4, 2, 4, 2>>},
+     &launch_gemm<bitplane::GemmTiling<4, 4, 2, 4, 2>>, false},
     {"block 128x128 warp 64x32 stages 3x1024 2/SM",
-     &launch_gemm<bitplane::GemmTiling<4, 4, 3, 4, 2>>},
+     &launch_gemm<bitplane::GemmTiling<4, 4, 3, 4, 2>>, false},
     {"block 128x256 warp 64x64 stages 3x1024 1/SM",
-     &launch_gemm<bitplane::GemmTiling<4, 8, 3, 4, 1>>},
+     &launch_gemm<bitplane::GemmTiling<4, 8, 3, 4, 1>>, false},
     {"block 64x128 warp 32x32 stages 3x1024 3/SM",
-     &launch_gemm<bitplane::GemmTiling<2, 4, 3, 4, 3>>},
+     &launch_gemm<bitplane::GemmTiling<2, 4, 3, 4, 3>>, false},
 };
 
-// The variant the engines use (the first: see the measurements above).
-const GemmVariant& default_gemm() { return kGemmVariants[0]; }
+// The variant the engines use: wgmma where the device runs it, else the best mma.sync tiling.
+const GemmVariant& default_gemm() { return kGemmVariants[wgmma_available() ? 0 : 6]; }
 
 const GemmVariant& gemm_by_name(const std::string& name) {
-  for (const auto& v : kGemmVariants)
-    if (name == v.name) return v;
+  for (const auto& v : kGemmVariants) {
+    if (name != v.name) continue;
+    if (v.needs_wgmma && !wgmma_available())
+      throw std::invalid_argument("GEMM variant '" + name + "' needs an sm_90 GPU and a build for sm_90a");
+    return v;
+  }
   throw std::invalid_argument("unknown GEMM variant '" + name + "'");
 }
 
@@ -316,7 +372,8 @@ std::unique_ptr<distance::DistanceEngine> make_distance_engine(const std::string
 
 std::vector<std::string> b1_gemm_variants() {
   std::vector<std::string> names;
-  for (const auto& v : kGemmVariants) names.emplace_back(v.name);
+  for (const auto& v : kGemmVariants)
+    if (!v.needs_wgmma || wgmma_available()) names.emplace_back(v.name);
   return names;
 }
 
@@ -343,6 +400,54 @@ double b1_gemm_seconds(const std::string& variant, int64_t rows, int64_t cols, i
   for (int r = 0; r < repeats; ++r)
     v.launch(bits.get(), rows, bits.get() + rows * k_words, cols, k_words, ep);
   return timer.stop_seconds() / repeats;
+}
+
+std::vector<int32_t> b1_gemm_product(const std::string& variant, const uint64_t* a,
+                                     int64_t a_rows, const uint64_t* b, int64_t b_rows,
+                                     int64_t words64) {
+  if (a_rows <= 0 || b_rows <= 0) throw std::invalid_argument("empty bit matrix");
+  if (words64 % 16 != 0)
+    throw std::invalid_argument("bit rows must be whole 1024-bit blocks (16 64-bit words)");
+  const GemmVariant& v = variant.empty() ? default_gemm() : gemm_by_name(variant);
+  const DeviceBits da = upload_bits(a, a_rows, words64), db = upload_bits(b, b_rows, words64);
+  DeviceArray<int32_t> out = device_alloc<int32_t>(static_cast<size_t>(a_rows * b_rows));
+  bitplane::Epilogue ep;
+  ep.out = out.get();
+  ep.out_stride = b_rows;
+  v.launch(da.row(0), a_rows, db.row(0), b_rows, da.k_words, ep);
+  std::vector<int32_t> host(static_cast<size_t>(a_rows * b_rows));
+  GPUSEQ_CUDA_CHECK(cudaMemcpy(host.data(), out.get(), host.size() * sizeof(int32_t),
+                               cudaMemcpyDeviceToHost));
+  return host;
+}
+
+template <int WarpGroups>
+double wgmma_peak_tops(int iterations, int sms) {
+  using T = bitplane::WgmmaTiling<WarpGroups, 1024, 3, 1>;  // the peak kernel's tiles: one slot
+  const int shared = T::kSlotBytes + 1024;
+  const auto kernel = bitplane::wgmma_b1_peak_kernel<WarpGroups>;
+  GPUSEQ_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
+  DeviceArray<int> sink = device_alloc<int>(1);
+  kernel<<<sms, T::kThreads, shared>>>(8, sink.get());  // warm-up
+  GPUSEQ_CUDA_CHECK_LAUNCH("wgmma_b1_peak_kernel");
+  DeviceTimer timer;
+  timer.start();
+  kernel<<<sms, T::kThreads, shared>>>(iterations, sink.get());
+  GPUSEQ_CUDA_CHECK_LAUNCH("wgmma_b1_peak_kernel");
+  const double seconds = timer.stop_seconds();
+  const double products = static_cast<double>(sms) * WarpGroups * iterations * 4;
+  return products * 64 * 256 * 256 * 2 / seconds / 1e12;  // m64n256k256 each
+}
+
+double b1_wgmma_peak_tops(int iterations) {
+  if (!wgmma_available())
+    throw std::invalid_argument("wgmma needs an sm_90 GPU and a build for sm_90a");
+  int device = 0, sms = 0;
+  GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+  GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  // The faster of 2 and 3 warpgroups per SM (the GEMM kernels use both).
+  return std::max(wgmma_peak_tops<2>(iterations, sms), wgmma_peak_tops<3>(iterations, sms));
 }
 
 double b1_mma_peak_tops(int iterations) {

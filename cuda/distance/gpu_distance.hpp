@@ -19,10 +19,20 @@ std::unique_ptr<distance::DistanceEngine> make_distance_engine(
 // instruction on the current device, from a register-only loop.
 double b1_mma_peak_tops(int iterations);
 
+// The same from shared memory with wgmma (sm_90a builds on sm_90 devices; std::invalid_argument
+// elsewhere).
+double b1_wgmma_peak_tops(int iterations);
+
 // Tiling variants of the tensor-core product, and the device seconds of one rows x cols x
 // k_bits product with a variant ('' for the default), for choosing the default by measurement.
 std::vector<std::string> b1_gemm_variants();
 double b1_gemm_seconds(const std::string& variant, int64_t rows, int64_t cols, int64_t k_bits,
                        int repeats);
+
+// C[i][j] = popcount(a_i AND b_j) of two bit matrices (rows of words64 64-bit words, a
+// multiple of 16) with a variant ('' for the default): each variant checked bit for bit.
+std::vector<int32_t> b1_gemm_product(const std::string& variant, const uint64_t* a,
+                                     int64_t a_rows, const uint64_t* b, int64_t b_rows,
+                                     int64_t words64);
 
 }  // namespace gpuseq::cuda
