@@ -180,6 +180,9 @@ def device_info():
 
 
 def git_commit():
+    if os.environ.get("GPUSEQ_GIT_COMMIT"):  # a copy of the tree whose .git may be stale
+        return {"commit": os.environ["GPUSEQ_GIT_COMMIT"], "dirty": None,
+                "note": "commit from GPUSEQ_GIT_COMMIT"}
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
                                 check=True, cwd=Path(__file__).parent).stdout.strip()

@@ -229,22 +229,25 @@ struct GemmVariant {
 };
 
 // Measured on the H100 host (benchmarks/bench_distance.py --variants: 16384 x 16384 x 30720
-// bits, median of 5; % of the measured b1 mma.sync rate, about 10,300 TOPS). K per stage must
-// divide the bit planes' 1024-bit padding.
-//   wgmma (sm_90a): block 128x256, 2 warpgroups, 4 slots x 1024 bits    (see below)  <- default
-//                                                                       on sm_90
-//   mma.sync: block 128x128, warp 64x32, 2 x 1024-bit stages, 2/SM  45.2-45.6%  <- default
-//                                                                       elsewhere
-//   same with 3 stages (8 bytes of register spill)                  43.8-45.8%
-//   same with 4 x 512-bit stages (twice the barriers)               38.0-38.3%
-//   block 128x256, warp 64x64, 1 block/SM (232 registers)           26.9-27.5%
-//   block 64x128, warp 32x32, 3 blocks/SM                           32.7%
-//   16-warp blocks 256x128 or 128x256, warp 64x32, 1 block/SM       40.2-41.5%
-//   16-bit instead of 32-bit output: no change (the epilogue is not the limit); prefetching
-//   the next chunk's fragments explicitly: no change.
+// bits, median of 5; % of the binary tensor-core bound, the measured wgmma b1 rate of about
+// 15,700 TOPS; mma.sync peaks at about 10,400). K per stage must divide the bit planes'
+// 1024-bit padding. Commit c7651f1, results/distance-gemm-variants-h100host-*-c7651f1.json:
+//   wgmma, 3 warpgroups, block 192x256, 7 slots x 512 bits, 5 ahead     58.5-59.3%  <- sm_90
+//   same, 8 slots 6 ahead / 6 slots 4 ahead                            57.8% / 60.5%
+//   same, 4 slots x 1024 bits, 2 ahead                                  52.4-52.9%
+//   wgmma, 2 warpgroups, block 128x256, 4 slots x 1024 bits, 2 ahead   51.5-53.5%
+//   same, 8 slots x 512 bits, 6 ahead (181 registers)                  43.7-44.0%
+//   wgmma with 1 stage ahead (3 slots): 28-35%: L2 latency is exposed
+//   mma.sync: block 128x128, warp 64x32, 2 x 1024-bit stages, 2/SM     30.3-30.9%  <- sm_80
+//   (45% of mma.sync's own 10,400 TOPS)
+//   same with 3 stages (8 bytes of register spill)                     30.5%
+//   block 128x256, warp 64x64, 1 block/SM (232 registers)              28.3-28.6%
+//   block 64x128, warp 32x32, 3 blocks/SM                              22.3%
+//   (earlier, dropped: 16-warp mma.sync blocks, 40-41% of mma.sync's rate; 16-bit output and
+//   explicit fragment prefetching, no change.)
 // mma.sync's limit (Nsight Compute): ldmatrix reads (192 B per mma) and cp.async writes (64 B
-// per mma) keep the shared-memory pipe ~70% busy at this rate; wgmma reads its operands from
-// shared memory without ldmatrix.
+// per mma) keep the shared-memory pipe ~70% busy; wgmma reads its operands from shared memory
+// without ldmatrix, and a 192x256 block needs 22% fewer L2 bytes per bit-op than 128x256.
 const GemmVariant kGemmVariants[] = {
     {"wgmma block 192x256 3 warpgroups slots 7x512 ahead 5",
      &launch_wgmma<bitplane::WgmmaTiling<3, 512, 7, 5>>, true},
