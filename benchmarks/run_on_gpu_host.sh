@@ -3,8 +3,8 @@
 # the CPU comparisons, compute-sanitizer on every GPU kernel, then the benchmarks asked for
 # (DIST_BENCH_ARGS: bench_distance.py; BENCH_ARGS: bench_hmmsearch.py).
 # Carried in $CARRY (ignored by git; see benchmarks/README.md): wheels/*.whl (pyhmmer,
-# biopython for the host's Python), hmmer/bin (Debian's hmmsearch, hmmemit, hmmbuild: they need
-# only libc), hmmer/examples (tutorial/ and testsuite/ of Debian's hmmer-examples).
+# bed-reader, cyvcf2, biopython for the host's Python), hmmer/bin (Debian's hmmsearch, hmmemit,
+# hmmbuild: they need only libc), hmmer/examples (tutorial/ and testsuite/ of Debian's hmmer-examples).
 # Results go to $OUT (build log, pytest log, benchmark JSON and log).
 set -uo pipefail
 CARRY="${CARRY:-.carry}"

@@ -149,6 +149,57 @@ def test_plink_bed_input(tmp_path):
     np.testing.assert_array_equal(compared, ref_compared)
 
 
+def write_vcf(path, alleles, phased):
+    """A VCF of samples x variants diploid calls (allele indices, -1 missing), plus a haploid
+    sample and a multi-allelic site, as text."""
+    n, v, _ = alleles.shape
+    lines = ["##fileformat=VCFv4.2", "##contig=<ID=7>",
+             '##FORMAT=<ID=GT,Number=1,Type=String,Description="Genotype">',
+             "\t".join(["#CHROM", "POS", "ID", "REF", "ALT", "QUAL", "FILTER", "INFO", "FORMAT",
+                        *(f"s{i}" for i in range(n))])]
+    for j in range(v):
+        calls = []
+        for i in range(n):
+            a, b = (("." if x < 0 else str(x)) for x in alleles[i, j])
+            calls.append(a + ("|" if phased[i, j] else "/") + b)
+        fields = ["7", str(100 + j), ".", "A", "G,T", ".", "PASS", ".", "GT", *calls]
+        lines.append("\t".join(fields))
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_vcf_input(tmp_path):
+    rng = np.random.default_rng(8)
+    alleles = rng.integers(0, 3, (25, 150, 2))          # 0 REF, 1 and 2 two ALT alleles
+    alleles[rng.random(alleles.shape) < 0.05] = -1      # missing alleles (./. and ./1)
+    write_vcf(tmp_path / "g.vcf", alleles, rng.random((25, 150)) < 0.5)
+    # The documented value: non-reference alleles in the call, missing if any allele is.
+    G = (alleles > 0).sum(axis=2)
+    G[(alleles < 0).any(axis=2)] = -1
+    np.testing.assert_array_equal(gd.read_genotypes(tmp_path / "g.vcf"), G)
+    got, compared = gpuseq.pairwise_distances(tmp_path / "g.vcf", return_compared=True,
+                                              backend="cpu")
+    ref, ref_compared = reference_with_missing(G, G, "hamming")
+    np.testing.assert_array_equal(got, ref)
+    np.testing.assert_array_equal(compared, ref_compared)
+
+    header = ("##fileformat=VCFv4.2\n##contig=<ID=7>\n"
+              '##FORMAT=<ID=GT,Number=1,Type=String,Description="Genotype">\n'
+              "#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT")
+    mixed = tmp_path / "mixed_ploidy.vcf"
+    mixed.write_text(header + "".join(f"\ts{i}" for i in range(7)) +
+                     "\n7\t5\t.\tA\tG,T\t.\t.\t.\tGT\t1\t0\t.\t1/2\t./1\t0|1\t2|0\n")
+    np.testing.assert_array_equal(gd.read_genotypes(mixed), [[1], [0], [-1], [2], [-1], [1], [1]])
+
+    no_gt = tmp_path / "no_gt.vcf"
+    no_gt.write_text(header + "\ts0\n7\t5\t.\tA\tG\t.\t.\t.\tDP\t3\n")
+    with pytest.raises(gpuseq.errors.FormatError, match="7:5"):
+        gd.read_genotypes(no_gt)
+    broken = tmp_path / "broken.vcf"
+    broken.write_text("this is not a VCF\n")
+    with pytest.raises(gpuseq.errors.FormatError, match="broken.vcf"):
+        gd.read_genotypes(broken)
+
+
 def test_cli_writes_npy(tmp_path):
     import subprocess
     import sys

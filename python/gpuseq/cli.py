@@ -259,10 +259,12 @@ def _distance_parser(sub) -> None:
         "distance",
         help="all-pairs distances between instances (e.g. SNP genotypes), written as .npy",
         description="Distances between all pairs of instances (rows) of a genotype matrix "
-        "(.npy or PLINK .bed), or between two matrices; the result is an int32 .npy matrix "
+        "(.npy, PLINK .bed, VCF or BCF), or between two matrices; the result is an int32 .npy "
+        "matrix "
         "(or float64 with --normalize), as scipy's cdist/pdist would compute it.",
     )
-    p.add_argument("input", help="instances x attributes: .npy, or PLINK .bed")
+    p.add_argument("input", help="instances x attributes: .npy, PLINK .bed, or VCF/BCF "
+                   "(samples x variants)")
     p.add_argument("output", help=".npy file to write")
     p.add_argument("--against", metavar="FILE", help="second matrix (cdist of input vs it)")
     p.add_argument("--metric", choices=("hamming", "manhattan"), default="hamming")

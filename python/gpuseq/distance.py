@@ -66,7 +66,7 @@ def pairwise_distances(
     Arguments:
         X, Y: 2-D arrays (instances x attributes) of integers in ``0..alphabet_size-1``
             (int8/uint8 or any integer or integral float dtype), or the path of a genotype
-            file (``.npy``, PLINK ``.bed``). Y defaults to X.
+            file (``.npy``, PLINK ``.bed``, VCF/BCF: see read_genotypes). Y defaults to X.
         metric: ``"hamming"`` (attributes that differ) or ``"manhattan"`` (sum of |a - b|,
             scipy's ``"cityblock"``).
         normalize: divide by the number of attributes compared (scipy's ``hamming`` fraction).
@@ -184,12 +184,22 @@ def nearest_neighbors(
     return best_idx, best_dist
 
 
+VCF_SUFFIXES = (".vcf", ".vcf.gz", ".vcf.bgz", ".bcf")
+
+
 def read_genotypes(path: str | os.PathLike) -> np.ndarray:
-    """Instances x attributes genotype matrix from a file: ``.npy`` (any integer dtype) or a
-    PLINK ``.bed`` (with its ``.bim``/``.fam``; read with bed-reader, missing calls as -1).
+    """Instances x attributes genotype matrix from a file, missing calls as -1:
+
+    - ``.npy``: any integer dtype, memory-mapped;
+    - PLINK ``.bed`` (with its ``.bim``/``.fam``), read with bed-reader: counts of allele 1;
+    - VCF or BCF (``.vcf``, ``.vcf.gz``, ``.bcf``), read with cyvcf2: samples are the
+      instances, variants the attributes, and the value of a call is its number of
+      non-reference alleles (``0/0`` 0, ``0|1`` 1, ``1/1`` 2, ``1/2`` 2, haploid ``1`` 1); a
+      call with any missing allele (``./.``, ``./1``) is missing.
 
     Raises:
-        InputError: missing file; FormatError: unreadable or unsupported file.
+        InputError: missing file; FormatError: unreadable or unsupported file, or a VCF
+        record without GT.
     """
     from .errors import FormatError, InputError
 
@@ -214,7 +224,45 @@ def read_genotypes(path: str | os.PathLike) -> np.ndarray:
             raise FormatError(p, None, f"unreadable PLINK file: {exc}") from None
         values[values == -127] = _MISSING  # bed-reader's int8 missing call
         return values
-    raise FormatError(p, None, "unsupported genotype file (use .npy or PLINK .bed)")
+    if p.name.endswith(VCF_SUFFIXES):
+        return _read_vcf(p)
+    raise FormatError(p, None, "unsupported genotype file (use .npy, PLINK .bed, VCF or BCF)")
+
+
+def _read_vcf(p: Path) -> np.ndarray:
+    from .errors import FormatError
+
+    try:
+        from cyvcf2 import VCF
+    except ImportError:
+        raise FormatError(p, None, "reading VCF/BCF needs cyvcf2 "
+                          "(pip install gpuseq[genotypes])") from None
+    columns = []
+    try:
+        vcf = VCF(str(p), lazy=True)
+        if not vcf.samples:
+            raise FormatError(p, None, "the VCF has no samples")
+        for record in vcf:
+            try:
+                gt = record.genotype
+            except Exception:  # cyvcf2: "couldn't get genotypes for variant"
+                gt = None
+            if gt is None:
+                raise FormatError(p, None, "variant has no GT field",
+                                  f"{record.CHROM}:{record.POS}")
+            alleles = gt.array()[:, :-1]  # the last column is the phasing flag
+            called = alleles != -2        # -2 pads calls of lower ploidy
+            values = ((alleles > 0) & called).sum(axis=1).astype(np.int8)
+            values[((alleles == -1) & called).any(axis=1)] = _MISSING
+            columns.append(values)
+        vcf.close()
+    except FormatError:
+        raise
+    except Exception as exc:  # cyvcf2/htslib report damaged files with their own types
+        raise FormatError(p, None, f"unreadable VCF/BCF file: {exc}") from None
+    if not columns:
+        raise FormatError(p, None, "the VCF has no variant records")
+    return np.ascontiguousarray(np.stack(columns, axis=1))
 
 
 # ---- implementation ---------------------------------------------------------------------
@@ -223,8 +271,9 @@ def read_genotypes(path: str | os.PathLike) -> np.ndarray:
 def _genotype_matrix(data, name: str, alphabet_size: int, missing) -> tuple[np.ndarray, bool]:
     """int8 C-contiguous copy/view of the input with missing values as -1, checked."""
     if isinstance(data, (str, os.PathLike)):
-        if Path(data).suffix == ".bed" and missing is None:
-            missing = _MISSING  # read_genotypes marks PLINK's missing calls so
+        if missing is None and (Path(data).suffix == ".bed"
+                                or str(data).endswith(VCF_SUFFIXES)):
+            missing = _MISSING  # read_genotypes marks missing calls so
         data = read_genotypes(data)
     if not 2 <= alphabet_size <= 16:
         raise ValueError("alphabet_size must be between 2 and 16")
