@@ -216,8 +216,9 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     for (int nt = 0; nt < WN; ++nt) {
 #pragma unroll
       for (int r = 0; r < 4; r += 2)  // r, r + 1: columns 2t, 2t + 1 of one row
-        ep.store_pair(row0 + warp_row + mt * 16 + g + (r >> 1) * 8, col0 + warp_col + nt * 8 + 2 * t,
-                      acc[mt][nt][r], acc[mt][nt][r + 1], a_rows, b_rows);
+        ep.store_pair(row0 + warp_row + mt * 16 + g + (r >> 1) * 8,
+                      col0 + warp_col + nt * 8 + 2 * t, acc[mt][nt][r], acc[mt][nt][r + 1],
+                      a_rows, b_rows);
     }
   }
 }

@@ -2,10 +2,11 @@
 // bitplane_mma.cuh, C[r][c] = sum_k popcount(A[r][k] & B[c][k]), with both operands read by the
 // tensor cores straight from shared memory. The mma.sync kernel spends most of the
 // shared-memory pipe on ldmatrix (192 bytes per 16x8x256 mma); here a warpgroup's
-// wgmma.m64n256k256 reads 10 KB per 64x256x256 product, a quarter of the traffic per bit-op.
+// wgmma.m64n256k256 reads 10 KB per 64x256x256 product, 42% of those bytes per bit-op, and
+// nothing passes through registers.
 //
-// Block: 64 x 256 outputs per warpgroup, the warpgroups sharing the B tile; K advances 1024
-// bits per stage through shared-memory slots filled by cp.async ahead, and a slot is refilled
+// Block: 64 x 256 outputs per warpgroup, the warpgroups sharing the B tile; K advances 512 or
+// 1024 bits per stage through shared-memory slots filled by cp.async ahead, and a slot is refilled
 // only after every warpgroup's wgmma on it has completed (wgmma.wait_group 1 before the
 // barrier of the next step). Shared-memory layout per slot: rows of 128 or 64 bytes (1024 or 512
 // bits of K per stage) in the 128- or 64-byte swizzle that wgmma's K-major descriptors expect:

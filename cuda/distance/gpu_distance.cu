@@ -278,7 +278,8 @@ const GemmVariant& gemm_by_name(const std::string& name) {
   for (const auto& v : kGemmVariants) {
     if (name != v.name) continue;
     if (v.needs_wgmma && !wgmma_available())
-      throw std::invalid_argument("GEMM variant '" + name + "' needs an sm_90 GPU and a build for sm_90a");
+      throw std::invalid_argument("GEMM variant '" + name +
+                                  "' needs an sm_90 GPU and a build for sm_90a");
     return v;
   }
   throw std::invalid_argument("unknown GEMM variant '" + name + "'");
