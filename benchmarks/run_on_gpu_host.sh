@@ -34,7 +34,7 @@ for tool in memcheck racecheck; do
     >"$OUT/$tool.log" 2>&1
   echo "$tool exit $?"; tail -2 "$OUT/$tool.log"
 done
-cuobjdump -sass /tmp/gpuseq/gpuseq/_core*.so 2>/dev/null | grep -oE "\bBMMA[.A-Z0-9]*" | sort | uniq -c
+cuobjdump -sass /tmp/gpuseq/gpuseq/_core*.so 2>/dev/null | grep -oE "\bBG?MMA[.A-Z0-9x]*" | sort | uniq -c
 
 if [ -n "${DIST_BENCH_ARGS+x}" ]; then
   python3 benchmarks/bench_distance.py --out "$OUT/bench_distance.json" $DIST_BENCH_ARGS \
