@@ -102,6 +102,19 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* smem) 
                : "r"(addr));
 }
 
+// First output row and column of this block's tile. Grouped rasterization: consecutive blocks
+// walk down kGroupRows row tiles, then across, so that B tiles are reused from L2.
+template <class T>
+__device__ __forceinline__ void block_tile_origin(int tiles_m, int tiles_n, int64_t& row0,
+                                                  int64_t& col0) {
+  const int per_group = kGroupRows * tiles_n;
+  const int first_m = (blockIdx.x / per_group) * kGroupRows;
+  const int group_m = min(tiles_m - first_m, kGroupRows);
+  const int in_group = blockIdx.x % per_group;
+  row0 = static_cast<int64_t>(first_m + in_group % group_m) * T::kTileM;
+  col0 = static_cast<int64_t>(in_group / group_m) * T::kTileN;
+}
+
 // The 16-byte pieces one thread copies into every stage of one operand: fixed for the whole
 // K loop, so their addresses are computed once (rows past the end are zero-filled).
 template <int Rows, int Words, int RowBytes, int Threads>
@@ -142,13 +155,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
   const int g = lane >> 2, t = lane & 3;                  // mma group and thread in group
   const int warp_row = (warp / T::kWarpsN) * 16 * WM, warp_col = (warp % T::kWarpsN) * 8 * WN;
 
-  // Grouped rasterization: consecutive blocks walk down kGroupRows row tiles, then across.
-  const int per_group = kGroupRows * tiles_n;
-  const int first_m = (blockIdx.x / per_group) * kGroupRows;
-  const int group_m = min(tiles_m - first_m, kGroupRows);
-  const int in_group = blockIdx.x % per_group;
-  const int64_t row0 = static_cast<int64_t>(first_m + in_group % group_m) * T::kTileM;
-  const int64_t col0 = static_cast<int64_t>(in_group / group_m) * T::kTileN;
+  int64_t row0, col0;
+  block_tile_origin<T>(tiles_m, tiles_n, row0, col0);
 
   int acc[WM][WN][4];
 #pragma unroll

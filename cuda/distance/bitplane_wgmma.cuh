@@ -166,13 +166,8 @@ __global__ void __launch_bounds__(T::kThreads, 1)
   unsigned char* smem = smem_raw + ((1024 - (__cvta_generic_to_shared(smem_raw) & 1023)) & 1023);
   const int warpgroup = threadIdx.x / 128, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
 
-  // Grouped rasterization, as in and_popc_gemm_kernel.
-  const int per_group = kGroupRows * tiles_n;
-  const int first_m = (blockIdx.x / per_group) * kGroupRows;
-  const int group_m = min(tiles_m - first_m, kGroupRows);
-  const int in_group = blockIdx.x % per_group;
-  const int64_t row0 = static_cast<int64_t>(first_m + in_group % group_m) * T::kTileM;
-  const int64_t col0 = static_cast<int64_t>(in_group / group_m) * T::kTileN;
+  int64_t row0, col0;
+  block_tile_origin<T>(tiles_m, tiles_n, row0, col0);
 
   int acc[128];
 #pragma unroll

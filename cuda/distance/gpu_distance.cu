@@ -169,12 +169,13 @@ std::vector<uint64_t> repeat_valid(const BitPlanes& p) {
 using GemmLaunch = void (*)(const uint32_t* A, int64_t a_rows, const uint32_t* B, int64_t b_rows,
                             int64_t k_words, bitplane::Epilogue ep);
 
-template <class T>
-void launch_gemm(const uint32_t* A, int64_t a_rows, const uint32_t* B, int64_t b_rows,
-                 int64_t k_words, bitplane::Epilogue ep) {
+// Launches one of the product kernels (and_popc_gemm_kernel<T>, and_popc_wgmma_kernel<T>) with
+// its tiling T.
+template <class T, auto Kernel>
+void launch_product(const uint32_t* A, int64_t a_rows, const uint32_t* B, int64_t b_rows,
+                    int64_t k_words, bitplane::Epilogue ep) {
   static const bool configured = [] {  // above 48 KB of shared memory needs an opt-in
-    GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(bitplane::and_popc_gemm_kernel<T>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+    GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            T::kSharedBytes));
     return true;
   }();
@@ -182,28 +183,14 @@ void launch_gemm(const uint32_t* A, int64_t a_rows, const uint32_t* B, int64_t b
   if (k_words % T::kStageWords != 0) throw std::logic_error("K is not a whole number of stages");
   const int tiles_m = static_cast<int>((a_rows + T::kTileM - 1) / T::kTileM);
   const int tiles_n = static_cast<int>((b_rows + T::kTileN - 1) / T::kTileN);
-  bitplane::and_popc_gemm_kernel<T><<<tiles_m * tiles_n, T::kThreads, T::kSharedBytes>>>(
-      A, a_rows, B, b_rows, k_words, ep, tiles_m, tiles_n);
-  GPUSEQ_CUDA_CHECK_LAUNCH("and_popc_gemm_kernel");
+  Kernel<<<tiles_m * tiles_n, T::kThreads, T::kSharedBytes>>>(A, a_rows, B, b_rows, k_words, ep,
+                                                             tiles_m, tiles_n);
+  GPUSEQ_CUDA_CHECK_LAUNCH("binary product kernel");
 }
-
 template <class T>
-void launch_wgmma(const uint32_t* A, int64_t a_rows, const uint32_t* B, int64_t b_rows,
-                  int64_t k_words, bitplane::Epilogue ep) {
-  static const bool configured = [] {
-    GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(bitplane::and_popc_wgmma_kernel<T>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           T::kSharedBytes));
-    return true;
-  }();
-  (void)configured;
-  if (k_words % T::kStageWords != 0) throw std::logic_error("K is not a whole number of stages");
-  const int tiles_m = static_cast<int>((a_rows + T::kTileM - 1) / T::kTileM);
-  const int tiles_n = static_cast<int>((b_rows + T::kTileN - 1) / T::kTileN);
-  bitplane::and_popc_wgmma_kernel<T><<<tiles_m * tiles_n, T::kThreads, T::kSharedBytes>>>(
-      A, a_rows, B, b_rows, k_words, ep, tiles_m, tiles_n);
-  GPUSEQ_CUDA_CHECK_LAUNCH("and_popc_wgmma_kernel");
-}
+constexpr GemmLaunch launch_gemm = &launch_product<T, bitplane::and_popc_gemm_kernel<T>>;
+template <class T>
+constexpr GemmLaunch launch_wgmma = &launch_product<T, bitplane::and_popc_wgmma_kernel<T>>;
 
 // Whether the current device runs the sm_90a wgmma code (H100, H200 with a build for 90a).
 bool wgmma_available() {
@@ -250,25 +237,25 @@ struct GemmVariant {
 // without ldmatrix, and a 192x256 block needs 22% fewer L2 bytes per bit-op than 128x256.
 const GemmVariant kGemmVariants[] = {
     {"wgmma block 192x256 3 warpgroups slots 7x512 ahead 5",
-     &launch_wgmma<bitplane::WgmmaTiling<3, 512, 7, 5>>, true},
+     launch_wgmma<bitplane::WgmmaTiling<3, 512, 7, 5>>, true},
     {"wgmma block 192x256 3 warpgroups slots 8x512 ahead 6",
-     &launch_wgmma<bitplane::WgmmaTiling<3, 512, 8, 6>>, true},
+     launch_wgmma<bitplane::WgmmaTiling<3, 512, 8, 6>>, true},
     {"wgmma block 192x256 3 warpgroups slots 6x512 ahead 4",
-     &launch_wgmma<bitplane::WgmmaTiling<3, 512, 6, 4>>, true},
+     launch_wgmma<bitplane::WgmmaTiling<3, 512, 6, 4>>, true},
     {"wgmma block 192x256 3 warpgroups slots 4x1024 ahead 2",
-     &launch_wgmma<bitplane::WgmmaTiling<3, 1024, 4, 2>>, true},
+     launch_wgmma<bitplane::WgmmaTiling<3, 1024, 4, 2>>, true},
     {"wgmma block 128x256 2 warpgroups slots 4x1024 ahead 2",
-     &launch_wgmma<bitplane::WgmmaTiling<2, 1024, 4, 2>>, true},
+     launch_wgmma<bitplane::WgmmaTiling<2, 1024, 4, 2>>, true},
     {"wgmma block 128x256 2 warpgroups slots 8x512 ahead 6",
-     &launch_wgmma<bitplane::WgmmaTiling<2, 512, 8, 6>>, true},
+     launch_wgmma<bitplane::WgmmaTiling<2, 512, 8, 6>>, true},
     {"block 128x128 warp 64x32 stages 2x1024 2/SM",
-     &launch_gemm<bitplane::GemmTiling<4, 4, 2, 4, 2>>, false},
+     launch_gemm<bitplane::GemmTiling<4, 4, 2, 4, 2>>, false},
     {"block 128x128 warp 64x32 stages 3x1024 2/SM",
-     &launch_gemm<bitplane::GemmTiling<4, 4, 3, 4, 2>>, false},
+     launch_gemm<bitplane::GemmTiling<4, 4, 3, 4, 2>>, false},
     {"block 128x256 warp 64x64 stages 3x1024 1/SM",
-     &launch_gemm<bitplane::GemmTiling<4, 8, 3, 4, 1>>, false},
+     launch_gemm<bitplane::GemmTiling<4, 8, 3, 4, 1>>, false},
     {"block 64x128 warp 32x32 stages 3x1024 3/SM",
-     &launch_gemm<bitplane::GemmTiling<2, 4, 3, 4, 3>>, false},
+     launch_gemm<bitplane::GemmTiling<2, 4, 3, 4, 3>>, false},
 };
 
 // The variant the engines use: wgmma where the device runs it, else the best mma.sync tiling.
