@@ -218,18 +218,19 @@ struct GemmVariant {
 // Measured on the H100 host (benchmarks/bench_distance.py --variants: 16384 x 16384 x 30720
 // bits, median of 5; % of the binary tensor-core bound, the measured wgmma b1 rate of about
 // 15,700 TOPS; mma.sync peaks at about 10,400). K per stage must divide the bit planes'
-// 1024-bit padding. Commit c7651f1, results/distance-gemm-variants-h100host-*-c7651f1.json:
-//   wgmma, 3 warpgroups, block 192x256, 7 slots x 512 bits, 5 ahead     58.5-59.3%  <- sm_90
-//   same, 8 slots 6 ahead / 6 slots 4 ahead                            57.8% / 60.5%
+// 1024-bit padding. Commits c7651f1, d414a16, 50da433 (results/distance-gemm-variants-*.json):
+//   wgmma, 3 warpgroups, block 192x256, 6 slots x 512 bits, 4 ahead     60.1-60.9%  <- sm_90
+//   same, 7 slots 5 ahead / 8 slots 6 ahead / 5 slots 3 ahead          59.0-59.7% / 57.5-58.0%
+//                                                                       / 58.3%
 //   same, 4 slots x 1024 bits, 2 ahead                                  52.4-52.9%
 //   wgmma, 2 warpgroups, block 128x256, 4 slots x 1024 bits, 2 ahead   51.5-53.5%
-//   same, 8 slots x 512 bits, 6 ahead (181 registers)                  43.7-44.0%
-//   wgmma with 1 stage ahead (3 slots): 28-35%: L2 latency is exposed
-//   mma.sync: block 128x128, warp 64x32, 2 x 1024-bit stages, 2/SM     30.3-30.9%  <- sm_80
+//   same, 8 slots x 512 bits, 6 ahead (181 registers)                  43.7-44.2%
+//   wgmma with 1 stage ahead (3 slots x 1024 bits): 28-35%: L2 latency is exposed
+//   mma.sync: block 128x128, warp 64x32, 2 x 1024-bit stages, 2/SM     30.2-30.9%  <- sm_80
 //   (45% of mma.sync's own 10,400 TOPS)
-//   same with 3 stages (8 bytes of register spill)                     30.5%
-//   block 128x256, warp 64x64, 1 block/SM (232 registers)              28.3-28.6%
-//   block 64x128, warp 32x32, 3 blocks/SM                              22.3%
+//   same with 3 stages (8 bytes of register spill)                     30.5-30.9%
+//   block 128x256, warp 64x64, 1 block/SM (232 registers)              28.1-28.6%
+//   block 64x128, warp 32x32, 3 blocks/SM                              22.0-22.4%
 //   (earlier, dropped: 16-warp mma.sync blocks, 40-41% of mma.sync's rate; 16-bit output and
 //   explicit fragment prefetching, no change.)
 // mma.sync's limit (Nsight Compute): ldmatrix reads (192 B per mma) and cp.async writes (64 B
