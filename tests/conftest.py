@@ -131,3 +131,23 @@ def bit_equal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a = np.asarray(a, dtype=np.float32)
     b = np.asarray(b, dtype=np.float32)
     return (a.view(np.uint32) == b.view(np.uint32)) | (np.isnan(a) & np.isnan(b))
+
+
+@pytest.fixture(scope="session")
+def corpora(tmp_path_factory, example_models, pyhmmer_models, synthetic_models):
+    """(model path, FASTA path of its stress corpus) for every model file: every branch of the
+    filters (tests/synthetic.py), shared by the CPU and GPU filter tests."""
+    from pyhmmer.plan7 import HMMFile
+
+    from synthetic import stress_corpus, write_fasta
+
+    rng = np.random.default_rng(20261122)
+    out = tmp_path_factory.mktemp("corpora")
+    pairs = []
+    for group in (example_models, pyhmmer_models, synthetic_models):
+        for name, path in group.items():
+            with HMMFile(path) as f:
+                first = next(iter(f))
+            records = stress_corpus(rng, path, first.consensus.upper())
+            pairs.append((path, write_fasta(out / f"{name}.fa", records)))
+    return pairs

@@ -27,5 +27,30 @@ bits = lambda m: np.unpackbits(m.view(np.uint8), axis=1).astype(np.int32)  # noq
 expected = bits(a) @ bits(b).T
 for variant in gpuseq._core.b1_gemm_variants():
     failures += not np.array_equal(gpuseq._core.b1_gemm_product(variant, a, b), expected)
+# The hmmsearch filter kernels (SSV, MSV, Viterbi; cuda/hmm) and the GPU cascade on a few
+# models (stripe counts 2 to 24/48) and targets of lengths 0 to 3000 with planted consensus.
+from pyhmmer.easel import Alphabet  # noqa: E402
+from pyhmmer.plan7 import HMM  # noqa: E402
+
+from gpuseq.hmm import search_profile  # noqa: E402
+
+amino = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
+for M in (3, 130, 700, 3000):
+    hmm = HMM.sample(Alphabet.amino(), M, M)
+    hmm.set_composition()
+    consensus = hmm.consensus.upper()
+    seqs = ["".join(map(chr, rng.choice(amino, int(n)))) for n in rng.integers(0, 3000, 60)]
+    seqs += [consensus, consensus * 2, "", "A"]
+    db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
+    profile = search_profile(hmm)
+    gp = gpuseq._core.GpuProfile(profile)
+    targets = gpuseq._core.GpuTargets(db.residues, db.offsets)
+    for which in ("ssv", "msv", "viterbi"):
+        gpu = gpuseq._core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
+        cpu = gpuseq._core.filter_scores(profile, which, db.residues, db.offsets)
+        failures += not np.array_equal(gpu, cpu, equal_nan=True)
+    gpu = gpuseq._core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 0.02, 1e-3, True, 2)
+    cpu = gpuseq._core.run_cascade(profile, db.residues, db.offsets, 0.02, 1e-3, True, 2)
+    failures += not np.array_equal(gpu["stage"], cpu["stage"])
 print("GPU kernels differing from the CPU:", failures)
 raise SystemExit(1 if failures else 0)

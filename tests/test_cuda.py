@@ -23,13 +23,12 @@ def test_cuda_build_sees_the_gpu():
     assert devices[0]["total_memory"] > 1 << 30
 
 
-def test_backend_choice_for_algorithms_without_gpu_kernels():
-    assert "hmm_filters" not in GPU_ALGORITHMS
-    with pytest.raises(gpuseq.BackendError, match="no CUDA kernels for hmm_filters"):
-        resolve_backend("cuda", "hmm_filters")
+def test_backend_auto_picks_the_gpu_for_hmmsearch():
+    assert "hmm_filters" in GPU_ALGORITHMS
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert resolve_backend("auto", "hmm_filters") == "cpu"
+        assert resolve_backend("auto", "hmm_filters") == "cuda"
     tut = HMMER_EXAMPLES / "tutorial"
     res = gpuseq.hmmsearch(tut / "globins4.hmm", tut / "globins45.fa", backend="auto")
-    assert len(res.hits) == 45
+    cpu = gpuseq.hmmsearch(tut / "globins4.hmm", tut / "globins45.fa", backend="cpu")
+    assert len(res.hits) == 45 and res.hits.equals(cpu.hits)

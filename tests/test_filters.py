@@ -16,7 +16,7 @@ import gpuseq
 from conftest import bit_equal, run_driver
 from gpuseq import _core
 from gpuseq.hmm import search_profile
-from synthetic import random_proteins, stress_corpus, write_fasta
+from synthetic import random_proteins, write_fasta
 
 
 def kernel_sets() -> list[str]:
@@ -42,21 +42,6 @@ def _tiny_profile():
 
 
 KERNELS = kernel_sets()
-
-
-@pytest.fixture(scope="module")
-def corpora(tmp_path_factory, example_models, pyhmmer_models, synthetic_models):
-    """(model path, FASTA path of its stress corpus) for every model file."""
-    rng = np.random.default_rng(20261122)
-    out = tmp_path_factory.mktemp("corpora")
-    pairs = []
-    for group in (example_models, pyhmmer_models, synthetic_models):
-        for name, path in group.items():
-            with HMMFile(path) as f:
-                first = next(iter(f))
-            records = stress_corpus(rng, path, first.consensus.upper())
-            pairs.append((path, write_fasta(out / f"{name}.fa", records)))
-    return pairs
 
 
 def _pyhmmer_ssv_msv_null1(hmm, seqs):

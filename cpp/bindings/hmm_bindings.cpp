@@ -14,6 +14,10 @@
 #include "hmm/filters.hpp"
 #include "hmm/profile.hpp"
 
+#ifdef GPUSEQ_WITH_CUDA
+#include "hmm/gpu_filters.hpp"
+#endif
+
 namespace gpuseq::bindings {
 
 using hmm::SearchProfile;
@@ -79,6 +83,106 @@ py::array_t<T> rows_by_node(const std::vector<T>& table, int rows, int stride, i
     for (int k = 1; k <= M; ++k) o(x, k - 1) = table[static_cast<size_t>(x) * stride + k - 1];
   return out;
 }
+
+py::dict cascade_dict(hmm::CascadeResult&& r) {
+  py::dict d;
+  d["stage"] = to_numpy(std::move(r.stage));
+  d["msv_score"] = to_numpy(std::move(r.msv_score));
+  d["bias_score"] = to_numpy(std::move(r.bias_score));
+  d["viterbi_score"] = to_numpy(std::move(r.viterbi_score));
+  d["n_past_msv"] = r.n_past_msv;
+  d["n_past_bias"] = r.n_past_bias;
+  d["n_past_vit"] = r.n_past_viterbi;
+  return d;
+}
+
+hmm::CascadeOptions cascade_options(double F1, double F2, bool bias_filter, int threads) {
+  hmm::CascadeOptions o;
+  o.F1 = F1;
+  o.F2 = F2;
+  o.bias_filter = bias_filter;
+  o.threads = threads > 0 ? threads : default_thread_count();
+  return o;
+}
+
+#ifdef GPUSEQ_WITH_CUDA
+cuda::hmm::Filter gpu_filter(const std::string& which) {
+  if (which == "ssv") return cuda::hmm::Filter::kSsv;
+  if (which == "msv") return cuda::hmm::Filter::kMsv;
+  if (which == "viterbi") return cuda::hmm::Filter::kViterbi;
+  throw std::invalid_argument("unknown GPU filter '" + which + "' (ssv, msv, viterbi)");
+}
+
+void bind_gpu_hmm(py::module_& m) {
+  namespace gh = cuda::hmm;
+  py::class_<gh::DeviceTargets>(m, "GpuTargets",
+                                "Digitized targets uploaded to the GPU once, for every model.")
+      .def(py::init([](CArray<uint8_t> residues, CArray<int64_t> offsets) {
+             const SequenceBatch b = BatchArgs{residues, offsets}.batch();
+             py::gil_scoped_release release;
+             return std::make_unique<gh::DeviceTargets>(b);
+           }),
+           py::arg("residues"), py::arg("offsets"))
+      .def_property_readonly("count", &gh::DeviceTargets::count)
+      .def_property_readonly("residue_count", &gh::DeviceTargets::residues);
+  py::class_<gh::DeviceProfile>(m, "GpuProfile",
+                                "A model's filter tables striped for the GPU kernels.")
+      .def(py::init<const SearchProfile&, int>(), py::keep_alive<1, 2>(), py::arg("profile"),
+           py::arg("msv_bits") = 0,
+           "msv_bits: SSV/MSV lanes of 8 bits (the paper's) or 16 (DPX); 0: this device's "
+           "faster one. Both give the same scores.")
+      .def_property_readonly("msv_bits", &gh::DeviceProfile::msv_bits)
+      .def_property_readonly("msv_stripes", &gh::DeviceProfile::msv_stripes)
+      .def_property_readonly("viterbi_stripes", &gh::DeviceProfile::viterbi_stripes);
+  m.attr("gpu_max_model_length") = gh::max_model_length();
+  m.def(
+      "gpu_filter_scores",
+      [](const gh::DeviceProfile& dp, const gh::DeviceTargets& dt, const std::string& which,
+         CArray<uint8_t> residues, CArray<int64_t> offsets) {
+        const SequenceBatch b = BatchArgs{residues, offsets}.batch();
+        const gh::Filter f = gpu_filter(which);
+        std::vector<float> out;
+        {
+          py::gil_scoped_release release;
+          out = gh::filter_scores(dp, dt, b, f);
+        }
+        return to_numpy(std::move(out));
+      },
+      py::arg("profile"), py::arg("targets"), py::arg("which"), py::arg("residues"),
+      py::arg("offsets"),
+      "filter_scores on the GPU: the same values bit for bit. residues/offsets: the arrays "
+      "`targets` was made from.");
+  m.def(
+      "gpu_filter_kernel_seconds",
+      [](const gh::DeviceProfile& dp, const gh::DeviceTargets& dt, const std::string& which,
+         CArray<uint8_t> residues, CArray<int64_t> offsets, int repeats) {
+        const SequenceBatch b = BatchArgs{residues, offsets}.batch();
+        const gh::Filter f = gpu_filter(which);
+        py::gil_scoped_release release;
+        return gh::kernel_seconds(dp, dt, b, f, repeats);
+      },
+      py::arg("profile"), py::arg("targets"), py::arg("which"), py::arg("residues"),
+      py::arg("offsets"), py::arg("repeats") = 5,
+      "Median seconds of one launch of a filter kernel over every non-empty target (msv: the "
+      "full MSV recurrence on all of them).");
+  m.def(
+      "gpu_run_cascade",
+      [](const gh::DeviceProfile& dp, const gh::DeviceTargets& dt, CArray<uint8_t> residues,
+         CArray<int64_t> offsets, double F1, double F2, bool bias_filter, int threads) {
+        const SequenceBatch b = BatchArgs{residues, offsets}.batch();
+        const hmm::CascadeOptions o = cascade_options(F1, F2, bias_filter, threads);
+        hmm::CascadeResult r;
+        {
+          py::gil_scoped_release release;
+          r = gh::run_cascade(dp, dt, b, o);
+        }
+        return cascade_dict(std::move(r));
+      },
+      py::arg("profile"), py::arg("targets"), py::arg("residues"), py::arg("offsets"),
+      py::arg("F1") = 0.02, py::arg("F2") = 1e-3, py::arg("bias_filter") = true,
+      py::arg("threads") = 0, "run_cascade with the MSV and Viterbi filters on the GPU.");
+}
+#endif
 
 }  // namespace
 
@@ -201,27 +305,14 @@ void bind_hmm(py::module_& m) {
       "run_cascade",
       [](const SearchProfile& p, CArray<uint8_t> residues, CArray<int64_t> offsets, double F1,
          double F2, bool bias_filter, int threads) {
-        BatchArgs args{residues, offsets};
-        const SequenceBatch b = args.batch();
-        hmm::CascadeOptions o;
-        o.F1 = F1;
-        o.F2 = F2;
-        o.bias_filter = bias_filter;
-        o.threads = threads > 0 ? threads : default_thread_count();
+        const SequenceBatch b = BatchArgs{residues, offsets}.batch();
+        const hmm::CascadeOptions o = cascade_options(F1, F2, bias_filter, threads);
         hmm::CascadeResult r;
         {
           py::gil_scoped_release release;
           r = hmm::run_cascade(p, b, o);
         }
-        py::dict d;
-        d["stage"] = to_numpy(std::move(r.stage));
-        d["msv_score"] = to_numpy(std::move(r.msv_score));
-        d["bias_score"] = to_numpy(std::move(r.bias_score));
-        d["viterbi_score"] = to_numpy(std::move(r.viterbi_score));
-        d["n_past_msv"] = r.n_past_msv;
-        d["n_past_bias"] = r.n_past_bias;
-        d["n_past_vit"] = r.n_past_viterbi;
-        return d;
+        return cascade_dict(std::move(r));
       },
       py::arg("profile"), py::arg("residues"), py::arg("offsets"), py::arg("F1") = 0.02,
       py::arg("F2") = 1e-3, py::arg("bias_filter") = true, py::arg("threads") = 0,
@@ -230,6 +321,9 @@ void bind_hmm(py::module_& m) {
 
   m.def("cpu_kernel_isa", [] { return std::string(hmm::cpu_filter_kernels().isa); });
   m.attr("max_target_length") = hmm::kMaxTargetLength;
+#ifdef GPUSEQ_WITH_CUDA
+  bind_gpu_hmm(m);
+#endif
 }
 
 }  // namespace gpuseq::bindings

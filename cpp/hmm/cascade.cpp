@@ -21,71 +21,84 @@ double gumbel_survival(double x, double mu, double lambda) {
   return std::fabs(ey) < 5e-9 ? -ey : 1.0 - std::exp(ey);
 }
 
-CascadeResult run_cascade(const SearchProfile& profile, const SequenceBatch& targets,
-                          const CascadeOptions& options) {
+CascadeStages::CascadeStages(const SearchProfile& profile, const SequenceBatch& targets,
+                             const CascadeOptions& options)
+    : profile_(profile), targets_(targets), options_(options) {
   const int64_t n = targets.count;
   for (int64_t i = 0; i < n; ++i)
     if (targets.length(i) > kMaxTargetLength)
       throw std::invalid_argument("target " + std::to_string(i) + " is longer than " +
                                   std::to_string(kMaxTargetLength) + " residues");
-
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  CascadeResult r;
-  r.stage.assign(static_cast<size_t>(n), kStageEmpty);
-  r.msv_score.assign(static_cast<size_t>(n), nan);
-  r.bias_score.assign(static_cast<size_t>(n), nan);
-  r.viterbi_score.assign(static_cast<size_t>(n), nan);
+  r_.stage.assign(static_cast<size_t>(n), kStageEmpty);
+  r_.msv_score.assign(static_cast<size_t>(n), nan);
+  r_.bias_score.assign(static_cast<size_t>(n), nan);
+  r_.viterbi_score.assign(static_cast<size_t>(n), nan);
+}
 
-  const auto& ev = profile.evalue_parameters;
-  const double msv_mu = ev[0], msv_lambda = ev[1], vit_mu = ev[2], vit_lambda = ev[3];
+bool CascadeStages::after_msv(int64_t i, float msv) {
+  const auto& ev = profile_.evalue_parameters;
+  const int64_t L = targets_.length(i);
+  const float null_score = null1_score(L);
+  r_.msv_score[i] = msv;
+  double P = gumbel_survival(bits_score(msv, null_score), ev[0], ev[1]);
+  if (P > options_.F1) {
+    r_.stage[i] = kStageFailedMsv;
+    return false;
+  }
+  if (options_.bias_filter) {
+    const float filter_score = bias_filter_score(profile_.bias_filter, targets_.sequence(i), L);
+    r_.bias_score[i] = filter_score;
+    P = gumbel_survival(bits_score(msv, filter_score), ev[0], ev[1]);
+    if (P > options_.F1) {
+      r_.stage[i] = kStageFailedBias;
+      return false;
+    }
+  }
+  // The Viterbi filter runs only if the last P-value computed does not already pass F2.
+  if (P > options_.F2) {
+    r_.stage[i] = kStageFailedViterbi;  // until after_viterbi says otherwise
+    return true;
+  }
+  r_.stage[i] = kStagePassed;
+  return false;
+}
+
+void CascadeStages::after_viterbi(int64_t i, float vit) {
+  const auto& ev = profile_.evalue_parameters;
+  const float filter_score =
+      options_.bias_filter ? r_.bias_score[i] : null1_score(targets_.length(i));
+  r_.viterbi_score[i] = vit;
+  const double P = gumbel_survival(bits_score(vit, filter_score), ev[2], ev[3]);
+  r_.stage[i] = P > options_.F2 ? kStageFailedViterbi : kStagePassed;
+}
+
+CascadeResult CascadeStages::finish() {
+  for (uint8_t stage : r_.stage) {
+    r_.n_past_msv += stage >= kStageFailedBias;
+    r_.n_past_bias += stage >= kStageFailedViterbi;
+    r_.n_past_viterbi += stage == kStagePassed;
+  }
+  return std::move(r_);
+}
+
+CascadeResult run_cascade(const SearchProfile& profile, const SequenceBatch& targets,
+                          const CascadeOptions& options) {
+  CascadeStages stages(profile, targets, options);
   const FilterKernels& kernels = cpu_filter_kernels();
   const int threads = std::max(1, options.threads);
   std::vector<FilterWorkspace> workspaces(static_cast<size_t>(threads));
-
-  parallel_for_blocks(n, 32, threads, [&](int64_t begin, int64_t end, int worker) {
+  parallel_for_blocks(targets.count, 32, threads, [&](int64_t begin, int64_t end, int worker) {
     FilterWorkspace& ws = workspaces[static_cast<size_t>(worker)];
     for (int64_t i = begin; i < end; ++i) {
       const int64_t L = targets.length(i);
       if (L == 0) continue;  // counted in nseqs and Z by the caller, never filtered
       const uint8_t* dsq = targets.sequence(i);
-      const float null_score = null1_score(L);
-      const float msv = msv_filter(profile.msv, dsq, L, ws, kernels);
-      r.msv_score[i] = msv;
-      double P = gumbel_survival(bits_score(msv, null_score), msv_mu, msv_lambda);
-      if (P > options.F1) {
-        r.stage[i] = kStageFailedMsv;
-        continue;
-      }
-      float filter_score = null_score;
-      if (options.bias_filter) {
-        filter_score = bias_filter_score(profile.bias_filter, dsq, L);
-        r.bias_score[i] = filter_score;
-        P = gumbel_survival(bits_score(msv, filter_score), msv_mu, msv_lambda);
-        if (P > options.F1) {
-          r.stage[i] = kStageFailedBias;
-          continue;
-        }
-      }
-      // The Viterbi filter runs only if the last P-value computed does not already pass F2.
-      if (P > options.F2) {
-        const float vit = viterbi_filter(profile.viterbi, dsq, L, ws, kernels);
-        r.viterbi_score[i] = vit;
-        P = gumbel_survival(bits_score(vit, filter_score), vit_mu, vit_lambda);
-        if (P > options.F2) {
-          r.stage[i] = kStageFailedViterbi;
-          continue;
-        }
-      }
-      r.stage[i] = kStagePassed;
+      if (stages.after_msv(i, msv_filter(profile.msv, dsq, L, ws, kernels)))
+        stages.after_viterbi(i, viterbi_filter(profile.viterbi, dsq, L, ws, kernels));
     }
   });
-
-  for (int64_t i = 0; i < n; ++i) {
-    r.n_past_msv += r.stage[i] >= kStageFailedBias;
-    r.n_past_bias += r.stage[i] >= kStageFailedViterbi;
-    r.n_past_viterbi += r.stage[i] == kStagePassed;
-  }
-  return r;
+  return stages.finish();
 }
 
 }  // namespace gpuseq::hmm

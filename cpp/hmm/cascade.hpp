@@ -41,6 +41,28 @@ struct CascadeResult {
 CascadeResult run_cascade(const SearchProfile& profile, const SequenceBatch& targets,
                           const CascadeOptions& options);
 
+// The pipeline's decisions between the filters (spec 7.3), shared by the CPU cascade above and
+// the GPU one (cuda/hmm/gpu_filters.cu), which computes the filter scores in batches.
+class CascadeStages {
+ public:
+  // Checks the target lengths and sizes the result (every target kStageEmpty, scores NaN).
+  CascadeStages(const SearchProfile& profile, const SequenceBatch& targets,
+                const CascadeOptions& options);
+  // Records target i's MSV score and runs the bias filter; true when the Viterbi filter must
+  // run (otherwise the target's stage is final).
+  bool after_msv(int64_t i, float msv_score);
+  // Records the Viterbi-filter score of a target after_msv sent on; its stage is then final.
+  void after_viterbi(int64_t i, float viterbi_score);
+  // The result, with the pass counters.
+  CascadeResult finish();
+
+ private:
+  const SearchProfile& profile_;
+  const SequenceBatch& targets_;
+  const CascadeOptions& options_;
+  CascadeResult r_;
+};
+
 // Helpers of the pipeline's statistics, shared with tests and the GPU path.
 float bits_score(float score_nats, float null_nats);      // (a - b) / ln 2, stored as float
 double gumbel_survival(double x, double mu, double lambda);  // esl_gumbel_surv

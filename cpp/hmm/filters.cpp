@@ -46,36 +46,49 @@ float viterbi_xc_to_nats(int xC, int ncj_move) {
   return sc - 3.0f;
 }
 
+bool ssv_precondition(const MsvProfile& om, int64_t L) {
+  return msv_tjb(L) + om.tbm + om.tec + om.bias < 127;
+}
+
+float ssv_score_from_best(const MsvProfile& om, int64_t L, int best) {
+  const int tjb = msv_tjb(L);
+  const int B0 = kBaseB - tjb - om.tbm;
+  if (best >= ssv_overflow_level(om)) return B0 < 128 ? kNoResult : kInf;  // (A)
+  const int xE = B0 + best;
+  if (xE >= 255 - om.bias) return kInf;                                     // (B)
+  const int xJ = xE - om.tec;
+  if (xJ > kBaseB) return kNoResult;                                        // (C) J may help
+  return msv_xj_to_nats(xJ, tjb);
+}
+
 float ssv_filter(const MsvProfile& om, const uint8_t* dsq, int64_t L, FilterWorkspace& ws,
                  const FilterKernels& kernels) {
-  const int tjb = msv_tjb(L);
-  // (P): the SSV's signed-byte range cannot represent this model/length combination.
-  if (tjb + om.tbm + om.tec + om.bias >= 127) return kNoResult;
-  const int overflow_level = 127 - om.bias;
-  const int best = kernels.ssv_best_diagonal(om, dsq, L, overflow_level, ws.byte_rows(om.stride));
-  const int B0 = kBaseB - tjb - om.tbm;
-  if (best >= overflow_level) return B0 < 128 ? kNoResult : kInf;  // (A)
-  const int xE = B0 + best;
-  if (xE >= 255 - om.bias) return kInf;                             // (B)
-  const int xJ = xE - om.tec;
-  if (xJ > kBaseB) return kNoResult;                                // (C) J state may help
-  return msv_xj_to_nats(xJ, tjb);
+  if (!ssv_precondition(om, L)) return kNoResult;
+  const int best = kernels.ssv_best_diagonal(om, dsq, L, ssv_overflow_level(om),
+                                             ws.byte_rows(om.stride));
+  return ssv_score_from_best(om, L, best);
 }
 
 float msv_filter(const MsvProfile& om, const uint8_t* dsq, int64_t L, FilterWorkspace& ws,
                  const FilterKernels& kernels) {
   const float ssv = ssv_filter(om, dsq, L, ws, kernels);
   if (!std::isnan(ssv)) return ssv;
-  const int tjb = msv_tjb(L);
-  const int xJ = kernels.msv_final_xj(om, dsq, L, tjb, ws.byte_rows(om.stride));
-  return xJ < 0 ? kInf : msv_xj_to_nats(xJ, tjb);
+  return msv_score_from_xj(kernels.msv_final_xj(om, dsq, L, msv_tjb(L), ws.byte_rows(om.stride)),
+                           L);
+}
+
+float msv_score_from_xj(int xJ, int64_t L) {
+  return xJ < 0 ? kInf : msv_xj_to_nats(xJ, msv_tjb(L));
+}
+
+float viterbi_score_from_xc(int xC, int64_t L) {
+  return xC == kViterbiOverflow ? kInf : viterbi_xc_to_nats(xC, viterbi_ncj_move(L));
 }
 
 float viterbi_filter(const ViterbiProfile& vp, const uint8_t* dsq, int64_t L, FilterWorkspace& ws,
                      const FilterKernels& kernels) {
-  const int ncj_move = viterbi_ncj_move(L);
-  const int xC = kernels.viterbi_final_xc(vp, dsq, L, ncj_move, ws.word_rows(vp.stride));
-  return xC == kViterbiOverflow ? kInf : viterbi_xc_to_nats(xC, ncj_move);
+  const int xC = kernels.viterbi_final_xc(vp, dsq, L, viterbi_ncj_move(L), ws.word_rows(vp.stride));
+  return viterbi_score_from_xc(xC, L);
 }
 
 }  // namespace gpuseq::hmm

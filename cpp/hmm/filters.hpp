@@ -28,8 +28,17 @@ float msv_filter(const MsvProfile& om, const uint8_t* dsq, int64_t L, FilterWork
 float viterbi_filter(const ViterbiProfile& vp, const uint8_t* dsq, int64_t L, FilterWorkspace& ws,
                      const FilterKernels& kernels = cpu_filter_kernels());
 
-// Integer results to nats (spec 5.1), shared with the GPU path.
+// Integer results to nats (spec 5.1, 5.2), shared with the GPU path.
 float msv_xj_to_nats(int xJ, int tjb);
 float viterbi_xc_to_nats(int xC, int ncj_move);
+// (P): false when the SSV's signed-byte range cannot represent this model and length.
+bool ssv_precondition(const MsvProfile& om, int64_t L);
+// Diagonal scores at or above this level decide the SSV at once (spec 5.2 (A)).
+inline int ssv_overflow_level(const MsvProfile& om) { return 127 - om.bias; }
+// The SSV's answer from its best diagonal score (spec 5.2): nats, NaN or +inf.
+float ssv_score_from_best(const MsvProfile& om, int64_t L, int best);
+// The full MSV's and the Viterbi filter's answers from their final xJ / xC (overflow: +inf).
+float msv_score_from_xj(int xJ, int64_t L);  // xJ < 0: byte overflow
+float viterbi_score_from_xc(int xC, int64_t L);  // xC == kViterbiOverflow: word overflow
 
 }  // namespace gpuseq::hmm

@@ -162,12 +162,13 @@ def hmmsearch(
         bit_cutoffs=bit_cutoffs,
     )
     threads = cpus if cpus and cpus > 0 else (os.cpu_count() or 1)
-    resolve_backend(backend, "hmm_filters")  # raises if 'cuda' cannot be honoured
+    where = resolve_backend(backend, "hmm_filters")  # raises if 'cuda' cannot be honoured
     hmm_list = read_hmms(hmms)
     if options.bit_cutoffs:
         _check_cutoffs(hmm_list, options.bit_cutoffs, hmms)
     queries = [(hmm, search_profile(hmm)) for hmm in hmm_list]
     F1_, F2_, _, bias_on = options.filter_thresholds
+    run_filters = _filter_runner(where, [profile for _, profile in queries], F1_, F2_, bias_on)
 
     label, total, chunks = iter_sequence_chunks(sequences, threads, block_bytes)
     survivors: list[list] = [[] for _ in queries]
@@ -185,10 +186,7 @@ def hmmsearch(
                 )
             nseqs += len(chunk)
             nres += chunk.total_residues
-            for q, (_, profile) in enumerate(queries):
-                r = _core.run_cascade(
-                    profile, chunk.residues, chunk.offsets, F1_, F2_, bias_on, threads
-                )
+            for q, r in enumerate(run_filters(chunk, threads)):
                 for key in counts[q]:
                     counts[q][key] += r[key]
                 passed = np.flatnonzero(r["stage"] == _STAGE_PASSED)
@@ -233,6 +231,40 @@ def hmmsearch(
 
 
 _DOWNSTREAM_PART = 32  # fewest survivors worth a task of their own
+
+
+def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bool):
+    """run(chunk, threads) -> one cascade result per model (MSV -> bias -> Viterbi filter).
+    On the GPU each chunk is uploaded once for all models; a model longer than the GPU
+    kernels take runs on the CPU filters (same results)."""
+    if where == "cuda":
+        gpu = [
+            _core.GpuProfile(p) if p.M <= _core.gpu_max_model_length else None for p in profiles
+        ]
+    else:
+        gpu = [None] * len(profiles)
+
+    def run(chunk, threads: int) -> list[dict]:
+        targets = None
+        results = []
+        for profile, gpu_profile in zip(profiles, gpu):
+            if gpu_profile is None:
+                results.append(
+                    _core.run_cascade(
+                        profile, chunk.residues, chunk.offsets, F1, F2, bias_on, threads
+                    )
+                )
+                continue
+            if targets is None:
+                targets = _core.GpuTargets(chunk.residues, chunk.offsets)
+            results.append(
+                _core.gpu_run_cascade(
+                    gpu_profile, targets, chunk.residues, chunk.offsets, F1, F2, bias_on, threads
+                )
+            )
+        return results
+
+    return run
 
 
 def _split(items: list, min_part: int, parts: int) -> list[list]:

@@ -1,0 +1,130 @@
+"""Filter kernel speed: GCUPS of the SSV, MSV and Viterbi filters per model length, on the GPU
+(cuda/hmm, CUDAMPF warp kernels) and on all CPU cores (cpp/hmm), in one run.
+
+GCUPS = model length x target residues / seconds / 1e9. GPU times are device events around one
+kernel launch over every target of a random database (median of --repeat); the full MSV
+recurrence runs on every target (in a search it runs only where the SSV cannot decide). CPU
+times are the wall time of `_core.filter_scores` on all cores over a smaller database (the
+filter's whole cost, SSV before MSV as HMMER does). Writes JSON to benchmarks/results/ with the
+device, commit and command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+
+import gpuseq
+from gpuseq import _core
+
+# HMMER's background amino-acid frequencies, codes 0..19 in Easel's order (ACDEFGHIKLMNPQRSTVWY).
+_BACKGROUND = np.array(_core.background_frequencies[:20], dtype=np.float64)
+
+
+def random_database(residues: int, mean_length: float, seed: int):
+    """Digitized random proteins (log-normal lengths, 10..3000) totalling about `residues`."""
+    rng = np.random.default_rng(seed)
+    n = max(1, int(residues / mean_length))
+    lengths = np.clip(rng.lognormal(np.log(mean_length) - 0.18, 0.6, n), 10, 3000).astype(np.int64)
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    codes = rng.choice(20, size=int(offsets[-1]), p=_BACKGROUND / _BACKGROUND.sum())
+    return codes.astype(np.uint8), offsets
+
+
+def model(M: int, seed: int):
+    from pyhmmer.easel import Alphabet
+    from pyhmmer.plan7 import HMM
+
+    from gpuseq.hmm import search_profile
+
+    hmm = HMM.sample(Alphabet.amino(), M, seed)
+    hmm.set_composition()
+    return search_profile(hmm)
+
+
+def provenance() -> dict:
+    here = Path(__file__).resolve().parent
+    info = {"host": platform.node(), "cpus": os.cpu_count(), "build": gpuseq.build_info()}
+    try:
+        info["commit"] = subprocess.run(
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True, cwd=here
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        info["commit"] = os.environ.get("GPUSEQ_GIT_COMMIT")
+    return info
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--models", default="50,100,150,200,400,800,1200,1600,2400")
+    p.add_argument("--residues", type=float, default=100e6, help="GPU database size")
+    p.add_argument("--viterbi-residues", type=float, default=10e6)
+    p.add_argument("--cpu-residues", type=float, default=2e6, help="CPU database size (0: skip)")
+    p.add_argument("--mean-length", type=float, default=350)
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--out", default=None)
+    args = p.parse_args()
+    if not gpuseq.cuda_devices():
+        print("no GPU: nothing to measure", file=sys.stderr)
+        return 1
+    lengths = [int(m) for m in args.models.split(",")]
+    db = random_database(args.residues, args.mean_length, 1)
+    vdb = random_database(args.viterbi_residues, args.mean_length, 2)
+    cdb = random_database(args.cpu_residues, args.mean_length, 3) if args.cpu_residues else None
+    targets = _core.GpuTargets(*db)
+    vtargets = _core.GpuTargets(*vdb)
+    rows = []
+    print(f"{'M':>6} {'filter':>8} {'lanes':>6} {'GPU GCUPS':>10} {'CPU GCUPS':>10} {'GPU/CPU':>8}")
+    variants = [("ssv", bits) for bits in (8, 16)] + [("msv", bits) for bits in (8, 16)]
+    variants.append(("viterbi", 16))
+    for M in lengths:
+        profile = model(M, M)
+        for which, bits in variants:
+            gp = _core.GpuProfile(profile, bits if which != "viterbi" else 0)
+            t_db, t_dev = (vdb, vtargets) if which == "viterbi" else (db, targets)
+            cells = M * int(t_db[1][-1])
+            seconds = _core.gpu_filter_kernel_seconds(gp, t_dev, which, *t_db, args.repeat)
+            gpu = cells / seconds / 1e9
+            cpu = None
+            if cdb is not None and bits == 16:
+                start = time.perf_counter()
+                _core.filter_scores(profile, which, *cdb)
+                cpu = M * int(cdb[1][-1]) / (time.perf_counter() - start) / 1e9
+            rows.append(
+                dict(M=M, filter=which, lane_bits=bits, gpu_seconds=seconds, gpu_gcups=gpu,
+                     cpu_gcups=cpu,
+                     stripes=gp.viterbi_stripes if which == "viterbi" else gp.msv_stripes,
+                     residues=int(t_db[1][-1]))
+            )
+            ratio = f"{gpu / cpu:8.1f}" if cpu else ""
+            cpu_text = f"{cpu:10.1f}" if cpu else ""
+            print(f"{M:>6} {which:>8} {bits:>6} {gpu:10.1f} {cpu_text:>10} {ratio}", flush=True)
+    result = {
+        "benchmark": "hmm_filters",
+        "command": " ".join(sys.argv),
+        "date": datetime.now().isoformat(timespec="seconds"),
+        "provenance": provenance(),
+        "kernels": "CUDAMPF warp per target: SSV/MSV in 8-bit (paper) or 16-bit DPX lanes, "
+        "16-bit Viterbi; static stripe counts",
+        "rows": rows,
+    }
+    out = Path(args.out) if args.out else (
+        Path(__file__).parent / "results" / f"hmm-filters-{platform.node()}-{datetime.now():%Y%m%d-%H%M%S}.json"
+    )
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,370 @@
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "common/alphabet.hpp"
+#include "common/check.cuh"
+#include "common/parallel.hpp"
+#include "hmm/filter_kernels.hpp"
+#include "hmm/filters.hpp"
+#include "hmm/gpu_filters.hpp"
+#include "hmm/msv.cuh"
+#include "hmm/viterbi_filter.cuh"
+
+namespace gpuseq::cuda::hmm {
+
+namespace cpu = ::gpuseq::hmm;
+
+namespace {
+
+// Stripe counts compiled statically; a model uses the smallest that covers it (the extra
+// stripes hold padding nodes, which stay at minus infinity). 128 nodes per stripe for the byte
+// kernels, 64 for the word kernels.
+using ByteStripeCounts = std::integer_sequence<int, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24>;
+using WordStripeCounts =
+    std::integer_sequence<int, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48>;
+constexpr int kByteNodesPerStripe = 128;
+constexpr int kWordNodesPerStripe = 64;
+constexpr int kThreadsPerBlock = 128;
+
+template <int... Qs>
+int covering_stripes(int M, int nodes_per_stripe, std::integer_sequence<int, Qs...>) {
+  const int needed = std::max((M - 1) / nodes_per_stripe + 1, 2);
+  int chosen = 0;
+  ((chosen == 0 && Qs >= needed ? (chosen = Qs) : 0), ...);
+  return chosen;  // 0: longer than every compiled kernel
+}
+
+// Calls f(std::integral_constant<int, Q>) for the compiled Q equal to `stripes`.
+template <class F, int... Qs>
+void with_stripes(int stripes, std::integer_sequence<int, Qs...>, F&& f) {
+  const bool found =
+      ((stripes == Qs ? (f(std::integral_constant<int, Qs>{}), true) : false) || ...);
+  if (!found) throw std::logic_error("no kernel for " + std::to_string(stripes) + " stripes");
+}
+
+// Persistent grid: exactly the warps that fit on the device at once (CUDAMPF), fewer when there
+// are fewer targets.
+template <class Kernel>
+int grid_blocks(Kernel kernel, int targets) {
+  int device = 0, sms = 0, per_sm = 0;
+  GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+  GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GPUSEQ_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreadsPerBlock, 0));
+  const int warps_per_block = kThreadsPerBlock / 32;
+  const int needed = (targets + warps_per_block - 1) / warps_per_block;
+  return std::max(1, std::min(std::max(per_sm, 1) * sms, needed));
+}
+
+// Byte tables: word of thread t, stripe q, residue x at (x*Q + q)*32 + t; node j (0-based) in
+// byte b of that word when j = q + Q*(4t + b).
+std::vector<uint32_t> stripe_bytes(const cpu::MsvProfile& om, int Q) {
+  std::vector<uint32_t> out(static_cast<size_t>(kAminoKp) * Q * 32, 0);
+  for (int x = 0; x < kAminoKp; ++x)
+    for (int q = 0; q < Q; ++q)
+      for (int t = 0; t < 32; ++t) {
+        uint32_t word = 0;
+        for (int b = 0; b < 4; ++b) {
+          const int j = q + Q * (4 * t + b);
+          const uint32_t cost = j < om.M ? om.row(x)[j] : 255u;
+          word |= cost << (8 * b);
+        }
+        out[(static_cast<size_t>(x) * Q + q) * 32 + t] = word;
+      }
+  return out;
+}
+
+// 16-bit SSV/MSV tables: the scores bias - rb, node j in half b of thread t's word at stripe q
+// when j = q + Q*(2t + b); nodes past M score kPadScore16.
+std::vector<uint32_t> stripe_score_words(const cpu::MsvProfile& om, int Q) {
+  std::vector<uint32_t> out(static_cast<size_t>(kAminoKp) * Q * 32, 0);
+  for (int x = 0; x < kAminoKp; ++x)
+    for (int q = 0; q < Q; ++q)
+      for (int t = 0; t < 32; ++t) {
+        uint32_t word = 0;
+        for (int b = 0; b < 2; ++b) {
+          const int j = q + Q * (2 * t + b);
+          const int score = j < om.M ? om.bias - om.row(x)[j] : kPadScore16;
+          word |= static_cast<uint32_t>(static_cast<uint16_t>(score)) << (16 * b);
+        }
+        out[(static_cast<size_t>(x) * Q + q) * 32 + t] = word;
+      }
+  return out;
+}
+
+// Word tables: node j in half b (low first) of thread t's word at stripe q when
+// j = q + Q*(2t + b); padding -32768.
+void append_striped_words(std::vector<uint32_t>& out, const int16_t* by_node, int M, int Q) {
+  for (int q = 0; q < Q; ++q)
+    for (int t = 0; t < 32; ++t) {
+      uint32_t word = 0;
+      for (int b = 0; b < 2; ++b) {
+        const int j = q + Q * (2 * t + b);
+        const int16_t v = j < M ? by_node[j] : cpu::kWordNegInf;
+        word |= static_cast<uint32_t>(static_cast<uint16_t>(v)) << (16 * b);
+      }
+      out.push_back(word);
+    }
+}
+
+}  // namespace
+
+// ---- resident data ------------------------------------------------------------------------
+
+struct DeviceTargets::Buffers {
+  DeviceArray<uint8_t> residues;
+  DeviceArray<int64_t> offsets;
+};
+
+DeviceTargets::DeviceTargets(const SequenceBatch& batch)
+    : count_(batch.count), buffers_(std::make_unique<Buffers>()) {
+  const int64_t first = batch.count ? batch.offsets[0] : 0;
+  residues_ = batch.count ? batch.offsets[batch.count] - first : 0;
+  buffers_->residues = device_copy(batch.residues + first, static_cast<size_t>(residues_));
+  // Offsets rebased to the uploaded residues.
+  std::vector<int64_t> offsets(batch.offsets, batch.offsets + batch.count + 1);
+  for (int64_t& o : offsets) o -= first;
+  buffers_->offsets = device_copy(offsets.data(), offsets.size());
+}
+
+DeviceTargets::~DeviceTargets() = default;
+
+struct DeviceProfile::Tables {
+  DeviceArray<uint32_t> msv_costs;            // kAminoKp x Q_msv x 32 words (8- or 16-bit)
+  DeviceArray<uint32_t> viterbi_emissions;    // kAminoKp x Q_vit x 32 words
+  DeviceArray<uint32_t> viterbi_transitions;  // kVtCount x Q_vit x 32 words
+};
+
+DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, int msv_bits)
+    : profile_(profile), msv_bits_(msv_bits ? msv_bits : default_msv_bits()),
+      tables_(std::make_unique<Tables>()) {
+  if (msv_bits_ != 8 && msv_bits_ != 16)
+    throw std::invalid_argument("msv_bits must be 8 or 16, not " + std::to_string(msv_bits_));
+  const int M = profile.M;
+  msv_stripes_ = msv_bits_ == 8 ? covering_stripes(M, kByteNodesPerStripe, ByteStripeCounts{})
+                                : covering_stripes(M, kWordNodesPerStripe, WordStripeCounts{});
+  viterbi_stripes_ = covering_stripes(M, kWordNodesPerStripe, WordStripeCounts{});
+  if (msv_stripes_ == 0 || viterbi_stripes_ == 0)
+    throw std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
+                                ") is longer than the GPU filter kernels take (" +
+                                std::to_string(max_model_length()) + ")");
+  const std::vector<uint32_t> costs = msv_bits_ == 8
+                                          ? stripe_bytes(profile.msv, msv_stripes_)
+                                          : stripe_score_words(profile.msv, msv_stripes_);
+  tables_->msv_costs = device_copy(costs.data(), costs.size());
+
+  const cpu::ViterbiProfile& vp = profile.viterbi;
+  std::vector<uint32_t> emissions;
+  for (int x = 0; x < kAminoKp; ++x)
+    append_striped_words(emissions, vp.emission_row(x), M, viterbi_stripes_);
+  tables_->viterbi_emissions = device_copy(emissions.data(), emissions.size());
+  std::vector<uint32_t> transitions;
+  // In ViterbiTransition order.
+  for (const std::vector<int16_t>* t :
+       {&vp.begin, &vp.mm, &vp.im, &vp.dm, &vp.mi, &vp.ii, &vp.md_into, &vp.dd_into})
+    append_striped_words(transitions, t->data(), M, viterbi_stripes_);
+  tables_->viterbi_transitions = device_copy(transitions.data(), transitions.size());
+}
+
+DeviceProfile::~DeviceProfile() = default;
+
+int max_model_length() {
+  constexpr int bytes = 24 * kByteNodesPerStripe, words = 48 * kWordNodesPerStripe;
+  return std::min(bytes, words);
+}
+
+// Measured with benchmarks/bench_hmm_filters.py (H100, see benchmarks/results): the DPX words
+// run the SSV and MSV faster on sm_90, where the byte instructions are emulated; elsewhere the
+// paper's bytes.
+int default_msv_bits() {
+  int device = 0, major = 0;
+  GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+  GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  return major >= 9 ? 16 : 8;
+}
+
+// ---- launches -----------------------------------------------------------------------------
+
+namespace {
+
+enum class Kernel { kSsv, kMsv, kViterbi };
+
+// Runs one kernel over the targets `ids` (with one parameter each) and returns its integers.
+// With `seconds`, the kernel runs `repeats` times and *seconds is the median time of one run.
+std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const DeviceTargets& dt,
+                                const std::vector<int32_t>& ids, const std::vector<int32_t>& params,
+                                int repeats = 1, double* seconds = nullptr) {
+  const int n = static_cast<int>(ids.size());
+  std::vector<int32_t> out(ids.size());
+  if (n == 0) return out;
+  DeviceArray<int32_t> d_ids = device_copy(ids.data(), ids.size());
+  DeviceArray<int32_t> d_params = device_copy(params.data(), params.size());
+  DeviceArray<int32_t> d_out = device_alloc<int32_t>(ids.size());
+  TargetList list{dt.buffers().residues.get(),
+                  dt.buffers().offsets.get(),
+                  d_ids.get(),
+                  params.empty() ? nullptr : d_params.get(),
+                  d_out.get(),
+                  n};
+  const cpu::SearchProfile& p = dp.profile();
+  const auto& tables = dp.tables();
+  std::vector<double> times;
+  for (int run = 0; run < std::max(1, repeats); ++run) {
+    DeviceTimer timer;
+    timer.start();
+      if (kernel == Kernel::kViterbi) {
+      with_stripes(dp.viterbi_stripes(), WordStripeCounts{}, [&](auto stripes) {
+        constexpr int Q = decltype(stripes)::value;
+        const auto k = viterbi_warp_kernel<Q>;
+        k<<<grid_blocks(k, n), kThreadsPerBlock>>>(tables.viterbi_emissions.get(),
+                                                   tables.viterbi_transitions.get(),
+                                                   p.viterbi.e_move, p.viterbi.ddbound, list);
+      });
+    } else if (dp.msv_bits() == 8) {
+      with_stripes(dp.msv_stripes(), ByteStripeCounts{}, [&](auto stripes) {
+        constexpr int Q = decltype(stripes)::value;
+        if (kernel == Kernel::kSsv) {
+          const auto k = ssv_warp_kernel<Q>;
+          k<<<grid_blocks(k, n), kThreadsPerBlock>>>(tables.msv_costs.get(), p.msv.bias,
+                                                     cpu::ssv_overflow_level(p.msv), list);
+        } else {
+          const auto k = msv_warp_kernel<Q>;
+          k<<<grid_blocks(k, n), kThreadsPerBlock>>>(tables.msv_costs.get(), p.msv.bias,
+                                                     p.msv.tec, list);
+        }
+      });
+    } else {
+      with_stripes(dp.msv_stripes(), WordStripeCounts{}, [&](auto stripes) {
+        constexpr int Q = decltype(stripes)::value;
+        if (kernel == Kernel::kSsv) {
+          const auto k = ssv_warp_kernel_s16<Q>;
+          k<<<grid_blocks(k, n), kThreadsPerBlock>>>(tables.msv_costs.get(),
+                                                     cpu::ssv_overflow_level(p.msv), list);
+        } else {
+          const auto k = msv_warp_kernel_s16<Q>;
+          k<<<grid_blocks(k, n), kThreadsPerBlock>>>(tables.msv_costs.get(), p.msv.bias,
+                                                     p.msv.tec, list);
+        }
+      });
+    }
+    GPUSEQ_CUDA_CHECK_LAUNCH("hmm filter kernel");
+    times.push_back(timer.stop_seconds());
+  }
+  if (seconds != nullptr) {
+    std::sort(times.begin(), times.end());
+    *seconds = times[times.size() / 2];
+  }
+  GPUSEQ_CUDA_CHECK(
+      cudaMemcpy(out.data(), d_out.get(), out.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  return out;
+}
+
+// MSV scores (SSV first, the full MSV where the SSV cannot decide: p7_MSVFilter) of every
+// non-empty target; NaN for empty ones. With full_msv false, the SSV's own answers.
+std::vector<float> msv_scores(const DeviceProfile& dp, const DeviceTargets& dt,
+                              const SequenceBatch& host, bool full_msv) {
+  const cpu::MsvProfile& om = dp.profile().msv;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> scores(static_cast<size_t>(host.count), nan);
+  std::vector<int32_t> ids;
+  for (int64_t i = 0; i < host.count; ++i)
+    if (host.length(i) > 0 && cpu::ssv_precondition(om, host.length(i)))
+      ids.push_back(static_cast<int32_t>(i));
+  const std::vector<int32_t> best = run_kernel(Kernel::kSsv, dp, dt, ids, {});
+  for (size_t w = 0; w < ids.size(); ++w)
+    scores[ids[w]] = cpu::ssv_score_from_best(om, host.length(ids[w]), best[w]);
+  if (!full_msv) return scores;
+
+  ids.clear();
+  std::vector<int32_t> tjbm;
+  for (int64_t i = 0; i < host.count; ++i)
+    if (host.length(i) > 0 && std::isnan(scores[i])) {
+      ids.push_back(static_cast<int32_t>(i));
+      tjbm.push_back((cpu::msv_tjb(host.length(i)) + om.tbm) & 0xff);
+    }
+  const std::vector<int32_t> xJ = run_kernel(Kernel::kMsv, dp, dt, ids, tjbm);
+  for (size_t w = 0; w < ids.size(); ++w)
+    scores[ids[w]] = cpu::msv_score_from_xj(xJ[w], host.length(ids[w]));
+  return scores;
+}
+
+std::vector<float> viterbi_scores(const DeviceProfile& dp, const DeviceTargets& dt,
+                                  const SequenceBatch& host, const std::vector<int32_t>& ids) {
+  std::vector<int32_t> ncj_move;
+  ncj_move.reserve(ids.size());
+  for (int32_t i : ids) ncj_move.push_back(cpu::viterbi_ncj_move(host.length(i)));
+  const std::vector<int32_t> xC = run_kernel(Kernel::kViterbi, dp, dt, ids, ncj_move);
+  std::vector<float> scores(ids.size());
+  for (size_t w = 0; w < ids.size(); ++w)
+    scores[w] = cpu::viterbi_score_from_xc(xC[w], host.length(ids[w]));
+  return scores;
+}
+
+void check_same_targets(const DeviceTargets& dt, const SequenceBatch& host) {
+  if (dt.count() != host.count)
+    throw std::invalid_argument("the GPU targets and the host batch differ in size");
+}
+
+}  // namespace
+
+double kernel_seconds(const DeviceProfile& dp, const DeviceTargets& dt, const SequenceBatch& host,
+                      Filter which, int repeats) {
+  check_same_targets(dt, host);
+  std::vector<int32_t> ids, params;
+  for (int64_t i = 0; i < host.count; ++i) {
+    const int64_t L = host.length(i);
+    if (L == 0) continue;
+    ids.push_back(static_cast<int32_t>(i));
+    if (which == Filter::kMsv)
+      params.push_back((cpu::msv_tjb(L) + dp.profile().msv.tbm) & 0xff);
+    else if (which == Filter::kViterbi)
+      params.push_back(cpu::viterbi_ncj_move(L));
+  }
+  const Kernel kernel = which == Filter::kSsv   ? Kernel::kSsv
+                        : which == Filter::kMsv ? Kernel::kMsv
+                                                : Kernel::kViterbi;
+  double seconds = 0;
+  run_kernel(kernel, dp, dt, ids, params, repeats, &seconds);
+  return seconds;
+}
+
+std::vector<float> filter_scores(const DeviceProfile& dp, const DeviceTargets& dt,
+                                 const SequenceBatch& host, Filter which) {
+  check_same_targets(dt, host);
+  if (which != Filter::kViterbi) return msv_scores(dp, dt, host, which == Filter::kMsv);
+  std::vector<int32_t> ids;
+  for (int64_t i = 0; i < host.count; ++i)
+    if (host.length(i) > 0) ids.push_back(static_cast<int32_t>(i));
+  const std::vector<float> vit = viterbi_scores(dp, dt, host, ids);
+  std::vector<float> scores(static_cast<size_t>(host.count),
+                            std::numeric_limits<float>::quiet_NaN());
+  for (size_t w = 0; w < ids.size(); ++w) scores[ids[w]] = vit[w];
+  return scores;
+}
+
+cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
+                               const SequenceBatch& host, const cpu::CascadeOptions& options) {
+  check_same_targets(dt, host);
+  cpu::CascadeStages stages(dp.profile(), host, options);
+  const std::vector<float> msv = msv_scores(dp, dt, host, true);
+  // Bias filter and P-values on the CPU threads; those that go on are flagged.
+  std::vector<uint8_t> needs_viterbi(static_cast<size_t>(host.count), 0);
+  parallel_for_blocks(host.count, 256, std::max(1, options.threads),
+                      [&](int64_t begin, int64_t end, int) {
+                        for (int64_t i = begin; i < end; ++i)
+                          if (host.length(i) > 0) needs_viterbi[i] = stages.after_msv(i, msv[i]);
+                      });
+  std::vector<int32_t> ids;
+  for (int64_t i = 0; i < host.count; ++i)
+    if (needs_viterbi[i]) ids.push_back(static_cast<int32_t>(i));
+  const std::vector<float> vit = viterbi_scores(dp, dt, host, ids);
+  for (size_t w = 0; w < ids.size(); ++w) stages.after_viterbi(ids[w], vit[w]);
+  return stages.finish();
+}
+
+}  // namespace gpuseq::cuda::hmm

@@ -1,0 +1,83 @@
+// hmmsearch's filters on the GPU: the CUDAMPF warp kernels (msv.cuh, viterbi_filter.cuh) behind
+// the same interface as the CPU filters (cpp/hmm/filters.hpp, cascade.hpp). The kernels return
+// integers; the host turns them into nats and makes every pipeline decision with the CPU code,
+// so scores and decisions are the CPU's bit for bit. No CUDA headers here.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "common/sequence_chunk.hpp"
+#include "hmm/cascade.hpp"
+#include "hmm/profile.hpp"
+
+namespace gpuseq::cuda::hmm {
+
+// Targets resident on the GPU: uploaded once, searched by every model.
+class DeviceTargets {
+ public:
+  explicit DeviceTargets(const SequenceBatch& batch);
+  ~DeviceTargets();
+  DeviceTargets(const DeviceTargets&) = delete;
+  DeviceTargets& operator=(const DeviceTargets&) = delete;
+  int64_t count() const { return count_; }
+  int64_t residues() const { return residues_; }
+
+  struct Buffers;
+  const Buffers& buffers() const { return *buffers_; }
+
+ private:
+  int64_t count_ = 0, residues_ = 0;
+  std::unique_ptr<Buffers> buffers_;
+};
+
+// One model's filter tables striped for the warp kernels, resident on the GPU. msv_bits: lane
+// width of the SSV/MSV kernels, 8 (the paper's bytes) or 16 (DPX words); 0 picks the faster on
+// this device (default_msv_bits). Both give the same scores.
+class DeviceProfile {
+ public:
+  explicit DeviceProfile(const ::gpuseq::hmm::SearchProfile& profile, int msv_bits = 0);
+  ~DeviceProfile();
+  DeviceProfile(const DeviceProfile&) = delete;
+  DeviceProfile& operator=(const DeviceProfile&) = delete;
+  const ::gpuseq::hmm::SearchProfile& profile() const { return profile_; }
+  int msv_bits() const { return msv_bits_; }
+  int msv_stripes() const { return msv_stripes_; }
+  int viterbi_stripes() const { return viterbi_stripes_; }
+
+  struct Tables;
+  const Tables& tables() const { return *tables_; }
+
+ private:
+  const ::gpuseq::hmm::SearchProfile& profile_;  // borrowed: outlives this object
+  int msv_bits_ = 0, msv_stripes_ = 0, viterbi_stripes_ = 0;
+  std::unique_ptr<Tables> tables_;
+};
+
+// SSV/MSV lane width used when none is asked for, by compute capability (bench_hmm_filters.py).
+int default_msv_bits();
+
+// Longest model the compiled kernels take (a longer one is searched by the CPU filters).
+int max_model_length();
+
+enum class Filter { kSsv, kMsv, kViterbi };
+
+// Per-target scores in nats of one filter, bit-equal to cpp/hmm/filters.hpp (NaN: SSV could not
+// decide, or empty target; +inf: overflow). `host` is the batch `targets` was made from.
+std::vector<float> filter_scores(const DeviceProfile& profile, const DeviceTargets& targets,
+                                 const SequenceBatch& host, Filter which);
+
+// Median time of one launch of a filter's kernel over every non-empty target (for kMsv the
+// full MSV recurrence on all of them): for benchmarks.
+double kernel_seconds(const DeviceProfile& profile, const DeviceTargets& targets,
+                      const SequenceBatch& host, Filter which, int repeats);
+
+// hmmsearch's filter stages (MSV, bias, Viterbi) with the MSV and Viterbi filters on the GPU
+// and the bias filter and decisions on options.threads CPU threads; equal to
+// ::gpuseq::hmm::run_cascade.
+::gpuseq::hmm::CascadeResult run_cascade(const DeviceProfile& profile,
+                                         const DeviceTargets& targets, const SequenceBatch& host,
+                                         const ::gpuseq::hmm::CascadeOptions& options);
+
+}  // namespace gpuseq::cuda::hmm

@@ -1,0 +1,248 @@
+// SSV and MSV filters on the GPU (CUDAMPF, Jiang & Ganesan 2016): a warp per target, a DP row
+// per step, warp-synchronous, SIMD lanes in 32-bit registers. GPU twins of cpp/hmm/msv.hpp;
+// the integer results are turned into nats by the same host code (cpp/hmm/filters.cpp).
+//
+// Two precisions, one result:
+//  - 8-bit lanes, the paper's: unsigned saturating bytes (__vaddus4, __vsubus4, __vmaxu4; native
+//    on Kepler to Ampere, emulated by several instructions each on Hopper);
+//  - 16-bit lanes with Hopper's DPX instructions (__viaddmax_s16x2, __vimax3_s16x2: one
+//    instruction each on sm_90, emulated elsewhere). Scores are the byte values held without
+//    saturation; the saturations of the byte form only act once the answer is decided
+//    (overflow or the SSV's level), and the 16-bit form reaches the same decision (see each
+//    kernel), so both give HMMER's integers wherever HMMER's result depends on them.
+//
+// Striped model: with Q stripes and A lanes per register (4 bytes or 2 words), thread t, lane b
+// and stripe q hold node k = 1 + q + Q*(A*t + b) (Q >= (M-1)/(32A) + 1, at least 2). Node k-1 of
+// the same lane is stripe q-1, so a row needs one lane shift (stripe Q-1 moved up one lane,
+// warp_lanes.cuh) and otherwise only register moves.
+// Tables: [(x*Q + q)*32 + t] is the word of thread t, stripe q, residue x. 8-bit: the costs
+// rb (nodes past M cost 255 and stay at minus infinity, 0); 16-bit: the scores bias - rb
+// (nodes past M score kPadScore16 and stay at 0).
+#pragma once
+
+#include <cstdint>
+
+#include "hmm/warp_lanes.cuh"
+
+namespace gpuseq::cuda::hmm {
+
+// Which targets a launch scores: ids[w] for w < n, with one int parameter each (the length
+// dependent tjb/N-C-J move, computed on the host with glibc logf), results in out[w].
+struct TargetList {
+  const uint8_t* residues;
+  const int64_t* offsets;
+  const int32_t* ids;
+  const int32_t* param;
+  int32_t* out;
+  int n;
+};
+
+// SSV (spec 5.2) as unsigned bytes: u = R, the score above the begin level, floored at 0:
+// u = max(0, u_diag + bias - rb). +bias saturates at 255 only when u_diag > 255 - bias, above
+// the overflow level 127 - bias, which the running maximum has then already seen; so the
+// result is exact below that level and at or above it otherwise, which is all the decision
+// reads. There is no J state: no row reduction, only one at the end (and every 128 rows, to
+// stop early once the answer is decided, as the CPU kernel does).
+template <int Q>
+__global__ void __launch_bounds__(128) ssv_warp_kernel(const uint32_t* __restrict__ costs,
+                                                       int bias, int stop_at, TargetList list) {
+  const int lane = threadIdx.x & 31;
+  const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
+  const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
+  const uint32_t biasv = splat_u8(bias);
+  const uint32_t* my_costs = costs + lane;
+  // Warps take targets warp, warp + warps, ... (CUDAMPF's static rule; the grid is exactly
+  // the resident warps).
+  for (int w = warp; w < list.n; w += warps) {
+    const int id = list.ids[w];
+    const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
+    const uint8_t* seq = list.residues + begin;
+    uint32_t v[Q];
+#pragma unroll
+    for (int q = 0; q < Q; ++q) v[q] = 0;
+    uint32_t best = 0;
+    int best_so_far = 0;
+    StagedResidues staged;
+    for (int64_t i0 = 0; i0 < L; i0 += 128) {
+      staged.load(seq, i0, L);
+      const int rows = L - i0 < 128 ? static_cast<int>(L - i0) : 128;
+      for (int r = 0; r < rows; ++r) {
+        const uint32_t* row = my_costs + staged.at(r) * (Q * 32);
+        const uint32_t first = shift_up_u8(v[Q - 1], 0);
+#pragma unroll
+        for (int q = Q - 1; q > 0; --q) {
+          v[q] = __vsubus4(__vaddus4(v[q - 1], biasv), __ldg(row + q * 32));
+          best = __vmaxu4(best, v[q]);
+        }
+        v[0] = __vsubus4(__vaddus4(first, biasv), __ldg(row));
+        best = __vmaxu4(best, v[0]);
+      }
+      best_so_far = warp_max_u8(best);
+      if (best_so_far >= stop_at) break;  // decided (warp-uniform)
+    }
+    if (lane == 0) list.out[w] = best_so_far;
+  }
+}
+
+// The full MSV recurrence (spec 5.3), unsigned saturating bytes, 0 = minus infinity; every
+// saturation point as in HMMER. param = tjb + tbm (mod 256) of the target. Result: xJ, or -1
+// on byte overflow.
+template <int Q>
+__global__ void __launch_bounds__(128) msv_warp_kernel(const uint32_t* __restrict__ costs,
+                                                       int bias, int tec, TargetList list) {
+  constexpr int kBaseB = 190;
+  const int lane = threadIdx.x & 31;
+  const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
+  const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
+  const uint32_t biasv = splat_u8(bias);
+  const uint32_t* my_costs = costs + lane;
+  for (int w = warp; w < list.n; w += warps) {
+    const int id = list.ids[w];
+    const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
+    const uint8_t* seq = list.residues + begin;
+    const int tjbm = list.param[w];
+    uint32_t v[Q];
+#pragma unroll
+    for (int q = 0; q < Q; ++q) v[q] = 0;
+    int xJ = 0;
+    int xB = kBaseB - tjbm > 0 ? kBaseB - tjbm : 0;
+    bool overflow = false;
+    StagedResidues staged;
+    for (int64_t i0 = 0; i0 < L && !overflow; i0 += 128) {
+      staged.load(seq, i0, L);
+      const int rows = L - i0 < 128 ? static_cast<int>(L - i0) : 128;
+      for (int r = 0; r < rows; ++r) {
+        const uint32_t* row = my_costs + staged.at(r) * (Q * 32);
+        const uint32_t xBv = splat_u8(xB);
+        const uint32_t first = shift_up_u8(v[Q - 1], 0);
+        uint32_t row_max = 0;
+#pragma unroll
+        for (int q = Q - 1; q > 0; --q) {
+          v[q] = __vsubus4(__vaddus4(__vmaxu4(v[q - 1], xBv), biasv), __ldg(row + q * 32));
+          row_max = __vmaxu4(row_max, v[q]);
+        }
+        v[0] = __vsubus4(__vaddus4(__vmaxu4(first, xBv), biasv), __ldg(row));
+        row_max = __vmaxu4(row_max, v[0]);
+        int xE = warp_max_u8(row_max);
+        if (xE + bias >= 255) {  // checked before the J update, every row
+          overflow = true;
+          break;
+        }
+        xE = xE - tec > 0 ? xE - tec : 0;
+        xJ = xJ > xE ? xJ : xE;
+        const int from = xJ > kBaseB ? xJ : kBaseB;
+        xB = from - tjbm > 0 ? from - tjbm : 0;
+      }
+    }
+    if (lane == 0) list.out[w] = overflow ? -1 : xJ;
+  }
+}
+
+// ---- 16-bit DPX lanes --------------------------------------------------------------------
+
+// Score of the nodes past M in the 16-bit tables: keeps them at the floor 0.
+constexpr int kPadScore16 = -1024;
+
+// SSV with R = max(0, R_diag + s) held exactly in 16 bits (no byte clamp). Every cell value
+// grows by at most bias per row, so a diagonal passes through [127 - bias, 32767] (and is seen
+// by the running maximum) before its 16-bit sum could wrap: the result is exact below the
+// overflow level 127 - bias and at or above it otherwise, as the byte kernel's.
+template <int Q>
+__global__ void __launch_bounds__(128) ssv_warp_kernel_s16(const uint32_t* __restrict__ scores,
+                                                           int stop_at, TargetList list) {
+  const int lane = threadIdx.x & 31;
+  const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
+  const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
+  const uint32_t* my_scores = scores + lane;
+  for (int w = warp; w < list.n; w += warps) {
+    const int id = list.ids[w];
+    const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
+    const uint8_t* seq = list.residues + begin;
+    uint32_t v[Q];
+#pragma unroll
+    for (int q = 0; q < Q; ++q) v[q] = 0;
+    uint32_t best = 0;
+    int best_so_far = 0;
+    StagedResidues staged;
+    for (int64_t i0 = 0; i0 < L; i0 += 128) {
+      staged.load(seq, i0, L);
+      const int rows = L - i0 < 128 ? static_cast<int>(L - i0) : 128;
+      for (int r = 0; r < rows; ++r) {
+        const uint32_t* row = my_scores + staged.at(r) * (Q * 32);
+        const uint32_t first = shift_up_s16(v[Q - 1], 0);
+#pragma unroll
+        for (int q = Q - 1; q > 0; --q) v[q] = __viaddmax_s16x2(v[q - 1], __ldg(row + q * 32), 0u);
+        v[0] = __viaddmax_s16x2(first, __ldg(row), 0u);
+#pragma unroll
+        for (int q = 0; q + 1 < Q; q += 2) best = __vimax3_s16x2(best, v[q], v[q + 1]);
+        if (Q % 2) best = __vimax_s16x2_relu(best, v[Q - 1]);
+      }
+      best_so_far = warp_max_s16(best);
+      if (best_so_far >= stop_at) break;  // decided (warp-uniform)
+    }
+    if (lane == 0) list.out[w] = best_so_far;
+  }
+}
+
+// The full MSV with the byte values held in 16 bits: v = max(diag + s, xB + s, 0). Without the
+// byte form's saturation at 255 a cell is >= its byte value; the two are equal in every row
+// before the first overflow, and the first row in which the byte form overflows
+// (xE + bias >= 255) is the first in which this one does (a cell of that row can exceed its
+// byte value only if its diagonal or xB is above 255 - bias, which an earlier row or the
+// overflow test already excluded).
+template <int Q>
+__global__ void __launch_bounds__(128) msv_warp_kernel_s16(const uint32_t* __restrict__ scores,
+                                                           int bias, int tec, TargetList list) {
+  constexpr int kBaseB = 190;
+  const int lane = threadIdx.x & 31;
+  const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
+  const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
+  const uint32_t* my_scores = scores + lane;
+  for (int w = warp; w < list.n; w += warps) {
+    const int id = list.ids[w];
+    const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
+    const uint8_t* seq = list.residues + begin;
+    const int tjbm = list.param[w];
+    uint32_t v[Q];
+#pragma unroll
+    for (int q = 0; q < Q; ++q) v[q] = 0;
+    int xJ = 0;
+    int xB = kBaseB - tjbm > 0 ? kBaseB - tjbm : 0;
+    bool overflow = false;
+    StagedResidues staged;
+    for (int64_t i0 = 0; i0 < L && !overflow; i0 += 128) {
+      staged.load(seq, i0, L);
+      const int rows = L - i0 < 128 ? static_cast<int>(L - i0) : 128;
+      for (int r = 0; r < rows; ++r) {
+        const uint32_t* row = my_scores + staged.at(r) * (Q * 32);
+        const uint32_t xBv = splat_s16(xB);
+        const uint32_t first = shift_up_s16(v[Q - 1], 0);
+#pragma unroll
+        for (int q = Q - 1; q > 0; --q) {
+          const uint32_t s = __ldg(row + q * 32);
+          v[q] = __viaddmax_s16x2(xBv, s, __viaddmax_s16x2(v[q - 1], s, 0u));
+        }
+        {
+          const uint32_t s = __ldg(row);
+          v[0] = __viaddmax_s16x2(xBv, s, __viaddmax_s16x2(first, s, 0u));
+        }
+        uint32_t row_max = 0;
+#pragma unroll
+        for (int q = 0; q + 1 < Q; q += 2) row_max = __vimax3_s16x2(row_max, v[q], v[q + 1]);
+        if (Q % 2) row_max = __vimax_s16x2_relu(row_max, v[Q - 1]);
+        int xE = warp_max_s16(row_max);
+        if (xE + bias >= 255) {  // checked before the J update, every row
+          overflow = true;
+          break;
+        }
+        xE = xE - tec > 0 ? xE - tec : 0;
+        xJ = xJ > xE ? xJ : xE;
+        const int from = xJ > kBaseB ? xJ : kBaseB;
+        xB = from - tjbm > 0 ? from - tjbm : 0;
+      }
+    }
+    if (lane == 0) list.out[w] = overflow ? -1 : xJ;
+  }
+}
+
+}  // namespace gpuseq::cuda::hmm

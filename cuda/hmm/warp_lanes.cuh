@@ -1,0 +1,71 @@
+// SIMD lanes inside the 32-bit registers of a warp (CUDAMPF): a warp holds one 128-byte (or
+// 64-word) vector of a DP row, thread t holding bytes 4t..4t+3 (words 2t, 2t+1) of it, lowest
+// address in the lowest bits. These helpers move one lane along that vector and reduce it.
+#pragma once
+
+#include <cstdint>
+
+namespace gpuseq::cuda::hmm {
+
+constexpr unsigned kFullWarp = 0xffffffffu;
+
+// The warp's byte vector moved up by one byte: byte p receives byte p-1, byte 0 receives `first`
+// (minus infinity of the format: the first state has no diagonal predecessor; a rotation
+// would wrap the last state's value in when the model fills every slot).
+__device__ __forceinline__ uint32_t shift_up_u8(uint32_t v, uint32_t first) {
+  uint32_t below = __shfl_up_sync(kFullWarp, v, 1);
+  if ((threadIdx.x & 31) == 0) below = first << 24;
+  return (v << 8) | (below >> 24);
+}
+
+// The same for 16-bit lanes.
+__device__ __forceinline__ uint32_t shift_up_s16(uint32_t v, uint32_t first) {
+  uint32_t below = __shfl_up_sync(kFullWarp, v, 1);
+  if ((threadIdx.x & 31) == 0) below = first << 16;
+  return (v << 16) | (below >> 16);
+}
+
+// Largest unsigned byte of the warp's vector, in every thread: butterfly over the threads
+// (5 shuffles), then inside the word.
+__device__ __forceinline__ int warp_max_u8(uint32_t v) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1)
+    v = __vmaxu4(v, __shfl_xor_sync(kFullWarp, v, offset));
+  v = __vmaxu4(v, v >> 16);
+  v = __vmaxu4(v, v >> 8);
+  return static_cast<int>(v & 0xffu);
+}
+
+// Largest signed 16-bit lane of the warp's vector, in every thread.
+__device__ __forceinline__ int warp_max_s16(uint32_t v) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1)
+    v = __vmaxs2(v, __shfl_xor_sync(kFullWarp, v, offset));
+  const int lo = static_cast<int16_t>(v & 0xffffu), hi = static_cast<int16_t>(v >> 16);
+  return lo > hi ? lo : hi;
+}
+
+__device__ __forceinline__ uint32_t splat_u8(int x) { return static_cast<uint32_t>(x & 0xff) * 0x01010101u; }
+__device__ __forceinline__ uint32_t splat_s16(int x) { return static_cast<uint32_t>(x & 0xffff) * 0x00010001u; }
+
+// Residues of one target staged 128 at a time: thread t loads residues 4t..4t+3 of the next
+// 128 (coalesced byte loads; targets need no alignment), and row r is then broadcast from
+// thread r / 4 by a shuffle.
+struct StagedResidues {
+  uint32_t word = 0;
+
+  __device__ __forceinline__ void load(const uint8_t* __restrict__ seq, int64_t from, int64_t L) {
+    const int lane = threadIdx.x & 31;
+    word = 0;
+#pragma unroll
+    for (int b = 0; b < 4; ++b) {
+      const int64_t i = from + 4 * lane + b;
+      if (i < L) word |= static_cast<uint32_t>(__ldg(seq + i)) << (8 * b);
+    }
+  }
+  __device__ __forceinline__ int at(int r) const {
+    return (__shfl_sync(kFullWarp, word, r >> 2) >> (8 * (r & 3))) & 0xff;
+  }
+};
+
+}  // namespace gpuseq::cuda::hmm

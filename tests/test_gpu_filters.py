@@ -1,0 +1,168 @@
+"""The GPU filters (cuda/hmm: CUDAMPF warp kernels) give the CPU filters' scores bit for bit,
+and so HMMER's (tests/test_filters.py checks the CPU filters against HMMER itself); the GPU
+cascade and hmmsearch(backend="cuda") give the CPU backend's results. Run on the device
+machine; skipped without a GPU."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pyhmmer.easel import Alphabet
+from pyhmmer.plan7 import HMM, HMMFile
+
+import gpuseq
+from conftest import HMMER_EXAMPLES, bit_equal
+from gpuseq import _core
+from gpuseq.hmm import search_profile
+from synthetic import hmmemit, plant, random_proteins, write_fasta
+
+pytestmark = pytest.mark.cuda
+
+FILTERS = ("ssv", "msv", "viterbi")
+MSV_BITS = (8, 16)  # the paper's byte lanes and the DPX word lanes: the same scores
+
+
+def _gpu_vs_cpu(profile, residues, offsets, msv_bits):
+    """Per filter: (GPU scores, CPU scores) on the same targets."""
+    gpu_profile = _core.GpuProfile(profile, msv_bits)
+    assert gpu_profile.msv_bits == msv_bits
+    targets = _core.GpuTargets(residues, offsets)
+    return {
+        which: (
+            _core.gpu_filter_scores(gpu_profile, targets, which, residues, offsets),
+            _core.filter_scores(profile, which, residues, offsets),
+        )
+        for which in FILTERS
+    }
+
+
+def _assert_equal(name, results, ids=None):
+    for which, (gpu, cpu) in results.items():
+        bad = np.flatnonzero(~bit_equal(gpu, cpu))
+        assert bad.size == 0, (name, which, [(i, gpu[i], cpu[i]) for i in bad[:5]])
+
+
+def _digitize(seqs: list[str]):
+    db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
+    return db.residues, db.offsets
+
+
+@pytest.mark.parametrize("msv_bits", MSV_BITS)
+def test_every_filter_equals_cpu_on_every_model(corpora, msv_bits):
+    """Every example, pyhmmer and synthetic model (M = 1 to 2000) on its stress corpus:
+    overflow, the J state, SSV no-result, odd symbols, lengths 1 to 9000."""
+    seen = {"ssv_noresult": 0, "msv_overflow": 0, "vf_overflow": 0, "targets": 0}
+    for model_path, fasta in corpora:
+        db = gpuseq.read_fasta(fasta)
+        with HMMFile(model_path) as f:
+            for hmm in f:
+                results = _gpu_vs_cpu(search_profile(hmm), db.residues, db.offsets, msv_bits)
+                _assert_equal(hmm.name, results)
+                seen["ssv_noresult"] += int(np.isnan(results["ssv"][1]).sum())
+                seen["msv_overflow"] += int(np.isposinf(results["msv"][1]).sum())
+                seen["vf_overflow"] += int(np.isposinf(results["viterbi"][1]).sum())
+                seen["targets"] += len(db)
+    assert min(seen.values()) > 50, seen
+
+
+@pytest.mark.parametrize("msv_bits", MSV_BITS)
+@pytest.mark.parametrize(
+    "M", [1, 2, 3, 63, 64, 65, 127, 128, 129, 256, 257, 383, 640, 1025, 1537, 2048, 2561, 3072]
+)
+def test_every_stripe_count_and_model_boundary(M, msv_bits):
+    """Models that fill their stripes exactly, by one node more or less, and that need a
+    rounded-up stripe count, against random, planted and repeated-consensus targets."""
+    rng = np.random.default_rng(M)
+    hmm = HMM.sample(Alphabet.amino(), M, int(M) + 11)
+    hmm.set_composition()
+    consensus = hmm.consensus.upper()
+    seqs = random_proteins(rng, 40, mean_length=300)
+    seqs += [plant(rng, consensus), consensus * 3, consensus[: max(1, M // 2)], "X" * 50]
+    seqs += [random_proteins(rng, 1, L, L, L)[0] for L in (1, 2, 129, 4000)]
+    profile = search_profile(hmm)
+    _assert_equal(f"M={M}", _gpu_vs_cpu(profile, *_digitize(seqs), msv_bits))
+
+
+@pytest.mark.parametrize("msv_bits", MSV_BITS)
+def test_empty_single_and_100000_residue_targets(synthetic_models, msv_bits):
+    """Empty targets are NaN on both; lengths 1 and 100,000 (HMMER's limit), planted or not,
+    and a target far longer than the 128-residue staging of the kernels."""
+    rng = np.random.default_rng(3)
+    with HMMFile(synthetic_models["random2000"]) as f:
+        hmm = next(iter(f))
+    long_bg = random_proteins(rng, 1, 100000, 100000, 100000)[0]
+    planted = long_bg[:40000] + hmm.consensus.upper() + long_bg[42000:]
+    seqs = ["", "A", "", long_bg, planted, "W", ""]
+    residues, offsets = _digitize(seqs)
+    results = _gpu_vs_cpu(search_profile(hmm), residues, offsets, msv_bits)
+    _assert_equal("edges", results)
+    for which in FILTERS:
+        assert np.isnan(results[which][0][[0, 2, 6]]).all()
+
+
+def test_model_longer_than_the_kernels_is_refused_clearly():
+    hmm = HMM.sample(Alphabet.amino(), _core.gpu_max_model_length + 1, 5)
+    hmm.set_composition()
+    with pytest.raises(ValueError, match="longer than the GPU filter kernels"):
+        _core.GpuProfile(search_profile(hmm))
+
+
+def test_gpu_cascade_equals_cpu_cascade(tmp_path):
+    """Stages, scores and pass counts of the whole filter cascade, with and without the bias
+    filter, on background plus planted homologs of five tutorial/testsuite models."""
+    rng = np.random.default_rng(11)
+    tut = HMMER_EXAMPLES / "tutorial"
+    for name in ("globins4", "fn3", "Pkinase"):
+        path = tut / f"{name}.hmm"
+        with HMMFile(path) as f:
+            hmm = next(iter(f))
+        seqs = random_proteins(rng, 3000, mean_length=300)
+        seqs += [plant(rng, s) for s in hmmemit(path, 60, seed=5)]
+        residues, offsets = _digitize(seqs)
+        profile = search_profile(hmm)
+        gpu_profile = _core.GpuProfile(profile)  # this device's default lanes
+        targets = _core.GpuTargets(residues, offsets)
+        for bias in (True, False):
+            for F1, F2 in ((0.02, 1e-3), (1.0, 1.0)):
+                gpu = _core.gpu_run_cascade(
+                    gpu_profile, targets, residues, offsets, F1, F2, bias, 4
+                )
+                cpu = _core.run_cascade(profile, residues, offsets, F1, F2, bias, 4)
+                for key, value in cpu.items():
+                    if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+                        assert bit_equal(gpu[key], value).all(), (name, key)
+                    else:
+                        assert np.array_equal(gpu[key], value), (name, key)
+                assert cpu["n_past_vit"] > 0
+
+
+def test_hmmsearch_on_the_gpu_equals_the_cpu_backend(tmp_path):
+    """The whole search: hits, domains and pass counts equal (and so hmmsearch's, which
+    tests/test_hmmsearch.py checks for the CPU backend); several models, one
+    longer than the GPU kernels (it runs on the CPU filters)."""
+    rng = np.random.default_rng(5)
+    tut = HMMER_EXAMPLES / "tutorial"
+    models = []
+    for name in ("globins4", "fn3", "Pkinase"):
+        with HMMFile(tut / f"{name}.hmm") as f:
+            models.extend(f)
+    long = HMM.sample(Alphabet.amino(), _core.gpu_max_model_length + 20, 9)
+    long.name = b"long_model"
+    long.set_composition()
+    # Sampled models have no calibration; plausible STATS (the same for both backends).
+    ev = long.evalue_parameters
+    ev.m_mu, ev.m_lambda, ev.v_mu, ev.v_lambda, ev.f_tau, ev.f_lambda = (
+        -12.0, 0.69, -12.5, 0.69, -7.0, 0.69
+    )
+    models.append(long)
+    seqs = random_proteins(rng, 4000, mean_length=300)
+    for name in ("globins4", "fn3", "Pkinase"):
+        seqs += [plant(rng, s) for s in hmmemit(tut / f"{name}.hmm", 20, seed=3)]
+    seqs.append(plant(rng, long.consensus.upper()))
+    fasta = write_fasta(tmp_path / "db.fa", [(f"t{i}", s) for i, s in enumerate(seqs)])
+    cpu = gpuseq.hmmsearch(models, fasta, backend="cpu", cpus=4)
+    gpu = gpuseq.hmmsearch(models, fasta, backend="cuda", cpus=4, block_bytes=200_000)
+    assert len(cpu.hits) > 50
+    for frame in ("hits", "domains", "pipeline"):
+        a, b = getattr(gpu, frame), getattr(cpu, frame)
+        assert a.equals(b), frame
