@@ -1,0 +1,59 @@
+"""The package's surface: ``import gpuseq`` stays light (names load on first use), every public
+name resolves, and the typed stubs of the extension cover what it exports."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import subprocess
+import sys
+
+import gpuseq
+
+HEAVY = ("pandas", "pyhmmer", "tqdm", "numpy", "gpuseq._core", "gpuseq.hmmsearch")
+
+
+def _modules_after(code: str) -> dict:
+    """sys.modules of a fresh interpreter after running ``code``: which heavy ones loaded."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return set(json.loads(out.stdout.splitlines()[-1]))
+
+
+def test_import_loads_no_heavy_dependency():
+    assert _modules_after("import gpuseq") == set()
+
+
+def test_cli_help_loads_no_heavy_dependency():
+    code = "import contextlib, io\nfrom gpuseq import cli\n"
+    code += "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+    code += "    cli.main(['--help'])"
+    assert _modules_after(code) == set()
+
+
+def test_public_names_resolve():
+    for name in gpuseq.__all__:
+        value = getattr(gpuseq, name)
+        assert value is not None, name
+        if name != "__version__":
+            assert getattr(value, "__module__", "").startswith("gpuseq"), name
+    assert set(gpuseq.__all__) <= set(dir(gpuseq))
+
+
+def test_public_names_are_the_defining_objects():
+    from gpuseq.distance import pairwise_distances
+    from gpuseq.errors import GpuseqError
+    from gpuseq.hmmsearch import hmmsearch
+
+    assert gpuseq.hmmsearch is hmmsearch
+    assert gpuseq.pairwise_distances is pairwise_distances
+    assert gpuseq.GpuseqError is GpuseqError
+
+
+def test_unknown_name_raises_attribute_error():
+    try:
+        gpuseq.no_such_name  # noqa: B018
+    except AttributeError as exc:
+        assert "no_such_name" in str(exc)
+    else:
+        raise AssertionError("gpuseq.no_such_name resolved")
