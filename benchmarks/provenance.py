@@ -11,7 +11,8 @@
   ``"tree:<first 12 hex digits>"``.
 
 ``GPUSEQ_GIT_COMMIT``, when set, is kept as ``stated_commit``: what the caller says it copied,
-not evidence. To check a copy against a commit, compare its ``source_hash`` with::
+not evidence, unless the local git objects hold that commit and its source hash equals the
+tree's (a copy with a stale ``.git``): then it becomes ``commit``, not dirty. To check a copy against a commit, compare its ``source_hash`` with::
 
     python benchmarks/provenance.py --rev <commit>     # the hash of that commit's sources
     python benchmarks/provenance.py                    # this tree's record, as JSON
@@ -96,17 +97,27 @@ def source_info() -> dict:
     except (OSError, subprocess.SubprocessError):
         info.update(commit="tree:" + info["source_hash"][:12], dirty=None,
                     note="no git repository here: the commit is named by its source hash")
-    if os.environ.get("GPUSEQ_GIT_COMMIT"):
-        info["stated_commit"] = os.environ["GPUSEQ_GIT_COMMIT"]
+    stated = os.environ.get("GPUSEQ_GIT_COMMIT")
+    if stated:
+        info["stated_commit"] = stated
+        try:  # a stale .git may still hold the stated commit: then the hash can prove it
+            if commit_hash(stated) == info["source_hash"]:
+                info.update(commit=_git("rev-parse", stated).decode().strip(), dirty=False,
+                            changed=[], note="sources equal GPUSEQ_GIT_COMMIT's (hash checked)")
+        except (OSError, subprocess.SubprocessError):
+            pass
     return info
 
 
 def short_name(info: dict | None = None) -> str:
-    """``<commit[:7]>``, ``<commit[:7]>-dirty`` or ``tree-<hash[:12]>``: for file names."""
+    """``<commit[:7]>``, ``<commit[:7]>-dirty-<hash[:8]>`` or ``tree-<hash[:12]>``: for file
+    names."""
     info = info or source_info()
     if info["commit"].startswith("tree:"):
         return "tree-" + info["commit"][5:]
-    return info["commit"][:7] + ("-dirty" if info["dirty"] else "")
+    if info["dirty"]:
+        return f"{info['commit'][:7]}-dirty-{info['source_hash'][:8]}"
+    return info["commit"][:7]
 
 
 def main(argv: list[str] | None = None) -> int:
