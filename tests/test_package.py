@@ -13,9 +13,10 @@ import gpuseq
 HEAVY = ("pandas", "pyhmmer", "tqdm", "numpy", "gpuseq._core", "gpuseq.hmmsearch")
 
 
-def _modules_after(code: str) -> dict:
+def _modules_after(code: str) -> set:
     """sys.modules of a fresh interpreter after running ``code``: which heavy ones loaded."""
-    probe = f"{code}\nimport json, sys\nprint(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))"
+    probe = f"{code}\nimport json, sys\n"
+    probe += f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     return set(json.loads(out.stdout.splitlines()[-1]))
 
