@@ -58,3 +58,49 @@ def test_unknown_name_raises_attribute_error():
         assert "no_such_name" in str(exc)
     else:
         raise AssertionError("gpuseq.no_such_name resolved")
+
+
+def _stub_names(tree) -> dict[str, set[str]]:
+    """Top-level names of a stub file, and for each class the names it declares."""
+    import ast
+
+    names: dict[str, set[str]] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            members = set()
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef):
+                        members.add(item.name)
+                    elif isinstance(item, ast.AnnAssign):
+                        members.add(item.target.id)
+            names[node.name] = members
+        elif isinstance(node, ast.AnnAssign):
+            names[node.target.id] = set()
+        elif isinstance(node, ast.Assign):
+            names.update({t.id: set() for t in node.targets})
+    return names
+
+
+def test_core_stubs_cover_the_extension():
+    """_core.pyi declares every name the compiled module exports (the b1_* functions exist
+    only in CUDA builds), every public member of its classes, and nothing it lacks."""
+    import ast
+    from pathlib import Path
+
+    from gpuseq import _core
+
+    stubs = _stub_names(ast.parse(Path(gpuseq.__file__).with_name("_core.pyi").read_text()))
+    stubs = {n: m for n, m in stubs.items() if not n.startswith("_")}  # stub-only aliases
+    exported = {n for n in dir(_core) if not n.startswith("_")}
+    cuda_only = {n for n in stubs if n.startswith("b1_")}
+    assert exported - set(stubs) == set()
+    assert set(stubs) - exported - cuda_only == set()
+    if _core.built_with_cuda:
+        assert cuda_only <= exported
+    for name, members in stubs.items():
+        obj = getattr(_core, name, None)
+        if inspect.isclass(obj) and not issubclass(obj, BaseException):
+            public = {m for m in vars(obj) if not m.startswith("_")}
+            assert public == members - {"__init__"}, name
+    assert (Path(gpuseq.__file__).with_name("py.typed")).exists()
