@@ -24,7 +24,6 @@ import json
 import os
 import platform
 import shlex
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,6 +32,7 @@ import numpy as np
 
 import gpuseq
 from gpuseq import _core
+from provenance import source_info  # benchmarks/provenance.py, beside this script
 
 PAPER_SPEEDUPS = {"naive": 20, "coalesced": 25, "char4": 25, "register": 65, "shared": 1700}
 LADDER = ("naive", "coalesced", "char4", "register", "shared")
@@ -179,22 +179,6 @@ def device_info():
     return info
 
 
-def git_commit():
-    if os.environ.get("GPUSEQ_GIT_COMMIT"):  # a copy of the tree whose .git may be stale
-        return {"commit": os.environ["GPUSEQ_GIT_COMMIT"], "dirty": None,
-                "note": "commit from GPUSEQ_GIT_COMMIT"}
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                                check=True, cwd=Path(__file__).parent).stdout.strip()
-        dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                                    capture_output=True, text=True,
-                                    cwd=Path(__file__).parent).stdout.strip())
-        return {"commit": commit, "dirty": dirty}
-    except (OSError, subprocess.CalledProcessError):
-        return {"commit": os.environ.get("GPUSEQ_GIT_COMMIT"), "dirty": None,
-                "note": "no git repository here; commit from GPUSEQ_GIT_COMMIT"}
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="small sizes (smoke test)")
@@ -217,7 +201,7 @@ def main():
         peak = bound["bound_tops"]
         log(f"variants on 16384 x 16384 x 30720 bits (% of the {peak:.0f} TOPS bound):")
         result = {"benchmark": "distance-gemm-variants", "command": " ".join(sys.argv),
-                  "device": device_info(), "software": {"git": git_commit()}, "peak_tops": peak,
+                  "device": device_info(), "software": {"git": source_info()}, "peak_tops": peak,
                   "b1_peaks": bound,
                   "variants": gemm_variants(16384, 30720, args.repeat, peak)}
         out = Path(args.out or Path(__file__).parent / "results" / "distance-variants.json")
@@ -233,7 +217,7 @@ def main():
         "started": started.isoformat(),
         "command": " ".join(shlex.quote(a) for a in [sys.executable, *sys.argv]),
         "device": device_info(),
-        "software": {"gpuseq": gpuseq.__version__, "git": git_commit(),
+        "software": {"gpuseq": gpuseq.__version__, "git": source_info(),
                      "numpy": np.__version__},
         "metric": "hamming",
         "ladder": ladder(rng, sizes, args.repeat),

@@ -49,6 +49,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
+from provenance import source_info  # benchmarks/provenance.py, beside this script
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_EXAMPLES = Path("/usr/share/doc/hmmer/examples")
@@ -481,21 +482,6 @@ def device_info() -> dict:
     return info
 
 
-def git_info() -> dict:
-    """Commit of the repository and whether its tree differs from it. Copies without .git
-    (e.g. on a lent GPU machine) can name the commit in GPUSEQ_GIT_COMMIT."""
-    def git(*a):
-        return subprocess.run(["git", "-C", str(REPO), *a], capture_output=True, text=True,
-                              check=True).stdout.strip()
-    try:
-        changed = git("status", "--porcelain").splitlines()
-        return {"commit": git("rev-parse", "HEAD"), "dirty": bool(changed),
-                "changed": changed[:50]}
-    except (OSError, subprocess.CalledProcessError):
-        return {"commit": os.environ.get("GPUSEQ_GIT_COMMIT"), "dirty": None,
-                "note": "no git repository here; commit from GPUSEQ_GIT_COMMIT"}
-
-
 # ---- report -------------------------------------------------------------------------------
 
 TOOLS = [  # (key, label in the table)
@@ -709,7 +695,7 @@ def main(argv=None) -> int:
         "load_average": {"before": load_before, "after": os.getloadavg()},
         "device": device_info(),
         "software": {
-            "gpuseq": {"version": gpuseq.__version__, "git": git_info()},
+            "gpuseq": {"version": gpuseq.__version__, "git": source_info()},
             "hmmsearch": (None if hmmsearch_exe is None else
                           {"path": hmmsearch_exe, "version": tool_version(hmmsearch_exe)}),
             "hmmemit": {"path": hmmemit_exe, "version": tool_version(hmmemit_exe)},

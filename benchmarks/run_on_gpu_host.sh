@@ -1,48 +1,75 @@
 #!/usr/bin/env bash
-# One call on a GPU host without network: build gpuseq with CUDA, run the cuda-marked tests and
-# the CPU comparisons, compute-sanitizer on every GPU kernel, then the benchmarks asked for
+# One call on a GPU host without network: build gpuseq with CUDA, run every cuda-marked test
+# and the CPU comparisons, compute-sanitizer on every GPU kernel, then the benchmarks asked for
 # (DIST_BENCH_ARGS: bench_distance.py; BENCH_ARGS: bench_hmmsearch.py).
+# Stops with a non-zero exit status at the first failure (build, pytest, a sanitizer, a
+# benchmark); the logs written so far are kept.
 # Carried in $CARRY (ignored by git; see benchmarks/README.md): wheels/*.whl (pyhmmer,
 # bed-reader, cyvcf2, biopython for the host's Python), hmmer/bin (Debian's hmmsearch, hmmemit,
 # hmmbuild: they need only libc), hmmer/examples (tutorial/ and testsuite/ of Debian's hmmer-examples).
-# Results go to $OUT (build log, pytest log, benchmark JSON and log).
+# Evidence goes to one folder, $OUT/gpu-<device>-<commit>/ (OUT defaults to benchmarks/results,
+# where the folder is committed): build.log (with the tensor-core instructions found in the
+# SASS), pytest.log, memcheck.log, racecheck.log, and the benchmark JSON and logs. <commit> is
+# the tree's own (benchmarks/provenance.py: git, or a source hash without .git).
 set -uo pipefail
 CARRY="${CARRY:-.carry}"
-OUT="${OUT:-/tmp/gpuseq-out}"
-mkdir -p "$OUT"
+OUT="${OUT:-benchmarks/results}"
 export PATH="$PWD/$CARRY/hmmer/bin:$PATH" GPUSEQ_HMMER_EXAMPLES="$PWD/$CARRY/hmmer/examples"
 export PYTHONUNBUFFERED=1 MPLBACKEND=Agg
 nvidia-smi -L; python3 --version; echo "cores: $(nproc)"; grep -m1 "model name" /proc/cpuinfo
 
+device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 |
+         tr '[:upper:]' '[:lower:]' | sed -E 's/^nvidia //; s/[^a-z0-9]+/-/g; s/-+$//')
+LOGS="$OUT/gpu-${device:-nogpu}-$(python3 benchmarks/provenance.py --short)"
+mkdir -p "$LOGS"
+echo "logs: $LOGS"
+
+fail() {  # fail LOG WHAT: show the end of the log, stop with status 1
+  echo "FAILED: $2 (see $1)"; tail -40 "$1"; exit 1
+}
+
 python3 -m pip install -q --no-index --no-deps --target /tmp/site "$CARRY"/wheels/*.whl
 export PYTHONPATH=/tmp/site
-if ! python3 -m pip install -q --no-build-isolation --no-deps --target /tmp/gpuseq \
-     -Ccmake.define.GPUSEQ_CUDA=ON -Cbuild-dir=/tmp/gpuseq-build . >"$OUT/build.log" 2>&1; then
-  tail -40 "$OUT/build.log"; exit 1
-fi
+python3 benchmarks/provenance.py >"$LOGS/build.log"  # what is built: commit, source hash
+python3 -m pip install -q --no-build-isolation --no-deps --target /tmp/gpuseq \
+  -Ccmake.define.GPUSEQ_CUDA=ON -Cbuild-dir=/tmp/gpuseq-build . >>"$LOGS/build.log" 2>&1 ||
+  fail "$LOGS/build.log" "build"
 export PYTHONPATH=/tmp/gpuseq:/tmp/site
-python3 -c 'import gpuseq, json; print(json.dumps(gpuseq.build_info()))'
+python3 -c 'import gpuseq, json; print(json.dumps(gpuseq.build_info()))' | tee -a "$LOGS/build.log"
+echo "tensor-core instructions in the SASS:" >>"$LOGS/build.log"
+cuobjdump -sass /tmp/gpuseq/gpuseq/_core*.so 2>/dev/null | grep -oE "\bBG?MMA[.A-Z0-9x]*" |
+  sort | uniq -c | tee -a "$LOGS/build.log"
 
-python3 -m pytest -q -ra -p no:cacheprovider ${TESTS:-tests/test_cuda.py tests/test_filters.py \
-  tests/test_profile.py tests/test_hmmsearch.py tests/test_errors.py tests/test_fasta.py} \
-  >"$OUT/pytest.log" 2>&1
-echo "pytest exit $?"; tail -6 "$OUT/pytest.log"
+# Every cuda-marked test of the suite, then the CPU files that compare with the references.
+# A CUDA build without a visible GPU would skip the cuda tests: that is a failure here.
+PYTEST=(python3 -m pytest -q -ra -p no:cacheprovider)
+{ echo "== ${PYTEST[*]} -m cuda tests/"; "${PYTEST[@]}" -m cuda tests/; } >"$LOGS/pytest.log" 2>&1 ||
+  fail "$LOGS/pytest.log" "cuda-marked tests"
+grep -qE "[0-9]+ skipped" "$LOGS/pytest.log" && fail "$LOGS/pytest.log" "cuda tests skipped"
+CPU_TESTS=${TESTS:-tests/test_filters.py tests/test_profile.py tests/test_hmmsearch.py \
+  tests/test_errors.py tests/test_fasta.py tests/test_distance.py tests/test_cli.py \
+  tests/test_package.py}
+{ echo "== ${PYTEST[*]} -m 'not cuda and not slow' $CPU_TESTS"
+  "${PYTEST[@]}" -m "not cuda and not slow" $CPU_TESTS; } >>"$LOGS/pytest.log" 2>&1 ||
+  fail "$LOGS/pytest.log" "CPU comparison tests"
+echo "pytest ok"; grep -E "passed|failed" "$LOGS/pytest.log"
 
 # Every GPU kernel under compute-sanitizer (memory errors, shared-memory races).
 for tool in memcheck racecheck; do
   compute-sanitizer --tool $tool --error-exitcode 9 python3 tests/cuda_sanitizer_workload.py \
-    >"$OUT/$tool.log" 2>&1
-  echo "$tool exit $?"; tail -2 "$OUT/$tool.log"
+    >"$LOGS/$tool.log" 2>&1 || fail "$LOGS/$tool.log" "compute-sanitizer $tool"
+  echo "$tool ok"; tail -2 "$LOGS/$tool.log"
 done
-cuobjdump -sass /tmp/gpuseq/gpuseq/_core*.so 2>/dev/null | grep -oE "\bBG?MMA[.A-Z0-9x]*" | sort | uniq -c
 
 if [ -n "${DIST_BENCH_ARGS+x}" ]; then
-  python3 benchmarks/bench_distance.py --out "$OUT/bench_distance.json" $DIST_BENCH_ARGS \
-    >"$OUT/bench_distance.log" 2>&1
-  echo "distance bench exit $?"; tail -25 "$OUT/bench_distance.log"
+  python3 benchmarks/bench_distance.py --out "$LOGS/bench_distance.json" $DIST_BENCH_ARGS \
+    >"$LOGS/bench_distance.log" 2>&1 || fail "$LOGS/bench_distance.log" "bench_distance.py"
+  tail -25 "$LOGS/bench_distance.log"
 fi
 if [ -n "${BENCH_ARGS+x}" ]; then
   python3 benchmarks/bench_hmmsearch.py --examples-dir "$GPUSEQ_HMMER_EXAMPLES" \
-    --workdir /tmp/bench --out "$OUT/bench_hmmsearch.json" $BENCH_ARGS >"$OUT/bench.log" 2>&1
-  echo "bench exit $?"; tail -22 "$OUT/bench.log"
+    --workdir /tmp/bench --out "$LOGS/bench_hmmsearch.json" $BENCH_ARGS \
+    >"$LOGS/bench_hmmsearch.log" 2>&1 || fail "$LOGS/bench_hmmsearch.log" "bench_hmmsearch.py"
+  tail -22 "$LOGS/bench_hmmsearch.log"
 fi
+echo "all passed; evidence in $LOGS"

@@ -134,6 +134,28 @@ def test_tiles_and_memory_mapped_output(tmp_path):
     np.testing.assert_array_equal(np.load(tmp_path / "D.npy"), reference(X, Y, "hamming"))
 
 
+@pytest.mark.parametrize("backend", ["cpu", pytest.param("cuda", marks=pytest.mark.cuda)])
+def test_one_engine_shared_by_threads(backend):
+    """compute_into releases the GIL and a GPU engine reuses its device buffers; the binding
+    serializes calls, so threads filling blocks through one engine get scipy's distances."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 3, (300, 700)).astype(np.int8)
+    Y = rng.integers(0, 3, (260, 700)).astype(np.int8)
+    engine = gd._engine(X, Y, "manhattan", 3, False, "bitplane", backend, 2)
+    out = np.full((300, 260), -1, np.int32)
+    blocks = [(r, c) for r in range(0, 300, 50) for c in range(0, 260, 65)]
+
+    def fill(block):
+        r, c = block
+        engine.compute_into(out[r : r + 50, c : c + 65], None, r, c)
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(fill, blocks * 3))  # every block three times, by any thread
+    np.testing.assert_array_equal(out, reference(X, Y, "manhattan"))
+
+
 def test_plink_bed_input(tmp_path):
     from bed_reader import to_bed
 

@@ -90,6 +90,40 @@ def test_blocks_and_threads_do_not_change_records(tmp_path, block_bytes, threads
     assert_same_records(ours, easel_read(path))
 
 
+def test_one_reader_shared_by_threads(tmp_path):
+    """read_chunk releases the GIL; the binding serializes calls, so threads sharing one
+    reader get whole, distinct records that together are the file's (checked against Easel)."""
+    import threading
+
+    rng = np.random.default_rng(11)
+    path = tmp_path / "shared.fa"
+    with open(path, "w") as f:
+        for i, s in enumerate(random_proteins(rng, 20000, mean_length=100)):
+            f.write(f">seq{i} d{i}\n{s}\n")
+    reader = _core.FastaReader(str(path), 2)
+    got: list[list] = [[] for _ in range(4)]
+    errors = []
+
+    def drain(k):
+        try:
+            while (chunk := reader.read_chunk(str(path), 1 << 14)) is not None:
+                db = gpuseq.SequenceDatabase._from_core(chunk, str(path))
+                got[k] += [(db.name(i), db.description(i), np.asarray(db.codes(i)))
+                           for i in range(len(db))]
+        except Exception as exc:  # reported below: a thread's exception is otherwise lost
+            errors.append(exc)
+
+    threads = [threading.Thread(target=drain, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert sum(bool(g) for g in got) >= 2, "the threads should have shared the chunks"
+    ours = sorted(sum(got, []), key=lambda r: int(r[0][3:]))
+    assert_same_records(ours, easel_read(path))
+
+
 BAD_FILES = {
     "no_header": b"ACDE\n>s1\nAC\n",
     "digit": b">s1\nAC\n>s2\nAC\n\nAC1D\n",

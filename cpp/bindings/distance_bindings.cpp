@@ -3,7 +3,9 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,10 +28,14 @@ distance::GenotypeMatrix matrix_view(const CArray<int8_t>& a) {
   return {a.data(), a.shape(0), a.shape(1)};
 }
 
-// Keeps the input arrays alive as long as the engine that borrows them.
+// Keeps the input arrays alive as long as the engine that borrows them. An engine owns scratch
+// and device buffers reused by every compute() and runs without the GIL, so calls from several
+// Python threads are serialized by `mutex` (one engine computes one block at a time anyway).
 struct PyDistanceEngine {
   CArray<int8_t> x, y;
   std::unique_ptr<DistanceEngine> engine;
+  std::mutex mutex;
+  std::atomic<double> last_device_seconds{-1.0};  // of the last compute_into
 
   // Fills out (2-D int32 with contiguous rows, e.g. a slice of a memory-mapped .npy) with the
   // distances of X rows [row, row + out.shape[0]) to Y columns [col, col + out.shape[1]).
@@ -43,7 +49,9 @@ struct PyDistanceEngine {
       tile.compared = c.mutable_data();
     }
     py::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(mutex);  // taken without the GIL: no deadlock
     engine->compute(tile);
+    last_device_seconds = engine->last_device_seconds();
   }
 
   distance::OutputTile tile_for(py::array_t<int32_t>& out, int64_t row, int64_t col) const {
@@ -66,7 +74,8 @@ struct PyDistanceEngine {
 
 void bind_distance(py::module_& m) {
   py::class_<PyDistanceEngine>(m, "DistanceEngine",
-                               "All-pairs distance kernel for one (X, Y) problem.")
+                               "All-pairs distance kernel for one (X, Y) problem. Thread-safe: "
+                               "concurrent compute_into calls are serialized.")
       .def(py::init([](CArray<int8_t> x, CArray<int8_t> y, const std::string& metric,
                        int alphabet_size, bool missing, const std::string& kernel,
                        const std::string& backend, int threads) {
@@ -107,8 +116,10 @@ void bind_distance(py::module_& m) {
            py::arg("missing"), py::arg("kernel"), py::arg("backend"), py::arg("threads"))
       .def("compute_into", &PyDistanceEngine::compute_into, py::arg("out"),
            py::arg("compared"), py::arg("row"), py::arg("col"))
-      .def_property_readonly("last_device_seconds",
-                             [](const PyDistanceEngine& e) { return e.engine->last_device_seconds(); });
+      .def_property_readonly(
+          "last_device_seconds",
+          [](const PyDistanceEngine& e) { return e.last_device_seconds.load(); },
+          "GPU seconds of the last compute_into (CUDA events); -1 on the CPU.");
 
   py::register_exception<distance::DeviceOutOfMemory>(m, "DeviceOutOfMemory", PyExc_MemoryError);
 

@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 
 #include "bindings/numpy_util.hpp"
@@ -38,21 +39,36 @@ auto with_errors(const std::string& path, F&& f) {
   }
 }
 
+// The reader keeps its position and buffers between calls and read_chunk runs without the GIL,
+// so calls from several Python threads are serialized here: each gets whole, distinct chunks.
+struct LockedFastaReader {
+  std::unique_ptr<FastaReader> reader;
+  std::mutex mutex;
+};
+
 }  // namespace
 
 void bind_sequences(py::module_& m) {
-  py::class_<FastaReader>(m, "FastaReader",
-                          "Streaming FASTA reader (plain or gzip) with Easel's rules; parses "
-                          "blocks of records on several threads.")
+  py::class_<LockedFastaReader>(m, "FastaReader",
+                                "Streaming FASTA reader (plain or gzip) with Easel's rules; parses "
+                                "blocks of records on several threads. Thread-safe: concurrent "
+                                "read_chunk calls are serialized and each returns distinct "
+                                "records.")
       .def(py::init([](const std::string& path, int threads) {
-             return with_errors(path, [&] { return std::make_unique<FastaReader>(path, threads); });
+             auto self = std::make_unique<LockedFastaReader>();
+             self->reader =
+                 with_errors(path, [&] { return std::make_unique<FastaReader>(path, threads); });
+             return self;
            }),
            py::arg("path"), py::arg("threads") = 1)
       .def(
           "read_chunk",
-          [](FastaReader& r, const std::string& path, long long block_bytes) -> py::object {
+          [](LockedFastaReader& r, const std::string& path, long long block_bytes) -> py::object {
             SequenceChunk chunk;
-            const bool got = with_errors(path, [&] { return r.read_chunk(chunk, block_bytes); });
+            const bool got = with_errors(path, [&] {
+              std::lock_guard<std::mutex> lock(r.mutex);  // taken without the GIL: no deadlock
+              return r.reader->read_chunk(chunk, block_bytes);
+            });
             if (!got) return py::none();
             return chunk_to_dict(std::move(chunk));
           },

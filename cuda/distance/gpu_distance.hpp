@@ -1,4 +1,7 @@
-// GPU all-pairs distance engines (the CUDA twins of cpp/distance). Plain C++ interface.
+// GPU all-pairs distances (the CUDA twins of cpp/distance), as the bindings see them: plain C++,
+// no CUDA headers. Its name differs from the twins' because cpp/ and cuda/ are both on the
+// include path (distance/engine.hpp is the CPU header). Defined in engine.cu (engines) and
+// b1_gemm.cu (the tensor-core product and its measurements).
 #pragma once
 
 #include <cstdint>
@@ -10,12 +13,12 @@
 
 namespace gpuseq::cuda {
 
-// kernel: "naive", "coalesced", "char4", "register", "shared" (Payne et al. 2010; no missing
-// values) or "bitplane" (binary tensor cores, the default).
+// engine.cu. kernel: "naive", "coalesced", "char4", "register", "shared" (Payne et al. 2010;
+// no missing values) or "bitplane" (binary tensor cores, the default).
 std::unique_ptr<distance::DistanceEngine> make_distance_engine(
     const std::string& kernel, const distance::DistanceProblem& problem);
 
-// Sustained tera bit-operations per second (2 per AND+POPC bit pair) of the b1 mma.sync
+// b1_gemm.cu. Sustained tera bit-operations per second (2 per AND+POPC bit pair) of the b1 mma.sync
 // instruction on the current device, from a register-only loop.
 double b1_mma_peak_tops(int iterations);
 

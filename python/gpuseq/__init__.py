@@ -1,4 +1,4 @@
-"""gpuseq: biological sequence search on NVIDIA GPUs, with exact CPU twins.
+"""gpuseq: HMMER3 hmmsearch with exact results, and all-pairs distances on CPU and GPU.
 
 All-pairs distances (SNP genotypes), equal to scipy's cdist/pdist::
 
@@ -11,28 +11,43 @@ Profile-HMM search equal to HMMER3's hmmsearch::
     res.hits        # pandas DataFrame, --tblout columns
     res.domains     # pandas DataFrame, --domtblout columns
     res.pipeline    # per-query filter pass counts
+
+The public names are imported on first use (module ``__getattr__``), so ``import gpuseq`` and
+``gpuseq --help`` do not pay for numpy, pandas or pyhmmer.
 """
 
-from . import _core
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ._version import __version__
-from .backend import cuda_devices
-from .database import makedb, open_database
-from .distance import nearest_neighbors, pairwise_distances, read_genotypes
-from .errors import (
-    AlphabetError,
-    BackendError,
-    EmptyInputError,
-    FormatError,
-    GpuseqError,
-    HmmFormatError,
-    InputError,
-    InvalidDataError,
-    OutputTooLargeError,
-    SequenceTooLongError,
-)
-from .hmm import read_hmms
-from .hmmsearch import HmmsearchOptions, HmmsearchResult, hmmsearch
-from .sequences import SequenceDatabase, read_fasta
+
+# public name -> submodule that defines it
+_LAZY = {
+    "cuda_devices": "backend",
+    "makedb": "database",
+    "open_database": "database",
+    "nearest_neighbors": "distance",
+    "pairwise_distances": "distance",
+    "read_genotypes": "distance",
+    "AlphabetError": "errors",
+    "BackendError": "errors",
+    "EmptyInputError": "errors",
+    "FormatError": "errors",
+    "GpuseqError": "errors",
+    "HmmFormatError": "errors",
+    "InputError": "errors",
+    "InvalidDataError": "errors",
+    "OutputTooLargeError": "errors",
+    "SequenceTooLongError": "errors",
+    "read_hmms": "hmm",
+    "HmmsearchOptions": "hmmsearch",
+    "HmmsearchResult": "hmmsearch",
+    "hmmsearch": "hmmsearch",
+    "SequenceDatabase": "sequences",
+    "read_fasta": "sequences",
+}
 
 __all__ = [
     "__version__",
@@ -61,9 +76,45 @@ __all__ = [
     "read_genotypes",
 ]
 
+if TYPE_CHECKING:  # static checkers and IDEs see the eager imports
+    from .backend import cuda_devices
+    from .database import makedb, open_database
+    from .distance import nearest_neighbors, pairwise_distances, read_genotypes
+    from .errors import (
+        AlphabetError,
+        BackendError,
+        EmptyInputError,
+        FormatError,
+        GpuseqError,
+        HmmFormatError,
+        InputError,
+        InvalidDataError,
+        OutputTooLargeError,
+        SequenceTooLongError,
+    )
+    from .hmm import read_hmms
+    from .hmmsearch import HmmsearchOptions, HmmsearchResult, hmmsearch
+    from .sequences import SequenceDatabase, read_fasta
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'gpuseq' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # later look-ups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 def build_info() -> dict:
     """What this installation can do: version, CUDA build, visible GPUs, CPU kernel set."""
+    from . import _core
+    from .backend import cuda_devices
+
     return {
         "version": __version__,
         "built_with_cuda": bool(_core.built_with_cuda),

@@ -21,10 +21,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from . import _core
 from .backend import resolve_backend
@@ -32,6 +31,9 @@ from .errors import HmmFormatError, SequenceTooLongError
 from .hmm import HmmSource, read_hmms, search_profile
 from .hmmer_text import tabular_rows
 from .sequences import DEFAULT_BLOCK_BYTES, SequenceSource, iter_sequence_chunks
+
+if TYPE_CHECKING:
+    import pandas as pd  # imported where a DataFrame is built: it costs 0.3 s
 
 __all__ = ["hmmsearch", "HmmsearchOptions", "HmmsearchResult"]
 
@@ -440,6 +442,8 @@ class HmmsearchResult:
     @cached_property
     def hits(self) -> pd.DataFrame:
         """Reported targets, one row per (query, target), with ``--tblout``'s columns."""
+        import pandas as pd
+
         rows = []
         for top in self.top_hits:
             qname, qacc = _query_ids(top)
@@ -475,6 +479,8 @@ class HmmsearchResult:
     @cached_property
     def domains(self) -> pd.DataFrame:
         """Reported domains of reported targets, with ``--domtblout``'s columns."""
+        import pandas as pd
+
         rows = []
         for top in self.top_hits:
             qname, qacc = _query_ids(top)
@@ -518,6 +524,8 @@ class HmmsearchResult:
     @cached_property
     def pipeline(self) -> pd.DataFrame:
         """Per-query pipeline counters (the "Passed ... filter" lines of hmmsearch)."""
+        import pandas as pd
+
         rows = []
         for top in self.top_hits:
             p = top.__getstate__()["pipeline"]

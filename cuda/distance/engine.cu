@@ -1,0 +1,188 @@
+// GPU distance engines, the twins of cpp/distance/engine.cpp: the paper's five kernels
+// (paper_kernels.cuh) and bit planes on tensor cores (b1_gemm.cu), behind DistanceEngine.
+#include <stdexcept>
+#include <string>
+
+#include "common/check.cuh"
+#include "distance/b1_gemm.cuh"
+#include "distance/genotypes.cuh"
+#include "distance/gpu_distance.hpp"
+#include "distance/paper_kernels.cuh"
+
+namespace gpuseq::cuda {
+
+using distance::BitPlanes;
+using distance::DistanceProblem;
+using distance::Metric;
+using distance::OutputTile;
+
+namespace {
+
+// ---- Payne et al. 2010 ----------------------------------------------------------------------
+
+class PaperEngine : public distance::DistanceEngine {
+ public:
+  PaperEngine(std::string kernel, const DistanceProblem& p) : kernel_(std::move(kernel)), p_(p) {
+    if (p.missing)
+      throw std::invalid_argument("the paper's kernels have no missing values; use 'bitplane'");
+    const int64_t A = p.x.attributes;
+    if (kernel_ == "naive") {  // int32, attribute-major
+      x_int_ = upload_int(p.x, true);
+      y_int_ = upload_int(p.y, true);
+    } else if (kernel_ == "coalesced") {  // int32, instance-major
+      x_int_ = upload_int(p.x, false);
+      y_int_ = upload_int(p.y, false);
+    } else if (kernel_ == "char4" || kernel_ == "register" || kernel_ == "shared") {
+      quads_ = static_cast<int>((A + 3) / 4);
+      x_char4_ = upload_char4(p.x, quads_);
+      y_char4_ = upload_char4(p.y, quads_);
+    } else {
+      throw std::invalid_argument("unknown GPU distance kernel '" + kernel_ + "'");
+    }
+  }
+
+  void compute(const OutputTile& tile) override {
+    const int64_t rows = tile.row_end - tile.row_begin, cols = tile.col_end - tile.col_begin;
+    if (rows <= 0 || cols <= 0) return;
+    if (cols > 65535) throw std::invalid_argument("tile wider than 65535 columns (grid limit)");
+    int32_t* out = buffer_.get(static_cast<size_t>(rows * cols));
+    timer_.start();
+    if (kernel_ != "shared") GPUSEQ_CUDA_CHECK(cudaMemset(out, 0, rows * cols * sizeof(int32_t)));
+    if (p_.metric == Metric::kHamming)
+      launch<Metric::kHamming>(tile, out, cols);
+    else
+      launch<Metric::kManhattan>(tile, out, cols);
+    seconds_ = timer_.stop_seconds();
+    copy_tile_to_host(out, tile, tile.out);
+    if (tile.compared != nullptr)
+      fill_host_tile(tile, tile.compared, static_cast<int32_t>(p_.x.attributes));
+  }
+  double last_device_seconds() const override { return seconds_; }
+
+ private:
+  template <Metric M>
+  void launch(const OutputTile& tile, int32_t* out, int64_t cols) {
+    const dim3 grid(static_cast<unsigned>(tile.row_end - tile.row_begin),
+                    static_cast<unsigned>(cols));
+    const int A = static_cast<int>(p_.x.attributes);
+    if (kernel_ == "naive")
+      paper::naive_kernel<M><<<grid, paper::kThreads>>>(x_int_.get(), p_.x.instances, y_int_.get(),
+                                                        p_.y.instances, A, out, cols,
+                                                        tile.row_begin, tile.col_begin);
+    else if (kernel_ == "coalesced")
+      paper::coalesced_kernel<M><<<grid, paper::kThreads>>>(x_int_.get(), y_int_.get(), A, out,
+                                                            cols, tile.row_begin, tile.col_begin);
+    else if (kernel_ == "char4")
+      paper::char4_kernel<M><<<grid, paper::kThreads>>>(x_char4_.get(), y_char4_.get(), quads_,
+                                                        out, cols, tile.row_begin, tile.col_begin);
+    else if (kernel_ == "register")
+      paper::register_kernel<M><<<grid, paper::kThreads>>>(
+          x_char4_.get(), y_char4_.get(), quads_, out, cols, tile.row_begin, tile.col_begin);
+    else
+      paper::shared_kernel<M><<<grid, paper::kThreads>>>(
+          x_char4_.get(), y_char4_.get(), quads_, out, cols, tile.row_begin, tile.col_begin);
+    GPUSEQ_CUDA_CHECK_LAUNCH("paper distance kernel");
+  }
+
+  std::string kernel_;
+  DistanceProblem p_;
+  DeviceArray<int> x_int_, y_int_;
+  DeviceArray<char4> x_char4_, y_char4_;
+  int quads_ = 0;
+  TileBuffer buffer_;
+  DeviceTimer timer_;
+  double seconds_ = -1;
+};
+
+// ---- bit planes on tensor cores -------------------------------------------------------------
+
+class BitPlaneEngine : public distance::DistanceEngine {
+ public:
+  explicit BitPlaneEngine(const DistanceProblem& p) : p_(p) {
+    const BitPlanes x = distance::encode_bit_planes(p.x, p.alphabet_size, p.metric, p.missing);
+    const BitPlanes y = distance::encode_bit_planes(p.y, p.alphabet_size, p.metric, p.missing);
+    x_ = upload_bits(x.bits.data(), x.instances, x.row_words());
+    y_ = upload_bits(y.bits.data(), y.instances, y.row_words());
+    if (p.missing) {
+      x_valid_ = upload_bits(x.valid.data(), x.instances, x.plane_words);
+      y_valid_ = upload_bits(y.valid.data(), y.instances, y.plane_words);
+      if (p.metric == Metric::kManhattan) {
+        x_valid_rep_ = upload_bits(repeat_valid(x).data(), x.instances, x.row_words());
+        y_valid_rep_ = upload_bits(repeat_valid(y).data(), y.instances, y.row_words());
+      }
+    } else if (p.metric == Metric::kManhattan) {
+      x_weight_ = device_copy(x.weight.data(), x.weight.size());
+      y_weight_ = device_copy(y.weight.data(), y.weight.size());
+    }
+  }
+
+  void compute(const OutputTile& tile) override {
+    const int64_t rows = tile.row_end - tile.row_begin, cols = tile.col_end - tile.col_begin;
+    if (rows <= 0 || cols <= 0) return;
+    int32_t* out = out_.get(static_cast<size_t>(rows * cols));
+    int32_t* compared = p_.missing ? compared_.get(static_cast<size_t>(rows * cols)) : nullptr;
+    const int64_t r0 = tile.row_begin, c0 = tile.col_begin;
+    auto product = [&](const DeviceBits& a, const DeviceBits& b, bitplane::Epilogue ep) {
+      ep.out_stride = cols;
+      b1_product(a.row(r0), rows, b.row(c0), cols, a.k_words, ep);
+    };
+    timer_.start();
+    bitplane::Epilogue ep;
+    ep.out = out;
+    if (p_.metric == Metric::kHamming) {
+      if (!p_.missing) {  // attributes - matches
+        ep.constant = static_cast<int32_t>(p_.x.attributes);
+        ep.scale = -1;
+        product(x_, y_, ep);
+      } else {            // compared - matches
+        bitplane::Epilogue cmp;
+        cmp.out = compared;
+        product(x_valid_, y_valid_, cmp);
+        ep.base = compared;
+        ep.scale = -1;
+        product(x_, y_, ep);
+      }
+    } else if (!p_.missing) {  // |x| + |y| - 2 (x AND y) over thermometer planes
+      ep.row_add = x_weight_.get() + r0;
+      ep.col_add = y_weight_.get() + c0;
+      ep.scale = -2;
+      product(x_, y_, ep);
+    } else {  // (x AND valid_y) + (valid_x AND y) - 2 (x AND y)
+      bitplane::Epilogue cmp;
+      cmp.out = compared;
+      product(x_valid_, y_valid_, cmp);
+      product(x_, y_valid_rep_, ep);
+      ep.accumulate = true;
+      product(x_valid_rep_, y_, ep);
+      ep.scale = -2;
+      product(x_, y_, ep);
+    }
+    seconds_ = timer_.stop_seconds();
+    copy_tile_to_host(out, tile, tile.out);
+    if (tile.compared != nullptr) {
+      if (p_.missing)
+        copy_tile_to_host(compared, tile, tile.compared);
+      else
+        fill_host_tile(tile, tile.compared, static_cast<int32_t>(p_.x.attributes));
+    }
+  }
+  double last_device_seconds() const override { return seconds_; }
+
+ private:
+  DistanceProblem p_;
+  DeviceBits x_, y_, x_valid_, y_valid_, x_valid_rep_, y_valid_rep_;
+  DeviceArray<int32_t> x_weight_, y_weight_;
+  TileBuffer out_, compared_;
+  DeviceTimer timer_;
+  double seconds_ = -1;
+};
+
+}  // namespace
+
+std::unique_ptr<distance::DistanceEngine> make_distance_engine(const std::string& kernel,
+                                                               const DistanceProblem& problem) {
+  if (kernel == "bitplane") return std::make_unique<BitPlaneEngine>(problem);
+  return std::make_unique<PaperEngine>(kernel, problem);
+}
+
+}  // namespace gpuseq::cuda

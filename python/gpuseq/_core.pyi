@@ -1,0 +1,153 @@
+"""Typed stubs of ``gpuseq._core``, the compiled core (cpp/bindings/*.cpp).
+
+Array arguments accept anything NumPy converts (``c_style | forcecast``); arrays returned are
+new NumPy arrays. Errors from bad input are ``gpuseq.errors`` exceptions naming the file,
+record or line. The ``b1_*`` functions exist only in a CUDA build (``built_with_cuda``).
+"""
+
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+# ---- module.cpp --------------------------------------------------------------------------
+
+alphabet_symbols: str
+background_frequencies: list[float]
+built_with_cuda: bool
+max_target_length: int
+
+def cuda_devices() -> list[dict[str, Any]]:
+    """CUDA devices this process can use (empty without a driver or GPU): index, name,
+    compute_capability, total_memory, multiprocessors."""
+
+def cuda_runtime_status() -> str:
+    """Why no CUDA device is usable ('' when one is)."""
+
+def set_flush_denormals(on: bool) -> None:
+    """Flush-to-zero and denormals-are-zero for the calling thread (as hmmsearch runs)."""
+
+# ---- sequence_bindings.cpp ---------------------------------------------------------------
+
+_Chunk = dict[str, Any]
+"""``residues`` (uint8 codes), ``offsets`` (int64, count + 1), ``names``/``descriptions``
+(bytes) with ``name_offsets``/``description_offsets`` (int64)."""
+
+class FastaReader:
+    """Streaming FASTA reader (plain or gzip) with Easel's rules. Thread-safe: concurrent
+    read_chunk calls are serialized and each returns distinct records."""
+
+    def __init__(self, path: str, threads: int = 1) -> None: ...
+    def read_chunk(self, path: str, block_bytes: int = ...) -> _Chunk | None:
+        """Next block of whole records, or None at the end; ``path`` names errors only."""
+
+def parse_fasta(text: bytes, threads: int = 1, source: str = "<text>") -> _Chunk:
+    """Parse FASTA text held in memory."""
+
+def digitize(text: bytes, record: str = "", source: str = "<sequence>") -> NDArray[np.uint8]:
+    """Digitize one amino-acid sequence (Easel FASTA rules) to alphabet codes."""
+
+# ---- hmm_bindings.cpp --------------------------------------------------------------------
+
+class SearchProfile:
+    """A model configured for hmmsearch (local multihit) with HMMER's MSV, Viterbi-filter and
+    bias-filter tables. Read-only once built: safe to share between threads."""
+
+    base_b: ClassVar[int]
+    scale_b: ClassVar[float]
+    base_w: ClassVar[int]
+    scale_w: ClassVar[float]
+
+    def __init__(
+        self,
+        name: str,
+        match_emissions: ArrayLike,
+        transitions: ArrayLike,
+        composition: ArrayLike,
+        evalue_parameters: list[float],
+    ) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def M(self) -> int: ...
+    @property
+    def evalue_parameters(self) -> list[float]: ...
+    @property
+    def msv_costs(self) -> NDArray[np.uint8]: ...
+    @property
+    def bias_b(self) -> int: ...
+    @property
+    def tbm(self) -> int: ...
+    @property
+    def tec(self) -> int: ...
+    @staticmethod
+    def tjb(L: int) -> int: ...
+    @property
+    def viterbi_emissions(self) -> NDArray[np.int16]: ...
+    @property
+    def viterbi_transitions(self) -> dict[str, NDArray[np.int16]]: ...
+    @property
+    def ddbound_w(self) -> int: ...
+    @property
+    def e_move_w(self) -> int: ...
+    @staticmethod
+    def ncj_move_w(L: int) -> int: ...
+
+def filter_scores(
+    profile: SearchProfile,
+    which: str,
+    residues: ArrayLike,
+    offsets: ArrayLike,
+    threads: int = 0,
+    isa: str = "auto",
+) -> NDArray[np.float32]:
+    """Per-target score in nats of one filter (ssv, msv, viterbi, bias, null1)."""
+
+def run_cascade(
+    profile: SearchProfile,
+    residues: ArrayLike,
+    offsets: ArrayLike,
+    F1: float = 0.02,
+    F2: float = 1e-3,
+    bias_filter: bool = True,
+    threads: int = 0,
+) -> dict[str, Any]:
+    """MSV -> bias -> Viterbi filter stages: ``stage`` (uint8 per target), ``msv_score``,
+    ``bias_score``, ``viterbi_score`` (float32) and ``n_past_msv``/``n_past_bias``/
+    ``n_past_vit`` (int)."""
+
+def cpu_kernel_isa() -> str: ...
+
+# ---- distance_bindings.cpp ---------------------------------------------------------------
+
+class DeviceOutOfMemory(MemoryError): ...
+
+class DistanceEngine:
+    """All-pairs distance kernel for one (X, Y) problem. Thread-safe: concurrent compute_into
+    calls are serialized."""
+
+    def __init__(
+        self,
+        x: ArrayLike,
+        y: ArrayLike,
+        metric: str,
+        alphabet_size: int,
+        missing: bool,
+        kernel: str,
+        backend: str,
+        threads: int,
+    ) -> None: ...
+    def compute_into(
+        self, out: NDArray[np.int32], compared: NDArray[np.int32] | None, row: int, col: int
+    ) -> None: ...
+    @property
+    def last_device_seconds(self) -> float: ...
+
+# CUDA builds only.
+def b1_mma_peak_tops(iterations: int = 20000) -> float: ...
+def b1_wgmma_peak_tops(iterations: int = 20000) -> float: ...
+def b1_gemm_variants() -> list[str]: ...
+def b1_gemm_product(variant: str, a: ArrayLike, b: ArrayLike) -> NDArray[np.int32]: ...
+def b1_gemm_seconds(
+    variant: str, rows: int, cols: int, k_bits: int, repeats: int = 5
+) -> float: ...
