@@ -2,7 +2,8 @@
 
 Array arguments accept anything NumPy converts (``c_style | forcecast``); arrays returned are
 new NumPy arrays. Errors from bad input are ``gpuseq.errors`` exceptions naming the file,
-record or line. The ``b1_*`` functions exist only in a CUDA build (``built_with_cuda``).
+record or line. The ``b1_*`` functions and the ``Gpu*``/``gpu_*`` names exist only in a CUDA build
+(``built_with_cuda``).
 """
 
 from typing import Any, ClassVar
@@ -151,3 +152,48 @@ def b1_gemm_product(variant: str, a: ArrayLike, b: ArrayLike) -> NDArray[np.int3
 def b1_gemm_seconds(
     variant: str, rows: int, cols: int, k_bits: int, repeats: int = 5
 ) -> float: ...
+
+class GpuTargets:
+    """Digitized targets uploaded to the GPU once, for every model."""
+
+    def __init__(self, residues: ArrayLike, offsets: ArrayLike) -> None: ...
+    @property
+    def count(self) -> int: ...
+    @property
+    def residue_count(self) -> int: ...
+
+class GpuProfile:
+    """A model's filter tables striped for the GPU kernels (msv_bits 8 or 16; 0: the device's
+    faster one)."""
+
+    def __init__(self, profile: SearchProfile, msv_bits: int = 0) -> None: ...
+    @property
+    def msv_bits(self) -> int: ...
+    @property
+    def msv_stripes(self) -> int: ...
+    @property
+    def viterbi_stripes(self) -> int: ...
+
+gpu_max_model_length: int
+
+def gpu_filter_scores(
+    profile: GpuProfile, targets: GpuTargets, which: str, residues: ArrayLike, offsets: ArrayLike
+) -> NDArray[np.float32]: ...
+def gpu_filter_kernel_seconds(
+    profile: GpuProfile,
+    targets: GpuTargets,
+    which: str,
+    residues: ArrayLike,
+    offsets: ArrayLike,
+    repeats: int = 5,
+) -> float: ...
+def gpu_run_cascade(
+    profile: GpuProfile,
+    targets: GpuTargets,
+    residues: ArrayLike,
+    offsets: ArrayLike,
+    F1: float = 0.02,
+    F2: float = 1e-3,
+    bias_filter: bool = True,
+    threads: int = 0,
+) -> dict[str, Any]: ...
