@@ -127,10 +127,19 @@ void bind_gpu_hmm(py::module_& m) {
       .def_property_readonly("residue_count", &gh::DeviceTargets::residues);
   py::class_<gh::DeviceProfile>(m, "GpuProfile",
                                 "A model's filter tables striped for the GPU kernels.")
-      .def(py::init<const SearchProfile&, int>(), py::keep_alive<1, 2>(), py::arg("profile"),
-           py::arg("msv_bits") = 0,
+      .def(py::init([](const SearchProfile& profile, int msv_bits, const std::string& viterbi) {
+             gh::KernelOptions o;
+             o.msv_bits = msv_bits;
+             if (viterbi == "warp") o.viterbi = gh::KernelOptions::Viterbi::kWarpPerTarget;
+             else if (viterbi == "thread") o.viterbi = gh::KernelOptions::Viterbi::kThreadPerTarget;
+             else throw std::invalid_argument("viterbi must be 'warp' or 'thread', not '" + viterbi + "'");
+             return std::make_unique<gh::DeviceProfile>(profile, o);
+           }),
+           py::keep_alive<1, 2>(), py::arg("profile"), py::arg("msv_bits") = 0,
+           py::arg("viterbi") = "warp",
            "msv_bits: SSV/MSV lanes of 8 bits (the paper's) or 16 (DPX); 0: this device's "
-           "faster one. Both give the same scores.")
+           "faster one. viterbi: 'warp' (a warp per target, CUDAMPF) or 'thread' (a thread per "
+           "target, Walters et al. 2009). Every choice gives the same scores.")
       .def_property_readonly("msv_bits", &gh::DeviceProfile::msv_bits)
       .def_property_readonly("msv_stripes", &gh::DeviceProfile::msv_stripes)
       .def_property_readonly("viterbi_stripes", &gh::DeviceProfile::viterbi_stripes);

@@ -140,20 +140,23 @@ struct DeviceProfile::Tables {
   DeviceArray<uint32_t> viterbi_transitions;  // kVtCount x Q_vit x 32 words
 };
 
-DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, int msv_bits)
-    : profile_(profile), msv_bits_(msv_bits ? msv_bits : default_msv_bits()),
-      tables_(std::make_unique<Tables>()) {
-  if (msv_bits_ != 8 && msv_bits_ != 16)
-    throw std::invalid_argument("msv_bits must be 8 or 16, not " + std::to_string(msv_bits_));
+DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOptions& options)
+    : profile_(profile), options_(options), tables_(std::make_unique<Tables>()) {
+  if (options_.msv_bits == 0) options_.msv_bits = default_msv_bits();
+  const int msv_bits = options_.msv_bits;
+  if (msv_bits != 8 && msv_bits != 16)
+    throw std::invalid_argument("msv_bits must be 8 or 16, not " + std::to_string(msv_bits));
+  if (options_.viterbi != KernelOptions::Viterbi::kWarpPerTarget)
+    throw std::invalid_argument("this Viterbi kernel is not built yet");
   const int M = profile.M;
-  msv_stripes_ = msv_bits_ == 8 ? covering_stripes(M, kByteNodesPerStripe, ByteStripeCounts{})
+  msv_stripes_ = msv_bits == 8 ? covering_stripes(M, kByteNodesPerStripe, ByteStripeCounts{})
                                 : covering_stripes(M, kWordNodesPerStripe, WordStripeCounts{});
   viterbi_stripes_ = covering_stripes(M, kWordNodesPerStripe, WordStripeCounts{});
   if (msv_stripes_ == 0 || viterbi_stripes_ == 0)
     throw std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
                                 ") is longer than the GPU filter kernels take (" +
                                 std::to_string(max_model_length()) + ")");
-  const std::vector<uint32_t> costs = msv_bits_ == 8
+  const std::vector<uint32_t> costs = msv_bits == 8
                                           ? stripe_bytes(profile.msv, msv_stripes_)
                                           : stripe_score_words(profile.msv, msv_stripes_);
   tables_->msv_costs = device_copy(costs.data(), costs.size());

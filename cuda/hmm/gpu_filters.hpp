@@ -32,17 +32,27 @@ class DeviceTargets {
   std::unique_ptr<Buffers> buffers_;
 };
 
-// One model's filter tables striped for the warp kernels, resident on the GPU. msv_bits: lane
-// width of the SSV/MSV kernels, 8 (the paper's bytes) or 16 (DPX words); 0 picks the faster on
-// this device (default_msv_bits). Both give the same scores.
+// Which kernels a search runs. Every choice gives the same scores; the defaults are the fastest
+// measured (benchmarks/bench_hmm_filters.py).
+struct KernelOptions {
+  // SSV/MSV lane width: 8 (the paper's bytes), 16 (DPX words), 0: this device's faster one
+  // (default_msv_bits).
+  int msv_bits = 0;
+  // Viterbi filter: a warp per target (CUDAMPF) or a thread per target (Walters et al. 2009).
+  enum class Viterbi { kWarpPerTarget, kThreadPerTarget } viterbi = Viterbi::kWarpPerTarget;
+};
+
+// One model's filter tables laid out for the chosen kernels, resident on the GPU.
 class DeviceProfile {
  public:
-  explicit DeviceProfile(const ::gpuseq::hmm::SearchProfile& profile, int msv_bits = 0);
+  explicit DeviceProfile(const ::gpuseq::hmm::SearchProfile& profile,
+                         const KernelOptions& options = {});
   ~DeviceProfile();
   DeviceProfile(const DeviceProfile&) = delete;
   DeviceProfile& operator=(const DeviceProfile&) = delete;
   const ::gpuseq::hmm::SearchProfile& profile() const { return profile_; }
-  int msv_bits() const { return msv_bits_; }
+  const KernelOptions& options() const { return options_; }  // defaults resolved
+  int msv_bits() const { return options_.msv_bits; }
   int msv_stripes() const { return msv_stripes_; }
   int viterbi_stripes() const { return viterbi_stripes_; }
 
@@ -51,7 +61,8 @@ class DeviceProfile {
 
  private:
   const ::gpuseq::hmm::SearchProfile& profile_;  // borrowed: outlives this object
-  int msv_bits_ = 0, msv_stripes_ = 0, viterbi_stripes_ = 0;
+  KernelOptions options_;
+  int msv_stripes_ = 0, viterbi_stripes_ = 0;
   std::unique_ptr<Tables> tables_;
 };
 

@@ -163,10 +163,10 @@ class GpuTargets:
     def residue_count(self) -> int: ...
 
 class GpuProfile:
-    """A model's filter tables striped for the GPU kernels (msv_bits 8 or 16; 0: the device's
-    faster one)."""
+    """A model's filter tables laid out for the GPU kernels (msv_bits 8 or 16, 0: the device's
+    faster one; viterbi 'warp' or 'thread')."""
 
-    def __init__(self, profile: SearchProfile, msv_bits: int = 0) -> None: ...
+    def __init__(self, profile: SearchProfile, msv_bits: int = 0, viterbi: str = "warp") -> None: ...
     @property
     def msv_bits(self) -> int: ...
     @property
