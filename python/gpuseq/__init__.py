@@ -16,7 +16,6 @@ Profile-HMM search equal to HMMER3's hmmsearch::
 from . import _core
 from ._version import __version__
 from .backend import cuda_devices
-from .database import makedb, open_database
 from .distance import nearest_neighbors, pairwise_distances, read_genotypes
 from .errors import (
     AlphabetError,
@@ -32,7 +31,7 @@ from .errors import (
 )
 from .hmm import read_hmms
 from .hmmsearch import HmmsearchOptions, HmmsearchResult, hmmsearch
-from .sequences import SequenceDatabase, read_fasta
+from .sequences import SequenceDatabase, makedb, open_database, read_fasta, read_sequences
 
 __all__ = [
     "__version__",
@@ -41,6 +40,7 @@ __all__ = [
     "HmmsearchResult",
     "SequenceDatabase",
     "read_fasta",
+    "read_sequences",
     "read_hmms",
     "makedb",
     "open_database",
