@@ -256,6 +256,20 @@ def test_alignment_targets_from_standard_input_with_tformat(records, tmp_path):
     assert rows(tbl.read_text()) == ref and len(ref) > 5
 
 
+def test_embl_on_standard_input_needs_its_format_named(records, tmp_path):
+    """hmmsearch guesses EMBL on a pipe from its first line; our native reader takes a pipe
+    as FASTA (it cannot peek and hand the stream on), says so, and --tformat embl reads it."""
+    embl = write_embl(tmp_path / "targets.dat", records).read_bytes()
+    hmm = TUTORIAL / "globins4.hmm"
+    out = gpuseq_cli("hmmsearch", hmm, "-", stdin=embl, check=False)
+    assert out.returncode == 1
+    assert b"-, line 1:" in out.stderr and b"--tformat embl" in out.stderr
+    tbl = tmp_path / "stdin.tbl"
+    gpuseq_cli("hmmsearch", "--tformat", "embl", "--tblout", tbl, hmm, "-", stdin=embl)
+    ref = hmmsearch_tbl(hmm, "-", tmp_path, stdin=embl)
+    assert rows(tbl.read_text()) == ref and len(ref) > 5
+
+
 def test_several_models_against_piped_targets(models, tmp_path):
     """hmmsearch refuses this (it rereads the targets for every model); we read the targets
     once for all models, so the result is that of the same search from a file."""
