@@ -52,12 +52,14 @@ bool parse_records(const char* begin, const char* end, SequenceChunk& out, Piece
   };
   while (p < end && kFastaInputMap[static_cast<unsigned char>(*p)] == kFastaIgnored) ++p;
   if (p < end && *p != '>') {
+    // Reached for standard input, '.fa' names and an explicit FASTA format (other files are
+    // detected and read by Easel): naming the format is the way out.
     std::string hint;
     const std::string_view head(p, static_cast<size_t>(std::min<int64_t>(end - p, 16)));
-    if (head.rfind("ID ", 0) == 0) hint = " (this looks like EMBL/UniProt text)";
-    if (head.rfind("LOCUS", 0) == 0) hint = " (this looks like GenBank text)";
-    if (head.rfind("# STOCKHOLM", 0) == 0) hint = " (this looks like a Stockholm alignment)";
-    if (!hint.empty()) hint += "; convert it to FASTA, e.g. with esl-reformat fasta";
+    if (head.rfind("ID ", 0) == 0) hint = " (this looks like EMBL/UniProt text; --tformat embl)";
+    if (head.rfind("LOCUS", 0) == 0) hint = " (this looks like GenBank text; --tformat genbank)";
+    if (head.rfind("# STOCKHOLM", 0) == 0)
+      hint = " (this looks like a Stockholm alignment; --tformat stockholm)";
     return fail(p, "", "unexpected " + describe_char(*p) + "; expected FASTA to start with '>'" +
                            hint);
   }

@@ -26,8 +26,8 @@ from ._version import __version__
 # public name -> submodule that defines it
 _LAZY = {
     "cuda_devices": "backend",
-    "makedb": "database",
-    "open_database": "database",
+    "makedb": "sequences",
+    "open_database": "sequences",
     "nearest_neighbors": "distance",
     "pairwise_distances": "distance",
     "read_genotypes": "distance",
@@ -47,6 +47,7 @@ _LAZY = {
     "hmmsearch": "hmmsearch",
     "SequenceDatabase": "sequences",
     "read_fasta": "sequences",
+    "read_sequences": "sequences",
 }
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "HmmsearchResult",
     "SequenceDatabase",
     "read_fasta",
+    "read_sequences",
     "read_hmms",
     "makedb",
     "open_database",

@@ -26,11 +26,11 @@ def _hmmsearch_parser(sub) -> None:
         description="Search profile HMM(s) against a protein sequence database. Results equal "
         "HMMER3 hmmsearch's; options and output formats are hmmsearch's.",
     )
-    p.add_argument("hmmfile", help="query HMM file (one or more models)")
+    p.add_argument("hmmfile", help="query HMM file (one or more models), '-' for stdin")
     p.add_argument(
         "seqdb",
-        help="target FASTA file (plain or gzip), '-' for stdin, or a "
-        "database made by 'gpuseq makedb'",
+        help="target sequence file (FASTA plain or gzip, or any format hmmsearch reads), "
+        "'-' for stdin, or a database made by 'gpuseq makedb'",
     )
     out = p.add_argument_group("options directing output")
     out.add_argument("-o", dest="output", metavar="FILE", help="direct output to file, not stdout")
@@ -148,6 +148,12 @@ def _hmmsearch_parser(sub) -> None:
         help="set # of significant seqs, for domain E-value calculation",
     )
     oth.add_argument(
+        "--tformat",
+        metavar="S",
+        default=None,
+        help="assert target <seqfile> is in format <s>: no autodetection",
+    )
+    oth.add_argument(
         "--cpu", type=int, default=0, metavar="N", help="number of threads [all cores]"
     )
     oth.add_argument(
@@ -178,6 +184,11 @@ def _run_hmmsearch(args, argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 1
+    if args.hmmfile == "-" and args.seqdb == "-":
+        from .hmmsearch import BOTH_STDIN_MESSAGE
+
+        print(BOTH_STDIN_MESSAGE, file=sys.stderr)  # hmmsearch's words, at the start of a line
+        return 1
     command = "gpuseq " + " ".join(shlex.quote(a) for a in argv)
     res = hmmsearch(
         args.hmmfile,
@@ -201,6 +212,7 @@ def _run_hmmsearch(args, argv: list[str]) -> int:
         cpus=args.cpu,
         backend=args.backend,
         progress=args.progress,
+        tformat=args.tformat,
     )
     textw = 0 if args.notextw else args.textw
     shown = _options_as_given(argv)
@@ -245,7 +257,7 @@ def _options_as_given(argv: list[str]) -> dict[str, str]:
 
 
 def _run_makedb(args) -> int:
-    from .database import makedb
+    from .sequences import makedb
 
     out = makedb(args.input, args.output, threads=args.cpu)
     with open(out / "manifest.json") as f:
@@ -330,7 +342,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     _hmmsearch_parser(sub)
     mk = sub.add_parser("makedb", help="pack a FASTA file into a memory-mapped database")
-    mk.add_argument("input", help="FASTA file (plain or gzip)")
+    mk.add_argument("input", help="sequence file: FASTA (plain or gzip) or any format hmmsearch "
+                    "reads (detected as hmmsearch does)")
     mk.add_argument("output", help="database folder to create (e.g. db.gsdb)")
     mk.add_argument("--cpu", type=int, default=0, metavar="N", help="parsing threads [all cores]")
     _distance_parser(sub)

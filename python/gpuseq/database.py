@@ -9,8 +9,14 @@ Layout of ``NAME.gsdb/`` (plain NumPy files, readable with ``numpy.load`` by any
     name_offsets.npy         int64   n + 1
     descriptions.npy         uint8   descriptions, back to back
     description_offsets.npy  int64   n + 1
+    accessions.npy           uint8   accessions (EMBL, Stockholm ...), back to back; optional
+    accession_offsets.npy    int64   n + 1; optional (databases without them: no accessions)
 
 Opening parses nothing: the arrays are memory-mapped and searched in place.
+
+This module knows only the on-disk layout: it writes chunks that carry these arrays and reads
+the arrays back. :mod:`gpuseq.sequences` builds :class:`~gpuseq.SequenceDatabase` objects on
+top of it (and ``makedb`` there streams any readable input into :func:`write_database`).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import shutil
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -28,7 +35,7 @@ from . import _core
 from ._version import __version__
 from .errors import FormatError, InputError
 
-__all__ = ["makedb", "open_database", "is_database", "write_database"]
+__all__ = ["is_database", "write_database", "read_database_arrays", "ARRAY_NAMES"]
 
 FORMAT_NAME = "gpuseq-sequence-db"
 FORMAT_VERSION = 1
@@ -39,40 +46,33 @@ _ARRAYS = {
     "name_offsets": np.int64,
     "descriptions": np.uint8,
     "description_offsets": np.int64,
+    "accessions": np.uint8,
+    "accession_offsets": np.int64,
 }
+_OPTIONAL = ("accessions", "accession_offsets")  # absent from databases of gpuseq <= 0.1
+#: (data, offsets) array pairs: one entry per sequence in each.
+_FIELDS = (
+    ("residues", "offsets"),
+    ("names", "name_offsets"),
+    ("descriptions", "description_offsets"),
+    ("accessions", "accession_offsets"),
+)
+ARRAY_NAMES = tuple(_ARRAYS)
+
+
+class Chunk(Protocol):
+    """What write_database needs of a chunk (a SequenceDatabase is one)."""
+
+    def __len__(self) -> int: ...
+
+    def arrays(self) -> dict[str, np.ndarray]: ...
 
 
 def is_database(path: str | os.PathLike) -> bool:
     return (Path(path) / "manifest.json").is_file()
 
 
-def makedb(
-    sequences, output: str | os.PathLike, *, threads: int = 0, block_bytes: int = 64 << 20
-) -> Path:
-    """Pack target sequences (FASTA path, records, ...) into a memory-mappable database.
-
-    Arguments:
-        sequences: anything :func:`gpuseq.hmmsearch` accepts as targets.
-        output: folder to create (conventionally ``NAME.gsdb``); must not exist yet.
-        threads: FASTA parsing threads (0: all cores).
-
-    Returns:
-        The database folder.
-
-    Raises:
-        FileExistsError: ``output`` exists.
-        FormatError, AlphabetError, EmptyInputError: bad input, as for searches.
-
-    Example:
-        >>> gpuseq.makedb("uniprot_sprot.fasta.gz", "sprot.gsdb")  # doctest: +SKIP
-    """
-    from .sequences import iter_sequence_chunks
-
-    label, _, chunks = iter_sequence_chunks(sequences, threads, block_bytes)
-    return write_database(output, chunks, source=label)
-
-
-def write_database(output: str | os.PathLike, chunks: Iterable, source: str) -> Path:
+def write_database(output: str | os.PathLike, chunks: Iterable[Chunk], source: str) -> Path:
     """Stream chunks (``SequenceDatabase`` objects) into a new database folder."""
     out = Path(output)
     if out.exists():
@@ -82,25 +82,18 @@ def write_database(output: str | os.PathLike, chunks: Iterable, source: str) -> 
     )
     try:
         raw = {name: open(staging / f"{name}.raw", "wb") for name in _ARRAYS}
-        totals = dict.fromkeys(("residues", "names", "descriptions"), 0)
+        totals = dict.fromkeys((data for data, _ in _FIELDS), 0)
         count = 0
-        for name in ("offsets", "name_offsets", "description_offsets"):
-            raw[name].write(np.zeros(1, np.int64).tobytes())
+        for _, off_name in _FIELDS:
+            raw[off_name].write(np.zeros(1, np.int64).tobytes())
         for chunk in chunks:
             n = len(chunk)
             if n == 0:
                 continue
+            arrays = chunk.arrays()
             # Offsets continue from the running totals of the data already written.
-            for data_name, off_name, data, offsets in (
-                ("residues", "offsets", chunk.residues, chunk.offsets),
-                ("names", "name_offsets", chunk._names, chunk._name_offsets),
-                (
-                    "descriptions",
-                    "description_offsets",
-                    chunk._descriptions,
-                    chunk._description_offsets,
-                ),
-            ):
+            for data_name, off_name in _FIELDS:
+                data, offsets = arrays[data_name], arrays[off_name]
                 base = offsets[0]
                 raw[data_name].write(np.ascontiguousarray(data).tobytes())
                 raw[off_name].write(
@@ -146,10 +139,13 @@ def _raw_to_npy(raw: Path, npy: Path, dtype) -> None:
     raw.unlink()
 
 
-def open_database(path: str | os.PathLike):
-    """Memory-map a packed database. Raises FormatError if it is not one or is damaged."""
-    from .sequences import SequenceDatabase
+def read_database_arrays(path: str | os.PathLike) -> dict[str, np.ndarray]:
+    """Memory-map a packed database's arrays (keys: ARRAY_NAMES).
 
+    Raises:
+        InputError: not a database folder.
+        FormatError: an unsupported version, or missing or damaged arrays.
+    """
     folder = Path(path)
     try:
         manifest = json.loads((folder / "manifest.json").read_text())
@@ -168,32 +164,22 @@ def open_database(path: str | os.PathLike):
         )
     if manifest.get("symbols") != _core.alphabet_symbols:
         raise FormatError(folder, None, "database was written with a different alphabet")
+    n = int(manifest["sequences"])
     arrays = {}
     for name, dtype in _ARRAYS.items():
         try:
             arr = np.load(folder / f"{name}.npy", mmap_mode="r")
         except FileNotFoundError:
-            raise FormatError(folder, None, f"missing {name}.npy") from None
+            if name not in _OPTIONAL:
+                raise FormatError(folder, None, f"missing {name}.npy") from None
+            arr = np.zeros(n + 1 if name.endswith("offsets") else 0, dtype)
         except ValueError as exc:
             raise FormatError(folder / f"{name}.npy", None, f"unreadable array: {exc}") from None
         if arr.dtype != dtype or arr.ndim != 1:
             raise FormatError(folder / f"{name}.npy", None, f"expected 1-D {np.dtype(dtype)}")
         arrays[name] = arr
-    n = int(manifest["sequences"])
-    for off_name, data_name in (
-        ("offsets", "residues"),
-        ("name_offsets", "names"),
-        ("description_offsets", "descriptions"),
-    ):
+    for data_name, off_name in _FIELDS:
         off = arrays[off_name]
         if len(off) != n + 1 or off[0] != 0 or off[-1] != len(arrays[data_name]):
             raise FormatError(folder / f"{off_name}.npy", None, "offsets do not match the data")
-    return SequenceDatabase(
-        arrays["residues"],
-        arrays["offsets"],
-        arrays["names"],
-        arrays["name_offsets"],
-        arrays["descriptions"],
-        arrays["description_offsets"],
-        os.fspath(folder),
-    )
+    return arrays

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -25,6 +26,8 @@ _COMPO_MISSING = 0.0
 def read_hmms(source: HmmSource) -> list:
     """All models of an HMM file (HMMER3 ASCII or binary, gzip allowed) or of pyhmmer objects.
 
+    The path ``"-"`` reads the models from standard input, as hmmsearch does.
+
     Returns:
         A list of ``pyhmmer.plan7.HMM``, each checked to be a calibrated protein model.
 
@@ -39,10 +42,10 @@ def read_hmms(source: HmmSource) -> list:
     label = "<models>"
     if isinstance(source, (str, os.PathLike)):
         label = os.fspath(source)
-        if not os.path.exists(label):
+        if label != "-" and not os.path.exists(label):
             raise InputError(label, None, "no such file")
         try:
-            with HMMFile(label) as hmm_file:
+            with HMMFile(sys.stdin.buffer if label == "-" else label) as hmm_file:
                 hmms = list(hmm_file)
         except EOFError:
             raise EmptyInputError(label, None, "HMM file is empty") from None

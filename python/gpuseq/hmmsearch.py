@@ -112,15 +112,20 @@ def hmmsearch(
     progress: bool | None = None,
     callback: Callable[[int, int | None], None] | None = None,
     block_bytes: int = DEFAULT_BLOCK_BYTES,
+    tformat: str | None = None,
 ) -> HmmsearchResult:
     """Search profile HMMs against protein sequences, with hmmsearch's results.
 
     Arguments:
         hmms: an HMM file path (several models allowed), a ``pyhmmer.plan7.HMM``, or a list
             of them.
-        sequences: a FASTA path (plain or gzip), a database made by :func:`gpuseq.makedb`,
-            a :class:`~gpuseq.SequenceDatabase`, or an iterable of Biopython ``SeqRecord``,
-            pyhmmer sequences or ``(name, sequence)`` pairs.
+        sequences: a sequence file path (FASTA plain or gzip, or any format hmmsearch reads:
+            EMBL/UniProt, GenBank, Stockholm, aligned FASTA, NCBI BLAST database ...), ``"-"``
+            for standard input, a database made by :func:`gpuseq.makedb`, a
+            :class:`~gpuseq.SequenceDatabase`, or an iterable of Biopython ``SeqRecord``,
+            pyhmmer sequences or ``(name, sequence)`` pairs. ``hmms`` may be ``"-"`` too,
+            but not both. Several models may be searched against standard input (hmmsearch
+            refuses that: it rereads the targets for each model; we read them once).
         E, T, domE, domT, incE, incT, incdomE, incdomT, Z, domZ, F1, F2, F3: as hmmsearch's
             options of the same names.
         max: turn all heuristic filters off (``--max``).
@@ -130,6 +135,9 @@ def hmmsearch(
         backend: ``"auto"``, ``"cpu"`` or ``"cuda"``.
         progress: show a progress bar (None: when stderr is a terminal).
         callback: called as ``callback(residues_done, residues_total_or_None)`` after each chunk.
+        tformat: the target file's format, as hmmsearch's ``--tformat`` (``"fasta"``,
+            ``"embl"``, ``"stockholm"``, ``"afa"``, ``"ncbi"`` ...); None detects it as
+            hmmsearch does.
 
     Returns:
         An :class:`HmmsearchResult`: DataFrames of hits and domains, per-query pipeline
@@ -163,6 +171,8 @@ def hmmsearch(
         bias_filter=bias_filter,
         bit_cutoffs=bit_cutoffs,
     )
+    if _is_stdin(hmms) and _is_stdin(sequences):
+        raise ValueError(BOTH_STDIN_MESSAGE)
     threads = cpus if cpus and cpus > 0 else (os.cpu_count() or 1)
     where = resolve_backend(backend, "hmm_filters")  # raises if 'cuda' cannot be honoured
     hmm_list = read_hmms(hmms)
@@ -172,7 +182,7 @@ def hmmsearch(
     F1_, F2_, _, bias_on = options.filter_thresholds
     run_filters = _filter_runner(where, [profile for _, profile in queries], F1_, F2_, bias_on)
 
-    label, total, chunks = iter_sequence_chunks(sequences, threads, block_bytes)
+    label, total, chunks = iter_sequence_chunks(sequences, threads, block_bytes, tformat)
     survivors: list[list] = [[] for _ in queries]
     counts = [dict(n_past_msv=0, n_past_bias=0, n_past_vit=0) for _ in queries]
     nseqs = nres = 0
@@ -233,6 +243,12 @@ def hmmsearch(
 
 
 _DOWNSTREAM_PART = 32  # fewest survivors worth a task of their own
+#: hmmsearch's own words when both inputs are standard input (its test suite checks them).
+BOTH_STDIN_MESSAGE = "Either <hmmfile> or <seqdb> may be '-' (to read from stdin), but not both."
+
+
+def _is_stdin(source: Any) -> bool:
+    return isinstance(source, (str, os.PathLike)) and os.fspath(source) == "-"
 
 
 def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bool):

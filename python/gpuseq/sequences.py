@@ -1,30 +1,67 @@
 """Target sequences: digitized, contiguous, and readable from every input users have.
 
 A :class:`SequenceDatabase` holds sequences as alphabet codes in one ``uint8`` array with
-``int64`` offsets (what every filter, CPU or GPU, consumes), plus names and descriptions as
-bytes with offsets. It is built from FASTA files (plain or gzip, read by the native
-multi-threaded reader), from Biopython ``SeqRecord`` objects, pyhmmer sequences or
-``(name, sequence)`` pairs, or opened from a packed database written by :func:`gpuseq.makedb`.
+``int64`` offsets (what every filter, CPU or GPU, consumes), plus names, accessions and
+descriptions as bytes with offsets. It is built from FASTA files (plain or gzip, read by the
+native multi-threaded reader), from every other format hmmsearch reads (EMBL/UniProt, GenBank,
+Stockholm, aligned FASTA, NCBI BLAST databases ...: Easel's own parsers through pyhmmer), from
+Biopython ``SeqRecord`` objects, pyhmmer sequences or ``(name, sequence)`` pairs, or opened
+from a packed database written by :func:`makedb` (its on-disk layout is :mod:`gpuseq.database`).
 """
 
 from __future__ import annotations
 
+import gzip
 import os
+import re
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Union
 
 import numpy as np
 
-from . import _core
+from . import _core, database
 from .errors import EmptyInputError, FormatError, InputError
 
-__all__ = ["SequenceDatabase", "read_fasta", "iter_sequence_chunks", "SequenceSource"]
+__all__ = [
+    "SequenceDatabase",
+    "read_fasta",
+    "read_sequences",
+    "iter_sequence_chunks",
+    "makedb",
+    "open_database",
+    "SequenceSource",
+    "TARGET_FORMATS",
+]
 
 #: Everything :func:`gpuseq.hmmsearch` accepts as targets.
 SequenceSource = Union[str, os.PathLike, "SequenceDatabase", Iterable[Any]]
 
 DEFAULT_BLOCK_BYTES = 64 << 20  # FASTA text per parsed block; also residues per chunk
+
+#: Target formats, as hmmsearch's ``--tformat`` names them (Easel's names, any case). FASTA
+#: is read by our native reader; every other format by Easel's own parser through pyhmmer.
+TARGET_FORMATS = (
+    "fasta",
+    "embl",
+    "uniprot",
+    "genbank",
+    "ddbj",
+    "ncbi",
+    "daemon",
+    "hmmpgmd",
+    "stockholm",
+    "pfam",
+    "a2m",
+    "psiblast",
+    "selex",
+    "afa",
+    "clustal",
+    "clustallike",
+    "phylip",
+    "phylips",
+)
 
 
 class SequenceDatabase:
@@ -47,6 +84,8 @@ class SequenceDatabase:
         descriptions: np.ndarray,
         description_offsets: np.ndarray,
         source: str = "<sequences>",
+        accessions: np.ndarray | None = None,
+        accession_offsets: np.ndarray | None = None,
     ) -> None:
         self.residues = residues
         self.offsets = offsets
@@ -54,6 +93,11 @@ class SequenceDatabase:
         self._name_offsets = name_offsets
         self._descriptions = descriptions
         self._description_offsets = description_offsets
+        if accessions is None:  # FASTA has none: every accession empty
+            accessions = np.zeros(0, np.uint8)
+            accession_offsets = np.zeros(len(offsets), np.int64)
+        self._accessions = accessions
+        self._accession_offsets = accession_offsets
         self.source = source
 
     # -- construction ---------------------------------------------------------------------
@@ -68,6 +112,33 @@ class SequenceDatabase:
             chunk["description_offsets"],
             source,
         )
+
+    @classmethod
+    def _from_arrays(cls, arrays: dict[str, np.ndarray], source: str) -> SequenceDatabase:
+        return cls(
+            arrays["residues"],
+            arrays["offsets"],
+            arrays["names"],
+            arrays["name_offsets"],
+            arrays["descriptions"],
+            arrays["description_offsets"],
+            source,
+            arrays["accessions"],
+            arrays["accession_offsets"],
+        )
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The contiguous arrays, by the names of the packed database's files."""
+        return {
+            "residues": self.residues,
+            "offsets": self.offsets,
+            "names": self._names,
+            "name_offsets": self._name_offsets,
+            "descriptions": self._descriptions,
+            "description_offsets": self._description_offsets,
+            "accessions": self._accessions,
+            "accession_offsets": self._accession_offsets,
+        }
 
     @classmethod
     def from_records(cls, records: Iterable[Any], source: str = "<records>") -> SequenceDatabase:
@@ -95,12 +166,13 @@ class SequenceDatabase:
             offs = [np.zeros(1, np.int64)] + [o[1:] - o[0] + s for o, s in zip(offsets, starts)]
             return data, np.concatenate(offs)
 
-        residues, offsets = joined([p.residues for p in parts], [p.offsets for p in parts])
-        names, name_offsets = joined([p._names for p in parts], [p._name_offsets for p in parts])
-        descs, desc_offsets = joined(
-            [p._descriptions for p in parts], [p._description_offsets for p in parts]
-        )
-        return cls(residues, offsets, names, name_offsets, descs, desc_offsets, source)
+        fields = [p.arrays() for p in parts]
+        arrays = {}
+        for data_name, off_name in _FIELDS:
+            arrays[data_name], arrays[off_name] = joined(
+                [f[data_name] for f in fields], [f[off_name] for f in fields]
+            )
+        return cls._from_arrays(arrays, source)
 
     # -- access ---------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -122,6 +194,10 @@ class SequenceDatabase:
         a, b = self._name_offsets[i], self._name_offsets[i + 1]
         return self._names[a:b].tobytes().decode("utf-8", "replace")
 
+    def accession(self, i: int) -> str:
+        a, b = self._accession_offsets[i], self._accession_offsets[i + 1]
+        return self._accessions[a:b].tobytes().decode("utf-8", "replace")
+
     def description(self, i: int) -> str:
         a, b = self._description_offsets[i], self._description_offsets[i + 1]
         return self._descriptions[a:b].tobytes().decode("utf-8", "replace")
@@ -136,18 +212,12 @@ class SequenceDatabase:
 
     def slice(self, start: int, stop: int) -> SequenceDatabase:
         """Sequences ``start..stop-1`` as a view (no copy of residues)."""
-        off = self.offsets[start : stop + 1]
-        noff = self._name_offsets[start : stop + 1]
-        doff = self._description_offsets[start : stop + 1]
-        return SequenceDatabase(
-            self.residues[off[0] : off[-1]],
-            np.asarray(off - off[0], dtype=np.int64),
-            self._names[noff[0] : noff[-1]],
-            np.asarray(noff - noff[0], dtype=np.int64),
-            self._descriptions[doff[0] : doff[-1]],
-            np.asarray(doff - doff[0], dtype=np.int64),
-            self.source,
-        )
+        arrays = self.arrays()
+        for data_name, off_name in _FIELDS:
+            off = arrays[off_name][start : stop + 1]
+            arrays[data_name] = arrays[data_name][off[0] : off[-1]]
+            arrays[off_name] = np.asarray(off - off[0], dtype=np.int64)
+        return SequenceDatabase._from_arrays(arrays, self.source)
 
     def chunks(self, residues_per_chunk: int = DEFAULT_BLOCK_BYTES) -> Iterator[SequenceDatabase]:
         """Consecutive views of about ``residues_per_chunk`` residues each."""
@@ -172,6 +242,9 @@ class SequenceDatabase:
                 DigitalSequence(
                     abc,
                     name=self._names[self._name_offsets[i] : self._name_offsets[i + 1]].tobytes(),
+                    accession=self._accessions[
+                        self._accession_offsets[i] : self._accession_offsets[i + 1]
+                    ].tobytes(),
                     description=self._descriptions[
                         self._description_offsets[i] : self._description_offsets[i + 1]
                     ].tobytes(),
@@ -183,16 +256,55 @@ class SequenceDatabase:
     # -- packed database ------------------------------------------------------------------
     def save(self, path: str | os.PathLike) -> Path:
         """Write a packed, memory-mappable database (see :mod:`gpuseq.database`)."""
-        from .database import write_database
-
-        return write_database(path, [self], source=self.source)
+        return database.write_database(path, [self], source=self.source)
 
     @classmethod
     def open(cls, path: str | os.PathLike) -> SequenceDatabase:
         """Open a database written by :func:`gpuseq.makedb` (memory-mapped, no parsing)."""
-        from .database import open_database
+        return cls._from_arrays(database.read_database_arrays(path), os.fspath(path))
 
-        return open_database(path)
+
+_FIELDS = (
+    ("residues", "offsets"),
+    ("names", "name_offsets"),
+    ("descriptions", "description_offsets"),
+    ("accessions", "accession_offsets"),
+)
+
+
+def open_database(path: str | os.PathLike) -> SequenceDatabase:
+    """Memory-map a packed database. Raises FormatError if it is not one or is damaged."""
+    return SequenceDatabase.open(path)
+
+
+def makedb(
+    sequences,
+    output: str | os.PathLike,
+    *,
+    threads: int = 0,
+    block_bytes: int = 64 << 20,
+    format: str | None = None,
+) -> Path:
+    """Pack target sequences (FASTA path, records, ...) into a memory-mappable database.
+
+    Arguments:
+        sequences: anything :func:`gpuseq.hmmsearch` accepts as targets.
+        output: folder to create (conventionally ``NAME.gsdb``); must not exist yet.
+        threads: FASTA parsing threads (0: all cores).
+        format: the file's format as hmmsearch's ``--tformat`` names it (None: detect).
+
+    Returns:
+        The database folder.
+
+    Raises:
+        FileExistsError: ``output`` exists.
+        FormatError, AlphabetError, EmptyInputError: bad input, as for searches.
+
+    Example:
+        >>> gpuseq.makedb("uniprot_sprot.fasta.gz", "sprot.gsdb")  # doctest: +SKIP
+    """
+    label, _, chunks = iter_sequence_chunks(sequences, threads, block_bytes, format=format)
+    return database.write_database(output, chunks, source=label)
 
 
 def read_fasta(path: str | os.PathLike, threads: int = 0) -> SequenceDatabase:
@@ -207,25 +319,54 @@ def read_fasta(path: str | os.PathLike, threads: int = 0) -> SequenceDatabase:
     return SequenceDatabase.concatenate(parts, os.fspath(path))
 
 
+def read_sequences(
+    path: str | os.PathLike, format: str | None = None, threads: int = 0
+) -> SequenceDatabase:
+    """Read a whole sequence file of any format hmmsearch reads into memory.
+
+    Arguments:
+        format: as hmmsearch's ``--tformat`` (``"embl"``, ``"stockholm"``, ``"ncbi"`` ...);
+            None detects it as hmmsearch does (see :func:`iter_sequence_chunks`).
+    """
+    label, _, chunks = iter_sequence_chunks(path, threads, format=format)
+    return SequenceDatabase.concatenate(list(chunks), label)
+
+
 def iter_sequence_chunks(
-    source: SequenceSource, threads: int = 0, block_bytes: int = DEFAULT_BLOCK_BYTES
+    source: SequenceSource,
+    threads: int = 0,
+    block_bytes: int = DEFAULT_BLOCK_BYTES,
+    format: str | None = None,
 ) -> tuple[str, int | None, Iterator[SequenceDatabase]]:
     """Open any supported target source as a stream of chunks.
 
+    A path is a packed database, or a sequence file in ``format`` (hmmsearch's ``--tformat``
+    names). Without a format the file's format is found as hmmsearch finds it: a ``.fa``
+    suffix or a first non-blank line starting with ``>`` is FASTA (read natively); anything
+    else is left to Easel's detection (EMBL/UniProt, GenBank, then alignment formats).
+    Standard input (``"-"``) is read as FASTA unless a format is given.
+
     Returns:
         ``(label, total_residues_or_None, chunks)``; the total is known for in-memory and
-        packed databases, not for FASTA files.
+        packed databases, not for sequence files.
+
+    Raises:
+        ValueError: ``format`` is not a format name hmmsearch knows.
     """
+    fmt = _checked_format(format)
     if isinstance(source, SequenceDatabase):
         return source.source, source.total_residues, source.chunks(block_bytes)
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
-        from .database import is_database
-
-        if is_database(path):
+        label = os.fspath(source)
+        if fmt is None and database.is_database(path):
             db = SequenceDatabase.open(path)
             return db.source, db.total_residues, db.chunks(block_bytes)
-        return os.fspath(path), None, _fasta_chunks(path, threads, block_bytes)
+        if fmt is None:
+            fmt = "fasta" if _detected_as_fasta(label) else None
+        if fmt == "fasta":
+            return label, None, _fasta_chunks(label, threads, block_bytes)
+        return label, None, _easel_chunks(label, fmt, block_bytes)
     if isinstance(source, (bytes, bytearray)):
         raise TypeError("pass sequence text as a file path, or records as (name, sequence) pairs")
     if isinstance(source, Iterable):
@@ -254,6 +395,98 @@ def _fasta_chunks(path, threads: int, block_bytes: int) -> Iterator[SequenceData
         raise EmptyInputError(label, None, "no sequences found")
 
 
+def _checked_format(format: str | None) -> str | None:
+    if format is None:
+        return None
+    name = str(format).lower()
+    if name not in TARGET_FORMATS:
+        raise ValueError(
+            f"{format} is not a recognized sequence database file format "
+            f"(known: {', '.join(TARGET_FORMATS)})"
+        )
+    return name
+
+
+def _detected_as_fasta(label: str) -> bool:
+    """Easel's first guess for a sequence file: a ``.fa`` suffix (``.gz`` aside), else a first
+    non-blank line starting with '>'. Files that cannot be read go to the FASTA reader too,
+    which names the problem (missing file, directory, empty file)."""
+    if label == "-":
+        return True  # a pipe cannot be peeked at and handed to the native reader too
+    stem = label[:-3] if label.endswith(".gz") else label
+    if stem.endswith(".fa"):
+        return True
+    try:
+        opener = gzip.open if label.endswith(".gz") else open
+        with opener(label, "rb") as fh:
+            while line := fh.readline(1 << 16):
+                if line.strip():
+                    return line.startswith(b">")
+    except (OSError, EOFError):
+        pass
+    return True
+
+
+def _easel_chunks(label: str, fmt: str | None, block_residues: int) -> Iterator[SequenceDatabase]:
+    """Any format but FASTA, through Easel's own parser (pyhmmer's SequenceFile): ``fmt`` None
+    is Easel's format detection, as hmmsearch runs it without --tformat."""
+    from pyhmmer.easel import Alphabet, SequenceFile
+
+    if label == "-" and fmt == "ncbi":
+        raise InputError(label, None, "an NCBI BLAST database cannot be read from standard input")
+    if label != "-" and fmt != "ncbi" and not os.path.exists(label):
+        raise InputError(label, None, "no such file")
+    if os.path.isdir(label):
+        raise InputError(label, None, "is a directory, not a sequence file or gpuseq database")
+    handle = sys.stdin.buffer if label == "-" else label
+    try:
+        seqfile = SequenceFile(handle, fmt, digital=True, alphabet=Alphabet.amino())
+    except FileNotFoundError:
+        raise InputError(label, None, f"no such file ({fmt or 'format detection'})") from None
+    except EOFError:
+        raise EmptyInputError(label, None, f"no sequences found ({fmt or 'no format'})") from None
+    except (ValueError, OSError) as exc:
+        what = f"not readable as {fmt}" if fmt else "empty, or of a format Easel does not detect"
+        raise FormatError(label, None, f"{what}: {_easel_message(exc)}") from None
+    builder = _Builder(label)
+    count = 0
+    last = None
+    with seqfile:
+        while True:
+            try:
+                seq = seqfile.read()
+            except (ValueError, OSError) as exc:
+                # Easel's line-based parsers say "Line N: ..."; its alignment parsers do not.
+                message = _easel_message(exc)
+                line = re.match(r"Line (\d+): (.*)", message, re.S)
+                if line:
+                    message = line.group(2)
+                after = f" after record {count} ({last!r})" if count else " in the first record"
+                raise FormatError(
+                    label, int(line.group(1)) if line else None, message + after
+                ) from None
+            if seq is None:
+                break
+            count += 1
+            name, accession, description, codes = _record_fields(seq, count - 1, label)
+            last = name.decode("utf-8", "replace")
+            builder.add(name, accession, description, codes)
+            if builder.residue_count >= block_residues:
+                yield builder.build()
+                builder = _Builder(label)
+    if count == 0:
+        raise EmptyInputError(label, None, "no sequences found")
+    if builder.count:
+        yield builder.build()
+
+
+def _easel_message(exc: Exception) -> str:
+    text = str(exc).strip()
+    for prefix in ("Could not parse file: ", "Invalid format in file: "):
+        text = text.removeprefix(prefix)
+    return text or type(exc).__name__
+
+
 def _record_chunks(records: Iterable[Any], block_residues: int) -> Iterator[SequenceDatabase]:
     builder = _Builder("<records>")
     count = 0
@@ -269,8 +502,10 @@ def _record_chunks(records: Iterable[Any], block_residues: int) -> Iterator[Sequ
         yield builder.build()
 
 
-def _record_fields(record: Any, index: int, source: str) -> tuple[bytes, bytes, np.ndarray]:
-    """(name, description, codes) of one record of a supported type."""
+def _record_fields(
+    record: Any, index: int, source: str
+) -> tuple[bytes, bytes, bytes, np.ndarray]:
+    """(name, accession, description, codes) of one record of a supported type."""
     # pyhmmer digital sequences: already Easel codes.
     try:
         from pyhmmer.easel import DigitalSequence, TextSequence
@@ -281,10 +516,12 @@ def _record_fields(record: Any, index: int, source: str) -> tuple[bytes, bytes, 
             raise FormatError(source, None, "not an amino-acid sequence", _as_str(record.name))
         name = _as_bytes(record.name)
         codes = np.asarray(record.sequence, dtype=np.uint8).copy()
-        return _checked_name(name, index, source), _as_bytes(record.description), codes
+        name = _checked_name(name, index, source)
+        return name, _as_bytes(record.accession), _as_bytes(record.description), codes
     if isinstance(record, TextSequence):
         name = _checked_name(_as_bytes(record.name), index, source)
-        return name, _as_bytes(record.description), _digitize(record.sequence, name, source)
+        codes = _digitize(record.sequence, name, source)
+        return name, _as_bytes(record.accession), _as_bytes(record.description), codes
     # Biopython SeqRecord (duck-typed: id, description, seq).
     if hasattr(record, "id") and hasattr(record, "seq"):
         name = _checked_name(_as_bytes(record.id), index, source)
@@ -295,10 +532,10 @@ def _record_fields(record: Any, index: int, source: str) -> tuple[bytes, bytes, 
             desc = ""
         elif desc.startswith(rid) and desc[len(rid) : len(rid) + 1].isspace():
             desc = desc[len(rid) :].lstrip(" \t")
-        return name, desc.encode(), _digitize(str(record.seq), name, source)
+        return name, b"", desc.encode(), _digitize(str(record.seq), name, source)
     if isinstance(record, tuple) and len(record) == 2:
         name = _checked_name(_as_bytes(record[0]), index, source)
-        return name, b"", _digitize(record[1], name, source)
+        return name, b"", b"", _digitize(record[1], name, source)
     raise FormatError(
         source,
         None,
@@ -337,6 +574,7 @@ class _Builder:
         self.source = source
         self.codes: list[np.ndarray] = []
         self.names: list[bytes] = []
+        self.accessions: list[bytes] = []
         self.descriptions: list[bytes] = []
         self.residue_count = 0
 
@@ -344,8 +582,9 @@ class _Builder:
     def count(self) -> int:
         return len(self.names)
 
-    def add(self, name: bytes, description: bytes, codes: np.ndarray) -> None:
+    def add(self, name: bytes, accession: bytes, description: bytes, codes: np.ndarray) -> None:
         self.names.append(name)
+        self.accessions.append(accession)
         self.descriptions.append(description)
         self.codes.append(codes)
         self.residue_count += len(codes)
@@ -361,6 +600,7 @@ class _Builder:
         residues = np.concatenate(self.codes) if self.codes else np.zeros(0, np.uint8)
         names, name_offsets = packed(self.names)
         descs, desc_offsets = packed(self.descriptions)
+        accs, acc_offsets = packed(self.accessions)
         return SequenceDatabase(
             residues.astype(np.uint8, copy=False),
             offsets,
@@ -369,4 +609,6 @@ class _Builder:
             descs,
             desc_offsets,
             self.source,
+            accs,
+            acc_offsets,
         )
