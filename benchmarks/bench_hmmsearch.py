@@ -7,9 +7,10 @@ answer is not a result), prints a table and writes a JSON record to benchmarks/r
 
 What is timed, for each thread count N of ``--cpu``:
 
-* ``gpuseq fasta``    ``gpuseq.hmmsearch(models, "targets.fa", cpus=N, backend="cpu")``
+* ``gpuseq fasta``    ``gpuseq.hmmsearch(models, "targets.fa", cpus=N, backend=B)`` (B: ``--backend``,
+                      ``cpu`` or ``cuda``; ``auto`` picks the GPU when there is one)
 * ``gpuseq db``       the same over the packed database made by ``gpuseq.makedb`` (no parsing)
-* ``gpuseq filters``  only our filters (``_core.run_cascade``) over the packed database, called
+* ``gpuseq filters``  only our filters (the cascade, CPU or GPU) over the packed database, called
                       as the library calls them: what is left of ``gpuseq db`` is pyhmmer's
                       downstream pipeline on the survivors, plus glue
 * ``hmmsearch``       ``hmmsearch --cpu N --noali --tblout ... -o ...`` (one process per model
@@ -277,12 +278,12 @@ def tblout_rows(text: str) -> dict[str, list[list[str]]]:
     return out
 
 
-def run_gpuseq(source: str, hmms: list, cpus: int):
+def run_gpuseq(source: str, hmms: list, cpus: int, backend: str):
     """gpuseq.hmmsearch end to end (reading targets, filters, pyhmmer downstream)."""
     import gpuseq
 
     t0 = time.perf_counter()
-    res = gpuseq.hmmsearch(hmms, source, cpus=cpus, backend="cpu", progress=False)
+    res = gpuseq.hmmsearch(hmms, source, cpus=cpus, backend=backend, progress=False)
     seconds = time.perf_counter() - t0
     buf = io.StringIO()
     res.write_tblout(buf)
@@ -291,25 +292,27 @@ def run_gpuseq(source: str, hmms: list, cpus: int):
     return {"seconds": seconds}, tblout_rows(buf.getvalue()), counts
 
 
-def run_gpuseq_filters(gsdb: str, hmms: list, cpus: int):
+def run_gpuseq_filters(gsdb: str, hmms: list, cpus: int, backend: str):
     """Only our filter cascade over the packed database, chunk by chunk and query by query as
-    gpuseq.hmmsearch calls it; the per-model times give the filters' own GCUPS."""
+    gpuseq.hmmsearch calls it (its own runner, CPU or GPU); per-model times give GCUPS."""
     import gpuseq
-    from gpuseq import _core
+    from gpuseq.backend import resolve_backend
     from gpuseq.hmm import search_profile
+    from gpuseq.hmmsearch import _filter_runner
     from gpuseq.sequences import DEFAULT_BLOCK_BYTES
 
     profiles = [(h.name if isinstance(h.name, str) else h.name.decode(), search_profile(h))
                 for h in hmms]
+    where = resolve_backend(backend, "hmm_filters")
+    runners = [_filter_runner(where, [p], F1, F2, BIAS_FILTER) for _, p in profiles]
     db = gpuseq.SequenceDatabase.open(gsdb)
     per_model = {name: 0.0 for name, _ in profiles}
     counts = {name: dict.fromkeys(("nseqs", "nres", *FILTER_COUNTERS), 0) for name, _ in profiles}
     t0 = time.perf_counter()
     for chunk in db.chunks(DEFAULT_BLOCK_BYTES):
-        for name, profile in profiles:
+        for (name, _), run in zip(profiles, runners):
             t1 = time.perf_counter()
-            r = _core.run_cascade(profile, chunk.residues, chunk.offsets, F1, F2, BIAS_FILTER,
-                                  cpus)
+            (r,) = run(chunk, cpus)
             per_model[name] += time.perf_counter() - t1
             c = counts[name]
             c["nseqs"] += len(chunk)
@@ -567,6 +570,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="timed runs per tool and thread count; the median is reported "
                         "(default 3; 1 with --quick)")
     p.add_argument("--quick", action="store_true", help="small database: a smoke run")
+    p.add_argument("--backend", default="auto", choices=("auto", "cpu", "cuda"),
+                   help="where gpuseq runs its filters (default auto: the GPU when there is one)")
     p.add_argument("--workdir", type=Path, default=REPO / "benchmarks" / "data",
                    help="where the database is generated and cached (default %(default)s)")
     p.add_argument("--out", type=Path, default=None,
@@ -595,7 +600,10 @@ def main(argv=None) -> int:
     from pyhmmer.plan7 import HMMFile
 
     import gpuseq
+    from gpuseq.backend import resolve_backend
 
+    backend_used = resolve_backend(args.backend, "hmm_filters")
+    log(f"gpuseq filters on: {backend_used}")
     hmmemit_exe = resolve_exe(args.hmmemit, "hmmemit")
     hmmsearch_exe = None if "hmmsearch" in args.skip else resolve_exe(args.hmmsearch, "hmmsearch")
     started = datetime.datetime.now().astimezone()
@@ -624,10 +632,12 @@ def main(argv=None) -> int:
             # Repeats are interleaved across tools so that slow drift (thermal, other load)
             # does not favour the tool that happens to run first.
             for rep in range(args.repeat):
-                plan = [("gpuseq_fasta", lambda cpus=cpus: run_gpuseq(db["fasta"], hmms, cpus)),
-                        ("gpuseq_db", lambda cpus=cpus: run_gpuseq(db["gsdb"], hmms, cpus)),
+                be = args.backend
+                plan = [("gpuseq_fasta",
+                         lambda cpus=cpus: run_gpuseq(db["fasta"], hmms, cpus, be)),
+                        ("gpuseq_db", lambda cpus=cpus: run_gpuseq(db["gsdb"], hmms, cpus, be)),
                         ("gpuseq_filters",
-                         lambda cpus=cpus: run_gpuseq_filters(db["gsdb"], hmms, cpus))]
+                         lambda cpus=cpus: run_gpuseq_filters(db["gsdb"], hmms, cpus, be))]
                 if "hmmsearch" not in args.skip:
                     plan.append(("hmmsearch", lambda cpus=cpus: run_hmmsearch(
                         hmmsearch_exe, query_files, db["fasta"], cpus, tmp)))
@@ -710,6 +720,8 @@ def main(argv=None) -> int:
                        "mean_length": args.mean_length, "homologs_per_model": args.homologs},
         "models": [asdict(m) | {"path": str(m.path)} for m in models],
         "options": {"F1": F1, "F2": F2, "bias_filter": BIAS_FILTER, "repeat": args.repeat,
+                    "backend": args.backend,
+                    "backend_used": backend_used,
                     "cpus": args.cpu_list, "quick": args.quick, "skipped": sorted(args.skip)},
         "cells": cells,
         "gcups_definition": "total residues x sum of model lengths / median wall time / 1e9",
