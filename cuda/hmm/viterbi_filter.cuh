@@ -1,5 +1,7 @@
 // Viterbi filter on the GPU (CUDAMPF): a warp per target, signed 16-bit lanes in 32-bit
 // registers, every add saturating (spec 5.5). GPU twin of cpp/hmm/viterbi_filter.hpp.
+// Every transition word is <= 0 (profile.cpp: min(0, .) and DD <= 0), so the transition adds use
+// the cheaper add_sat_nonpositive_s16; the emission add, of either sign, add_sat_s16.
 //
 // Striped model: thread t, word b (low half first) and stripe q hold node k = 1 + q + Q*(2t + b)
 // (Q >= (M-1)/64 + 1, at least 2). The M, I and D values of a row live in 3Q registers.
@@ -67,13 +69,14 @@ __global__ void __launch_bounds__(128) viterbi_warp_kernel(const uint32_t* __res
           const uint32_t mp = q ? M[q - 1] : m_first;
           const uint32_t ip = q ? I[q - 1] : i_first;
           const uint32_t dp = q ? D[q - 1] : d_first;
-          I[q] = __vmaxs2(__vaddss2(M[q], t(kVtMI, q)), __vaddss2(I[q], t(kVtII, q)));
+          I[q] = __vmaxs2(add_sat_nonpositive_s16(M[q], t(kVtMI, q)),
+                          add_sat_nonpositive_s16(I[q], t(kVtII, q)));
           // Each candidate saturates separately, then the max, then the emission saturates.
-          uint32_t m = __vaddss2(xBv, t(kVtBegin, q));
-          m = __vmaxs2(m, __vaddss2(mp, t(kVtMM, q)));
-          m = __vmaxs2(m, __vaddss2(ip, t(kVtIM, q)));
-          m = __vmaxs2(m, __vaddss2(dp, t(kVtDM, q)));
-          M[q] = __vaddss2(m, __ldg(e + q * 32));
+          uint32_t m = add_sat_nonpositive_s16(xBv, t(kVtBegin, q));
+          m = __vmaxs2(m, add_sat_nonpositive_s16(mp, t(kVtMM, q)));
+          m = __vmaxs2(m, add_sat_nonpositive_s16(ip, t(kVtIM, q)));
+          m = __vmaxs2(m, add_sat_nonpositive_s16(dp, t(kVtDM, q)));
+          M[q] = add_sat_s16(m, __ldg(e + q * 32));
           row_max = __vmaxs2(row_max, M[q]);
         }
         // D from this row's M (M->D), then D->D only where HMMER's lazy-F bound says it can
@@ -82,7 +85,7 @@ __global__ void __launch_bounds__(128) viterbi_warp_kernel(const uint32_t* __res
         uint32_t d_max = kNegWords;
 #pragma unroll
         for (int q = Q - 1; q >= 0; --q) {
-          D[q] = __vaddss2(q ? M[q - 1] : mc_first, t(kVtMD, q));
+          D[q] = add_sat_nonpositive_s16(q ? M[q - 1] : mc_first, t(kVtMD, q));
           d_max = __vmaxs2(d_max, D[q]);
         }
         const int xE = warp_max_s16(row_max);
@@ -101,7 +104,8 @@ __global__ void __launch_bounds__(128) viterbi_warp_kernel(const uint32_t* __res
             bool changed = false;
 #pragma unroll
             for (int q = 0; q < Q; ++q) {
-              const uint32_t d = __vmaxs2(D[q], __vaddss2(q ? D[q - 1] : carry, t(kVtDD, q)));
+              const uint32_t d =
+                  __vmaxs2(D[q], add_sat_nonpositive_s16(q ? D[q - 1] : carry, t(kVtDD, q)));
               changed |= d != D[q];
               D[q] = d;
             }

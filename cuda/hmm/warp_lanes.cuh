@@ -45,6 +45,29 @@ __device__ __forceinline__ int warp_max_s16(uint32_t v) {
   return lo > hi ? lo : hi;
 }
 
+// Saturating 16-bit adds built from native lane operations (max/min/add of 16x2 words are
+// single instructions on sm_90; the library's __vaddss2 is a long emulation). Exact for every
+// input: the max/min first moves a lane to where the wrapping add cannot leave [-32768, 32767].
+constexpr uint32_t kWordsMin = 0x80008000u;  // -32768 in both lanes
+constexpr uint32_t kWordsMax = 0x7fff7fffu;  // 32767 in both lanes
+
+// -32768 - x and 32767 - x per lane, exact when the result fits (x <= 0, resp. x >= 0): in
+// 16-bit arithmetic they are ~x + 0x8001 and ~x + 0x8000 (there is no 16x2 subtract).
+__device__ __forceinline__ uint32_t min_word_minus(uint32_t x) { return __vadd2(~x, 0x80018001u); }
+__device__ __forceinline__ uint32_t max_word_minus(uint32_t x) { return __vadd2(~x, 0x80008000u); }
+
+// sat(a + t) when every lane of t is <= 0 (transition words): max(a, -32768 - t) + t.
+__device__ __forceinline__ uint32_t add_sat_nonpositive_s16(uint32_t a, uint32_t t) {
+  return __vadd2(__vmaxs2(a, min_word_minus(t)), t);
+}
+
+// sat(a + e) for lanes of any sign: a clamped to [-32768 - min(e, 0), 32767 - max(e, 0)], + e.
+__device__ __forceinline__ uint32_t add_sat_s16(uint32_t a, uint32_t e) {
+  const uint32_t low = min_word_minus(__vmins2(e, 0u));
+  const uint32_t high = max_word_minus(__vmaxs2(e, 0u));
+  return __vadd2(__vmins2(__vmaxs2(a, low), high), e);
+}
+
 __device__ __forceinline__ uint32_t splat_u8(int x) { return static_cast<uint32_t>(x & 0xff) * 0x01010101u; }
 __device__ __forceinline__ uint32_t splat_s16(int x) { return static_cast<uint32_t>(x & 0xffff) * 0x00010001u; }
 
