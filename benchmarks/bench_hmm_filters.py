@@ -15,13 +15,13 @@ import argparse
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 from datetime import datetime
 from pathlib import Path
 
 import numpy as np
+from provenance import source_info  # benchmarks/provenance.py, beside this script
 
 import gpuseq
 from gpuseq import _core
@@ -52,16 +52,8 @@ def model(M: int, seed: int):
     return search_profile(hmm)
 
 
-def provenance() -> dict:
-    here = Path(__file__).resolve().parent
-    info = {"host": platform.node(), "cpus": os.cpu_count(), "build": gpuseq.build_info()}
-    try:
-        info["commit"] = subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True, cwd=here
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        info["commit"] = os.environ.get("GPUSEQ_GIT_COMMIT")
-    return info
+def device_info() -> dict:
+    return {"host": platform.node(), "cpus": os.cpu_count(), "build": gpuseq.build_info()}
 
 
 def main() -> int:
@@ -113,14 +105,14 @@ def main() -> int:
         "benchmark": "hmm_filters",
         "command": " ".join(sys.argv),
         "date": datetime.now().isoformat(timespec="seconds"),
-        "provenance": provenance(),
+        "device": device_info(),
+        "software": {"gpuseq": gpuseq.__version__, "git": source_info()},
         "kernels": "CUDAMPF warp per target: SSV/MSV in 8-bit (paper) or 16-bit DPX lanes, "
         "16-bit Viterbi; static stripe counts",
         "rows": rows,
     }
-    out = Path(args.out) if args.out else (
-        Path(__file__).parent / "results" / f"hmm-filters-{platform.node()}-{datetime.now():%Y%m%d-%H%M%S}.json"
-    )
+    name = f"hmm-filters-{platform.node()}-{datetime.now():%Y%m%d-%H%M%S}.json"
+    out = Path(args.out) if args.out else Path(__file__).parent / "results" / name
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(f"wrote {out}")
     return 0

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One call on a GPU host without network: build gpuseq with CUDA, run every cuda-marked test
 # and the CPU comparisons, compute-sanitizer on every GPU kernel, then the benchmarks asked for
-# (DIST_BENCH_ARGS: bench_distance.py; BENCH_ARGS: bench_hmmsearch.py).
+# (DIST_BENCH_ARGS: bench_distance.py; FILTER_BENCH_ARGS: bench_hmm_filters.py; BENCH_ARGS:
+# bench_hmmsearch.py).
 # Stops with a non-zero exit status at the first failure (build, pytest, a sanitizer, a
 # benchmark); the logs written so far are kept.
 # Carried in $CARRY (ignored by git; see benchmarks/README.md): wheels/*.whl (pyhmmer,
@@ -65,6 +66,11 @@ if [ -n "${DIST_BENCH_ARGS+x}" ]; then
   python3 benchmarks/bench_distance.py --out "$LOGS/bench_distance.json" $DIST_BENCH_ARGS \
     >"$LOGS/bench_distance.log" 2>&1 || fail "$LOGS/bench_distance.log" "bench_distance.py"
   tail -25 "$LOGS/bench_distance.log"
+fi
+if [ -n "${FILTER_BENCH_ARGS+x}" ]; then
+  python3 benchmarks/bench_hmm_filters.py --out "$LOGS/bench_hmm_filters.json" $FILTER_BENCH_ARGS \
+    >"$LOGS/bench_hmm_filters.log" 2>&1 || fail "$LOGS/bench_hmm_filters.log" "bench_hmm_filters.py"
+  tail -40 "$LOGS/bench_hmm_filters.log"
 fi
 if [ -n "${BENCH_ARGS+x}" ]; then
   python3 benchmarks/bench_hmmsearch.py --examples-dir "$GPUSEQ_HMMER_EXAMPLES" \
