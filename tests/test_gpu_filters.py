@@ -166,3 +166,26 @@ def test_hmmsearch_on_the_gpu_equals_the_cpu_backend(tmp_path):
     for frame in ("hits", "domains", "pipeline"):
         a, b = getattr(gpu, frame), getattr(cpu, frame)
         assert a.equals(b), frame
+
+
+def test_a_chunk_the_gpu_cannot_hold_is_split(tmp_path):
+    """With device allocations capped (a testing hook), the search splits its chunks until
+    they fit, and a target that still does not fit runs on the CPU filters: the same results."""
+    rng = np.random.default_rng(8)
+    tut = HMMER_EXAMPLES / "tutorial"
+    seqs = random_proteins(rng, 1500, mean_length=300)
+    seqs += [plant(rng, s) for s in hmmemit(tut / "globins4.hmm", 20, seed=4)]
+    flank = random_proteins(rng, 1, 25000, 25000, 25000)[0]  # one target over the cap alone
+    seqs.append(flank[:12000] + hmmemit(tut / "globins4.hmm", 1, seed=5)[0] + flank[12000:])
+    fasta = write_fasta(tmp_path / "db.fa", [(f"t{i}", s) for i, s in enumerate(seqs)])
+    cpu = gpuseq.hmmsearch(tut / "globins4.hmm", fasta, backend="cpu", cpus=4)
+    _core.gpu_allocation_limit_for_tests(20_000)
+    try:
+        with pytest.raises(MemoryError, match="test allocation limit"):
+            _core.GpuTargets(*_digitize(seqs))
+        gpu = gpuseq.hmmsearch(tut / "globins4.hmm", fasta, backend="cuda", cpus=4)
+    finally:
+        _core.gpu_allocation_limit_for_tests(0)
+    assert len(cpu.hits) > 15
+    for frame in ("hits", "domains", "pipeline"):
+        assert getattr(gpu, frame).equals(getattr(cpu, frame)), frame

@@ -145,6 +145,11 @@ void bind_gpu_hmm(py::module_& m) {
       .def_property_readonly("viterbi_stripes", &gh::DeviceProfile::viterbi_stripes);
   m.attr("gpu_max_model_length") = gh::max_model_length();
   m.def(
+      "gpu_allocation_limit_for_tests",
+      [](size_t bytes) { gh::set_allocation_limit_for_tests(bytes); },
+      py::arg("bytes"),
+      "Testing hook: device allocations larger than `bytes` fail as on a full device (0: off).");
+  m.def(
       "gpu_filter_scores",
       [](const gh::DeviceProfile& dp, const gh::DeviceTargets& dt, const std::string& which,
          CArray<uint8_t> residues, CArray<int64_t> offsets) {

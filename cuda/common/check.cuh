@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -32,10 +33,23 @@ struct DeviceFree {
 template <class T>
 using DeviceArray = std::unique_ptr<T, DeviceFree>;
 
+// Testing hook: device allocations larger than this many bytes fail as a full device would
+// (0: no limit), so that the paths that shrink their work can be tested on any GPU.
+inline std::atomic<size_t>& allocation_limit_for_tests() {
+  static std::atomic<size_t> limit{0};
+  return limit;
+}
+
 template <class T>
 DeviceArray<T> device_alloc(size_t count) {
   void* p = nullptr;
-  GPUSEQ_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T) + (count == 0)));
+  const size_t bytes = count * sizeof(T) + (count == 0);
+  const size_t limit = allocation_limit_for_tests().load();
+  if (limit != 0 && bytes > limit)
+    throw distance::DeviceOutOfMemory("cudaMalloc of " + std::to_string(bytes) +
+                                      " bytes refused by the test allocation limit of " +
+                                      std::to_string(limit));
+  GPUSEQ_CUDA_CHECK(cudaMalloc(&p, bytes));
   return DeviceArray<T>(static_cast<T*>(p));
 }
 

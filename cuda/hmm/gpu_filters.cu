@@ -176,6 +176,8 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
 
 DeviceProfile::~DeviceProfile() = default;
 
+void set_allocation_limit_for_tests(size_t bytes) { allocation_limit_for_tests().store(bytes); }
+
 int max_model_length() {
   constexpr int bytes = 24 * kByteNodesPerStripe, words = 48 * kWordNodesPerStripe;
   return std::min(bytes, words);

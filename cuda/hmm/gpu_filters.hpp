@@ -69,6 +69,9 @@ class DeviceProfile {
 // SSV/MSV lane width used when none is asked for, by compute capability (bench_hmm_filters.py).
 int default_msv_bits();
 
+// Testing hook: device allocations larger than `bytes` fail as on a full device (0: off).
+void set_allocation_limit_for_tests(size_t bytes);
+
 // Longest model the compiled kernels take (a longer one is searched by the CPU filters).
 int max_model_length();
 

@@ -176,6 +176,8 @@ class GpuProfile:
 
 gpu_max_model_length: int
 
+def gpu_allocation_limit_for_tests(bytes: int) -> None: ...
+
 def gpu_filter_scores(
     profile: GpuProfile, targets: GpuTargets, which: str, residues: ArrayLike, offsets: ArrayLike
 ) -> NDArray[np.float32]: ...

@@ -253,8 +253,9 @@ def _is_stdin(source: Any) -> bool:
 
 def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bool):
     """run(chunk, threads) -> one cascade result per model (MSV -> bias -> Viterbi filter).
-    On the GPU each chunk is uploaded once for all models; a model longer than the GPU
-    kernels take runs on the CPU filters (same results)."""
+    On the GPU each chunk is uploaded once for all models; a chunk the GPU cannot hold is
+    split in halves (a single target that does not fit runs on the CPU filters), and a model
+    longer than the GPU kernels take runs on the CPU filters: the results are the same."""
     if where == "cuda":
         gpu = [
             _core.GpuProfile(p) if p.M <= _core.gpu_max_model_length else None for p in profiles
@@ -262,27 +263,51 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
     else:
         gpu = [None] * len(profiles)
 
-    def run(chunk, threads: int) -> list[dict]:
+    def cpu_cascade(profile, residues, offsets, threads):
+        return _core.run_cascade(profile, residues, offsets, F1, F2, bias_on, threads)
+
+    def run_all(residues, offsets, threads: int, on_gpu: bool) -> list[dict]:
         targets = None
         results = []
         for profile, gpu_profile in zip(profiles, gpu):
-            if gpu_profile is None:
-                results.append(
-                    _core.run_cascade(
-                        profile, chunk.residues, chunk.offsets, F1, F2, bias_on, threads
-                    )
-                )
+            if gpu_profile is None or not on_gpu:
+                results.append(cpu_cascade(profile, residues, offsets, threads))
                 continue
             if targets is None:
-                targets = _core.GpuTargets(chunk.residues, chunk.offsets)
+                targets = _core.GpuTargets(residues, offsets)
             results.append(
                 _core.gpu_run_cascade(
-                    gpu_profile, targets, chunk.residues, chunk.offsets, F1, F2, bias_on, threads
+                    gpu_profile, targets, residues, offsets, F1, F2, bias_on, threads
                 )
             )
         return results
 
+    def run_split(residues, offsets, threads: int) -> list[dict]:
+        try:
+            return run_all(residues, offsets, threads, on_gpu=True)
+        except _core.DeviceOutOfMemory:
+            n = len(offsets) - 1
+            if n <= 1:
+                return run_all(residues, offsets, threads, on_gpu=False)
+            half = n // 2
+            first = run_split(residues, offsets[: half + 1], threads)
+            second = run_split(residues, offsets[half:], threads)
+            return [_concatenate_cascades(a, b) for a, b in zip(first, second)]
+
+    def run(chunk, threads: int) -> list[dict]:
+        if where != "cuda":
+            return run_all(chunk.residues, chunk.offsets, threads, on_gpu=False)
+        return run_split(chunk.residues, chunk.offsets, threads)
+
     return run
+
+
+def _concatenate_cascades(a: dict, b: dict) -> dict:
+    """Cascade results of two consecutive target ranges as one: arrays joined, counts added."""
+    return {
+        key: np.concatenate([a[key], b[key]]) if isinstance(a[key], np.ndarray) else a[key] + b[key]
+        for key in a
+    }
 
 
 def _split(items: list, min_part: int, parts: int) -> list[list]:
