@@ -147,19 +147,6 @@ constexpr int kPadScore16 = -1024;
 // grows by at most bias per row, so a diagonal passes through [127 - bias, 32767] (and is seen
 // by the running maximum) before its 16-bit sum could wrap: the result is exact below the
 // overflow level 127 - bias and at or above it otherwise, as the byte kernel's.
-// One SSV row: out = max(in shifted along the diagonal + scores, 0); rows alternate between
-// two register arrays (a row updated in place costs a register move per stripe).
-template <int Q>
-__device__ __forceinline__ void ssv_row_s16(const uint32_t (&in)[Q], uint32_t (&out)[Q],
-                                            const uint32_t* row, uint32_t& best) {
-  out[0] = __viaddmax_s16x2(shift_up_s16(in[Q - 1], 0), row[0], 0u);
-#pragma unroll
-  for (int q = 1; q < Q; ++q) out[q] = __viaddmax_s16x2(in[q - 1], row[q * 32], 0u);
-#pragma unroll
-  for (int q = 0; q + 1 < Q; q += 2) best = __vimax3_s16x2(best, out[q], out[q + 1]);
-  if (Q % 2) best = __vimax_s16x2_relu(best, out[Q - 1]);
-}
-
 template <int Q>
 __global__ void __launch_bounds__(128) ssv_warp_kernel_s16(const uint32_t* __restrict__ scores,
                                                            int stop_at, TargetList list) {
@@ -171,7 +158,7 @@ __global__ void __launch_bounds__(128) ssv_warp_kernel_s16(const uint32_t* __res
     const int id = list.ids[w];
     const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
     const uint8_t* seq = list.residues + begin;
-    uint32_t v[Q], u[Q];
+    uint32_t v[Q];
 #pragma unroll
     for (int q = 0; q < Q; ++q) v[q] = 0;
     uint32_t best = 0;
@@ -180,15 +167,15 @@ __global__ void __launch_bounds__(128) ssv_warp_kernel_s16(const uint32_t* __res
     for (int64_t i0 = 0; i0 < L; i0 += 128) {
       staged.load(seq, i0, L);
       const int rows = L - i0 < 128 ? static_cast<int>(L - i0) : 128;
-      int r = 0;
-      for (; r + 1 < rows; r += 2) {
-        ssv_row_s16<Q>(v, u, my_scores + staged.at(r) * (Q * 32), best);
-        ssv_row_s16<Q>(u, v, my_scores + staged.at(r + 1) * (Q * 32), best);
-      }
-      if (r < rows) {  // an odd last row
-        ssv_row_s16<Q>(v, u, my_scores + staged.at(r) * (Q * 32), best);
+      for (int r = 0; r < rows; ++r) {
+        const uint32_t* row = my_scores + staged.at(r) * (Q * 32);
+        const uint32_t first = shift_up_s16(v[Q - 1], 0);
 #pragma unroll
-        for (int q = 0; q < Q; ++q) v[q] = u[q];
+        for (int q = Q - 1; q > 0; --q) v[q] = __viaddmax_s16x2(v[q - 1], __ldg(row + q * 32), 0u);
+        v[0] = __viaddmax_s16x2(first, __ldg(row), 0u);
+#pragma unroll
+        for (int q = 0; q + 1 < Q; q += 2) best = __vimax3_s16x2(best, v[q], v[q + 1]);
+        if (Q % 2) best = __vimax_s16x2_relu(best, v[Q - 1]);
       }
       best_so_far = warp_max_s16(best);
       if (best_so_far >= stop_at) break;  // decided (warp-uniform)
