@@ -40,9 +40,9 @@ constexpr int kThreadsPerBlock = 128;
 // byte kernels need half as many). The bound is the Viterbi kernel's register budget: it holds
 // 3Q words per thread, and ptxas (CUDA 13.0, sm_90a, 255 registers) spills 72 bytes at Q = 48
 // (the largest static kernel), 160 at 52, 316 at 56 and 636 at 64 (388 bytes of spill loads,
-// which stay in L1 at this occupancy); the SSV/MSV kernels spill nothing up to Q = 128. 64
-// stripes (4096 nodes) takes every Pfam model; bench_hmm_filters.py measures what the spills
-// cost (rows M > 3072).
+// which stay in L1 at this occupancy; sm_80: none at 56, 208 at 64); the SSV/MSV kernels
+// spill nothing up to Q = 128. 64 stripes (4096 nodes) takes every Pfam model;
+// bench_hmm_filters.py measures what the spills cost (rows M > 3072).
 constexpr int kRuntimeMaxWordStripes = 64;
 
 // Stripes a model of M nodes needs (at least 2: the kernels' stripe loops need a q - 1).
