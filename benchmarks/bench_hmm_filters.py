@@ -7,6 +7,12 @@ recurrence runs on every target (in a search it runs only where the SSV cannot d
 times are the wall time of `_core.filter_scores` on all cores over a smaller database (the
 filter's whole cost, SSV before MSV as HMMER does). Writes JSON to benchmarks/results/ with the
 device, commit and command.
+
+Each GPU row is measured twice where the two differ: with the kernels NVRTC compiles for the
+model's exact stripe count (runtime_compiled true) and with the static kernels, whose stripe
+count is rounded up to the next compiled one (false); models longer than the static kernels
+take have only the NVRTC row. profile_seconds is the GpuProfile build (NVRTC compilation, or a
+disk cache read: run twice to see both).
 """
 
 from __future__ import annotations
@@ -58,7 +64,11 @@ def device_info() -> dict:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--models", default="50,100,150,200,400,800,1200,1600,2400")
+    # 520, 700, 1900, 3000: stripe counts (9, 11, 30, 47) the static kernels round up;
+    # 3500, 4096: longer than the static kernels take.
+    p.add_argument(
+        "--models", default="50,100,150,200,400,520,700,800,1200,1600,1900,2400,3000,3500,4096"
+    )
     p.add_argument("--residues", type=float, default=100e6, help="GPU database size")
     p.add_argument("--viterbi-residues", type=float, default=10e6)
     p.add_argument("--cpu-residues", type=float, default=2e6, help="CPU database size (0: skip)")
@@ -76,31 +86,47 @@ def main() -> int:
     targets = _core.GpuTargets(*db)
     vtargets = _core.GpuTargets(*vdb)
     rows = []
-    print(f"{'M':>6} {'filter':>8} {'lanes':>6} {'GPU GCUPS':>10} {'CPU GCUPS':>10} {'GPU/CPU':>8}")
+    print(
+        f"{'M':>6} {'filter':>8} {'lanes':>6} {'NVRTC':>6} {'stripes':>7} {'GPU GCUPS':>10} "
+        f"{'CPU GCUPS':>10} {'GPU/CPU':>8}"
+    )
     variants = [("ssv", bits) for bits in (8, 16)] + [("msv", bits) for bits in (8, 16)]
     variants.append(("viterbi", 16))
     for M in lengths:
         profile = model(M, M)
         for which, bits in variants:
-            gp = _core.GpuProfile(profile, bits if which != "viterbi" else 0)
-            t_db, t_dev = (vdb, vtargets) if which == "viterbi" else (db, targets)
-            cells = M * int(t_db[1][-1])
-            seconds = _core.gpu_filter_kernel_seconds(gp, t_dev, which, *t_db, args.repeat)
-            gpu = cells / seconds / 1e9
             cpu = None
             if cdb is not None and bits == 16:
                 start = time.perf_counter()
                 _core.filter_scores(profile, which, *cdb)
                 cpu = M * int(cdb[1][-1]) / (time.perf_counter() - start) / 1e9
-            rows.append(
-                dict(M=M, filter=which, lane_bits=bits, gpu_seconds=seconds, gpu_gcups=gpu,
-                     cpu_gcups=cpu,
-                     stripes=gp.viterbi_stripes if which == "viterbi" else gp.msv_stripes,
-                     residues=int(t_db[1][-1]))
-            )
-            ratio = f"{gpu / cpu:8.1f}" if cpu else ""
-            cpu_text = f"{cpu:10.1f}" if cpu else ""
-            print(f"{M:>6} {which:>8} {bits:>6} {gpu:10.1f} {cpu_text:>10} {ratio}", flush=True)
+            for runtime_compiled in (True, False):
+                if not runtime_compiled and M > _core.gpu_static_max_model_length:
+                    continue
+                start = time.perf_counter()
+                gp = _core.GpuProfile(
+                    profile, bits if which != "viterbi" else 0, runtime_compiled=runtime_compiled
+                )
+                profile_seconds = time.perf_counter() - start
+                if runtime_compiled and not gp.runtime_compiled:
+                    continue  # the exact stripe count is a static kernel: the row below
+                t_db, t_dev = (vdb, vtargets) if which == "viterbi" else (db, targets)
+                cells = M * int(t_db[1][-1])
+                seconds = _core.gpu_filter_kernel_seconds(gp, t_dev, which, *t_db, args.repeat)
+                gpu = cells / seconds / 1e9
+                stripes = gp.viterbi_stripes if which == "viterbi" else gp.msv_stripes
+                rows.append(
+                    dict(M=M, filter=which, lane_bits=bits, runtime_compiled=gp.runtime_compiled,
+                         stripes=stripes, gpu_seconds=seconds, gpu_gcups=gpu, cpu_gcups=cpu,
+                         profile_seconds=profile_seconds, residues=int(t_db[1][-1]))
+                )
+                ratio = f"{gpu / cpu:8.1f}" if cpu else ""
+                cpu_text = f"{cpu:10.1f}" if cpu else ""
+                print(
+                    f"{M:>6} {which:>8} {bits:>6} {str(gp.runtime_compiled):>6} {stripes:>7} "
+                    f"{gpu:10.1f} {cpu_text:>10} {ratio}",
+                    flush=True,
+                )
     result = {
         "benchmark": "hmm_filters",
         "command": " ".join(sys.argv),
@@ -108,7 +134,8 @@ def main() -> int:
         "device": device_info(),
         "software": {"gpuseq": gpuseq.__version__, "git": source_info()},
         "kernels": "CUDAMPF warp per target: SSV/MSV in 8-bit (paper) or 16-bit DPX lanes, "
-        "16-bit Viterbi; static stripe counts",
+        "16-bit Viterbi; static stripe counts (rounded up) and NVRTC-compiled exact ones",
+        "nvrtc": _core.nvrtc_info(),
         "rows": rows,
     }
     name = f"hmm-filters-{platform.node()}-{datetime.now():%Y%m%d-%H%M%S}.json"

@@ -13,6 +13,7 @@
 #include "hmm/cascade.hpp"
 #include "hmm/filters.hpp"
 #include "hmm/profile.hpp"
+#include "hmm/runtime_compile.hpp"
 
 #ifdef GPUSEQ_WITH_CUDA
 #include "hmm/gpu_filters.hpp"
@@ -105,6 +106,64 @@ hmm::CascadeOptions cascade_options(double F1, double F2, bool bias_filter, int 
   return o;
 }
 
+// libnvrtc is looked for on sys.path too (the pip wheels): the first load decides.
+bool load_nvrtc() {
+  std::vector<std::string> paths;
+  for (const py::handle& p : py::module_::import("sys").attr("path"))
+    if (py::isinstance<py::str>(p)) paths.push_back(p.cast<std::string>());
+  return cuda::hmm::rtc::load_nvrtc(paths);
+}
+
+void bind_runtime_compile(py::module_& m) {
+  namespace rtc = cuda::hmm::rtc;
+  m.def(
+      "nvrtc_info",
+      [] {
+        load_nvrtc();
+        const rtc::NvrtcInfo info = rtc::nvrtc_info();
+        py::dict d;
+        d["available"] = info.available;
+        d["library"] = info.library;
+        d["version"] = info.available ? py::object(py::make_tuple(info.major, info.minor))
+                                      : py::object(py::none());
+        d["reason"] = info.reason;
+        d["cache_dir"] = rtc::cache_directory();
+        d["source_hash"] = rtc::source_hash();
+        return d;
+      },
+      "The NVRTC the GPU filter kernels are compiled with at run time (loaded on first use).");
+  m.def(
+      "nvrtc_compile",
+      [](const std::vector<std::string>& name_expressions, const std::string& arch, bool cache,
+         const std::string& device) {
+        load_nvrtc();
+        rtc::CompiledKernels k;
+        {
+          py::gil_scoped_release release;
+          k = cache ? rtc::cached_compile(name_expressions, arch, device)
+                    : rtc::compile(name_expressions, arch);
+        }
+        return py::make_tuple(py::bytes(k.image), k.lowered);
+      },
+      py::arg("name_expressions"), py::arg("arch"), py::arg("cache") = true,
+      py::arg("device") = "",
+      "Compiles the embedded filter kernel sources with NVRTC (no GPU needed): (image, lowered "
+      "names). arch 'sm_XY' gives a CUBIN, 'compute_XY' PTX; with cache, through the disk "
+      "cache under the key `device`.");
+  m.def(
+      "nvrtc_cache_stats",
+      [] {
+        const rtc::CacheStats s = rtc::cache_stats();
+        py::dict d;
+        d["compiled"] = s.compiled;
+        d["disk_loads"] = s.disk_loads;
+        d["disk_rejected"] = s.disk_rejected;
+        d["disk_writes"] = s.disk_writes;
+        return d;
+      },
+      "Counts of this process's NVRTC compilations and kernel disk cache reads and writes.");
+}
+
 #ifdef GPUSEQ_WITH_CUDA
 cuda::hmm::Filter gpu_filter(const std::string& which) {
   if (which == "ssv") return cuda::hmm::Filter::kSsv;
@@ -127,23 +186,46 @@ void bind_gpu_hmm(py::module_& m) {
       .def_property_readonly("residue_count", &gh::DeviceTargets::residues);
   py::class_<gh::DeviceProfile>(m, "GpuProfile",
                                 "A model's filter tables striped for the GPU kernels.")
-      .def(py::init([](const SearchProfile& profile, int msv_bits, const std::string& viterbi) {
+      .def(py::init([](const SearchProfile& profile, int msv_bits, const std::string& viterbi,
+                       bool runtime_compiled) {
              gh::KernelOptions o;
              o.msv_bits = msv_bits;
              if (viterbi == "warp") o.viterbi = gh::KernelOptions::Viterbi::kWarpPerTarget;
              else if (viterbi == "thread") o.viterbi = gh::KernelOptions::Viterbi::kThreadPerTarget;
              else throw std::invalid_argument("viterbi must be 'warp' or 'thread', not '" + viterbi + "'");
-             return std::make_unique<gh::DeviceProfile>(profile, o);
+             o.runtime_compiled = runtime_compiled;
+             std::unique_ptr<gh::DeviceProfile> dp;
+             {
+               py::gil_scoped_release release;  // NVRTC may compile for seconds
+               dp = std::make_unique<gh::DeviceProfile>(profile, o);
+             }
+             // One notice per process when NVRTC is missing or failed (static kernels used).
+             if (runtime_compiled) {
+               const std::string notice = gh::take_runtime_compilation_notice();
+               if (!notice.empty() && PyErr_WarnEx(PyExc_RuntimeWarning, notice.c_str(), 1) < 0)
+                 throw py::error_already_set();
+             }
+             return dp;
            }),
            py::keep_alive<1, 2>(), py::arg("profile"), py::arg("msv_bits") = 0,
-           py::arg("viterbi") = "warp",
+           py::arg("viterbi") = "warp", py::arg("runtime_compiled") = true,
            "msv_bits: SSV/MSV lanes of 8 bits (the paper's) or 16 (DPX); 0: this device's "
            "faster one. viterbi: 'warp' (a warp per target, CUDAMPF) or 'thread' (a thread per "
-           "target, Walters et al. 2009). Every choice gives the same scores.")
+           "target, Walters et al. 2009). runtime_compiled: kernels compiled by NVRTC for the "
+           "model's exact stripe count where the static set lacks it (else, or without NVRTC, "
+           "the static kernels with the count rounded up). Every choice gives the same scores.")
+      .def_property_readonly(
+          "runtime_compiled",
+          [](const gh::DeviceProfile& dp) { return dp.options().runtime_compiled; })
       .def_property_readonly("msv_bits", &gh::DeviceProfile::msv_bits)
       .def_property_readonly("msv_stripes", &gh::DeviceProfile::msv_stripes)
       .def_property_readonly("viterbi_stripes", &gh::DeviceProfile::viterbi_stripes);
+  load_nvrtc();  // decides the limit below: the NVRTC kernels' or the static ones'
   m.attr("gpu_max_model_length") = gh::max_model_length();
+  m.attr("gpu_static_max_model_length") = gh::max_model_length(false);
+  m.def("gpu_clear_runtime_kernels", &gh::clear_runtime_kernels,
+        "Forget the kernels loaded at run time (profiles keep theirs): the next profile reads "
+        "them from the disk cache. For tests.");
   m.def(
       "gpu_allocation_limit_for_tests",
       [](size_t bytes) { gh::set_allocation_limit_for_tests(bytes); },
@@ -335,6 +417,7 @@ void bind_hmm(py::module_& m) {
 
   m.def("cpu_kernel_isa", [] { return std::string(hmm::cpu_filter_kernels().isa); });
   m.attr("max_target_length") = hmm::kMaxTargetLength;
+  bind_runtime_compile(m);
 #ifdef GPUSEQ_WITH_CUDA
   bind_gpu_hmm(m);
 #endif

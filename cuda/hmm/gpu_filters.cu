@@ -1,8 +1,12 @@
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -13,6 +17,7 @@
 #include "hmm/filters.hpp"
 #include "hmm/gpu_filters.hpp"
 #include "hmm/msv.cuh"
+#include "hmm/runtime_compile.hpp"
 #include "hmm/viterbi_filter.cuh"
 
 namespace gpuseq::cuda::hmm {
@@ -31,9 +36,23 @@ constexpr int kByteNodesPerStripe = 128;
 constexpr int kWordNodesPerStripe = 64;
 constexpr int kThreadsPerBlock = 128;
 
+// Longest model of the kernels compiled at run time, in 16-bit stripes (64 nodes each; the
+// byte kernels need half as many). The bound is the Viterbi kernel's register budget: it holds
+// 3Q words per thread, and ptxas (CUDA 13.0, sm_90a, 255 registers) spills 72 bytes at Q = 48
+// (the largest static kernel), 160 at 52, 316 at 56 and 636 at 64 (388 bytes of spill loads,
+// which stay in L1 at this occupancy; sm_80: none at 56, 208 at 64); the SSV/MSV kernels
+// spill nothing up to Q = 128. 64 stripes (4096 nodes) takes every Pfam model;
+// bench_hmm_filters.py measures what the spills cost (rows M > 3072).
+constexpr int kRuntimeMaxWordStripes = 64;
+
+// Stripes a model of M nodes needs (at least 2: the kernels' stripe loops need a q - 1).
+int needed_stripes(int M, int nodes_per_stripe) {
+  return std::max((M - 1) / nodes_per_stripe + 1, 2);
+}
+
 template <int... Qs>
 int covering_stripes(int M, int nodes_per_stripe, std::integer_sequence<int, Qs...>) {
-  const int needed = std::max((M - 1) / nodes_per_stripe + 1, 2);
+  const int needed = needed_stripes(M, nodes_per_stripe);
   int chosen = 0;
   ((chosen == 0 && Qs >= needed ? (chosen = Qs) : 0), ...);
   return chosen;  // 0: longer than every compiled kernel
@@ -112,7 +131,142 @@ void append_striped_words(std::vector<uint32_t>& out, const int16_t* by_node, in
     }
 }
 
+// ---- kernels compiled at run time (NVRTC) -------------------------------------------------
+
+// One model's three kernels for its exact stripe counts, from one NVRTC program, loaded with
+// the runtime's library API (no libcuda at link time). Shared by every profile that needs them.
+struct RuntimeKernels {
+  cudaLibrary_t library = nullptr;
+  cudaKernel_t ssv = nullptr, msv = nullptr, viterbi = nullptr;
+  RuntimeKernels() = default;
+  RuntimeKernels(const RuntimeKernels&) = delete;
+  RuntimeKernels& operator=(const RuntimeKernels&) = delete;
+  ~RuntimeKernels() {
+    if (library != nullptr) cudaLibraryUnload(library);
+  }
+};
+
+struct RuntimeState {
+  std::mutex mutex;
+  std::map<std::string, std::shared_ptr<const RuntimeKernels>> loaded;  // by device + names
+  std::string failure;  // why run-time compilation is off ("" while it works)
+  bool notice_taken = false;
+};
+
+// Never destroyed: libraries are not unloaded after the CUDA runtime has shut down at exit.
+RuntimeState& runtime_state() {
+  static RuntimeState* state = new RuntimeState;
+  return *state;
+}
+
+bool runtime_compilation_works() {
+  if (!rtc::load_nvrtc()) return false;
+  RuntimeState& state = runtime_state();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  return state.failure.empty();
+}
+
+// The code NVRTC builds for this device: a CUBIN for its own architecture (sm_90a on Hopper,
+// whose DPX instructions the 16-bit kernels use), and the device's name for the cache key.
+void device_target(std::string& arch, std::string& device_key) {
+  int device = 0;
+  GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  GPUSEQ_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  arch = "sm_" + std::to_string(prop.major) + std::to_string(prop.minor);
+  if (prop.major == 9 && prop.minor == 0) arch += "a";
+  device_key = std::string(prop.name) + " (compute capability " + std::to_string(prop.major) +
+               "." + std::to_string(prop.minor) + ")";
+}
+
+std::shared_ptr<const RuntimeKernels> load_kernels(const std::vector<std::string>& names) {
+  std::string arch, device_key;
+  device_target(arch, device_key);
+  int device = 0;
+  GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+  std::string key = std::to_string(device);
+  for (const std::string& n : names) key += " " + n;
+  RuntimeState& state = runtime_state();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  if (auto it = state.loaded.find(key); it != state.loaded.end()) return it->second;
+  const rtc::CompiledKernels code = rtc::cached_compile(names, arch, device_key);
+  auto kernels = std::make_shared<RuntimeKernels>();
+  cudaError_t err = cudaLibraryLoadData(&kernels->library, code.image.data(), nullptr, nullptr, 0,
+                                        nullptr, nullptr, 0);
+  cudaKernel_t* slots[] = {&kernels->ssv, &kernels->msv, &kernels->viterbi};
+  for (size_t i = 0; i < names.size() && err == cudaSuccess; ++i)
+    err = cudaLibraryGetKernel(slots[i], kernels->library, code.lowered[i].c_str());
+  if (err != cudaSuccess) {
+    cudaGetLastError();  // not sticky: clear it
+    throw rtc::CompileError(std::string("the kernels NVRTC compiled do not load on ") +
+                            device_key + ": " + cudaGetErrorString(err));
+  }
+  state.loaded[key] = kernels;
+  return kernels;
+}
+
+// The SSV, MSV and Viterbi kernels for these exact stripe counts, compiled (or read from the
+// disk cache) and loaded; null when NVRTC is missing or fails, with the reason kept for the one
+// notice (and run-time compilation then stays off in this process).
+std::shared_ptr<const RuntimeKernels> runtime_kernels(int msv_bits, int msv_stripes,
+                                                      int viterbi_stripes) {
+  if (!runtime_compilation_works()) return nullptr;
+  const bool bytes = msv_bits == 8;
+  const std::vector<std::string> names = {
+      rtc::kernel_name(bytes ? "ssv_warp_kernel" : "ssv_warp_kernel_s16", msv_stripes),
+      rtc::kernel_name(bytes ? "msv_warp_kernel" : "msv_warp_kernel_s16", msv_stripes),
+      rtc::kernel_name("viterbi_warp_kernel", viterbi_stripes)};
+  try {
+    return load_kernels(names);
+  } catch (const rtc::CompileError& e) {
+    RuntimeState& state = runtime_state();
+    std::lock_guard<std::mutex> lock(state.mutex);
+    if (state.failure.empty()) state.failure = e.what();
+    return nullptr;
+  }
+}
+
+// Launches a kernel loaded at run time. `signature` is the statically compiled instance of the
+// same template (any Q): each argument is converted to its parameter's type, as <<<>>> would.
+template <class... Params, class... Args>
+void launch_loaded(void (*signature)(Params...), cudaKernel_t kernel, int n, Args... args) {
+  static_assert(sizeof...(Params) == sizeof...(Args), "one argument per kernel parameter");
+  (void)signature;
+  std::tuple<Params...> values(args...);
+  std::array<void*, sizeof...(Params)> pointers{};
+  std::apply([&](auto&... v) { pointers = {static_cast<void*>(&v)...}; }, values);
+  const void* f = reinterpret_cast<const void*>(kernel);
+  GPUSEQ_CUDA_CHECK(cudaLaunchKernel(f, dim3(grid_blocks(f, n)), dim3(kThreadsPerBlock),
+                                     pointers.data(), 0, nullptr));
+}
+
 }  // namespace
+
+std::string take_runtime_compilation_notice() {
+  RuntimeState& state = runtime_state();
+  std::string reason;
+  {
+    std::lock_guard<std::mutex> lock(state.mutex);
+    if (state.notice_taken) return "";
+    reason = state.failure;
+  }
+  if (reason.empty()) {
+    if (rtc::load_nvrtc()) return "";
+    reason = rtc::nvrtc_info().reason;
+  }
+  std::lock_guard<std::mutex> lock(state.mutex);
+  if (state.notice_taken) return "";
+  state.notice_taken = true;
+  return "GPU filter kernels: run-time compilation (NVRTC) is unavailable, using the static "
+         "kernels (stripe counts rounded up, models up to " +
+         std::to_string(max_model_length(false)) + " nodes): " + reason;
+}
+
+void clear_runtime_kernels() {
+  RuntimeState& state = runtime_state();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  state.loaded.clear();
+}
 
 // ---- resident data ------------------------------------------------------------------------
 
@@ -138,6 +292,7 @@ struct DeviceProfile::Tables {
   DeviceArray<uint32_t> msv_costs;            // kAminoKp x Q_msv x 32 words (8- or 16-bit)
   DeviceArray<uint32_t> viterbi_emissions;    // kAminoKp x Q_vit x 32 words
   DeviceArray<uint32_t> viterbi_transitions;  // kVtCount x Q_vit x 32 words
+  std::shared_ptr<const RuntimeKernels> runtime;  // null: the static kernels
 };
 
 DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOptions& options)
@@ -149,13 +304,30 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   if (options_.viterbi != KernelOptions::Viterbi::kWarpPerTarget)
     throw std::invalid_argument("this Viterbi kernel is not built yet");
   const int M = profile.M;
+  auto too_long = [&](bool runtime_compiled) {
+    return std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
+                                 ") is longer than the GPU filter kernels take (" +
+                                 std::to_string(max_model_length(runtime_compiled)) + ")");
+  };
+  const int msv_nodes = msv_bits == 8 ? kByteNodesPerStripe : kWordNodesPerStripe;
   msv_stripes_ = msv_bits == 8 ? covering_stripes(M, kByteNodesPerStripe, ByteStripeCounts{})
                                 : covering_stripes(M, kWordNodesPerStripe, WordStripeCounts{});
   viterbi_stripes_ = covering_stripes(M, kWordNodesPerStripe, WordStripeCounts{});
-  if (msv_stripes_ == 0 || viterbi_stripes_ == 0)
-    throw std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
-                                ") is longer than the GPU filter kernels take (" +
-                                std::to_string(max_model_length()) + ")");
+  // Run-time compilation where the static set has no kernel for the exact stripe counts (a
+  // static kernel for them is the same code, without the compilation).
+  const int exact_msv = needed_stripes(M, msv_nodes);
+  const int exact_viterbi = needed_stripes(M, kWordNodesPerStripe);
+  const bool exact_is_static = msv_stripes_ == exact_msv && viterbi_stripes_ == exact_viterbi;
+  if (options_.runtime_compiled && !exact_is_static) {
+    if (exact_viterbi > kRuntimeMaxWordStripes && runtime_compilation_works()) throw too_long(true);
+    tables_->runtime = runtime_kernels(msv_bits, exact_msv, exact_viterbi);
+    if (tables_->runtime) {
+      msv_stripes_ = exact_msv;
+      viterbi_stripes_ = exact_viterbi;
+    }
+  }
+  options_.runtime_compiled = tables_->runtime != nullptr;
+  if (msv_stripes_ == 0 || viterbi_stripes_ == 0) throw too_long(false);
   const std::vector<uint32_t> costs = msv_bits == 8
                                           ? stripe_bytes(profile.msv, msv_stripes_)
                                           : stripe_score_words(profile.msv, msv_stripes_);
@@ -178,7 +350,9 @@ DeviceProfile::~DeviceProfile() = default;
 
 void set_allocation_limit_for_tests(size_t bytes) { allocation_limit_for_tests().store(bytes); }
 
-int max_model_length() {
+int max_model_length(bool runtime_compiled) {
+  if (runtime_compiled && runtime_compilation_works())
+    return kRuntimeMaxWordStripes * kWordNodesPerStripe;
   constexpr int bytes = 24 * kByteNodesPerStripe, words = 48 * kWordNodesPerStripe;
   return std::min(bytes, words);
 }
@@ -222,7 +396,25 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
   for (int run = 0; run < std::max(1, repeats); ++run) {
     DeviceTimer timer;
     timer.start();
-      if (kernel == Kernel::kViterbi) {
+    if (const RuntimeKernels* rt = tables.runtime.get()) {
+      // Compiled for the exact stripe counts; the Q = 2 instances give the parameter types.
+      if (kernel == Kernel::kViterbi)
+        launch_loaded(viterbi_warp_kernel<2>, rt->viterbi, n, tables.viterbi_emissions.get(),
+                      tables.viterbi_transitions.get(), p.viterbi.e_move, p.viterbi.ddbound,
+                      list);
+      else if (dp.msv_bits() == 8 && kernel == Kernel::kSsv)
+        launch_loaded(ssv_warp_kernel<2>, rt->ssv, n, tables.msv_costs.get(), p.msv.bias,
+                      cpu::ssv_overflow_level(p.msv), list);
+      else if (dp.msv_bits() == 8)
+        launch_loaded(msv_warp_kernel<2>, rt->msv, n, tables.msv_costs.get(), p.msv.bias,
+                      p.msv.tec, list);
+      else if (kernel == Kernel::kSsv)
+        launch_loaded(ssv_warp_kernel_s16<2>, rt->ssv, n, tables.msv_costs.get(),
+                      cpu::ssv_overflow_level(p.msv), list);
+      else
+        launch_loaded(msv_warp_kernel_s16<2>, rt->msv, n, tables.msv_costs.get(), p.msv.bias,
+                      p.msv.tec, list);
+    } else if (kernel == Kernel::kViterbi) {
       with_stripes(dp.viterbi_stripes(), WordStripeCounts{}, [&](auto stripes) {
         constexpr int Q = decltype(stripes)::value;
         const auto k = viterbi_warp_kernel<Q>;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "common/sequence_chunk.hpp"
@@ -40,6 +41,10 @@ struct KernelOptions {
   int msv_bits = 0;
   // Viterbi filter: a warp per target (CUDAMPF) or a thread per target (Walters et al. 2009).
   enum class Viterbi { kWarpPerTarget, kThreadPerTarget } viterbi = Viterbi::kWarpPerTarget;
+  // Kernels compiled at run time by NVRTC for the model's exact stripe count (and for models
+  // longer than the static kernels take), where the static set lacks it; false, or NVRTC
+  // missing or failing: the statically compiled kernels (stripe count rounded up).
+  bool runtime_compiled = true;
 };
 
 // One model's filter tables laid out for the chosen kernels, resident on the GPU.
@@ -51,7 +56,8 @@ class DeviceProfile {
   DeviceProfile(const DeviceProfile&) = delete;
   DeviceProfile& operator=(const DeviceProfile&) = delete;
   const ::gpuseq::hmm::SearchProfile& profile() const { return profile_; }
-  const KernelOptions& options() const { return options_; }  // defaults resolved
+  // Defaults resolved; runtime_compiled: whether this profile's kernels came from NVRTC.
+  const KernelOptions& options() const { return options_; }
   int msv_bits() const { return options_.msv_bits; }
   int msv_stripes() const { return msv_stripes_; }
   int viterbi_stripes() const { return viterbi_stripes_; }
@@ -72,8 +78,17 @@ int default_msv_bits();
 // Testing hook: device allocations larger than `bytes` fail as on a full device (0: off).
 void set_allocation_limit_for_tests(size_t bytes);
 
-// Longest model the compiled kernels take (a longer one is searched by the CPU filters).
-int max_model_length();
+// Longest model the kernels take (a longer one is searched by the CPU filters): with
+// runtime_compiled, the NVRTC kernels' limit while NVRTC works, else the static kernels'.
+int max_model_length(bool runtime_compiled = true);
+
+// Why run-time compilation is off, once per process ("" otherwise, and on later calls): for
+// the one notice the bindings turn into a Python warning.
+std::string take_runtime_compilation_notice();
+
+// Drops the kernels loaded at run time (profiles keep theirs), so that the next profile loads
+// them from the disk cache again: for tests.
+void clear_runtime_kernels();
 
 enum class Filter { kSsv, kMsv, kViterbi };
 

@@ -20,7 +20,9 @@
 // (nodes past M score kPadScore16 and stay at 0).
 #pragma once
 
+#ifndef __CUDACC_RTC__
 #include <cstdint>
+#endif
 
 #include "hmm/warp_lanes.cuh"
 

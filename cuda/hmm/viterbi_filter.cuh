@@ -10,8 +10,10 @@
 // every table, which keeps their M and I at -32768 and their D from feeding real states.
 #pragma once
 
+#ifndef __CUDACC_RTC__
 #include <climits>
 #include <cstdint>
+#endif
 
 #include "hmm/msv.cuh"
 #include "hmm/warp_lanes.cuh"

@@ -3,7 +3,21 @@
 // address in the lowest bits. These helpers move one lane along that vector and reduce it.
 #pragma once
 
+// These headers are also compiled at run time by NVRTC (cuda/hmm/runtime_compile.cpp), which has
+// no C++ standard library headers: there the fixed-width types come from the typedefs below.
+#ifdef __CUDACC_RTC__
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+#ifndef INT_MAX
+#define INT_MAX 2147483647
+#endif
+#else
 #include <cstdint>
+#endif
 
 namespace gpuseq::cuda::hmm {
 

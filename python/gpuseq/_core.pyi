@@ -164,9 +164,18 @@ class GpuTargets:
 
 class GpuProfile:
     """A model's filter tables laid out for the GPU kernels (msv_bits 8 or 16, 0: the device's
-    faster one; viterbi 'warp' or 'thread')."""
+    faster one; viterbi 'warp' or 'thread'; runtime_compiled: NVRTC kernels for the exact
+    stripe count where the static set lacks it)."""
 
-    def __init__(self, profile: SearchProfile, msv_bits: int = 0, viterbi: str = "warp") -> None: ...
+    def __init__(
+        self,
+        profile: SearchProfile,
+        msv_bits: int = 0,
+        viterbi: str = "warp",
+        runtime_compiled: bool = True,
+    ) -> None: ...
+    @property
+    def runtime_compiled(self) -> bool: ...
     @property
     def msv_bits(self) -> int: ...
     @property
@@ -175,6 +184,9 @@ class GpuProfile:
     def viterbi_stripes(self) -> int: ...
 
 gpu_max_model_length: int
+gpu_static_max_model_length: int
+
+def gpu_clear_runtime_kernels() -> None: ...
 
 def gpu_allocation_limit_for_tests(bytes: int) -> None: ...
 
@@ -199,3 +211,10 @@ def gpu_run_cascade(
     bias_filter: bool = True,
     threads: int = 0,
 ) -> dict[str, Any]: ...
+
+# Every build: NVRTC compilation of the GPU filter kernels (no GPU needed).
+def nvrtc_info() -> dict[str, Any]: ...
+def nvrtc_compile(
+    name_expressions: list[str], arch: str, cache: bool = True, device: str = ""
+) -> tuple[bytes, list[str]]: ...
+def nvrtc_cache_stats() -> dict[str, int]: ...

@@ -1,0 +1,324 @@
+"""Run-time specialisation of the GPU filter kernels (cuda/hmm/runtime_compile.cpp): NVRTC
+compiles the kernel headers embedded in the module for a model's exact stripe count, through a
+disk cache, with the static kernels as the fallback.
+
+Without a GPU (any build, where libnvrtc is installed): the embedded headers compile under
+NVRTC for Hopper and Ampere, and the disk cache is written, read back, and rebuilt when an entry
+is corrupt. With a GPU (marked `cuda`): the NVRTC kernels, for stripe counts the static set
+lacks and for models longer than it takes, give the static kernels' scores and the CPU filters'
+bit for bit (and so HMMER's: tests/test_filters.py), and profiles reuse the disk cache."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pyhmmer.easel import Alphabet
+from pyhmmer.plan7 import HMM
+
+import gpuseq
+from conftest import bit_equal
+from gpuseq import _core
+from gpuseq.hmm import search_profile
+from synthetic import plant, random_proteins
+
+FILTERS = ("ssv", "msv", "viterbi")
+NS = "gpuseq::cuda::hmm::"
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _needs_nvrtc():
+    info = _core.nvrtc_info()
+    if not info["available"]:
+        pytest.skip(f"libnvrtc is not installed here: {info['reason']}")
+    return info
+
+
+def _kernel_set(byte_stripes: int, word_stripes: int) -> list[str]:
+    return [
+        f"{NS}ssv_warp_kernel<{byte_stripes}>",
+        f"{NS}msv_warp_kernel<{byte_stripes}>",
+        f"{NS}ssv_warp_kernel_s16<{word_stripes}>",
+        f"{NS}msv_warp_kernel_s16<{word_stripes}>",
+        f"{NS}viterbi_warp_kernel<{word_stripes}>",
+    ]
+
+
+# ---- no GPU needed --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_80"])
+def test_embedded_kernel_headers_compile_under_nvrtc(arch):
+    """Every kernel template of the embedded headers instantiates for a stripe count that no
+    static kernel has (a CUBIN for the architecture, with each kernel's mangled name)."""
+    _needs_nvrtc()
+    names = _kernel_set(5, 9)
+    image, lowered = _core.nvrtc_compile(names, arch, cache=False)
+    assert image[:4] == b"\x7fELF"
+    assert len(lowered) == len(names)
+    for name, mangled in zip(names, lowered):
+        template = name.removeprefix(NS).split("<")[0]
+        assert mangled.startswith("_ZN6gpuseq4cuda3hmm") and template in mangled, (name, mangled)
+        assert mangled.encode() in image
+
+
+def test_ptx_names_the_stripe_count():
+    """compute_XY gives PTX, one entry per instantiated kernel."""
+    _needs_nvrtc()
+    ptx, lowered = _core.nvrtc_compile([f"{NS}viterbi_warp_kernel<13>"], "compute_80", cache=False)
+    text = ptx.rstrip(b"\0").decode()
+    assert ".entry " + lowered[0] in text and "ILi13E" in lowered[0]
+
+
+def test_compile_errors_are_clear():
+    _needs_nvrtc()
+    with pytest.raises(RuntimeError, match="NVRTC could not compile"):
+        _core.nvrtc_compile([f"{NS}no_such_kernel<3>"], "sm_80", cache=False)
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.kernel"))
+
+
+def test_disk_cache_is_written_read_back_and_rebuilt_when_corrupt(tmp_path, monkeypatch):
+    _needs_nvrtc()
+    cache = tmp_path / "kernels"
+    monkeypatch.setenv("GPUSEQ_CACHE_DIR", str(cache))
+    assert _core.nvrtc_info()["cache_dir"] == str(cache)
+    names = [f"{NS}ssv_warp_kernel_s16<3>"]
+    device = "test device (compute capability 8.0)"
+
+    def compile_counting():
+        before = _core.nvrtc_cache_stats()
+        image, lowered = _core.nvrtc_compile(names, "sm_80", device=device)
+        after = _core.nvrtc_cache_stats()
+        return image, lowered, {k: after[k] - before[k] for k in after}
+
+    image, lowered, delta = compile_counting()
+    assert delta == {"compiled": 1, "disk_loads": 0, "disk_rejected": 0, "disk_writes": 1}
+    (entry,) = _entries(cache)
+    assert "ssv_warp_kernel_s16-3" in entry.name and "sm_80" in entry.name
+    assert sorted(p.name for p in cache.iterdir()) == [entry.name]  # no temp file left
+
+    again, lowered_again, delta = compile_counting()
+    assert delta == {"compiled": 0, "disk_loads": 1, "disk_rejected": 0, "disk_writes": 0}
+    assert again == image and lowered_again == lowered
+
+    good = entry.read_bytes()
+    assert image in good and all(name.encode() in good for name in lowered)
+    flipped = bytearray(good)
+    flipped[len(flipped) // 2] ^= 0x40
+    for corrupt in (b"", b"garbage", good[: len(good) // 2], bytes(flipped), good + b"x"):
+        entry.write_bytes(corrupt)
+        rebuilt, rebuilt_lowered, delta = compile_counting()
+        assert delta == {"compiled": 1, "disk_loads": 0, "disk_rejected": 1, "disk_writes": 1}
+        assert rebuilt[:4] == b"\x7fELF" and rebuilt_lowered == lowered
+        # The rewritten entry is whole: read back, not compiled (NVRTC's output is not
+        # byte-identical between compilations, so it is compared with what was just built).
+        read_back, _, delta = compile_counting()
+        assert delta == {"compiled": 0, "disk_loads": 1, "disk_rejected": 0, "disk_writes": 0}
+        assert read_back == rebuilt
+
+    # Another device (or architecture) is another entry.
+    _core.nvrtc_compile(names, "sm_80", device="another device")
+    assert len(_entries(cache)) == 2
+
+
+def test_unwritable_cache_is_skipped(tmp_path, monkeypatch):
+    _needs_nvrtc()
+    blocker = tmp_path / "not_a_directory"
+    blocker.write_text("")
+    monkeypatch.setenv("GPUSEQ_CACHE_DIR", str(blocker / "kernels"))
+    before = _core.nvrtc_cache_stats()
+    image, _ = _core.nvrtc_compile([f"{NS}ssv_warp_kernel_s16<4>"], "sm_80")
+    assert image[:4] == b"\x7fELF"
+    assert _core.nvrtc_cache_stats()["disk_writes"] == before["disk_writes"]
+
+
+def test_cache_directory_follows_xdg(tmp_path, monkeypatch):
+    monkeypatch.delenv("GPUSEQ_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert _core.nvrtc_info()["cache_dir"] == str(tmp_path / "gpuseq" / "kernels")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert _core.nvrtc_info()["cache_dir"] == str(tmp_path / ".cache" / "gpuseq" / "kernels")
+
+
+def _run_python(code: str, **env) -> subprocess.CompletedProcess:
+    environ = {**os.environ, **env}
+    python_dir = str(Path(gpuseq.__file__).parent.parent)
+    paths = [python_dir, str(REPO / "tests"), environ.get("PYTHONPATH", "")]
+    environ["PYTHONPATH"] = os.pathsep.join(paths)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], env=environ, capture_output=True, text=True
+    )
+
+
+def test_missing_nvrtc_is_reported_not_fatal(tmp_path):
+    """GPUSEQ_NVRTC_LIBRARY names the only library tried: a missing one turns NVRTC off."""
+    missing = tmp_path / "libnvrtc.so.99"
+    r = _run_python(
+        """
+        from gpuseq import _core
+        info = _core.nvrtc_info()
+        assert not info["available"] and "no such file" in info["reason"], info
+        try:
+            _core.nvrtc_compile(["gpuseq::cuda::hmm::ssv_warp_kernel_s16<3>"], "sm_80")
+        except RuntimeError as e:
+            assert "no usable libnvrtc" in str(e), e
+        else:
+            raise AssertionError("compiled without NVRTC")
+        """,
+        GPUSEQ_NVRTC_LIBRARY=str(missing),
+    )
+    assert r.returncode == 0, r.stderr
+
+
+# ---- on the GPU -----------------------------------------------------------------------------
+
+
+def _exact_stripes(M: int, nodes_per_stripe: int) -> int:
+    return max((M - 1) // nodes_per_stripe + 1, 2)
+
+
+def _model_and_targets(M: int, seed: int):
+    rng = np.random.default_rng(seed)
+    hmm = HMM.sample(Alphabet.amino(), M, seed)
+    hmm.set_composition()
+    consensus = hmm.consensus.upper()
+    seqs = random_proteins(rng, 40, mean_length=300)
+    seqs += [plant(rng, consensus), consensus * 3, consensus[: max(1, M // 2)], "X" * 50, ""]
+    seqs += [random_proteins(rng, 1, L, L, L)[0] for L in (1, 2, 129, 4000)]
+    db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
+    return search_profile(hmm), db.residues, db.offsets
+
+
+def _scores(gpu_profile, profile, residues, offsets):
+    targets = _core.GpuTargets(residues, offsets)
+    return {
+        which: _core.gpu_filter_scores(gpu_profile, targets, which, residues, offsets)
+        for which in FILTERS
+    }
+
+
+def _assert_all_equal(label, *score_sets):
+    first = score_sets[0]
+    for other in score_sets[1:]:
+        for which in FILTERS:
+            bad = np.flatnonzero(~bit_equal(first[which], other[which]))
+            assert bad.size == 0, (label, which, bad[:5], first[which][bad[:5]])
+
+
+def _cpu(profile, residues, offsets):
+    return {which: _core.filter_scores(profile, which, residues, offsets) for which in FILTERS}
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("msv_bits", [8, 16])
+# 16-bit stripe counts 9, 9, 10, 11, 13, 30 and 47 (bytes 5 ... 24); 10 is static (M = 577).
+@pytest.mark.parametrize("M", [520, 576, 577, 700, 800, 1900, 3000])
+def test_exact_stripe_counts_equal_static_and_cpu(M, msv_bits):
+    profile, residues, offsets = _model_and_targets(M, M)
+    runtime = _core.GpuProfile(profile, msv_bits, runtime_compiled=True)
+    static = _core.GpuProfile(profile, msv_bits, runtime_compiled=False)
+    assert not static.runtime_compiled
+    msv_nodes = 128 if msv_bits == 8 else 64
+    exact = (_exact_stripes(M, msv_nodes), _exact_stripes(M, 64))
+    rounded = (static.msv_stripes, static.viterbi_stripes)
+    # NVRTC where the static set lacks the exact counts; the static kernel where it has them.
+    assert runtime.runtime_compiled == (rounded != exact)
+    assert (runtime.msv_stripes, runtime.viterbi_stripes) == exact
+    _assert_all_equal(
+        f"M={M}",
+        _cpu(profile, residues, offsets),
+        _scores(runtime, profile, residues, offsets),
+        _scores(static, profile, residues, offsets),
+    )
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("msv_bits", [8, 16])
+def test_models_longer_than_the_static_kernels_run_on_the_gpu(msv_bits):
+    static_limit = _core.gpu_static_max_model_length
+    assert _core.gpu_max_model_length > static_limit  # NVRTC is installed on the GPU host
+    for M in (static_limit + 1, 3500, _core.gpu_max_model_length):
+        profile, residues, offsets = _model_and_targets(M, M)
+        runtime = _core.GpuProfile(profile, msv_bits)
+        assert runtime.runtime_compiled and runtime.viterbi_stripes == _exact_stripes(M, 64)
+        _assert_all_equal(
+            f"M={M}", _cpu(profile, residues, offsets), _scores(runtime, profile, residues, offsets)
+        )
+        with pytest.raises(ValueError, match="longer than the GPU filter kernels"):
+            _core.GpuProfile(profile, msv_bits, runtime_compiled=False)
+
+
+@pytest.mark.cuda
+def test_cascade_of_a_long_model_equals_the_cpu():
+    profile, residues, offsets = _model_and_targets(3300, 17)
+    gp = _core.GpuProfile(profile)
+    targets = _core.GpuTargets(residues, offsets)
+    for F1, F2 in ((0.02, 1e-3), (1.0, 1.0)):
+        gpu = _core.gpu_run_cascade(gp, targets, residues, offsets, F1, F2, True, 2)
+        cpu = _core.run_cascade(profile, residues, offsets, F1, F2, True, 2)
+        for key, value in cpu.items():
+            if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+                assert bit_equal(gpu[key], value).all(), key
+            else:
+                assert np.array_equal(gpu[key], value), key
+
+
+@pytest.mark.cuda
+def test_profiles_reuse_the_disk_cache_and_rebuild_a_corrupt_entry(tmp_path, monkeypatch):
+    cache = tmp_path / "kernels"
+    monkeypatch.setenv("GPUSEQ_CACHE_DIR", str(cache))
+    profile, residues, offsets = _model_and_targets(1100, 4)  # 16-bit Q = 18: not static
+    cpu = _cpu(profile, residues, offsets)
+
+    def build():
+        _core.gpu_clear_runtime_kernels()  # else this process's loaded copy is used
+        before = _core.nvrtc_cache_stats()
+        gp = _core.GpuProfile(profile, 16)
+        after = _core.nvrtc_cache_stats()
+        assert gp.runtime_compiled
+        _assert_all_equal("M=1100", cpu, _scores(gp, profile, residues, offsets))
+        return {k: after[k] - before[k] for k in after}
+
+    assert build() == {"compiled": 1, "disk_loads": 0, "disk_rejected": 0, "disk_writes": 1}
+    (entry,) = _entries(cache)
+    assert build() == {"compiled": 0, "disk_loads": 1, "disk_rejected": 0, "disk_writes": 0}
+    entry.write_bytes(entry.read_bytes()[:100])
+    assert build() == {"compiled": 1, "disk_loads": 0, "disk_rejected": 1, "disk_writes": 1}
+    assert build() == {"compiled": 0, "disk_loads": 1, "disk_rejected": 0, "disk_writes": 0}
+
+
+@pytest.mark.cuda
+def test_without_nvrtc_the_static_kernels_run_with_one_warning(tmp_path):
+    """NVRTC missing: one RuntimeWarning, the static limit, rounded-up stripes, same scores."""
+    r = _run_python(
+        """
+        import warnings
+        import numpy as np
+        from gpuseq import _core
+        from test_gpu_nvrtc import _model_and_targets, _cpu, _scores, _assert_all_equal
+        assert _core.gpu_max_model_length == _core.gpu_static_max_model_length
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for M in (700, 1900):
+                profile, residues, offsets = _model_and_targets(M, M)
+                gp = _core.GpuProfile(profile)
+                assert not gp.runtime_compiled, M
+                assert gp.viterbi_stripes in (12, 32), gp.viterbi_stripes
+                _assert_all_equal(M, _cpu(profile, residues, offsets),
+                                  _scores(gp, profile, residues, offsets))
+        notices = [w for w in caught if issubclass(w.category, RuntimeWarning)]
+        assert len(notices) == 1 and "NVRTC" in str(notices[0].message), notices
+        """,
+        GPUSEQ_NVRTC_LIBRARY=str(tmp_path / "libnvrtc.so.99"),
+    )
+    assert r.returncode == 0, r.stderr
+
