@@ -112,7 +112,7 @@ def main() -> int:
                     continue  # the exact stripe count is a static kernel: the row below
                 t_db, t_dev = (vdb, vtargets) if which == "viterbi" else (db, targets)
                 cells = M * int(t_db[1][-1])
-                seconds = _core.gpu_filter_kernel_seconds(gp, t_dev, which, *t_db, args.repeat)
+                seconds = _core.gpu_filter_kernel_seconds(gp, t_dev, which, repeats=args.repeat)
                 gpu = cells / seconds / 1e9
                 stripes = gp.viterbi_stripes if which == "viterbi" else gp.msv_stripes
                 rows.append(

@@ -172,18 +172,43 @@ cuda::hmm::Filter gpu_filter(const std::string& which) {
   throw std::invalid_argument("unknown GPU filter '" + which + "' (ssv, msv, viterbi)");
 }
 
+// GPU targets with the arrays their host view points into (kept alive here, checked once).
+struct GpuTargets {
+  CArray<uint8_t> residues;
+  CArray<int64_t> offsets;
+  std::unique_ptr<cuda::hmm::DeviceTargets> device;
+};
+
+// The targets' device data; residues/offsets, when a caller passes them again, must be the
+// arrays the targets were made from.
+const cuda::hmm::DeviceTargets& device_targets(const GpuTargets& t, const py::object& residues,
+                                               const py::object& offsets) {
+  for (const auto& [given, own] : {std::pair<const py::object&, const py::array&>{residues, t.residues},
+                                   {offsets, t.offsets}})
+    if (!given.is_none() && !given.is(own) &&
+        py::array::ensure(given).data() != own.data())
+      throw std::invalid_argument("residues/offsets are not the arrays these GpuTargets hold");
+  return *t.device;
+}
+
 void bind_gpu_hmm(py::module_& m) {
   namespace gh = cuda::hmm;
-  py::class_<gh::DeviceTargets>(m, "GpuTargets",
-                                "Digitized targets uploaded to the GPU once, for every model.")
+  py::class_<GpuTargets>(m, "GpuTargets",
+                         "Digitized targets uploaded to the GPU once, for every model (the "
+                         "arrays are kept and checked once).")
       .def(py::init([](CArray<uint8_t> residues, CArray<int64_t> offsets) {
-             const SequenceBatch b = BatchArgs{residues, offsets}.batch();
+             auto t = std::make_unique<GpuTargets>();
+             t->residues = residues;
+             t->offsets = offsets;
+             const SequenceBatch b = BatchArgs{t->residues, t->offsets}.batch();
              py::gil_scoped_release release;
-             return std::make_unique<gh::DeviceTargets>(b);
+             t->device = std::make_unique<gh::DeviceTargets>(b);
+             return t;
            }),
            py::arg("residues"), py::arg("offsets"))
-      .def_property_readonly("count", &gh::DeviceTargets::count)
-      .def_property_readonly("residue_count", &gh::DeviceTargets::residues);
+      .def_property_readonly("count", [](const GpuTargets& t) { return t.device->count(); })
+      .def_property_readonly("residue_count",
+                             [](const GpuTargets& t) { return t.device->residues(); });
   py::class_<gh::DeviceProfile>(m, "GpuProfile",
                                 "A model's filter tables striped for the GPU kernels.")
       .def(py::init([](const SearchProfile& profile, int msv_bits, const std::string& viterbi,
@@ -233,48 +258,49 @@ void bind_gpu_hmm(py::module_& m) {
       "Testing hook: device allocations larger than `bytes` fail as on a full device (0: off).");
   m.def(
       "gpu_filter_scores",
-      [](const gh::DeviceProfile& dp, const gh::DeviceTargets& dt, const std::string& which,
-         CArray<uint8_t> residues, CArray<int64_t> offsets) {
-        const SequenceBatch b = BatchArgs{residues, offsets}.batch();
+      [](const gh::DeviceProfile& dp, const GpuTargets& t, const std::string& which,
+         py::object residues, py::object offsets) {
+        const gh::DeviceTargets& dt = device_targets(t, residues, offsets);
         const gh::Filter f = gpu_filter(which);
         std::vector<float> out;
         {
           py::gil_scoped_release release;
-          out = gh::filter_scores(dp, dt, b, f);
+          out = gh::filter_scores(dp, dt, f);
         }
         return to_numpy(std::move(out));
       },
-      py::arg("profile"), py::arg("targets"), py::arg("which"), py::arg("residues"),
-      py::arg("offsets"),
-      "filter_scores on the GPU: the same values bit for bit. residues/offsets: the arrays "
+      py::arg("profile"), py::arg("targets"), py::arg("which"), py::arg("residues") = py::none(),
+      py::arg("offsets") = py::none(),
+      "filter_scores on the GPU: the same values bit for bit. residues/offsets (optional): the arrays "
       "`targets` was made from.");
   m.def(
       "gpu_filter_kernel_seconds",
-      [](const gh::DeviceProfile& dp, const gh::DeviceTargets& dt, const std::string& which,
-         CArray<uint8_t> residues, CArray<int64_t> offsets, int repeats) {
-        const SequenceBatch b = BatchArgs{residues, offsets}.batch();
+      [](const gh::DeviceProfile& dp, const GpuTargets& t, const std::string& which,
+         py::object residues, py::object offsets, int repeats) {
+        const gh::DeviceTargets& dt = device_targets(t, residues, offsets);
         const gh::Filter f = gpu_filter(which);
         py::gil_scoped_release release;
-        return gh::kernel_seconds(dp, dt, b, f, repeats);
+        return gh::kernel_seconds(dp, dt, f, repeats);
       },
-      py::arg("profile"), py::arg("targets"), py::arg("which"), py::arg("residues"),
-      py::arg("offsets"), py::arg("repeats") = 5,
+      py::arg("profile"), py::arg("targets"), py::arg("which"), py::arg("residues") = py::none(),
+      py::arg("offsets") = py::none(), py::arg("repeats") = 5,
       "Median seconds of one launch of a filter kernel over every non-empty target (msv: the "
       "full MSV recurrence on all of them).");
   m.def(
       "gpu_run_cascade",
-      [](const gh::DeviceProfile& dp, const gh::DeviceTargets& dt, CArray<uint8_t> residues,
-         CArray<int64_t> offsets, double F1, double F2, bool bias_filter, int threads) {
-        const SequenceBatch b = BatchArgs{residues, offsets}.batch();
+      [](const gh::DeviceProfile& dp, const GpuTargets& t, py::object residues,
+         py::object offsets, double F1, double F2, bool bias_filter, int threads) {
+        const gh::DeviceTargets& dt = device_targets(t, residues, offsets);
         const hmm::CascadeOptions o = cascade_options(F1, F2, bias_filter, threads);
         hmm::CascadeResult r;
         {
           py::gil_scoped_release release;
-          r = gh::run_cascade(dp, dt, b, o);
+          r = gh::run_cascade(dp, dt, o);
         }
         return cascade_dict(std::move(r));
       },
-      py::arg("profile"), py::arg("targets"), py::arg("residues"), py::arg("offsets"),
+      py::arg("profile"), py::arg("targets"), py::arg("residues") = py::none(),
+      py::arg("offsets") = py::none(),
       py::arg("F1") = 0.02, py::arg("F2") = 1e-3, py::arg("bias_filter") = true,
       py::arg("threads") = 0, "run_cascade with the MSV and Viterbi filters on the GPU.");
 }

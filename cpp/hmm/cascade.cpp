@@ -22,8 +22,8 @@ double gumbel_survival(double x, double mu, double lambda) {
 }
 
 CascadeStages::CascadeStages(const SearchProfile& profile, const SequenceBatch& targets,
-                             const CascadeOptions& options)
-    : profile_(profile), targets_(targets), options_(options) {
+                             const CascadeOptions& options, const float* null1)
+    : profile_(profile), targets_(targets), options_(options), null1_(null1) {
   const int64_t n = targets.count;
   for (int64_t i = 0; i < n; ++i)
     if (targets.length(i) > kMaxTargetLength)
@@ -39,7 +39,7 @@ CascadeStages::CascadeStages(const SearchProfile& profile, const SequenceBatch& 
 bool CascadeStages::after_msv(int64_t i, float msv) {
   const auto& ev = profile_.evalue_parameters;
   const int64_t L = targets_.length(i);
-  const float null_score = null1_score(L);
+  const float null_score = null1_ ? null1_[i] : null1_score(L);
   r_.msv_score[i] = msv;
   double P = gumbel_survival(bits_score(msv, null_score), ev[0], ev[1]);
   if (P > options_.F1) {
@@ -66,8 +66,9 @@ bool CascadeStages::after_msv(int64_t i, float msv) {
 
 void CascadeStages::after_viterbi(int64_t i, float vit) {
   const auto& ev = profile_.evalue_parameters;
-  const float filter_score =
-      options_.bias_filter ? r_.bias_score[i] : null1_score(targets_.length(i));
+  const float filter_score = options_.bias_filter ? r_.bias_score[i]
+                             : null1_             ? null1_[i]
+                                                  : null1_score(targets_.length(i));
   r_.viterbi_score[i] = vit;
   const double P = gumbel_survival(bits_score(vit, filter_score), ev[2], ev[3]);
   r_.stage[i] = P > options_.F2 ? kStageFailedViterbi : kStagePassed;

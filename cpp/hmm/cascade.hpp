@@ -46,8 +46,9 @@ CascadeResult run_cascade(const SearchProfile& profile, const SequenceBatch& tar
 class CascadeStages {
  public:
   // Checks the target lengths and sizes the result (every target kStageEmpty, scores NaN).
+  // null1: null1_score(L) of every target when the caller has them, else computed here.
   CascadeStages(const SearchProfile& profile, const SequenceBatch& targets,
-                const CascadeOptions& options);
+                const CascadeOptions& options, const float* null1 = nullptr);
   // Records target i's MSV score and runs the bias filter; true when the Viterbi filter must
   // run (otherwise the target's stage is final).
   bool after_msv(int64_t i, float msv_score);
@@ -60,6 +61,7 @@ class CascadeStages {
   const SearchProfile& profile_;
   const SequenceBatch& targets_;
   const CascadeOptions& options_;
+  const float* null1_;
   CascadeResult r_;
 };
 

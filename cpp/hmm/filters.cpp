@@ -51,7 +51,10 @@ bool ssv_precondition(const MsvProfile& om, int64_t L) {
 }
 
 float ssv_score_from_best(const MsvProfile& om, int64_t L, int best) {
-  const int tjb = msv_tjb(L);
+  return ssv_score_for_tjb(om, msv_tjb(L), best);
+}
+
+float ssv_score_for_tjb(const MsvProfile& om, int tjb, int best) {
   const int B0 = kBaseB - tjb - om.tbm;
   if (best >= ssv_overflow_level(om)) return B0 < 128 ? kNoResult : kInf;  // (A)
   const int xE = B0 + best;

@@ -37,6 +37,7 @@ bool ssv_precondition(const MsvProfile& om, int64_t L);
 inline int ssv_overflow_level(const MsvProfile& om) { return 127 - om.bias; }
 // The SSV's answer from its best diagonal score (spec 5.2): nats, NaN or +inf.
 float ssv_score_from_best(const MsvProfile& om, int64_t L, int best);
+float ssv_score_for_tjb(const MsvProfile& om, int tjb, int best);  // the same, tjb = msv_tjb(L)
 // The full MSV's and the Viterbi filter's answers from their final xJ / xC (overflow: +inf).
 float msv_score_from_xj(int xJ, int64_t L);  // xJ < 0: byte overflow
 float viterbi_score_from_xc(int xC, int64_t L);  // xC == kViterbiOverflow: word overflow

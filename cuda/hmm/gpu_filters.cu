@@ -14,6 +14,7 @@
 #include "common/check.cuh"
 #include "common/parallel.hpp"
 #include "hmm/filter_kernels.hpp"
+#include "hmm/bias_filter.hpp"
 #include "hmm/filters.hpp"
 #include "hmm/gpu_filters.hpp"
 #include "hmm/msv.cuh"
@@ -276,7 +277,18 @@ struct DeviceTargets::Buffers {
 };
 
 DeviceTargets::DeviceTargets(const SequenceBatch& batch)
-    : count_(batch.count), buffers_(std::make_unique<Buffers>()) {
+    : count_(batch.count), host_(batch), buffers_(std::make_unique<Buffers>()) {
+  tjb_.resize(static_cast<size_t>(count_));
+  ncj_move_.resize(static_cast<size_t>(count_));
+  null1_.resize(static_cast<size_t>(count_));
+  parallel_for_blocks(count_, 4096, default_thread_count(), [&](int64_t begin, int64_t end, int) {
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t L = batch.length(i);
+      tjb_[i] = cpu::msv_tjb(L);
+      ncj_move_[i] = cpu::viterbi_ncj_move(L);
+      null1_[i] = cpu::null1_score(L);
+    }
+  });
   const int64_t first = batch.count ? batch.offsets[0] : 0;
   residues_ = batch.count ? batch.offsets[batch.count] - first : 0;
   buffers_->residues = device_copy(batch.residues + first, static_cast<size_t>(residues_));
@@ -463,18 +475,18 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
 
 // MSV scores (SSV first, the full MSV where the SSV cannot decide: p7_MSVFilter) of every
 // non-empty target; NaN for empty ones. With full_msv false, the SSV's own answers.
-std::vector<float> msv_scores(const DeviceProfile& dp, const DeviceTargets& dt,
-                              const SequenceBatch& host, bool full_msv) {
+std::vector<float> msv_scores(const DeviceProfile& dp, const DeviceTargets& dt, bool full_msv) {
   const cpu::MsvProfile& om = dp.profile().msv;
+  const SequenceBatch& host = dt.host();
   const float nan = std::numeric_limits<float>::quiet_NaN();
   std::vector<float> scores(static_cast<size_t>(host.count), nan);
   std::vector<int32_t> ids;
+  const int ssv_range = 127 - om.tbm - om.tec - om.bias;  // (P): tjb below it
   for (int64_t i = 0; i < host.count; ++i)
-    if (host.length(i) > 0 && cpu::ssv_precondition(om, host.length(i)))
-      ids.push_back(static_cast<int32_t>(i));
+    if (host.length(i) > 0 && dt.tjb(i) < ssv_range) ids.push_back(static_cast<int32_t>(i));
   const std::vector<int32_t> best = run_kernel(Kernel::kSsv, dp, dt, ids, {});
   for (size_t w = 0; w < ids.size(); ++w)
-    scores[ids[w]] = cpu::ssv_score_from_best(om, host.length(ids[w]), best[w]);
+    scores[ids[w]] = cpu::ssv_score_for_tjb(om, dt.tjb(ids[w]), best[w]);
   if (!full_msv) return scores;
 
   ids.clear();
@@ -482,45 +494,45 @@ std::vector<float> msv_scores(const DeviceProfile& dp, const DeviceTargets& dt,
   for (int64_t i = 0; i < host.count; ++i)
     if (host.length(i) > 0 && std::isnan(scores[i])) {
       ids.push_back(static_cast<int32_t>(i));
-      tjbm.push_back((cpu::msv_tjb(host.length(i)) + om.tbm) & 0xff);
+      tjbm.push_back((dt.tjb(i) + om.tbm) & 0xff);
     }
   const std::vector<int32_t> xJ = run_kernel(Kernel::kMsv, dp, dt, ids, tjbm);
+  const float inf = std::numeric_limits<float>::infinity();
   for (size_t w = 0; w < ids.size(); ++w)
-    scores[ids[w]] = cpu::msv_score_from_xj(xJ[w], host.length(ids[w]));
+    scores[ids[w]] = xJ[w] < 0 ? inf : cpu::msv_xj_to_nats(xJ[w], dt.tjb(ids[w]));
   return scores;
 }
 
 std::vector<float> viterbi_scores(const DeviceProfile& dp, const DeviceTargets& dt,
-                                  const SequenceBatch& host, const std::vector<int32_t>& ids) {
+                                  const std::vector<int32_t>& ids) {
   std::vector<int32_t> ncj_move;
   ncj_move.reserve(ids.size());
-  for (int32_t i : ids) ncj_move.push_back(cpu::viterbi_ncj_move(host.length(i)));
+  for (int32_t i : ids) ncj_move.push_back(dt.ncj_move(i));
   const std::vector<int32_t> xC = run_kernel(Kernel::kViterbi, dp, dt, ids, ncj_move);
+  const float inf = std::numeric_limits<float>::infinity();
   std::vector<float> scores(ids.size());
   for (size_t w = 0; w < ids.size(); ++w)
-    scores[w] = cpu::viterbi_score_from_xc(xC[w], host.length(ids[w]));
+    scores[w] = xC[w] == cpu::kViterbiOverflow ? inf
+                                                : cpu::viterbi_xc_to_nats(xC[w], ncj_move[w]);
   return scores;
 }
 
-void check_same_targets(const DeviceTargets& dt, const SequenceBatch& host) {
-  if (dt.count() != host.count)
-    throw std::invalid_argument("the GPU targets and the host batch differ in size");
+std::vector<int32_t> non_empty_targets(const SequenceBatch& host) {
+  std::vector<int32_t> ids;
+  for (int64_t i = 0; i < host.count; ++i)
+    if (host.length(i) > 0) ids.push_back(static_cast<int32_t>(i));
+  return ids;
 }
 
 }  // namespace
 
-double kernel_seconds(const DeviceProfile& dp, const DeviceTargets& dt, const SequenceBatch& host,
-                      Filter which, int repeats) {
-  check_same_targets(dt, host);
-  std::vector<int32_t> ids, params;
-  for (int64_t i = 0; i < host.count; ++i) {
-    const int64_t L = host.length(i);
-    if (L == 0) continue;
-    ids.push_back(static_cast<int32_t>(i));
-    if (which == Filter::kMsv)
-      params.push_back((cpu::msv_tjb(L) + dp.profile().msv.tbm) & 0xff);
-    else if (which == Filter::kViterbi)
-      params.push_back(cpu::viterbi_ncj_move(L));
+double kernel_seconds(const DeviceProfile& dp, const DeviceTargets& dt, Filter which,
+                      int repeats) {
+  const std::vector<int32_t> ids = non_empty_targets(dt.host());
+  std::vector<int32_t> params;
+  for (int32_t i : ids) {
+    if (which == Filter::kMsv) params.push_back((dt.tjb(i) + dp.profile().msv.tbm) & 0xff);
+    if (which == Filter::kViterbi) params.push_back(dt.ncj_move(i));
   }
   const Kernel kernel = which == Filter::kSsv   ? Kernel::kSsv
                         : which == Filter::kMsv ? Kernel::kMsv
@@ -530,28 +542,24 @@ double kernel_seconds(const DeviceProfile& dp, const DeviceTargets& dt, const Se
   return seconds;
 }
 
-std::vector<float> filter_scores(const DeviceProfile& dp, const DeviceTargets& dt,
-                                 const SequenceBatch& host, Filter which) {
-  check_same_targets(dt, host);
-  if (which != Filter::kViterbi) return msv_scores(dp, dt, host, which == Filter::kMsv);
-  std::vector<int32_t> ids;
-  for (int64_t i = 0; i < host.count; ++i)
-    if (host.length(i) > 0) ids.push_back(static_cast<int32_t>(i));
-  const std::vector<float> vit = viterbi_scores(dp, dt, host, ids);
-  std::vector<float> scores(static_cast<size_t>(host.count),
+std::vector<float> filter_scores(const DeviceProfile& dp, const DeviceTargets& dt, Filter which) {
+  if (which != Filter::kViterbi) return msv_scores(dp, dt, which == Filter::kMsv);
+  const std::vector<int32_t> ids = non_empty_targets(dt.host());
+  const std::vector<float> vit = viterbi_scores(dp, dt, ids);
+  std::vector<float> scores(static_cast<size_t>(dt.count()),
                             std::numeric_limits<float>::quiet_NaN());
   for (size_t w = 0; w < ids.size(); ++w) scores[ids[w]] = vit[w];
   return scores;
 }
 
 cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
-                               const SequenceBatch& host, const cpu::CascadeOptions& options) {
-  check_same_targets(dt, host);
-  cpu::CascadeStages stages(dp.profile(), host, options);
-  const std::vector<float> msv = msv_scores(dp, dt, host, true);
+                               const cpu::CascadeOptions& options) {
+  const SequenceBatch& host = dt.host();
+  cpu::CascadeStages stages(dp.profile(), host, options, dt.null1());
+  const std::vector<float> msv = msv_scores(dp, dt, true);
   // Bias filter and P-values on the CPU threads; those that go on are flagged.
   std::vector<uint8_t> needs_viterbi(static_cast<size_t>(host.count), 0);
-  parallel_for_blocks(host.count, 256, std::max(1, options.threads),
+  parallel_for_blocks(host.count, 1024, std::max(1, options.threads),
                       [&](int64_t begin, int64_t end, int) {
                         for (int64_t i = begin; i < end; ++i)
                           if (host.length(i) > 0) needs_viterbi[i] = stages.after_msv(i, msv[i]);
@@ -559,7 +567,7 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
   std::vector<int32_t> ids;
   for (int64_t i = 0; i < host.count; ++i)
     if (needs_viterbi[i]) ids.push_back(static_cast<int32_t>(i));
-  const std::vector<float> vit = viterbi_scores(dp, dt, host, ids);
+  const std::vector<float> vit = viterbi_scores(dp, dt, ids);
   for (size_t w = 0; w < ids.size(); ++w) stages.after_viterbi(ids[w], vit[w]);
   return stages.finish();
 }

@@ -15,7 +15,9 @@
 
 namespace gpuseq::cuda::hmm {
 
-// Targets resident on the GPU: uploaded once, searched by every model.
+// Targets resident on the GPU: uploaded once, searched by every model. It keeps a view of the
+// host batch it was made from (which must outlive it) and the values that depend only on each
+// target's length, computed once for every model (glibc logf, as the CPU filters do).
 class DeviceTargets {
  public:
   explicit DeviceTargets(const SequenceBatch& batch);
@@ -24,12 +26,20 @@ class DeviceTargets {
   DeviceTargets& operator=(const DeviceTargets&) = delete;
   int64_t count() const { return count_; }
   int64_t residues() const { return residues_; }
+  const SequenceBatch& host() const { return host_; }
+  int tjb(int64_t i) const { return tjb_[i]; }                // msv_tjb(L)
+  int ncj_move(int64_t i) const { return ncj_move_[i]; }      // viterbi_ncj_move(L)
+  const float* null1() const { return null1_.data(); }        // null1_score(L) per target
 
   struct Buffers;
   const Buffers& buffers() const { return *buffers_; }
 
  private:
   int64_t count_ = 0, residues_ = 0;
+  SequenceBatch host_;
+  std::vector<uint8_t> tjb_;
+  std::vector<int16_t> ncj_move_;
+  std::vector<float> null1_;
   std::unique_ptr<Buffers> buffers_;
 };
 
@@ -93,20 +103,20 @@ void clear_runtime_kernels();
 enum class Filter { kSsv, kMsv, kViterbi };
 
 // Per-target scores in nats of one filter, bit-equal to cpp/hmm/filters.hpp (NaN: SSV could not
-// decide, or empty target; +inf: overflow). `host` is the batch `targets` was made from.
+// decide, or empty target; +inf: overflow).
 std::vector<float> filter_scores(const DeviceProfile& profile, const DeviceTargets& targets,
-                                 const SequenceBatch& host, Filter which);
+                                 Filter which);
 
 // Median time of one launch of a filter's kernel over every non-empty target (for kMsv the
 // full MSV recurrence on all of them): for benchmarks.
-double kernel_seconds(const DeviceProfile& profile, const DeviceTargets& targets,
-                      const SequenceBatch& host, Filter which, int repeats);
+double kernel_seconds(const DeviceProfile& profile, const DeviceTargets& targets, Filter which,
+                      int repeats);
 
 // hmmsearch's filter stages (MSV, bias, Viterbi) with the MSV and Viterbi filters on the GPU
 // and the bias filter and decisions on options.threads CPU threads; equal to
 // ::gpuseq::hmm::run_cascade.
 ::gpuseq::hmm::CascadeResult run_cascade(const DeviceProfile& profile,
-                                         const DeviceTargets& targets, const SequenceBatch& host,
+                                         const DeviceTargets& targets,
                                          const ::gpuseq::hmm::CascadeOptions& options);
 
 }  // namespace gpuseq::cuda::hmm

@@ -191,21 +191,25 @@ def gpu_clear_runtime_kernels() -> None: ...
 def gpu_allocation_limit_for_tests(bytes: int) -> None: ...
 
 def gpu_filter_scores(
-    profile: GpuProfile, targets: GpuTargets, which: str, residues: ArrayLike, offsets: ArrayLike
+    profile: GpuProfile,
+    targets: GpuTargets,
+    which: str,
+    residues: ArrayLike | None = None,
+    offsets: ArrayLike | None = None,
 ) -> NDArray[np.float32]: ...
 def gpu_filter_kernel_seconds(
     profile: GpuProfile,
     targets: GpuTargets,
     which: str,
-    residues: ArrayLike,
-    offsets: ArrayLike,
+    residues: ArrayLike | None = None,
+    offsets: ArrayLike | None = None,
     repeats: int = 5,
 ) -> float: ...
 def gpu_run_cascade(
     profile: GpuProfile,
     targets: GpuTargets,
-    residues: ArrayLike,
-    offsets: ArrayLike,
+    residues: ArrayLike | None = None,
+    offsets: ArrayLike | None = None,
     F1: float = 0.02,
     F2: float = 1e-3,
     bias_filter: bool = True,

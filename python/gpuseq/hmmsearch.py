@@ -277,7 +277,7 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
                 targets = _core.GpuTargets(residues, offsets)
             results.append(
                 _core.gpu_run_cascade(
-                    gpu_profile, targets, residues, offsets, F1, F2, bias_on, threads
+                    gpu_profile, targets, F1=F1, F2=F2, bias_filter=bias_on, threads=threads
                 )
             )
         return results
