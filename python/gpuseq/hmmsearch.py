@@ -14,6 +14,7 @@ HMMER 3.4's own code through pyhmmer, so scores, E-values and domains are HMMER'
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import sys
@@ -224,11 +225,12 @@ def hmmsearch(
             )
         )
     top_hits = []
-    for q in range(len(queries)):
-        mine = [hits for (tq, _), hits in zip(tasks, parts) if tq == q]
-        hits = mine[0].merge(*mine[1:]) if len(mine) > 1 else mine[0]
-        _set_pipeline_counts(hits, options, nseqs=nseqs, nres=nres, **counts[q])
-        top_hits.append(hits)
+    with _core.flush_denormals():  # merge re-thresholds on E-values, as hmmsearch computes them
+        for q in range(len(queries)):
+            mine = [hits for (tq, _), hits in zip(tasks, parts) if tq == q]
+            hits = mine[0].merge(*mine[1:]) if len(mine) > 1 else mine[0]
+            _set_pipeline_counts(hits, options, nseqs=nseqs, nres=nres, **counts[q])
+            top_hits.append(hits)
     return HmmsearchResult(top_hits, options, query_source=_label(hmms), target_source=label)
 
 
@@ -329,6 +331,22 @@ def _progress_bar(progress: bool | None, total: int | None):
 
 # ---- results ----------------------------------------------------------------------------
 
+
+def _as_hmmsearch_computes(method):
+    """Run `method` with flush-to-zero and denormals-are-zero on the calling thread, as every
+    hmmsearch thread runs (HMMER's impl_Init). pyhmmer computes E-values (exp(lnP) * Z) when
+    they are read or written, on the thread that asks: without this an E-value whose
+    exp(lnP) is below DBL_MIN (lnP < -708) prints as e.g. 3.6e-318 or 2e-306 where hmmsearch
+    prints 0. Every output of HmmsearchResult goes through here; the thread's mode is restored
+    afterwards."""
+
+    @functools.wraps(method)
+    def run_flushing_denormals(*args, **kwargs):
+        with _core.flush_denormals():
+            return method(*args, **kwargs)
+
+    return run_flushing_denormals
+
 _HIT_COLUMNS = [
     "target_name",
     "target_accession",
@@ -406,6 +424,7 @@ class HmmsearchResult:
         )
 
     @cached_property
+    @_as_hmmsearch_computes
     def hits(self) -> pd.DataFrame:
         """Reported targets, one row per (query, target), with ``--tblout``'s columns."""
         rows = []
@@ -441,6 +460,7 @@ class HmmsearchResult:
         return pd.DataFrame(rows, columns=_HIT_COLUMNS)
 
     @cached_property
+    @_as_hmmsearch_computes
     def domains(self) -> pd.DataFrame:
         """Reported domains of reported targets, with ``--domtblout``'s columns."""
         rows = []
@@ -509,14 +529,17 @@ class HmmsearchResult:
         return pd.DataFrame(rows)
 
     # -- HMMER's file formats -------------------------------------------------------------
+    @_as_hmmsearch_computes
     def write_tblout(self, out: str | os.PathLike | IO, command: str | None = None) -> None:
         """Per-target table, as ``hmmsearch --tblout``."""
         self._write_tabular(out, "targets", command)
 
+    @_as_hmmsearch_computes
     def write_domtblout(self, out: str | os.PathLike | IO, command: str | None = None) -> None:
         """Per-domain table, as ``hmmsearch --domtblout``."""
         self._write_tabular(out, "domains", command)
 
+    @_as_hmmsearch_computes
     def write_text(
         self,
         out: str | os.PathLike | IO,
