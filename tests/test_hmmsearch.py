@@ -332,3 +332,102 @@ def test_evalues_under_dbl_min_print_as_hmmsearch_prints_them(example_models, tm
     doms = res.domains.set_index("target_name")
     assert (doms.loc[flushed, ["evalue", "c_evalue", "i_evalue"]] == 0).all().all()
     assert not _core.flush_denormals_on()  # the caller's thread keeps its own mode
+
+
+# ---- options hmmsearch's own test suite uses: --nonull2, --seed, -A, --pfamtblout -----------
+
+SEVENLESS = REPO / "examples" / "7LESS_DROME.fa"
+
+
+@pytest.mark.parametrize(
+    "hmm, seqs, args, kwargs",
+    [
+        (TUTORIAL / "fn3.hmm", SEVENLESS, ["--nonull2"], {"null2": False}),
+        (TUTORIAL / "globins4.hmm", TUTORIAL / "globins45.fa", ["--nonull2"], {"null2": False}),
+        (TUTORIAL / "fn3.hmm", SEVENLESS, ["--seed", "1"], {"seed": 1}),
+    ],
+    ids=["nonull2-fn3", "nonull2-globins4", "seed-fn3"],
+)
+def test_nonull2_and_seed_equal_hmmsearch(hmm, seqs, args, kwargs, tmp_path):
+    check_equal_to_references(hmm, seqs, args, kwargs, tmp_path)
+    # The option changes hmmsearch's result here, so ignoring it could not pass.
+    default_tbl, default_dom, _ = hmmsearch_332(hmm, seqs, [], tmp_path)
+    ref_tbl, ref_dom, _ = hmmsearch_332(hmm, seqs, args, tmp_path)
+    assert (default_tbl, default_dom) != (ref_tbl, ref_dom)
+
+
+def test_seed_zero_is_a_one_time_seed():
+    res = gpuseq.hmmsearch(TUTORIAL / "fn3.hmm", SEVENLESS, seed=0)
+    assert list(res.hits.target_name) == ["7LESS_DROME"]
+    text = io.StringIO()
+    res.write_text(text)
+    assert "# random number seed:              one-time arbitrary\n" in text.getvalue()
+    with pytest.raises(ValueError, match="seed"):
+        gpuseq.hmmsearch(TUTORIAL / "fn3.hmm", SEVENLESS, seed=-1)
+
+
+def _without_trailer(text: str) -> str:
+    """A table without the '# Program:' ... '# [ok]' block (program, paths, date differ)."""
+    return text[: text.index("#\n# Program:")]
+
+
+def _without_author(text: str) -> list[str]:
+    """A Stockholm file without its '#=GF AU' lines (the program that made it)."""
+    return [line for line in text.splitlines() if not line.startswith("#=GF AU")]
+
+
+@pytest.mark.parametrize("textw", [120, 0], ids=["stockholm", "notextw-pfam"])
+def test_alignment_and_pfam_table_equal_hmmsearch(example_models, textw, tmp_path):
+    """fn3 (9 domains, 7 included), Pkinase (1) and globins4 (none included) against
+    7LESS_DROME: -A's alignments, the report's lines about them, and --pfamtblout."""
+    hmm = tmp_path / "three.hmm"
+    hmm.write_text("".join(example_models[m].read_text() for m in ("fn3", "Pkinase", "globins4")))
+    ref_sto, ref_pfam = tmp_path / "ref.sto", tmp_path / "ref.pfam"
+    args = ["-A", str(ref_sto), "--pfamtblout", str(ref_pfam)]
+    args += ["--notextw"] if textw == 0 else []
+    _, _, ref_text = hmmsearch_332(hmm, SEVENLESS, args, tmp_path)
+
+    res = gpuseq.hmmsearch(hmm, SEVENLESS)
+    sto, pfam, text = io.StringIO(), io.StringIO(), io.StringIO()
+    res.write_alignments(sto, textw=textw)
+    res.write_pfamtblout(pfam)
+    res.write_text(text, textw=textw, alignment_file=ref_sto)
+
+    assert ref_sto.read_text().count("# STOCKHOLM 1.0") == 2  # globins4 has no included hit
+    assert _without_author(sto.getvalue()) == _without_author(ref_sto.read_text())
+    assert _without_trailer(pfam.getvalue()) == _without_trailer(ref_pfam.read_text())
+
+    def about_alignments(report):
+        return [x for x in report.splitlines() if x.startswith(("# Alignment", "# No hits"))]
+
+    assert about_alignments(text.getvalue()) == about_alignments(ref_text)
+    assert len(about_alignments(ref_text)) == 3
+    assert report_body(text.getvalue()) == report_body(ref_text)
+
+
+def test_api_options_show_in_the_report_header_as_hmmsearch_shows_them(tmp_path):
+    """The header of write_text() comes from the options object: the same lines as hmmsearch
+    prints for the flags that set the same values."""
+    from test_cli import header_options
+
+    hmm = TUTORIAL / "fn3.hmm"
+    kwargs = dict(E=1, domE=0.5, incE=1e-3, F1=0.05, bias_filter=False, null2=False, seed=7, Z=9)
+    args = ["-E", "1", "--domE", "0.5", "--incE", "1e-3", "--F1", "0.05", "--nobias"]
+    args += ["--nonull2", "--seed", "7", "-Z", "9"]
+    res, tbl, dom, text = run_ours(hmm, SEVENLESS, kwargs)
+    ref_tbl, ref_dom, ref_text = hmmsearch_332(hmm, SEVENLESS, args, tmp_path)
+    ours = [x for x in header_options(text) if "worker threads" not in x]
+    refs = [x for x in header_options(ref_text) if "worker threads" not in x and "tabular" not in x]
+    assert ours[2:] == refs[2:] and len(refs) == 2 + len(kwargs)  # after query/target lines
+    assert (tbl, dom) == (ref_tbl, ref_dom)
+
+
+def test_options_are_the_keyword_arguments_of_hmmsearch():
+    import inspect
+    from dataclasses import fields
+
+    params = inspect.signature(gpuseq.hmmsearch).parameters
+    for f in fields(gpuseq.HmmsearchOptions):
+        assert params[f.name].default == f.default, f.name
+    with pytest.raises(TypeError, match="unexpected keyword argument 'incdome'"):
+        gpuseq.hmmsearch(TUTORIAL / "fn3.hmm", SEVENLESS, incdome=1.0)
