@@ -369,6 +369,8 @@ def run_pyhmmer(fasta: str, hmms: list, cpus: int):
     import pyhmmer
     from pyhmmer.easel import Alphabet, SequenceFile
 
+    from gpuseq._pyhmmer_state import pipeline_state
+
     t0 = time.perf_counter()
     with SequenceFile(fasta, digital=True, alphabet=Alphabet.amino()) as f:
         block = f.read_block()
@@ -383,7 +385,7 @@ def run_pyhmmer(fasta: str, hmms: list, cpus: int):
         buf = io.BytesIO()
         top.write(buf, format="targets", header=False)
         hits[name] = tblout_rows(buf.getvalue().decode()).get(name, [])
-        state = top.__getstate__()["pipeline"]
+        state = pipeline_state(top)
         counts[name] = {k: int(state[k]) for k in COUNTERS}
     return ({"seconds": read_s + search_s, "read_s": read_s, "search_s": search_s},
             hits, counts)

@@ -14,6 +14,7 @@ from pyhmmer.easel import Alphabet, SequenceFile
 from pyhmmer.plan7 import HMMFile
 
 import gpuseq
+from gpuseq._pyhmmer_state import pipeline_state
 from synthetic import hmmemit, mutate, plant, random_proteins
 from test_hmmsearch import COUNTERS, hmmsearch_332, rows, same_rows, written_as_hmmsearch
 
@@ -73,7 +74,7 @@ def test_planted_database_equals_hmmsearch_and_pyhmmer(
     (top,) = list(pyhmmer.hmmsearch([hmm], pyhmmer_block, cpus=CPUS))
     for fmt, ours in (("targets", ours_tbl), ("domains", ours_dom)):
         assert same_rows(ours, rows(written_as_hmmsearch(top, fmt)))
-    ref_counts = {k: top.__getstate__()["pipeline"][k] for k in COUNTERS}
+    ref_counts = {k: pipeline_state(top)[k] for k in COUNTERS}
     ours_counts = res.pipeline.iloc[0][list(COUNTERS)].to_dict()
     assert ours_counts == ref_counts
     # hmmsearch 3.3.2 prints the same counters.

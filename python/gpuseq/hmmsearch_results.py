@@ -22,6 +22,7 @@ from .hmmsearch_options import HmmsearchOptions
 
 __all__ = ["HmmsearchResult"]
 
+
 def _as_hmmsearch_computes(method):
     """Run `method` with flush-to-zero and denormals-are-zero on the calling thread, as every
     hmmsearch thread runs (HMMER's impl_Init). pyhmmer computes E-values (exp(lnP) * Z) when
@@ -38,6 +39,7 @@ def _as_hmmsearch_computes(method):
             return method(*args, **kwargs)
 
     return run_flushing_denormals
+
 
 _HIT_COLUMNS = [
     "target_name",
@@ -94,7 +96,8 @@ class HmmsearchResult:
 
     Attributes:
         top_hits: one ``pyhmmer.plan7.TopHits`` per query (HMMER's own result objects, with
-            the pipeline counters of the whole search).
+            the pipeline counters of the whole search). Their E-values, read directly, are
+            computed without hmmsearch's flush-to-zero (``_core.flush_denormals()`` gives it).
         options: the :class:`HmmsearchOptions` used.
     """
 
