@@ -328,12 +328,16 @@ def test_evalues_under_dbl_min_print_as_hmmsearch_prints_them(example_models, tm
     seqs = write_fasta(tmp_path / "prefixes.fa", records)
     _core.set_flush_denormals(False)
     res, tbl, dom, text = run_ours(hmm, seqs, {})
-    ref_tbl, ref_dom, ref_text = hmmsearch_332(hmm, seqs, [], tmp_path)
+    ref_pfam = tmp_path / "ref.pfam"
+    ref_tbl, ref_dom, ref_text = hmmsearch_332(hmm, seqs, ["--pfamtblout", ref_pfam], tmp_path)
     flushed = [r[0] for r in ref_tbl if r[4] == "0"]
     assert 3 <= len(flushed) < len(ref_tbl)  # the case is exercised, and not everything is 0
     assert tbl == ref_tbl
     assert dom == ref_dom
     assert report_body(text) == report_body(ref_text)
+    pfam = io.StringIO()
+    res.write_pfamtblout(pfam)
+    assert _without_trailer(pfam.getvalue()) == _without_trailer(ref_pfam.read_text())
     hits = res.hits.set_index("target_name")
     assert (hits.loc[flushed, ["evalue", "best_domain_evalue"]] == 0).all().all()
     unflushed = [r[0] for r in ref_tbl if r[4] != "0"]
