@@ -33,13 +33,13 @@ def _hmmsearch_parser(sub) -> None:
     exclusive: dict[str, Any] = {}
 
     def add(flag, dest: str, default) -> None:
-        group = groups.get(flag.group) or groups.setdefault(
-            flag.group, p.add_argument_group(flag.group)
-        )
+        if flag.group not in groups:
+            groups[flag.group] = p.add_argument_group(flag.group)
+        group = groups[flag.group]
         if dest == "bit_cutoffs":  # --cut_ga / --cut_nc / --cut_tc: one of them
-            group = exclusive.get(dest) or exclusive.setdefault(
-                dest, group.add_mutually_exclusive_group()
-            )
+            if dest not in exclusive:
+                exclusive[dest] = group.add_mutually_exclusive_group()
+            group = exclusive[dest]
         shown = f"{flag.help} [{default}]" if flag.hmmer_default is not None else flag.help
         if flag.takes_value:
             metavar = {None: "FILE", int: "N"}.get(flag.type, "X")
