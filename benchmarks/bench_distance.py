@@ -29,10 +29,10 @@ import time
 from pathlib import Path
 
 import numpy as np
+from provenance import source_info  # benchmarks/provenance.py, beside this script
 
 import gpuseq
 from gpuseq import _core
-from provenance import source_info  # benchmarks/provenance.py, beside this script
 
 PAPER_SPEEDUPS = {"naive": 20, "coalesced": 25, "char4": 25, "register": 65, "shared": 1700}
 LADDER = ("naive", "coalesced", "char4", "register", "shared")

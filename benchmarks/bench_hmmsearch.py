@@ -7,8 +7,8 @@ answer is not a result), prints a table and writes a JSON record to benchmarks/r
 
 What is timed, for each thread count N of ``--cpu``:
 
-* ``gpuseq fasta``    ``gpuseq.hmmsearch(models, "targets.fa", cpus=N, backend=B)`` (B: ``--backend``,
-                      ``cpu`` or ``cuda``; ``auto`` picks the GPU when there is one)
+* ``gpuseq fasta``    ``gpuseq.hmmsearch(models, "targets.fa", cpus=N, backend=B)`` (B:
+                      ``--backend``, ``cpu`` or ``cuda``; ``auto``: the GPU when there is one)
 * ``gpuseq db``       the same over the packed database made by ``gpuseq.makedb`` (no parsing)
 * ``gpuseq filters``  only our filters (the cascade, CPU or GPU) over the packed database, called
                       as the library calls them: what is left of ``gpuseq db`` is pyhmmer's
@@ -373,6 +373,8 @@ def run_pyhmmer(fasta: str, hmms: list, cpus: int):
     import pyhmmer
     from pyhmmer.easel import Alphabet, SequenceFile
 
+    from gpuseq._pyhmmer_state import pipeline_state
+
     t0 = time.perf_counter()
     with SequenceFile(fasta, digital=True, alphabet=Alphabet.amino()) as f:
         block = f.read_block()
@@ -387,7 +389,7 @@ def run_pyhmmer(fasta: str, hmms: list, cpus: int):
         buf = io.BytesIO()
         top.write(buf, format="targets", header=False)
         hits[name] = tblout_rows(buf.getvalue().decode()).get(name, [])
-        state = top.__getstate__()["pipeline"]
+        state = pipeline_state(top)
         counts[name] = {k: int(state[k]) for k in COUNTERS}
     return ({"seconds": read_s + search_s, "read_s": read_s, "search_s": search_s},
             hits, counts)
@@ -634,10 +636,11 @@ def main(argv=None) -> int:
             for rep in range(args.repeat):
                 be = args.backend
                 plan = [("gpuseq_fasta",
-                         lambda cpus=cpus: run_gpuseq(db["fasta"], hmms, cpus, be)),
-                        ("gpuseq_db", lambda cpus=cpus: run_gpuseq(db["gsdb"], hmms, cpus, be)),
+                         lambda cpus=cpus, be=be: run_gpuseq(db["fasta"], hmms, cpus, be)),
+                        ("gpuseq_db",
+                         lambda cpus=cpus, be=be: run_gpuseq(db["gsdb"], hmms, cpus, be)),
                         ("gpuseq_filters",
-                         lambda cpus=cpus: run_gpuseq_filters(db["gsdb"], hmms, cpus, be))]
+                         lambda cpus=cpus, be=be: run_gpuseq_filters(db["gsdb"], hmms, cpus, be))]
                 if "hmmsearch" not in args.skip:
                     plan.append(("hmmsearch", lambda cpus=cpus: run_hmmsearch(
                         hmmsearch_exe, query_files, db["fasta"], cpus, tmp)))

@@ -130,3 +130,49 @@ def test_targets_from_standard_input():
             input=data, capture_output=True, check=True,
         )
         assert b"Target sequences:                         45  (6519 residues" in out.stdout
+
+
+def test_hmmsearch_flags_come_from_the_options_object():
+    """Every hmmsearch option gpuseq defines is a flag of `gpuseq hmmsearch`, with the API's
+    defaults, and sets the field it names."""
+    import argparse
+    from dataclasses import fields
+
+    from gpuseq import HmmsearchOptions, cli
+    from gpuseq.hmmsearch_options import OUTPUT_FLAGS
+
+    parser = argparse.ArgumentParser()
+    cli._hmmsearch_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["hmmsearch", "q.hmm", "t.fa"])
+    for f in fields(HmmsearchOptions):
+        assert getattr(args, f.name) == f.default, f.name
+    for name, flag in HmmsearchOptions.flags():
+        given = [flag.flag, "3"] if flag.takes_value else [flag.flag]
+        value = getattr(parser.parse_args(["hmmsearch", *given, "q.hmm", "t.fa"]), name)
+        assert value == (flag.type("3") if flag.takes_value else flag.const), flag.flag
+    for flag in OUTPUT_FLAGS:
+        assert getattr(args, flag.dest) == flag.default, flag.flag
+
+
+def test_alignment_pfam_table_nonull2_seed_flags_equal_hmmsearch(tmp_path):
+    hmm, seqs = TUTORIAL / "fn3.hmm", REPO / "examples" / "7LESS_DROME.fa"
+    flags = ["--nonull2", "--seed", "3", "-E", "1e-3", "--noali"]
+    outputs = {}
+    for who, program in (("ours", [sys.executable, "-m", "gpuseq.cli", "hmmsearch"]),
+                         ("ref", [require_tool("hmmsearch")])):
+        base = str(tmp_path / who)
+        files = ["-o", f"{base}.out", "-A", f"{base}.sto", "--pfamtblout", f"{base}.pfam"]
+        subprocess.run([*program, *flags, *files, str(hmm), str(seqs)], check=True,
+                       capture_output=True)
+        outputs[who] = {
+            ext: Path(f"{base}.{ext}").read_text().replace(base, "X")
+            for ext in ("out", "sto", "pfam")
+        }
+    ours, ref = outputs["ours"], outputs["ref"]
+    assert header_options(ours["out"]) == header_options(ref["out"])
+    assert report_body(ours["out"]) == report_body(ref["out"])
+    saved = "# Alignment of 7 hits satisfying inclusion thresholds saved to: X.sto"
+    assert saved in ref["out"].splitlines() and saved in ours["out"].splitlines()
+    no_author = [x for x in ours["sto"].splitlines() if not x.startswith("#=GF AU")]
+    assert no_author == [x for x in ref["sto"].splitlines() if not x.startswith("#=GF AU")]
+    assert ours["pfam"].split("# Program:")[0] == ref["pfam"].split("# Program:")[0]

@@ -3,6 +3,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <optional>
+#include <stdexcept>
+
 #include "bindings/numpy_util.hpp"
 #include "common/alphabet.hpp"
 #include "common/float_env.hpp"
@@ -24,6 +27,11 @@ void raise_gpuseq_error(const char* name, const std::string& path, long long lin
   PyErr_SetObject(cls.ptr(), exc.ptr());
   throw py::error_already_set();
 }
+
+// Python's `with` target for FlushDenormalsScope (entered and left on one thread).
+struct FlushDenormalsContext {
+  std::optional<FlushDenormalsScope> scope;
+};
 
 void bind_sequences(py::module_& m);
 void bind_hmm(py::module_& m);
@@ -63,6 +71,23 @@ PYBIND11_MODULE(_core, m) {
 
   m.def("set_flush_denormals", &set_flush_denormals, py::arg("on"),
         "Flush-to-zero and denormals-are-zero for the calling thread (as hmmsearch runs).");
+  m.def("flush_denormals_on", &flush_denormals_on,
+        "Whether the calling thread flushes denormals to zero.");
+  // A context manager: `with _core.flush_denormals():` runs its body as hmmsearch's threads
+  // run (FTZ + DAZ) and gives the thread its previous mode back, also on an exception.
+  py::class_<bindings::FlushDenormalsContext>(m, "flush_denormals",
+      "Context manager: flush-to-zero and denormals-are-zero on the calling thread inside "
+      "the block, its previous mode restored after it.")
+      .def(py::init<>())
+      .def("__enter__", [](bindings::FlushDenormalsContext& self) -> py::object {
+        if (self.scope.has_value()) throw std::runtime_error("flush_denormals is not re-entrant");
+        self.scope.emplace();
+        return py::none();
+      })
+      .def("__exit__", [](bindings::FlushDenormalsContext& self, py::args) {
+        self.scope.reset();
+        return false;
+      });
 
   bindings::bind_sequences(m);
   bindings::bind_hmm(m);

@@ -7,19 +7,15 @@ import argparse
 import json
 import shlex
 import sys
+from typing import Any
 
 from . import __version__
 from .errors import GpuseqError
 
 
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0: {text}")
-    return value
-
-
 def _hmmsearch_parser(sub) -> None:
+    from .hmmsearch_options import OUTPUT_FLAGS, RUN_FLAGS, HmmsearchOptions
+
     p = sub.add_parser(
         "hmmsearch",
         help="search profile(s) against a sequence database (HMMER3 hmmsearch)",
@@ -32,130 +28,38 @@ def _hmmsearch_parser(sub) -> None:
         help="target sequence file (FASTA plain or gzip, or any format hmmsearch reads), "
         "'-' for stdin, or a database made by 'gpuseq makedb'",
     )
-    out = p.add_argument_group("options directing output")
-    out.add_argument("-o", dest="output", metavar="FILE", help="direct output to file, not stdout")
-    out.add_argument("--tblout", metavar="FILE", help="save parseable table of per-sequence hits")
-    out.add_argument("--domtblout", metavar="FILE", help="save parseable table of per-domain hits")
-    out.add_argument("--acc", action="store_true", help="prefer accessions over names in output")
-    out.add_argument("--noali", action="store_true", help="don't output alignments")
-    out.add_argument("--notextw", action="store_true", help="unlimit ASCII text output line width")
-    out.add_argument(
-        "--textw",
-        type=int,
-        default=120,
-        metavar="N",
-        help="set max width of ASCII text output lines [120]",
-    )
-    rep = p.add_argument_group("options controlling reporting thresholds")
-    rep.add_argument(
-        "-E",
-        type=_positive_float,
-        default=10.0,
-        help="report sequences <= this E-value threshold [10.0]",
-    )
-    rep.add_argument(
-        "-T", type=float, default=None, help="report sequences >= this score threshold"
-    )
-    rep.add_argument(
-        "--domE",
-        type=_positive_float,
-        default=10.0,
-        help="report domains <= this E-value threshold [10.0]",
-    )
-    rep.add_argument("--domT", type=float, default=None, help="report domains >= this score cutoff")
-    inc = p.add_argument_group("options controlling inclusion (significance) thresholds")
-    inc.add_argument(
-        "--incE",
-        type=_positive_float,
-        default=0.01,
-        help="consider sequences <= this E-value threshold as significant [0.01]",
-    )
-    inc.add_argument(
-        "--incT",
-        type=float,
-        default=None,
-        help="consider sequences >= this score threshold as significant",
-    )
-    inc.add_argument(
-        "--incdomE",
-        type=_positive_float,
-        default=0.01,
-        help="consider domains <= this E-value threshold as significant [0.01]",
-    )
-    inc.add_argument(
-        "--incdomT",
-        type=float,
-        default=None,
-        help="consider domains >= this score threshold as significant",
-    )
-    cut = p.add_argument_group("options controlling model-specific thresholding")
-    cutx = cut.add_mutually_exclusive_group()
-    cutx.add_argument(
-        "--cut_ga",
-        dest="bit_cutoffs",
-        action="store_const",
-        const="gathering",
-        help="use profile's GA gathering cutoffs to set all thresholding",
-    )
-    cutx.add_argument(
-        "--cut_nc",
-        dest="bit_cutoffs",
-        action="store_const",
-        const="noise",
-        help="use profile's NC noise cutoffs to set all thresholding",
-    )
-    cutx.add_argument(
-        "--cut_tc",
-        dest="bit_cutoffs",
-        action="store_const",
-        const="trusted",
-        help="use profile's TC trusted cutoffs to set all thresholding",
-    )
-    acc = p.add_argument_group("options controlling acceleration heuristics")
-    acc.add_argument(
-        "--max", action="store_true", help="Turn all heuristic filters off (less speed, more power)"
-    )
-    acc.add_argument(
-        "--F1",
-        type=_positive_float,
-        default=0.02,
-        help="Stage 1 (MSV) threshold: promote hits w/ P <= F1 [0.02]",
-    )
-    acc.add_argument(
-        "--F2",
-        type=_positive_float,
-        default=1e-3,
-        help="Stage 2 (Vit) threshold: promote hits w/ P <= F2 [1e-3]",
-    )
-    acc.add_argument(
-        "--F3",
-        type=_positive_float,
-        default=1e-5,
-        help="Stage 3 (Fwd) threshold: promote hits w/ P <= F3 [1e-5]",
-    )
-    acc.add_argument("--nobias", action="store_true", help="turn off composition bias filter")
-    oth = p.add_argument_group("other expert options")
-    oth.add_argument(
-        "-Z",
-        type=_positive_float,
-        default=None,
-        help="set # of comparisons done, for E-value calculation",
-    )
-    oth.add_argument(
-        "--domZ",
-        type=_positive_float,
-        default=None,
-        help="set # of significant seqs, for domain E-value calculation",
-    )
-    oth.add_argument(
-        "--tformat",
-        metavar="S",
-        default=None,
-        help="assert target <seqfile> is in format <s>: no autodetection",
-    )
-    oth.add_argument(
-        "--cpu", type=int, default=0, metavar="N", help="number of threads [all cores]"
-    )
+    # hmmsearch's options, in its groups and order (python/gpuseq/hmmsearch_options.py).
+    groups: dict[str, Any] = {}
+    exclusive: dict[str, Any] = {}
+
+    def add(flag, dest: str, default) -> None:
+        if flag.group not in groups:
+            groups[flag.group] = p.add_argument_group(flag.group)
+        group = groups[flag.group]
+        if dest == "bit_cutoffs":  # --cut_ga / --cut_nc / --cut_tc: one of them
+            if dest not in exclusive:
+                exclusive[dest] = group.add_mutually_exclusive_group()
+            group = exclusive[dest]
+        shown = f"{flag.help} [{default}]" if flag.hmmer_default is not None else flag.help
+        if flag.takes_value:
+            metavar = {None: "FILE", int: "N"}.get(flag.type, "X")
+            group.add_argument(
+                flag.flag, dest=dest, type=flag.type, default=default, help=shown, metavar=metavar
+            )
+        else:
+            group.add_argument(
+                flag.flag, dest=dest, action="store_const", const=flag.const, default=default,
+                help=shown,
+            )
+
+    for flag in OUTPUT_FLAGS:
+        add(flag, flag.dest, flag.default)
+    defaults = HmmsearchOptions()
+    for name, flag in HmmsearchOptions.flags():
+        add(flag, name, getattr(defaults, name))
+    for flag in RUN_FLAGS:
+        add(flag, flag.dest, flag.default)
+    oth = groups[RUN_FLAGS[-1].group]
     oth.add_argument(
         "--backend",
         choices=("auto", "cpu", "cuda"),
@@ -176,78 +80,60 @@ def _hmmsearch_parser(sub) -> None:
 
 
 def _run_hmmsearch(args, argv: list[str]) -> int:
-    from .hmmsearch import hmmsearch
+    from dataclasses import fields
 
-    if args.max and (args.nobias or (args.F1, args.F2, args.F3) != (0.02, 1e-3, 1e-5)):
-        print(
-            "Error: Option --max is incompatible with --F1, --F2, --F3 and --nobias",
-            file=sys.stderr,
-        )
-        return 1
+    from .hmmsearch import hmmsearch
+    from .hmmsearch_options import HmmsearchOptions
+
     if args.hmmfile == "-" and args.seqdb == "-":
         from .hmmsearch import BOTH_STDIN_MESSAGE
 
         print(BOTH_STDIN_MESSAGE, file=sys.stderr)  # hmmsearch's words, at the start of a line
         return 1
     command = "gpuseq " + " ".join(shlex.quote(a) for a in argv)
+    options = {f.name: getattr(args, f.name) for f in fields(HmmsearchOptions)}
     res = hmmsearch(
         args.hmmfile,
         args.seqdb,
-        E=args.E,
-        T=args.T,
-        domE=args.domE,
-        domT=args.domT,
-        incE=args.incE,
-        incT=args.incT,
-        incdomE=args.incdomE,
-        incdomT=args.incdomT,
-        Z=args.Z,
-        domZ=args.domZ,
-        F1=args.F1,
-        F2=args.F2,
-        F3=args.F3,
-        max=args.max,
-        bias_filter=not args.nobias,
-        bit_cutoffs=args.bit_cutoffs,
         cpus=args.cpu,
         backend=args.backend,
         progress=args.progress,
         tformat=args.tformat,
+        **options,
     )
     textw = 0 if args.notextw else args.textw
-    shown = _options_as_given(argv)
+    if args.alignment:
+        res.write_alignments(args.alignment, textw=textw)
     out = args.output if args.output else sys.stdout
-    res.write_text(out, noali=args.noali, acc=args.acc, textw=textw, options=shown)
+    res.write_text(
+        out,
+        noali=bool(args.noali),
+        acc=bool(args.acc),
+        textw=textw,
+        options=_options_as_given(argv),
+        alignment_file=args.alignment,
+    )
     if args.tblout:
         res.write_tblout(args.tblout, command=command)
     if args.domtblout:
         res.write_domtblout(args.domtblout, command=command)
+    if args.pfamtblout:
+        res.write_pfamtblout(args.pfamtblout, command=command)
     return 0
-
-
-_FLAGS = {
-    "--acc",
-    "--noali",
-    "--notextw",
-    "--max",
-    "--nobias",
-    "--cut_ga",
-    "--cut_nc",
-    "--cut_tc",
-    "--progress",
-    "--no-progress",
-}
 
 
 def _options_as_given(argv: list[str]) -> dict[str, str]:
     """hmmsearch options exactly as typed (the report's header echoes them like hmmsearch)."""
+    from .hmmsearch_options import all_flags
+
+    no_value = {f.flag for f in all_flags() if not f.takes_value} | {"--progress", "--no-progress"}
     shown: dict[str, str] = {}
     tokens = iter(argv[1:])  # argv[0] is the subcommand
     for token in tokens:
         if not token.startswith("-") or token == "-":
             continue
         name, eq, value = token.partition("=")
-        if name in _FLAGS:
+        if name in no_value:
             shown[name] = ""
         elif eq:
             shown[name] = value

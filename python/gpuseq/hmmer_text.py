@@ -19,7 +19,8 @@ Three values that hmmsearch prints are not exposed as attributes by pyhmmer 0.12
   columns, and insert columns are exactly the ``.`` characters of the model
   line. HMMER 3.3.2 / 3.4 never print the ``MM`` line (its creation is disabled).
 
-Pipeline counters and filter thresholds come from ``TopHits.__getstate__()["pipeline"]``.
+Pipeline counters and filter thresholds come from pyhmmer's TopHits state, read through
+:mod:`gpuseq._pyhmmer_state`.
 """
 
 # printf-style formats are kept on purpose: each mirrors the C format string HMMER uses.
@@ -31,6 +32,9 @@ import io
 import math
 from collections.abc import Iterable, Mapping
 from typing import Any, TextIO
+
+from ._pyhmmer_state import pipeline_state
+from .hmmsearch_options import all_flags
 
 __all__ = ["write_header", "write_query_report", "write_footer", "write_report"]
 
@@ -105,65 +109,6 @@ def _pyhmmer_version() -> str:
 # --------------------------------------------------------------------------- header
 
 
-# hmmsearch's option echo lines, in the order hmmsearch prints them. Each entry:
-# (option, label, kind) with kind "str" (value as is), "real" (%g), "int" (%d),
-# "zreal" (%.0f), or a fixed string printed when the option is present.
-_OPTION_LINES: tuple[tuple[str, str, str], ...] = (
-    ("-o", "# output directed to file:         ", "str"),
-    ("-A", "# MSA of all hits saved to file:   ", "str"),
-    ("--tblout", "# per-seq hits tabular output:     ", "str"),
-    ("--domtblout", "# per-dom hits tabular output:     ", "str"),
-    ("--pfamtblout", "# pfam-style tabular hit output:   ", "str"),
-    ("--acc", "# prefer accessions over names:    ", "=yes"),
-    ("--noali", "# show alignments in output:       ", "=no"),
-    ("--notextw", "# max ASCII text line length:      ", "=unlimited"),
-    ("--textw", "# max ASCII text line length:      ", "int"),
-    ("-E", "# sequence reporting threshold:    E-value <= ", "real"),
-    ("-T", "# sequence reporting threshold:    score >= ", "real"),
-    ("--domE", "# domain reporting threshold:      E-value <= ", "real"),
-    ("--domT", "# domain reporting threshold:      score >= ", "real"),
-    ("--incE", "# sequence inclusion threshold:    E-value <= ", "real"),
-    ("--incT", "# sequence inclusion threshold:    score >= ", "real"),
-    ("--incdomE", "# domain inclusion threshold:      E-value <= ", "real"),
-    ("--incdomT", "# domain inclusion threshold:      score >= ", "real"),
-    ("--cut_ga", "# model-specific thresholding:     ", "=GA cutoffs"),
-    ("--cut_nc", "# model-specific thresholding:     ", "=NC cutoffs"),
-    ("--cut_tc", "# model-specific thresholding:     ", "=TC cutoffs"),
-    ("--max", "# Max sensitivity mode:            ", "=on [all heuristic filters off]"),
-    ("--F1", "# MSV filter P threshold:       <= ", "real"),
-    ("--F2", "# Vit filter P threshold:       <= ", "real"),
-    ("--F3", "# Fwd filter P threshold:       <= ", "real"),
-    ("--nobias", "# biased composition HMM filter:   ", "=off"),
-    ("--restrictdb_stkey", "# Restrict db to start at seq key: ", "str"),
-    ("--restrictdb_n", "# Restrict db to # target seqs:    ", "int"),
-    ("--ssifile", "# Override ssi file to:            ", "str"),
-    ("--nonull2", "# null2 bias corrections:          ", "=off"),
-    ("-Z", "# sequence search space set to:    ", "zreal"),
-    ("--domZ", "# domain search space set to:      ", "zreal"),
-    ("--seed", "", "seed"),
-    ("--tformat", "# targ <seqfile> format asserted:  ", "str"),
-    ("--cpu", "# number of worker threads:        ", "int"),
-)
-
-# hmmsearch echoes an option only when Easel's esl_opt_IsUsed() is true, which
-# compares the *string* given with the option's default string: "-E 10.0" or
-# "--cpu 2" (p7_NCPU of a stock build) are silent, "-E 10" is echoed.
-_OPTION_DEFAULTS: dict[str, str] = {
-    "--textw": "120",
-    "-E": "10.0",
-    "--domE": "10.0",
-    "--incE": "0.01",
-    "--incdomE": "0.01",
-    "--F1": "0.02",
-    "--F2": "1e-3",
-    "--F3": "1e-5",
-    "--seed": "42",
-    "--cpu": "2",
-    "--restrictdb_stkey": "0",
-    "--restrictdb_n": "-1",
-}
-
-
 def write_header(
     fh: TextIO,
     query_path: str,
@@ -179,7 +124,8 @@ def write_header(
     (reals via ``%g``, ``-Z``/``--domZ`` via ``%.0f``), except, as in hmmsearch,
     those whose value string equals HMMER's default string (``"-E": "10.0"``,
     ``"--cpu": "2"``...). ``cpus`` stands for ``--cpu`` (it wins over
-    ``options["--cpu"]``).
+    ``options["--cpu"]``). The options, their order, labels and default strings are
+    those of :mod:`gpuseq.hmmsearch_options`.
     """
     opts: dict[str, str] = dict(options or {})
     if cpus is not None:
@@ -194,11 +140,12 @@ def write_header(
     w(_RULE)
     w(f"# query HMM file:                  {query_path}\n")
     w(f"# target sequence database:        {target_path}\n")
-    for name, label, kind in _OPTION_LINES:
+    for flag in all_flags():
+        name, label, kind = flag.flag, flag.header, flag.echo
         if name not in opts:
             continue
         value = str(opts[name])
-        if _OPTION_DEFAULTS.get(name) == value:
+        if flag.hmmer_default == value:
             continue
         if kind.startswith("="):
             w(f"{label}{kind[1:]}\n")
@@ -643,9 +590,9 @@ def write_query_report(
     ``textw`` <= 0 means unlimited line length (``--notextw``). ``acc`` prefers
     accessions over names (``--acc``). ``timing`` = (user s, system s, elapsed s)
     adds the ``# CPU time`` / ``# Mc/sec`` lines; omitted by default. ``pipeline``
-    overrides the counters/thresholds dict (default: ``hits.__getstate__()["pipeline"]``).
+    overrides the counters/thresholds dict (default: the pipeline state of ``hits``).
     """
-    pli = pipeline if pipeline is not None else hits.__getstate__()["pipeline"]
+    pli = pipeline if pipeline is not None else pipeline_state(hits)
     if pli.get("long_targets"):
         raise ValueError("nhmmer-style (long target) hits are not supported by this writer")
     if pli.get("mode", 0) != 0:
