@@ -28,6 +28,17 @@ def cuda_runtime_status() -> str:
 def set_flush_denormals(on: bool) -> None:
     """Flush-to-zero and denormals-are-zero for the calling thread (as hmmsearch runs)."""
 
+def flush_denormals_on() -> bool:
+    """Whether the calling thread flushes denormals to zero."""
+
+class flush_denormals:
+    """Context manager: flush-to-zero and denormals-are-zero on the calling thread inside the
+    block, its previous mode restored after it."""
+
+    def __init__(self) -> None: ...
+    def __enter__(self) -> None: ...
+    def __exit__(self, *args: object) -> bool: ...
+
 # ---- sequence_bindings.cpp ---------------------------------------------------------------
 
 _Chunk = dict[str, Any]
