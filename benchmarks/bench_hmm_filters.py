@@ -1,12 +1,16 @@
 """Filter kernel speed: GCUPS of the SSV, MSV and Viterbi filters per model length, on the GPU
-(cuda/hmm, CUDAMPF warp kernels) and on all CPU cores (cpp/hmm), in one run.
+(cuda/hmm, CUDAMPF warp kernels, and the Viterbi filter a thread per target, Walters et al.
+2009) and on all CPU cores (cpp/hmm), in one run.
 
 GCUPS = model length x target residues / seconds / 1e9. GPU times are device events around one
 kernel launch over every target of a random database (median of --repeat); the full MSV
 recurrence runs on every target (in a search it runs only where the SSV cannot decide). CPU
 times are the wall time of `_core.filter_scores` on all cores over a smaller database (the
-filter's whole cost, SSV before MSV as HMMER does). Writes JSON to benchmarks/results/ with the
-device, commit and command.
+filter's whole cost, SSV before MSV as HMMER does). The thread-per-target Viterbi runs on the
+large database: it needs a target per resident thread (about 135,000 on an H100, 8 blocks of
+128 per SM at the kernel's 64 registers), and the Viterbi database (about 29,000 targets) would
+leave most of them idle; both Viterbi variants are printed side by side (thread/warp). Writes
+JSON to benchmarks/results/ with the device, commit and command.
 """
 
 from __future__ import annotations
@@ -84,39 +88,61 @@ def main() -> int:
     targets = _core.GpuTargets(*db)
     vtargets = _core.GpuTargets(*vdb)
     rows = []
-    print(f"{'M':>6} {'filter':>8} {'lanes':>6} {'GPU GCUPS':>10} {'CPU GCUPS':>10} {'GPU/CPU':>8}")
-    variants = [("ssv", bits) for bits in (8, 16)] + [("msv", bits) for bits in (8, 16)]
-    variants.append(("viterbi", 16))
+    print(
+        f"{'M':>6} {'filter':>8} {'lanes':>6} {'variant':>8} {'GPU GCUPS':>10} {'CPU GCUPS':>10}"
+        f" {'GPU/CPU':>8}"
+    )
+    variants = [("ssv", bits, "warp") for bits in (8, 16)]
+    variants += [("msv", bits, "warp") for bits in (8, 16)]
+    variants += [("viterbi", 16, "warp"), ("viterbi", 16, "thread")]
+    thread_vs_warp = {}
     for M in lengths:
         profile = model(M, M)
-        for which, bits in variants:
-            gp = _core.GpuProfile(profile, bits if which != "viterbi" else 0)
-            t_db, t_dev = (vdb, vtargets) if which == "viterbi" else (db, targets)
+        for which, bits, variant in variants:
+            if which == "viterbi":
+                gp = _core.GpuProfile(profile, 0, variant)
+            else:
+                gp = _core.GpuProfile(profile, bits)
+            on_viterbi_db = which == "viterbi" and variant == "warp"
+            t_db, t_dev = (vdb, vtargets) if on_viterbi_db else (db, targets)
             cells = M * int(t_db[1][-1])
             seconds = _core.gpu_filter_kernel_seconds(gp, t_dev, which, *t_db, args.repeat)
             gpu = cells / seconds / 1e9
             cpu = None
-            if cdb is not None and bits == 16:
+            if cdb is not None and bits == 16 and variant == "warp":
                 start = time.perf_counter()
                 _core.filter_scores(profile, which, *cdb)
                 cpu = M * int(cdb[1][-1]) / (time.perf_counter() - start) / 1e9
             rows.append(
-                dict(M=M, filter=which, lane_bits=bits, gpu_seconds=seconds, gpu_gcups=gpu,
+                dict(M=M, filter=which, lane_bits=bits, variant=variant, gpu_seconds=seconds,
+                     gpu_gcups=gpu,
                      cpu_gcups=cpu,
-                     stripes=gp.viterbi_stripes if which == "viterbi" else gp.msv_stripes,
+                     stripes=None if variant == "thread"
+                     else gp.viterbi_stripes if which == "viterbi" else gp.msv_stripes,
                      residues=int(t_db[1][-1]))
             )
             ratio = f"{gpu / cpu:8.1f}" if cpu else ""
             cpu_text = f"{cpu:10.1f}" if cpu else ""
-            print(f"{M:>6} {which:>8} {bits:>6} {gpu:10.1f} {cpu_text:>10} {ratio}", flush=True)
+            print(
+                f"{M:>6} {which:>8} {bits:>6} {variant:>8} {gpu:10.1f} {cpu_text:>10} {ratio}",
+                flush=True,
+            )
+            if which == "viterbi":
+                thread_vs_warp.setdefault(M, {})[variant] = gpu
+    # The issue's comparison: Walters' thread per target against CUDAMPF's warp per target.
+    for M, v in thread_vs_warp.items():
+        v["thread/warp"] = v["thread"] / v["warp"]
+        print(f"{M:>6} viterbi thread/warp GCUPS {v['thread/warp']:.2f}")
     result = {
         "benchmark": "hmm_filters",
         "command": " ".join(sys.argv),
         "date": datetime.now().isoformat(timespec="seconds"),
         "provenance": provenance(),
         "kernels": "CUDAMPF warp per target: SSV/MSV in 8-bit (paper) or 16-bit DPX lanes, "
-        "16-bit Viterbi; static stripe counts",
+        "16-bit Viterbi; static stripe counts. Viterbi also a thread per target (Walters et al. "
+        "2009): length-sorted targets, int16 rows interleaved by thread in global memory",
         "rows": rows,
+        "viterbi_thread_vs_warp": {str(M): v for M, v in thread_vs_warp.items()},
     }
     out = Path(args.out) if args.out else (
         Path(__file__).parent / "results" / f"hmm-filters-{platform.node()}-{datetime.now():%Y%m%d-%H%M%S}.json"
