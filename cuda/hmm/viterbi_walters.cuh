@@ -4,7 +4,8 @@
 // the same final xC word, or INT_MAX on word overflow, for the same host conversion to nats.
 //
 // Each thread walks its own target row by row and, within a row, the model nodes k = 1..M in
-// order, in plain 32-bit ints clamped to 16 bits at every point where HMMER saturates (spec 5.5).
+// order, in 32-bit ints clamped to 16 bits at every point where HMMER saturates (spec 5.5;
+// where only the floor can act, one DPX add-max does the add, the clamp and the max).
 // Going along k in order makes the whole D->D chain one more max per node (D(k-1) of this row
 // is in a register), so there is no lazy-F test: the full chain gives HMMER's result exactly.
 //
@@ -27,6 +28,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "hmm/msv.cuh"
@@ -44,6 +46,9 @@ constexpr int kWaltersEmissionStride = 32;
 // The two tables from the CPU profile (host code).
 inline std::vector<int4> walters_transitions(const ::gpuseq::hmm::ViterbiProfile& vp) {
   auto pair = [](int16_t low, int16_t high) {
+    // The kernel's saturation shortcut (max_sat_add) needs every transition word <= 0, as
+    // words of log-probabilities are.
+    if (low > 0 || high > 0) throw std::logic_error("positive Viterbi transition word");
     return static_cast<int>(static_cast<uint32_t>(static_cast<uint16_t>(low)) |
                             static_cast<uint32_t>(static_cast<uint16_t>(high)) << 16);
   };
@@ -68,8 +73,11 @@ __device__ __forceinline__ int low_s16(int pair) {
 }
 __device__ __forceinline__ int high_s16(int pair) { return pair >> 16; }  // arithmetic shift
 
-// 16-bit saturation, applied exactly where HMMER's saturating adds are.
-__device__ __forceinline__ int sat_s16(int v) { return min(max(v, -32768), 32767); }
+// max(sat(a + t), b) for a 16-bit value a, a transition word t and b >= -32768, where sat is
+// HMMER's 16-bit saturation: every transition word is <= 0 (walters_transitions checks), so
+// a + t <= 32767 and only the floor can act, and max(max(a + t, -32768), b) = max(a + t, b):
+// one DPX instruction on sm_90.
+__device__ __forceinline__ int max_sat_add(int a, int t, int b) { return __viaddmax_s32(a, t, b); }
 
 // list.param = each target's N/C/J MOVE word; list.ids should be sorted by target length
 // (descending, the host does it) so that the threads of a warp finish together.
@@ -114,20 +122,25 @@ __global__ void __launch_bounds__(128)
       // Node k of the previous row, loaded one step ahead so its latency overlaps a step.
       int mp = prev_m[0], ip = prev_i[0], dp = prev_d[0];
       size_t at = 0;
+      // Not unrolled: unrolling adds no loads in flight (to the compiler the stores of node k
+      // may alias the loads of node k+1, so only the explicit look-ahead overlaps) and takes
+      // 76 registers, 6 blocks per SM instead of 8 at 64 (sm_90, nvcc 13).
+#pragma unroll 1
       for (int k = 0; k < M; ++k, at += nthreads) {
         const int mp_next = prev_m[at + nthreads], ip_next = prev_i[at + nthreads],
                   dp_next = prev_d[at + nthreads];
         const int4 t = __ldg(transitions + k);
         const int e = __ldg(rw + k * kWaltersEmissionStride);
-        // Each candidate saturates separately, then the max, then the emission saturates.
-        int m = sat_s16(xB + low_s16(t.x));
-        m = max(m, sat_s16(m_diag + high_s16(t.x)));
-        m = max(m, sat_s16(i_diag + low_s16(t.y)));
-        m = max(m, sat_s16(d_diag + high_s16(t.y)));
-        m = sat_s16(m + e);
-        const int ic = max(sat_s16(mp + low_s16(t.z)), sat_s16(ip + high_s16(t.z)));
+        // Each candidate saturates separately, then the max, then the emission (which can be
+        // positive) saturates at both ends. xB <= 32266 (xJ <= 32766 - 500, N/C/J moves < 0).
+        int m = max_sat_add(xB, low_s16(t.x), kNeg);
+        m = max_sat_add(m_diag, high_s16(t.x), m);
+        m = max_sat_add(i_diag, low_s16(t.y), m);
+        m = max_sat_add(d_diag, high_s16(t.y), m);
+        m = min(max_sat_add(m, e, kNeg), 32767);
+        const int ic = max_sat_add(ip, high_s16(t.z), max_sat_add(mp, low_s16(t.z), kNeg));
         // The full D->D chain: D(k-1) of this row is final when D(k) is computed.
-        const int dc = max(sat_s16(m_left + low_s16(t.w)), sat_s16(d_left + high_s16(t.w)));
+        const int dc = max_sat_add(d_left, high_s16(t.w), max_sat_add(m_left, low_s16(t.w), kNeg));
         cur_m[at] = static_cast<int16_t>(m);
         cur_i[at] = static_cast<int16_t>(ic);
         cur_d[at] = static_cast<int16_t>(dc);
