@@ -137,7 +137,7 @@ __global__ void __launch_bounds__(128)
         m = max_sat_add(m_diag, high_s16(t.x), m);
         m = max_sat_add(i_diag, low_s16(t.y), m);
         m = max_sat_add(d_diag, high_s16(t.y), m);
-        m = min(max_sat_add(m, e, kNeg), 32767);
+        m = min(max(m + e, kNeg), 32767);
         const int ic = max_sat_add(ip, high_s16(t.z), max_sat_add(mp, low_s16(t.z), kNeg));
         // The full D->D chain: D(k-1) of this row is final when D(k) is computed.
         const int dc = max_sat_add(d_left, high_s16(t.w), max_sat_add(m_left, low_s16(t.w), kNeg));
