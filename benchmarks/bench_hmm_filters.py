@@ -1,5 +1,6 @@
 """Filter kernel speed: GCUPS of the SSV, MSV and Viterbi filters per model length, on the GPU
-(cuda/hmm, CUDAMPF warp kernels) and on all CPU cores (cpp/hmm), in one run.
+(cuda/hmm, CUDAMPF warp kernels, and the Viterbi filter a thread per target, Walters et al.
+2009) and on all CPU cores (cpp/hmm), in one run.
 
 GCUPS = model length x target residues / seconds / 1e9. GPU times are device events around one
 kernel launch over every target of a random database (median of --repeat); the full MSV
@@ -13,6 +14,9 @@ model's exact stripe count (runtime_compiled true) and with the static kernels, 
 count is rounded up to the next compiled one (false); models longer than the static kernels
 take have only the NVRTC row. profile_seconds is the GpuProfile build (NVRTC compilation, or a
 disk cache read: run twice to see both).
+The thread-per-target Viterbi (Walters et al. 2009) runs on the large database: it needs a
+target per resident thread (about 135,000 on an H100), and the Viterbi database would leave
+most of them idle; both Viterbi variants are printed side by side (thread/warp).
 """
 
 from __future__ import annotations
@@ -87,46 +91,62 @@ def main() -> int:
     vtargets = _core.GpuTargets(*vdb)
     rows = []
     print(
-        f"{'M':>6} {'filter':>8} {'lanes':>6} {'NVRTC':>6} {'stripes':>7} {'GPU GCUPS':>10} "
-        f"{'CPU GCUPS':>10} {'GPU/CPU':>8}"
+        f"{'M':>6} {'filter':>8} {'lanes':>6} {'variant':>8} {'NVRTC':>6} {'stripes':>7} "
+        f"{'GPU GCUPS':>10} {'CPU GCUPS':>10} {'GPU/CPU':>8}"
     )
-    variants = [("ssv", bits) for bits in (8, 16)] + [("msv", bits) for bits in (8, 16)]
-    variants.append(("viterbi", 16))
+    variants = [("ssv", bits, "warp") for bits in (8, 16)]
+    variants += [("msv", bits, "warp") for bits in (8, 16)]
+    variants += [("viterbi", 16, "warp"), ("viterbi", 16, "thread")]
+    thread_vs_warp = {}
     for M in lengths:
         profile = model(M, M)
-        for which, bits in variants:
+        for which, bits, variant in variants:
             cpu = None
-            if cdb is not None and bits == 16:
+            if cdb is not None and bits == 16 and variant == "warp":
                 start = time.perf_counter()
                 _core.filter_scores(profile, which, *cdb)
                 cpu = M * int(cdb[1][-1]) / (time.perf_counter() - start) / 1e9
             for runtime_compiled in (True, False):
                 if not runtime_compiled and M > _core.gpu_static_max_model_length:
                     continue
+                if variant == "thread" and not runtime_compiled:
+                    continue  # one kernel: no stripe count to specialise
                 start = time.perf_counter()
                 gp = _core.GpuProfile(
-                    profile, bits if which != "viterbi" else 0, runtime_compiled=runtime_compiled
+                    profile,
+                    bits if which != "viterbi" else 0,
+                    viterbi=variant if which == "viterbi" else "warp",
+                    runtime_compiled=runtime_compiled,
                 )
                 profile_seconds = time.perf_counter() - start
-                if runtime_compiled and not gp.runtime_compiled:
+                if runtime_compiled and not gp.runtime_compiled and variant != "thread":
                     continue  # the exact stripe count is a static kernel: the row below
-                t_db, t_dev = (vdb, vtargets) if which == "viterbi" else (db, targets)
+                on_viterbi_db = which == "viterbi" and variant == "warp"
+                t_db, t_dev = (vdb, vtargets) if on_viterbi_db else (db, targets)
                 cells = M * int(t_db[1][-1])
                 seconds = _core.gpu_filter_kernel_seconds(gp, t_dev, which, repeats=args.repeat)
                 gpu = cells / seconds / 1e9
                 stripes = gp.viterbi_stripes if which == "viterbi" else gp.msv_stripes
                 rows.append(
-                    dict(M=M, filter=which, lane_bits=bits, runtime_compiled=gp.runtime_compiled,
-                         stripes=stripes, gpu_seconds=seconds, gpu_gcups=gpu, cpu_gcups=cpu,
+                    dict(M=M, filter=which, lane_bits=bits, variant=variant,
+                         runtime_compiled=gp.runtime_compiled, stripes=stripes,
+                         gpu_seconds=seconds, gpu_gcups=gpu, cpu_gcups=cpu,
                          profile_seconds=profile_seconds, residues=int(t_db[1][-1]))
                 )
                 ratio = f"{gpu / cpu:8.1f}" if cpu else ""
                 cpu_text = f"{cpu:10.1f}" if cpu else ""
                 print(
-                    f"{M:>6} {which:>8} {bits:>6} {str(gp.runtime_compiled):>6} {stripes:>7} "
-                    f"{gpu:10.1f} {cpu_text:>10} {ratio}",
+                    f"{M:>6} {which:>8} {bits:>6} {variant:>8} {str(gp.runtime_compiled):>6} "
+                    f"{stripes:>7} {gpu:10.1f} {cpu_text:>10} {ratio}",
                     flush=True,
                 )
+                if which == "viterbi":  # the first row of each (NVRTC if it differs)
+                    thread_vs_warp.setdefault(M, {}).setdefault(variant, gpu)
+    # The issue's comparison: Walters' thread per target against CUDAMPF's warp per target.
+    for M, v in thread_vs_warp.items():
+        if "thread" in v and "warp" in v:
+            v["thread/warp"] = v["thread"] / v["warp"]
+            print(f"{M:>6} viterbi thread/warp GCUPS {v['thread/warp']:.2f}")
     result = {
         "benchmark": "hmm_filters",
         "command": " ".join(sys.argv),
@@ -134,9 +154,12 @@ def main() -> int:
         "device": device_info(),
         "software": {"gpuseq": gpuseq.__version__, "git": source_info()},
         "kernels": "CUDAMPF warp per target: SSV/MSV in 8-bit (paper) or 16-bit DPX lanes, "
-        "16-bit Viterbi; static stripe counts (rounded up) and NVRTC-compiled exact ones",
+        "16-bit Viterbi; static stripe counts (rounded up) and NVRTC-compiled exact ones. "
+        "Viterbi also a thread per target (Walters et al. 2009): length-sorted targets, int16 "
+        "rows interleaved by thread in global memory",
         "nvrtc": _core.nvrtc_info(),
         "rows": rows,
+        "viterbi_thread_vs_warp": {str(M): v for M, v in thread_vs_warp.items()},
     }
     name = f"hmm-filters-{platform.node()}-{datetime.now():%Y%m%d-%H%M%S}.json"
     out = Path(args.out) if args.out else Path(__file__).parent / "results" / name

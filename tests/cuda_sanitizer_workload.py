@@ -73,5 +73,24 @@ for M in (700, 1900, 3500):
                 gpu = gpuseq._core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
                 cpu = gpuseq._core.filter_scores(profile, which, db.residues, db.offsets)
                 failures += not np.array_equal(gpu, cpu, equal_nan=True)
+# The thread-per-target Viterbi filter (Walters et al.; viterbi_walters.cuh): M = 1 to 3000,
+# mixed lengths (the launch sorts them; a thread walks a whole target, so they are kept short
+# for the sanitizer), and the GPU cascade with it (F2 = 1e-300: the Viterbi filter runs on
+# nearly every target).
+for M in (1, 130, 3000):
+    hmm = HMM.sample(Alphabet.amino(), M, M + 1)
+    hmm.set_composition()
+    seqs = ["".join(map(chr, rng.choice(amino, int(n)))) for n in rng.integers(0, 500, 60)]
+    seqs += [hmm.consensus.upper() * 2, "", "A"]
+    db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
+    profile = search_profile(hmm)
+    gp = gpuseq._core.GpuProfile(profile, viterbi="thread")
+    targets = gpuseq._core.GpuTargets(db.residues, db.offsets)
+    gpu = gpuseq._core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
+    cpu = gpuseq._core.filter_scores(profile, "viterbi", db.residues, db.offsets)
+    failures += not np.array_equal(gpu, cpu, equal_nan=True)
+    gpu = gpuseq._core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 1.0, 1e-300, True, 2)
+    cpu = gpuseq._core.run_cascade(profile, db.residues, db.offsets, 1.0, 1e-300, True, 2)
+    failures += not np.array_equal(gpu["viterbi_score"], cpu["viterbi_score"], equal_nan=True)
 print("GPU kernels differing from the CPU:", failures)
 raise SystemExit(1 if failures else 0)

@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -20,6 +21,7 @@
 #include "hmm/msv.cuh"
 #include "hmm/runtime_compile.hpp"
 #include "hmm/viterbi_filter.cuh"
+#include "hmm/viterbi_walters.cuh"
 
 namespace gpuseq::cuda::hmm {
 
@@ -274,6 +276,7 @@ void clear_runtime_kernels() {
 struct DeviceTargets::Buffers {
   DeviceArray<uint8_t> residues;
   DeviceArray<int64_t> offsets;
+  std::vector<int64_t> host_offsets;  // the same offsets on the host (target lengths)
 };
 
 DeviceTargets::DeviceTargets(const SequenceBatch& batch)
@@ -296,6 +299,7 @@ DeviceTargets::DeviceTargets(const SequenceBatch& batch)
   std::vector<int64_t> offsets(batch.offsets, batch.offsets + batch.count + 1);
   for (int64_t& o : offsets) o -= first;
   buffers_->offsets = device_copy(offsets.data(), offsets.size());
+  buffers_->host_offsets = std::move(offsets);
 }
 
 DeviceTargets::~DeviceTargets() = default;
@@ -305,6 +309,8 @@ struct DeviceProfile::Tables {
   DeviceArray<uint32_t> viterbi_emissions;    // kAminoKp x Q_vit x 32 words
   DeviceArray<uint32_t> viterbi_transitions;  // kVtCount x Q_vit x 32 words
   std::shared_ptr<const RuntimeKernels> runtime;  // null: the static kernels
+  DeviceArray<int4> walters_transitions;       // thread per target: M records
+  DeviceArray<int16_t> walters_emissions;      // thread per target: M x 32 words
 };
 
 DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOptions& options)
@@ -313,8 +319,6 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   const int msv_bits = options_.msv_bits;
   if (msv_bits != 8 && msv_bits != 16)
     throw std::invalid_argument("msv_bits must be 8 or 16, not " + std::to_string(msv_bits));
-  if (options_.viterbi != KernelOptions::Viterbi::kWarpPerTarget)
-    throw std::invalid_argument("this Viterbi kernel is not built yet");
   const int M = profile.M;
   auto too_long = [&](bool runtime_compiled) {
     return std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
@@ -356,6 +360,12 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
        {&vp.begin, &vp.mm, &vp.im, &vp.dm, &vp.mi, &vp.ii, &vp.md_into, &vp.dd_into})
     append_striped_words(transitions, t->data(), M, viterbi_stripes_);
   tables_->viterbi_transitions = device_copy(transitions.data(), transitions.size());
+  if (options_.viterbi == KernelOptions::Viterbi::kThreadPerTarget) {
+    const std::vector<int4> walters = walters_transitions(vp);
+    tables_->walters_transitions = device_copy(walters.data(), walters.size());
+    const std::vector<int16_t> emissions_by_node = walters_emissions(vp);
+    tables_->walters_emissions = device_copy(emissions_by_node.data(), emissions_by_node.size());
+  }
 }
 
 DeviceProfile::~DeviceProfile() = default;
@@ -385,11 +395,20 @@ namespace {
 
 enum class Kernel { kSsv, kMsv, kViterbi };
 
+std::vector<int32_t> run_viterbi_thread_per_target(const DeviceProfile& dp,
+                                                   const DeviceTargets& dt,
+                                                   const std::vector<int32_t>& ids,
+                                                   const std::vector<int32_t>& params,
+                                                   int repeats, double* seconds);
+
 // Runs one kernel over the targets `ids` (with one parameter each) and returns its integers.
 // With `seconds`, the kernel runs `repeats` times and *seconds is the median time of one run.
 std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const DeviceTargets& dt,
                                 const std::vector<int32_t>& ids, const std::vector<int32_t>& params,
                                 int repeats = 1, double* seconds = nullptr) {
+  if (kernel == Kernel::kViterbi &&
+      dp.options().viterbi == KernelOptions::Viterbi::kThreadPerTarget)
+    return run_viterbi_thread_per_target(dp, dt, ids, params, repeats, seconds);
   const int n = static_cast<int>(ids.size());
   std::vector<int32_t> out(ids.size());
   if (n == 0) return out;
@@ -470,6 +489,61 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
   }
   GPUSEQ_CUDA_CHECK(
       cudaMemcpy(out.data(), d_out.get(), out.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  return out;
+}
+
+// Walters et al. 2009: a thread per target, the targets sorted by length (longest first) so
+// that the threads of a warp run similar lengths; the results come back in the order of `ids`.
+std::vector<int32_t> run_viterbi_thread_per_target(const DeviceProfile& dp,
+                                                   const DeviceTargets& dt,
+                                                   const std::vector<int32_t>& ids,
+                                                   const std::vector<int32_t>& params,
+                                                   int repeats, double* seconds) {
+  const int n = static_cast<int>(ids.size());
+  std::vector<int32_t> out(ids.size());
+  if (n == 0) return out;
+  const std::vector<int64_t>& offsets = dt.buffers().host_offsets;
+  auto length = [&](int32_t id) { return offsets[id + 1] - offsets[id]; };
+  std::vector<int32_t> order(ids.size());  // order[j]: the caller's index of launch slot j
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int32_t a, int32_t b) { return length(ids[a]) > length(ids[b]); });
+  std::vector<int32_t> sorted_ids(ids.size()), sorted_params(ids.size());
+  for (int j = 0; j < n; ++j) {
+    sorted_ids[j] = ids[order[j]];
+    sorted_params[j] = params[order[j]];
+  }
+  DeviceArray<int32_t> d_ids = device_copy(sorted_ids.data(), sorted_ids.size());
+  DeviceArray<int32_t> d_params = device_copy(sorted_params.data(), sorted_params.size());
+  DeviceArray<int32_t> d_out = device_alloc<int32_t>(ids.size());
+  const TargetList list{dt.buffers().residues.get(), dt.buffers().offsets.get(), d_ids.get(),
+                        d_params.get(), d_out.get(), n};
+  const auto kernel = viterbi_walters_kernel;
+  // grid_blocks counts a warp per target; here a warp takes 32 targets.
+  const int blocks = grid_blocks(kernel, (n + 31) / 32);
+  const int M = dp.profile().M;
+  // Six rows of M + 1 words per resident thread (DeviceOutOfMemory when they do not fit).
+  DeviceArray<int16_t> rows = device_alloc<int16_t>(
+      6 * static_cast<size_t>(M + 1) * static_cast<size_t>(blocks) * kThreadsPerBlock);
+  const auto& tables = dp.tables();
+  std::vector<double> times;
+  for (int run = 0; run < std::max(1, repeats); ++run) {
+    DeviceTimer timer;
+    timer.start();
+    kernel<<<blocks, kThreadsPerBlock>>>(tables.walters_transitions.get(),
+                                         tables.walters_emissions.get(), M,
+                                         dp.profile().viterbi.e_move, list, rows.get());
+    GPUSEQ_CUDA_CHECK_LAUNCH("viterbi_walters_kernel");
+    times.push_back(timer.stop_seconds());
+  }
+  if (seconds != nullptr) {
+    std::sort(times.begin(), times.end());
+    *seconds = times[times.size() / 2];
+  }
+  std::vector<int32_t> sorted_out(ids.size());
+  GPUSEQ_CUDA_CHECK(cudaMemcpy(sorted_out.data(), d_out.get(), sorted_out.size() * sizeof(int32_t),
+                               cudaMemcpyDeviceToHost));
+  for (int j = 0; j < n; ++j) out[order[j]] = sorted_out[j];
   return out;
 }
 
