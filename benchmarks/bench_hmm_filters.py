@@ -1,6 +1,12 @@
 """Filter kernel speed: GCUPS of the SSV, MSV and Viterbi filters per model length, on the GPU
 (cuda/hmm, CUDAMPF warp kernels) and on all CPU cores (cpp/hmm), in one run.
 
+Rows per model: SSV/MSV a warp per target in 8-bit and 16-bit lanes (S = 1), SSV/MSV with the
+targets per warp chosen by model length (CUDAMPF++ S-lane kernels, S = auto), Viterbi.
+--multi instead sweeps the S-lane kernels: GCUPS of every S that holds each model (H = the
+stripes it takes), the table from which H_max (kMultiMaxStripes in cuda/hmm/gpu_filters.cu) is
+read: the largest H at which S still beats S/2 at the same M.
+
 GCUPS = model length x target residues / seconds / 1e9. GPU times are device events around one
 kernel launch over every target of a random database (median of --repeat); the full MSV
 recurrence runs on every target (in a search it runs only where the SSV cannot decide). CPU
@@ -73,6 +79,8 @@ def main() -> int:
     p.add_argument("--mean-length", type=float, default=350)
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--out", default=None)
+    p.add_argument("--multi", action="store_true", help="sweep S (targets per warp) per model")
+    p.add_argument("--multi-models", default="16,24,32,48,64,96,128,192,256,384,512,768,1024,1536")
     args = p.parse_args()
     if not gpuseq.cuda_devices():
         print("no GPU: nothing to measure", file=sys.stderr)
@@ -82,47 +90,102 @@ def main() -> int:
     vdb = random_database(args.viterbi_residues, args.mean_length, 2)
     cdb = random_database(args.cpu_residues, args.mean_length, 3) if args.cpu_residues else None
     targets = _core.GpuTargets(*db)
+    if args.multi:
+        return multi_sweep(args, db, targets)
     vtargets = _core.GpuTargets(*vdb)
     rows = []
     print(f"{'M':>6} {'filter':>8} {'lanes':>6} {'GPU GCUPS':>10} {'CPU GCUPS':>10} {'GPU/CPU':>8}")
-    variants = [("ssv", bits) for bits in (8, 16)] + [("msv", bits) for bits in (8, 16)]
-    variants.append(("viterbi", 16))
+    # (filter, lane bits, targets per warp: 1 = a warp per target, 0 = by model length)
+    variants = [(which, bits, 1) for which in ("ssv", "msv") for bits in (8, 16)]
+    variants += [("ssv", 16, 0), ("msv", 16, 0), ("viterbi", 16, 1)]
     for M in lengths:
         profile = model(M, M)
-        for which, bits in variants:
-            gp = _core.GpuProfile(profile, bits if which != "viterbi" else 0)
+        for which, bits, per_warp in variants:
+            gp = _core.GpuProfile(profile, bits if which != "viterbi" else 0, "warp", per_warp)
             t_db, t_dev = (vdb, vtargets) if which == "viterbi" else (db, targets)
             cells = M * int(t_db[1][-1])
             seconds = _core.gpu_filter_kernel_seconds(gp, t_dev, which, *t_db, args.repeat)
             gpu = cells / seconds / 1e9
             cpu = None
-            if cdb is not None and bits == 16:
+            if cdb is not None and bits == 16 and per_warp == 1:
                 start = time.perf_counter()
                 _core.filter_scores(profile, which, *cdb)
                 cpu = M * int(cdb[1][-1]) / (time.perf_counter() - start) / 1e9
             rows.append(
                 dict(M=M, filter=which, lane_bits=bits, gpu_seconds=seconds, gpu_gcups=gpu,
-                     cpu_gcups=cpu,
+                     cpu_gcups=cpu, sequences_per_warp=gp.sequences_per_warp,
+                     multi_stripes=gp.multi_stripes,
                      stripes=gp.viterbi_stripes if which == "viterbi" else gp.msv_stripes,
                      residues=int(t_db[1][-1]))
             )
             ratio = f"{gpu / cpu:8.1f}" if cpu else ""
             cpu_text = f"{cpu:10.1f}" if cpu else ""
-            print(f"{M:>6} {which:>8} {bits:>6} {gpu:10.1f} {cpu_text:>10} {ratio}", flush=True)
+            lanes = str(bits)
+            if which != "viterbi" and per_warp != 1:
+                lanes += f"/S{gp.sequences_per_warp}"
+            print(f"{M:>6} {which:>8} {lanes:>6} {gpu:10.1f} {cpu_text:>10} {ratio}", flush=True)
     result = {
         "benchmark": "hmm_filters",
         "command": " ".join(sys.argv),
         "date": datetime.now().isoformat(timespec="seconds"),
         "provenance": provenance(),
         "kernels": "CUDAMPF warp per target: SSV/MSV in 8-bit (paper) or 16-bit DPX lanes, "
-        "16-bit Viterbi; static stripe counts",
+        "16-bit Viterbi; static stripe counts; CUDAMPF++ S-lane SSV/MSV (16-bit, S by model "
+        "length)",
         "rows": rows,
     }
-    out = Path(args.out) if args.out else (
-        Path(__file__).parent / "results" / f"hmm-filters-{platform.node()}-{datetime.now():%Y%m%d-%H%M%S}.json"
-    )
+    write_result(args, result, "hmm-filters")
+    return 0
+
+
+def write_result(args, result: dict, stem: str) -> None:
+    name = f"{stem}-{platform.node()}-{datetime.now():%Y%m%d-%H%M%S}.json"
+    out = Path(args.out) if args.out else Path(__file__).parent / "results" / name
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(f"wrote {out}")
+
+
+# Compiled limits of the S-lane kernels (cuda/hmm/gpu_filters.cu): S targets per warp hold
+# models of up to (64 / S) x 48 nodes.
+MULTI_S = (1, 2, 4, 8, 16, 32, 64)
+MULTI_MAX_STRIPES = 48
+
+
+def multi_sweep(args, db, targets) -> int:
+    """GCUPS of the SSV and MSV per model length and targets per warp S (S = 1: a warp per
+    target), 16-bit lanes; one table per filter, a column per S, cells 'GCUPS/H'."""
+    lengths = [int(m) for m in args.multi_models.split(",")]
+    rows = []
+    cells = {}
+    for M in lengths:
+        profile = model(M, M)
+        for S in MULTI_S:
+            if S > 1 and M > (64 // S) * MULTI_MAX_STRIPES:
+                continue
+            gp = _core.GpuProfile(profile, 16, "warp", S)
+            for which in ("ssv", "msv"):
+                seconds = _core.gpu_filter_kernel_seconds(gp, targets, which, *db, args.repeat)
+                gcups = M * int(db[1][-1]) / seconds / 1e9
+                H = gp.multi_stripes if S > 1 else gp.msv_stripes
+                rows.append(dict(M=M, filter=which, lane_bits=16, sequences_per_warp=S, stripes=H,
+                                 gpu_seconds=seconds, gpu_gcups=gcups, residues=int(db[1][-1])))
+                cells[(which, M, S)] = f"{gcups:.0f}/{H}"
+        print(f"M={M} done (auto S = {_core.gpu_choose_sequences_per_warp(M)})", flush=True)
+    for which in ("ssv", "msv"):
+        print(f"\n{which.upper()} GCUPS/H by M (rows) and S (columns)")
+        print(f"{'M':>6}" + "".join(f"{'S=' + str(S):>11}" for S in MULTI_S))
+        for M in lengths:
+            print(f"{M:>6}" + "".join(f"{cells.get((which, M, S), '-'):>11}" for S in MULTI_S))
+    result = {
+        "benchmark": "hmm_filters_multi",
+        "command": " ".join(sys.argv),
+        "date": datetime.now().isoformat(timespec="seconds"),
+        "provenance": provenance(),
+        "kernels": "CUDAMPF++ S-lane SSV/MSV, 16-bit DPX lanes, every S per model (S = 1: "
+        "CUDAMPF warp per target); stripes = H (S > 1) or Q (S = 1)",
+        "rows": rows,
+    }
+    write_result(args, result, "hmm-filters-multi")
     return 0
 
 

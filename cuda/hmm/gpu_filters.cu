@@ -13,6 +13,8 @@
 #include "hmm/filters.hpp"
 #include "hmm/gpu_filters.hpp"
 #include "hmm/msv.cuh"
+#include "hmm/msv_multi.cuh"
+#include "hmm/sequence_blocks.hpp"
 #include "hmm/viterbi_filter.cuh"
 
 namespace gpuseq::cuda::hmm {
@@ -30,6 +32,15 @@ using WordStripeCounts =
 constexpr int kByteNodesPerStripe = 128;
 constexpr int kWordNodesPerStripe = 64;
 constexpr int kThreadsPerBlock = 128;
+
+// S-lane kernels (msv_multi.cuh): S targets per warp, H stripes of W = 64 / S nodes.
+using MultiSequenceCounts = std::integer_sequence<int, 2, 4, 8, 16, 32, 64>;
+using MultiStripeCounts =
+    std::integer_sequence<int, 2, 3, 4, 6, 8, 12, 16, 20, 24, 28, 32, 40, 48>;
+// H_max (CUDAMPF++ section 3.4.1): the most stripes a model may take before a smaller S (more
+// nodes per stripe) is chosen. Provisional, to be measured on the H100
+// (bench_hmm_filters.py --multi: GCUPS per M and S).
+constexpr int kMultiMaxStripes = 32;
 
 template <int... Qs>
 int covering_stripes(int M, int nodes_per_stripe, std::integer_sequence<int, Qs...>) {
@@ -97,6 +108,25 @@ std::vector<uint32_t> stripe_score_words(const cpu::MsvProfile& om, int Q) {
   return out;
 }
 
+// S-lane SSV/MSV tables: 16-bit entry ((h*32 + x)*W + w) is bias - rb of node h + H*w for
+// residue x (W = 64 / S); nodes past M and the marker codes x >= 29 score kPadScore16.
+std::vector<uint32_t> multi_score_words(const cpu::MsvProfile& om, int S, int H) {
+  const int W = 64 / S;
+  std::vector<uint16_t> entries(static_cast<size_t>(H) * kMultiCodes * W);
+  for (int h = 0; h < H; ++h)
+    for (int x = 0; x < kMultiCodes; ++x)
+      for (int w = 0; w < W; ++w) {
+        const int j = h + H * w;
+        const int score = x < kAminoKp && j < om.M ? om.bias - om.row(x)[j] : kPadScore16;
+        entries[(static_cast<size_t>(h) * kMultiCodes + x) * W + w] =
+            static_cast<uint16_t>(score);
+      }
+  std::vector<uint32_t> words(entries.size() / 2);
+  for (size_t i = 0; i < words.size(); ++i)
+    words[i] = entries[2 * i] | (static_cast<uint32_t>(entries[2 * i + 1]) << 16);
+  return words;
+}
+
 // Word tables: node j in half b (low first) of thread t's word at stripe q when
 // j = q + Q*(2t + b); padding -32768.
 void append_striped_words(std::vector<uint32_t>& out, const int16_t* by_node, int M, int Q) {
@@ -119,6 +149,7 @@ void append_striped_words(std::vector<uint32_t>& out, const int16_t* by_node, in
 struct DeviceTargets::Buffers {
   DeviceArray<uint8_t> residues;
   DeviceArray<int64_t> offsets;
+  std::vector<int64_t> host_offsets;  // the same offsets: target lengths for sequence blocks
 };
 
 DeviceTargets::DeviceTargets(const SequenceBatch& batch)
@@ -130,6 +161,7 @@ DeviceTargets::DeviceTargets(const SequenceBatch& batch)
   std::vector<int64_t> offsets(batch.offsets, batch.offsets + batch.count + 1);
   for (int64_t& o : offsets) o -= first;
   buffers_->offsets = device_copy(offsets.data(), offsets.size());
+  buffers_->host_offsets = std::move(offsets);
 }
 
 DeviceTargets::~DeviceTargets() = default;
@@ -138,6 +170,7 @@ struct DeviceProfile::Tables {
   DeviceArray<uint32_t> msv_costs;            // kAminoKp x Q_msv x 32 words (8- or 16-bit)
   DeviceArray<uint32_t> viterbi_emissions;    // kAminoKp x Q_vit x 32 words
   DeviceArray<uint32_t> viterbi_transitions;  // kVtCount x Q_vit x 32 words
+  DeviceArray<uint32_t> msv_multi;            // S-lane tables: H x 32 codes x W 16-bit entries
 };
 
 DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOptions& options)
@@ -161,6 +194,23 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
                                           : stripe_score_words(profile.msv, msv_stripes_);
   tables_->msv_costs = device_copy(costs.data(), costs.size());
 
+  int& S = options_.sequences_per_warp;
+  if (S == 0) S = msv_bits == 16 ? choose_sequences_per_warp(M) : 1;
+  if (S != 1) {
+    if (S < 2 || S > 64 || (S & (S - 1)) != 0)
+      throw std::invalid_argument("sequences_per_warp must be 0, 1, 2, 4, ..., 64, not " +
+                                  std::to_string(S));
+    if (msv_bits != 16)
+      throw std::invalid_argument("the S-lane kernels (sequences_per_warp > 1) have 16-bit lanes");
+    multi_stripes_ = covering_stripes(M, 64 / S, MultiStripeCounts{});
+    if (multi_stripes_ == 0)
+      throw std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
+                                  ") is longer than " + std::to_string(S) +
+                                  " targets per warp take");
+    const std::vector<uint32_t> multi = multi_score_words(profile.msv, S, multi_stripes_);
+    tables_->msv_multi = device_copy(multi.data(), multi.size());
+  }
+
   const cpu::ViterbiProfile& vp = profile.viterbi;
   std::vector<uint32_t> emissions;
   for (int x = 0; x < kAminoKp; ++x)
@@ -175,6 +225,12 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
 }
 
 DeviceProfile::~DeviceProfile() = default;
+
+int choose_sequences_per_warp(int M) {
+  for (int S = 64; S >= 2; S /= 2)
+    if ((64 / S) * kMultiMaxStripes >= M) return S;
+  return 1;
+}
 
 int max_model_length() {
   constexpr int bytes = 24 * kByteNodesPerStripe, words = 48 * kWordNodesPerStripe;
@@ -197,14 +253,22 @@ namespace {
 
 enum class Kernel { kSsv, kMsv, kViterbi };
 
+std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
+                                      const DeviceTargets& dt, const std::vector<int32_t>& ids,
+                                      const std::vector<int32_t>& params, int repeats,
+                                      double* seconds);
+
 // Runs one kernel over the targets `ids` (with one parameter each) and returns its integers.
 // With `seconds`, the kernel runs `repeats` times and *seconds is the median time of one run.
+// SSV/MSV with sequences_per_warp > 1 run the S-lane kernels unless `multi` is false.
 std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const DeviceTargets& dt,
                                 const std::vector<int32_t>& ids, const std::vector<int32_t>& params,
-                                int repeats = 1, double* seconds = nullptr) {
+                                int repeats = 1, double* seconds = nullptr, bool multi = true) {
   const int n = static_cast<int>(ids.size());
   std::vector<int32_t> out(ids.size());
   if (n == 0) return out;
+  if (multi && kernel != Kernel::kViterbi && dp.sequences_per_warp() > 1)
+    return run_multi_kernel(kernel, dp, dt, ids, params, repeats, seconds);
   DeviceArray<int32_t> d_ids = device_copy(ids.data(), ids.size());
   DeviceArray<int32_t> d_params = device_copy(params.data(), params.size());
   DeviceArray<int32_t> d_out = device_alloc<int32_t>(ids.size());
@@ -264,6 +328,99 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
   }
   GPUSEQ_CUDA_CHECK(
       cudaMemcpy(out.data(), d_out.get(), out.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  return out;
+}
+
+// The S-lane kernels (msv_multi.cuh) over warp-based sequence blocks of `ids`, planned on the
+// host (cpp/hmm/sequence_blocks.cpp) and filled on the GPU from the resident targets; targets
+// over the blocks' length limit run on the warp-per-target kernel. Results in the order of ids;
+// *seconds: both kernels' median times (not the filling).
+std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
+                                      const DeviceTargets& dt, const std::vector<int32_t>& ids,
+                                      const std::vector<int32_t>& params, int repeats,
+                                      double* seconds) {
+  using MultiKernel = void (*)(const uint32_t*, int, int, BlockList);
+  const int S = dp.sequences_per_warp();
+  MultiKernel k = nullptr;
+  with_stripes(S, MultiSequenceCounts{}, [&](auto s) {
+    with_stripes(dp.multi_stripes(), MultiStripeCounts{}, [&](auto h) {
+      constexpr int kS = decltype(s)::value, kH = decltype(h)::value;
+      k = kernel == Kernel::kSsv ? ssv_multi_kernel_s16<kS, kH> : msv_multi_kernel_s16<kS, kH>;
+    });
+  });
+  int device = 0, sms = 0, per_sm = 0;
+  GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+  GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GPUSEQ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, kThreadsPerBlock, 0));
+  const int resident_warps = std::max(per_sm, 1) * sms * (kThreadsPerBlock / 32);
+
+  const std::vector<int64_t>& offsets = dt.buffers().host_offsets;
+  std::vector<int64_t> lengths(ids.size());
+  for (size_t p = 0; p < ids.size(); ++p) lengths[p] = offsets[ids[p] + 1] - offsets[ids[p]];
+  const cpu::SequenceBlockPlan plan = cpu::plan_sequence_blocks(lengths, S, resident_warps);
+
+  std::vector<int32_t> fill_ids;
+  std::vector<int64_t> fill_dest;
+  for (size_t p = 0; p < ids.size(); ++p)
+    if (plan.item_offset[p] >= 0) {
+      fill_ids.push_back(ids[p]);
+      fill_dest.push_back(plan.item_offset[p]);
+    }
+  DeviceArray<uint8_t> blocks = device_alloc<uint8_t>(static_cast<size_t>(plan.bytes()));
+  GPUSEQ_CUDA_CHECK(cudaMemset(blocks.get(), cpu::kBlockPadMarker, plan.bytes()));
+  DeviceArray<int32_t> d_fill_ids = device_copy(fill_ids.data(), fill_ids.size());
+  DeviceArray<int64_t> d_fill_dest = device_copy(fill_dest.data(), fill_dest.size());
+  const int placed = static_cast<int>(fill_ids.size());
+  if (placed > 0) {
+    fill_sequence_blocks_kernel<<<std::min(placed, 65535), kThreadsPerBlock>>>(
+        dt.buffers().residues.get(), dt.buffers().offsets.get(), d_fill_ids.get(),
+        d_fill_dest.get(), placed, S, blocks.get());
+    GPUSEQ_CUDA_CHECK_LAUNCH("sequence block filling");
+  }
+  DeviceArray<int64_t> d_warp_offset = device_copy(plan.warp_offset.data(), plan.warp_offset.size());
+  DeviceArray<int32_t> d_warp_rows = device_copy(plan.warp_rows.data(), plan.warp_rows.size());
+  DeviceArray<int32_t> d_column_start =
+      device_copy(plan.column_start.data(), plan.column_start.size());
+  DeviceArray<int32_t> d_column_items =
+      device_copy(plan.column_items.data(), plan.column_items.size());
+  DeviceArray<int32_t> d_params = device_copy(params.data(), params.size());
+  DeviceArray<int32_t> d_out = device_alloc<int32_t>(ids.size());
+  const BlockList list{blocks.get(),          d_warp_offset.get(),  d_warp_rows.get(),
+                       d_column_start.get(),  d_column_items.get(),
+                       params.empty() ? nullptr : d_params.get(),   d_out.get(),
+                       plan.warps};
+  const cpu::SearchProfile& p = dp.profile();
+  std::vector<double> times;
+  for (int run = 0; run < std::max(1, repeats) && placed > 0; ++run) {
+    DeviceTimer timer;
+    timer.start();
+    const int blocks_needed = (plan.warps + kThreadsPerBlock / 32 - 1) / (kThreadsPerBlock / 32);
+    k<<<blocks_needed, kThreadsPerBlock>>>(dp.tables().msv_multi.get(), p.msv.bias, p.msv.tec,
+                                           list);
+    GPUSEQ_CUDA_CHECK_LAUNCH("S-lane hmm filter kernel");
+    times.push_back(timer.stop_seconds());
+  }
+  std::vector<int32_t> out(ids.size());
+  if (placed > 0)
+    GPUSEQ_CUDA_CHECK(
+        cudaMemcpy(out.data(), d_out.get(), out.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
+
+  // Targets over the length limit: a warp each.
+  double single_seconds = 0;
+  if (!plan.single.empty()) {
+    std::vector<int32_t> single_ids, single_params;
+    for (int32_t q : plan.single) {
+      single_ids.push_back(ids[q]);
+      if (!params.empty()) single_params.push_back(params[q]);
+    }
+    const std::vector<int32_t> single = run_kernel(kernel, dp, dt, single_ids, single_params,
+                                                   repeats, &single_seconds, false);
+    for (size_t i = 0; i < plan.single.size(); ++i) out[plan.single[i]] = single[i];
+  }
+  if (seconds != nullptr) {
+    std::sort(times.begin(), times.end());
+    *seconds = (times.empty() ? 0.0 : times[times.size() / 2]) + single_seconds;
+  }
   return out;
 }
 

@@ -40,6 +40,10 @@ struct KernelOptions {
   int msv_bits = 0;
   // Viterbi filter: a warp per target (CUDAMPF) or a thread per target (Walters et al. 2009).
   enum class Viterbi { kWarpPerTarget, kThreadPerTarget } viterbi = Viterbi::kWarpPerTarget;
+  // SSV/MSV targets per warp (CUDAMPF++, msv_multi.cuh; 16-bit lanes): 1 is CUDAMPF's warp per
+  // target, 2 to 64 (powers of two) S targets at once on warp-based sequence blocks, 0: chosen
+  // by model length (choose_sequences_per_warp; 1 with 8-bit lanes).
+  int sequences_per_warp = 0;
 };
 
 // One model's filter tables laid out for the chosen kernels, resident on the GPU.
@@ -55,6 +59,8 @@ class DeviceProfile {
   int msv_bits() const { return options_.msv_bits; }
   int msv_stripes() const { return msv_stripes_; }
   int viterbi_stripes() const { return viterbi_stripes_; }
+  int sequences_per_warp() const { return options_.sequences_per_warp; }
+  int multi_stripes() const { return multi_stripes_; }  // H of the S-lane kernels (0 if S = 1)
 
   struct Tables;
   const Tables& tables() const { return *tables_; }
@@ -62,12 +68,16 @@ class DeviceProfile {
  private:
   const ::gpuseq::hmm::SearchProfile& profile_;  // borrowed: outlives this object
   KernelOptions options_;
-  int msv_stripes_ = 0, viterbi_stripes_ = 0;
+  int msv_stripes_ = 0, viterbi_stripes_ = 0, multi_stripes_ = 0;
   std::unique_ptr<Tables> tables_;
 };
 
 // SSV/MSV lane width used when none is asked for, by compute capability (bench_hmm_filters.py).
 int default_msv_bits();
+
+// CUDAMPF++'s rule (eq. 5): the most targets per warp S whose W x H_max nodes (W = 64 / S)
+// cover a model of M nodes; 1 (a warp per target) when even S = 2 does not.
+int choose_sequences_per_warp(int M);
 
 // Longest model the compiled kernels take (a longer one is searched by the CPU filters).
 int max_model_length();
