@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -146,10 +147,25 @@ void append_striped_words(std::vector<uint32_t>& out, const int16_t* by_node, in
 
 // ---- resident data ------------------------------------------------------------------------
 
+// Warp-based sequence blocks of one launch's targets on the GPU (msv_multi.cuh), with the plan
+// they were filled by.
+struct DeviceSequenceBlocks {
+  int sequences_per_warp = 0, max_warps = 0;
+  std::vector<int32_t> ids;  // the launch's targets, in its order
+  cpu::SequenceBlockPlan plan;
+  DeviceArray<uint8_t> bytes;
+  DeviceArray<int64_t> warp_offset;
+  DeviceArray<int32_t> warp_rows, column_start, column_items;
+};
+
 struct DeviceTargets::Buffers {
   DeviceArray<uint8_t> residues;
   DeviceArray<int64_t> offsets;
   std::vector<int64_t> host_offsets;  // the same offsets: target lengths for sequence blocks
+  // The last sequence blocks of the S-lane SSV and MSV: every model's SSV of a search runs on
+  // the same targets, so they are planned and filled once. Launches hold the lock.
+  mutable std::mutex blocks_mutex;
+  mutable std::unique_ptr<DeviceSequenceBlocks> last_blocks[2];
 };
 
 DeviceTargets::DeviceTargets(const SequenceBatch& batch)
@@ -331,10 +347,52 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
   return out;
 }
 
+// Plans the sequence blocks of the targets `ids` on the host and fills them on the GPU from
+// the resident targets.
+std::unique_ptr<DeviceSequenceBlocks> fill_blocks(const DeviceTargets& dt,
+                                                  const std::vector<int32_t>& ids, int S,
+                                                  int max_warps) {
+  auto blocks = std::make_unique<DeviceSequenceBlocks>();
+  blocks->sequences_per_warp = S;
+  blocks->max_warps = max_warps;
+  blocks->ids = ids;
+  const std::vector<int64_t>& offsets = dt.buffers().host_offsets;
+  std::vector<int64_t> lengths(ids.size());
+  for (size_t p = 0; p < ids.size(); ++p) lengths[p] = offsets[ids[p] + 1] - offsets[ids[p]];
+  blocks->plan = cpu::plan_sequence_blocks(lengths, S, max_warps);
+  const cpu::SequenceBlockPlan& plan = blocks->plan;
+
+  std::vector<int32_t> fill_ids;
+  std::vector<int64_t> fill_dest;
+  for (size_t p = 0; p < ids.size(); ++p)
+    if (plan.item_offset[p] >= 0) {
+      fill_ids.push_back(ids[p]);
+      fill_dest.push_back(plan.item_offset[p]);
+    }
+  blocks->bytes = device_alloc<uint8_t>(static_cast<size_t>(plan.bytes()));
+  GPUSEQ_CUDA_CHECK(cudaMemset(blocks->bytes.get(), cpu::kBlockPadMarker, plan.bytes()));
+  const int placed = static_cast<int>(fill_ids.size());
+  if (placed > 0) {
+    DeviceArray<int32_t> d_fill_ids = device_copy(fill_ids.data(), fill_ids.size());
+    DeviceArray<int64_t> d_fill_dest = device_copy(fill_dest.data(), fill_dest.size());
+    fill_sequence_blocks_kernel<<<std::min(placed, 65535), kThreadsPerBlock>>>(
+        dt.buffers().residues.get(), dt.buffers().offsets.get(), d_fill_ids.get(),
+        d_fill_dest.get(), placed, S, blocks->bytes.get());
+    GPUSEQ_CUDA_CHECK_LAUNCH("sequence block filling");
+    // d_fill_* are freed here: cudaFree synchronizes, the kernel is done with them.
+  }
+  blocks->warp_offset = device_copy(plan.warp_offset.data(), plan.warp_offset.size());
+  blocks->warp_rows = device_copy(plan.warp_rows.data(), plan.warp_rows.size());
+  blocks->column_start = device_copy(plan.column_start.data(), plan.column_start.size());
+  blocks->column_items = device_copy(plan.column_items.data(), plan.column_items.size());
+  return blocks;
+}
+
 // The S-lane kernels (msv_multi.cuh) over warp-based sequence blocks of `ids`, planned on the
 // host (cpp/hmm/sequence_blocks.cpp) and filled on the GPU from the resident targets; targets
 // over the blocks' length limit run on the warp-per-target kernel. Results in the order of ids;
-// *seconds: both kernels' median times (not the filling).
+// *seconds: both kernels' median times (not the filling). The blocks of the last launch of
+// each filter stay on the GPU (DeviceTargets) for the next one on the same targets.
 std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
                                       const DeviceTargets& dt, const std::vector<int32_t>& ids,
                                       const std::vector<int32_t>& params, int repeats,
@@ -354,40 +412,26 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
   GPUSEQ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, kThreadsPerBlock, 0));
   const int resident_warps = std::max(per_sm, 1) * sms * (kThreadsPerBlock / 32);
 
-  const std::vector<int64_t>& offsets = dt.buffers().host_offsets;
-  std::vector<int64_t> lengths(ids.size());
-  for (size_t p = 0; p < ids.size(); ++p) lengths[p] = offsets[ids[p] + 1] - offsets[ids[p]];
-  const cpu::SequenceBlockPlan plan = cpu::plan_sequence_blocks(lengths, S, resident_warps);
+  const DeviceTargets::Buffers& buffers = dt.buffers();
+  std::lock_guard<std::mutex> lock(buffers.blocks_mutex);
+  std::unique_ptr<DeviceSequenceBlocks>& cached =
+      buffers.last_blocks[kernel == Kernel::kSsv ? 0 : 1];
+  if (!cached || cached->sequences_per_warp != S || cached->max_warps != resident_warps ||
+      cached->ids != ids)
+    cached = fill_blocks(dt, ids, S, resident_warps);
+  const DeviceSequenceBlocks& blocks = *cached;
+  const cpu::SequenceBlockPlan& plan = blocks.plan;
+  const int placed = static_cast<int>(plan.column_items.size());
 
-  std::vector<int32_t> fill_ids;
-  std::vector<int64_t> fill_dest;
-  for (size_t p = 0; p < ids.size(); ++p)
-    if (plan.item_offset[p] >= 0) {
-      fill_ids.push_back(ids[p]);
-      fill_dest.push_back(plan.item_offset[p]);
-    }
-  DeviceArray<uint8_t> blocks = device_alloc<uint8_t>(static_cast<size_t>(plan.bytes()));
-  GPUSEQ_CUDA_CHECK(cudaMemset(blocks.get(), cpu::kBlockPadMarker, plan.bytes()));
-  DeviceArray<int32_t> d_fill_ids = device_copy(fill_ids.data(), fill_ids.size());
-  DeviceArray<int64_t> d_fill_dest = device_copy(fill_dest.data(), fill_dest.size());
-  const int placed = static_cast<int>(fill_ids.size());
-  if (placed > 0) {
-    fill_sequence_blocks_kernel<<<std::min(placed, 65535), kThreadsPerBlock>>>(
-        dt.buffers().residues.get(), dt.buffers().offsets.get(), d_fill_ids.get(),
-        d_fill_dest.get(), placed, S, blocks.get());
-    GPUSEQ_CUDA_CHECK_LAUNCH("sequence block filling");
-  }
-  DeviceArray<int64_t> d_warp_offset = device_copy(plan.warp_offset.data(), plan.warp_offset.size());
-  DeviceArray<int32_t> d_warp_rows = device_copy(plan.warp_rows.data(), plan.warp_rows.size());
-  DeviceArray<int32_t> d_column_start =
-      device_copy(plan.column_start.data(), plan.column_start.size());
-  DeviceArray<int32_t> d_column_items =
-      device_copy(plan.column_items.data(), plan.column_items.size());
   DeviceArray<int32_t> d_params = device_copy(params.data(), params.size());
   DeviceArray<int32_t> d_out = device_alloc<int32_t>(ids.size());
-  const BlockList list{blocks.get(),          d_warp_offset.get(),  d_warp_rows.get(),
-                       d_column_start.get(),  d_column_items.get(),
-                       params.empty() ? nullptr : d_params.get(),   d_out.get(),
+  const BlockList list{blocks.bytes.get(),
+                       blocks.warp_offset.get(),
+                       blocks.warp_rows.get(),
+                       blocks.column_start.get(),
+                       blocks.column_items.get(),
+                       params.empty() ? nullptr : d_params.get(),
+                       d_out.get(),
                        plan.warps};
   const cpu::SearchProfile& p = dp.profile();
   std::vector<double> times;
