@@ -81,6 +81,7 @@ def main() -> int:
     p.add_argument("--out", default=None)
     p.add_argument("--multi", action="store_true", help="sweep S (targets per warp) per model")
     p.add_argument("--multi-models", default="16,24,32,48,64,96,128,192,256,384,512,768,1024,1536")
+    p.add_argument("--multi-bits", type=int, default=16, help="lane width of the --multi sweep")
     args = p.parse_args()
     if not gpuseq.cuda_devices():
         print("no GPU: nothing to measure", file=sys.stderr)
@@ -146,42 +147,45 @@ def write_result(args, result: dict, stem: str) -> None:
 
 
 # Compiled limits of the S-lane kernels (cuda/hmm/gpu_filters.cu): S targets per warp hold
-# models of up to (64 / S) x 48 nodes.
-MULTI_S = (1, 2, 4, 8, 16, 32, 64)
+# models of up to (64 / S) x 48 nodes in 16-bit lanes, (128 / S) x 48 in bytes.
 MULTI_MAX_STRIPES = 48
 
 
 def multi_sweep(args, db, targets) -> int:
     """GCUPS of the SSV and MSV per model length and targets per warp S (S = 1: a warp per
-    target), 16-bit lanes; one table per filter, a column per S, cells 'GCUPS/H'."""
+    target), one lane width; one table per filter, a column per S, cells 'GCUPS/H'."""
+    bits = args.multi_bits
+    lanes = 64 if bits == 16 else 128  # one warp's lanes
+    multi_s = [1] + [2**i for i in range(1, 8) if 2**i <= lanes]
     lengths = [int(m) for m in args.multi_models.split(",")]
     rows = []
     cells = {}
     for M in lengths:
         profile = model(M, M)
-        for S in MULTI_S:
-            if S > 1 and M > (64 // S) * MULTI_MAX_STRIPES:
+        for S in multi_s:
+            if S > 1 and M > (lanes // S) * MULTI_MAX_STRIPES:
                 continue
-            gp = _core.GpuProfile(profile, 16, "warp", S)
+            gp = _core.GpuProfile(profile, bits, "warp", S)
             for which in ("ssv", "msv"):
                 seconds = _core.gpu_filter_kernel_seconds(gp, targets, which, *db, args.repeat)
                 gcups = M * int(db[1][-1]) / seconds / 1e9
                 H = gp.multi_stripes if S > 1 else gp.msv_stripes
-                rows.append(dict(M=M, filter=which, lane_bits=16, sequences_per_warp=S, stripes=H,
+                rows.append(dict(M=M, filter=which, lane_bits=bits, sequences_per_warp=S, stripes=H,
                                  gpu_seconds=seconds, gpu_gcups=gcups, residues=int(db[1][-1])))
                 cells[(which, M, S)] = f"{gcups:.0f}/{H}"
-        print(f"M={M} done (auto S = {_core.gpu_choose_sequences_per_warp(M)})", flush=True)
+        auto = _core.gpu_choose_sequences_per_warp(M, bits)
+        print(f"M={M} done (auto S = {auto})", flush=True)
     for which in ("ssv", "msv"):
-        print(f"\n{which.upper()} GCUPS/H by M (rows) and S (columns)")
-        print(f"{'M':>6}" + "".join(f"{'S=' + str(S):>11}" for S in MULTI_S))
+        print(f"\n{which.upper()} {bits}-bit GCUPS/H by M (rows) and S (columns)")
+        print(f"{'M':>6}" + "".join(f"{'S=' + str(S):>11}" for S in multi_s))
         for M in lengths:
-            print(f"{M:>6}" + "".join(f"{cells.get((which, M, S), '-'):>11}" for S in MULTI_S))
+            print(f"{M:>6}" + "".join(f"{cells.get((which, M, S), '-'):>11}" for S in multi_s))
     result = {
         "benchmark": "hmm_filters_multi",
         "command": " ".join(sys.argv),
         "date": datetime.now().isoformat(timespec="seconds"),
         "provenance": provenance(),
-        "kernels": "CUDAMPF++ S-lane SSV/MSV, 16-bit DPX lanes, every S per model (S = 1: "
+        "kernels": f"CUDAMPF++ S-lane SSV/MSV, {bits}-bit lanes, every S per model (S = 1: "
         "CUDAMPF warp per target); stripes = H (S > 1) or Q (S = 1)",
         "rows": rows,
     }

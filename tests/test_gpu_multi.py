@@ -1,6 +1,7 @@
 """The S-lane SSV/MSV kernels (CUDAMPF++, cuda/hmm/msv_multi.cuh: S targets per warp on
 warp-based sequence blocks) give the CPU filters' scores bit for bit, and so HMMER's
-(tests/test_filters.py checks the CPU filters against HMMER itself), for every S; the GPU
+(tests/test_filters.py checks the CPU filters against HMMER itself), for every S and both lane
+widths (16-bit DPX words, S up to 64; the paper's bytes, S up to 128); the GPU
 cascade with S chosen by model length gives the CPU cascade. The block builder
 (cpp/hmm/sequence_blocks.cpp) is checked on the host, without a GPU."""
 
@@ -21,14 +22,17 @@ from synthetic import hmmemit, mutate, plant, random_proteins
 
 cuda = pytest.mark.cuda
 
-SEQUENCES_PER_WARP = (2, 4, 8, 16, 32, 64)
+# (lane bits, targets per warp): every compiled S-lane kernel family.
+LANES_AND_S = [(16, S) for S in (2, 4, 8, 16, 32, 64)] + [
+    (8, S) for S in (2, 4, 8, 16, 32, 64, 128)
+]
 MAX_STRIPES = 48  # the most stripes compiled (MultiStripeCounts in cuda/hmm/gpu_filters.cu)
 AMINO = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
 
 
-def _lanes(S: int) -> int:
-    """W: nodes per stripe of one target."""
-    return 64 // S
+def _lanes(S: int, bits: int = 16) -> int:
+    """W: nodes per stripe of one target (a warp holds 64 words or 128 bytes)."""
+    return (64 if bits == 16 else 128) // S
 
 
 def _digitize(seqs: list[str]):
@@ -52,17 +56,17 @@ def _weakened_homologs(rng, consensus: str, n: int) -> list[str]:
     return [plant(rng, mutate(rng, consensus * 2, r)) for r in np.linspace(0.1, 0.7, n)]
 
 
-def _assert_multi_equals_cpu(profile, residues, offsets, S, name, filters=("ssv", "msv")):
+def _assert_multi_equals_cpu(profile, residues, offsets, bits, S, name):
     """SSV and MSV scores of the S-lane kernels equal the CPU filters' for every target.
     Returns how many targets the SSV leaves to the full MSV (its kernel's launch size)."""
-    gpu_profile = _core.GpuProfile(profile, 16, "warp", S)
-    assert gpu_profile.sequences_per_warp == S
+    gpu_profile = _core.GpuProfile(profile, bits, "warp", S)
+    assert (gpu_profile.msv_bits, gpu_profile.sequences_per_warp) == (bits, S)
     targets = _core.GpuTargets(residues, offsets)
-    for which in filters:
+    for which in ("ssv", "msv"):
         gpu = _core.gpu_filter_scores(gpu_profile, targets, which, residues, offsets)
         cpu = _core.filter_scores(profile, which, residues, offsets)
         bad = np.flatnonzero(~bit_equal(gpu, cpu))
-        assert bad.size == 0, (name, S, which, [(i, gpu[i], cpu[i]) for i in bad[:5]])
+        assert bad.size == 0, (name, bits, S, which, [(i, gpu[i], cpu[i]) for i in bad[:5]])
     ssv = _core.filter_scores(profile, "ssv", residues, offsets)
     return int((np.isnan(ssv) & (np.diff(offsets) > 0)).sum())
 
@@ -181,8 +185,8 @@ def test_sequence_blocks_refuse_bad_arguments():
 
 
 @cuda
-@pytest.mark.parametrize("S", SEQUENCES_PER_WARP)
-def test_every_S_equals_cpu_on_the_stress_corpora(corpora, S):
+@pytest.mark.parametrize("bits,S", LANES_AND_S)
+def test_every_S_equals_cpu_on_the_stress_corpora(corpora, bits, S):
     """Every example, pyhmmer and synthetic model that S targets per warp can hold, on its
     stress corpus (overflow, the J state, SSV no-result, odd symbols, lengths 1 to 9000)."""
     tested = 0
@@ -190,70 +194,72 @@ def test_every_S_equals_cpu_on_the_stress_corpora(corpora, S):
         db = gpuseq.read_fasta(fasta)
         with HMMFile(model_path) as f:
             for hmm in f:
-                if hmm.M > _lanes(S) * MAX_STRIPES:
+                if hmm.M > _lanes(S, bits) * MAX_STRIPES:
                     continue
-                _assert_multi_equals_cpu(search_profile(hmm), db.residues, db.offsets, S,
-                                         hmm.name)
+                profile = search_profile(hmm)
+                _assert_multi_equals_cpu(profile, db.residues, db.offsets, bits, S, hmm.name)
                 assert _placed_fraction(db.offsets, S) > 0.5
                 tested += 1
     assert tested >= 5
 
 
 @cuda
-def test_chosen_S_equals_cpu_on_the_stress_corpora(corpora):
+@pytest.mark.parametrize("bits", (16, 8))
+def test_chosen_S_equals_cpu_on_the_stress_corpora(corpora, bits):
     """S chosen by model length (the default), every filter, every corpus."""
     for model_path, fasta in corpora:
         db = gpuseq.read_fasta(fasta)
         with HMMFile(model_path) as f:
             for hmm in f:
                 profile = search_profile(hmm)
-                gpu_profile = _core.GpuProfile(profile, 16)
+                gpu_profile = _core.GpuProfile(profile, bits)
                 S = gpu_profile.sequences_per_warp
-                assert S == _core.gpu_choose_sequences_per_warp(hmm.M)
+                assert S == _core.gpu_choose_sequences_per_warp(hmm.M, bits)
                 if S > 1:
-                    assert _lanes(S) * gpu_profile.multi_stripes >= hmm.M
+                    assert _lanes(S, bits) * gpu_profile.multi_stripes >= hmm.M
                 targets = _core.GpuTargets(db.residues, db.offsets)
                 for which in ("ssv", "msv", "viterbi"):
-                    gpu = _core.gpu_filter_scores(gpu_profile, targets, which, db.residues,
-                                                  db.offsets)
+                    gpu = _core.gpu_filter_scores(
+                        gpu_profile, targets, which, db.residues, db.offsets
+                    )
                     cpu = _core.filter_scores(profile, which, db.residues, db.offsets)
-                    assert bit_equal(gpu, cpu).all(), (hmm.name, S, which)
+                    assert bit_equal(gpu, cpu).all(), (hmm.name, bits, S, which)
 
 
-def _boundary_models(S: int) -> list[int]:
+def _boundary_models(bits: int, S: int) -> list[int]:
     """Models that fill W x H exactly, by one node more or less, for a few H (and M = 1)."""
-    W = _lanes(S)
+    W = _lanes(S, bits)
     Ms = {1} | {W * H + d for H in (2, 3, 32, MAX_STRIPES) for d in (-1, 0, 1)}
     return sorted(M for M in Ms if 1 <= M <= W * MAX_STRIPES)
 
 
 @cuda
-@pytest.mark.parametrize("S", SEQUENCES_PER_WARP)
-def test_models_at_the_W_x_H_boundaries(S):
+@pytest.mark.parametrize("bits,S", LANES_AND_S)
+def test_models_at_the_W_x_H_boundaries(bits, S):
     """Models at the stripe boundaries of S targets per warp, against random, planted,
     repeated-consensus and all-X targets (enough of them to fill the blocks, and enough
     homologs that the full MSV's launch fills blocks too)."""
     most_msv = 0
-    for M in _boundary_models(S):
-        rng = np.random.default_rng(M * 100 + S)
+    for M in _boundary_models(bits, S):
+        rng = np.random.default_rng(M * 100 + S + bits)
         hmm, profile = _sampled_profile(M, M + 7)
         consensus = hmm.consensus.upper()
         seqs = random_proteins(rng, 4 * S + 40, mean_length=200)
         seqs += _weakened_homologs(rng, consensus, 6 * S + 12)
         seqs += [plant(rng, consensus), consensus * 3, consensus, "X" * 50, "A", "W"]
         residues, offsets = _digitize(seqs)
-        msv = _assert_multi_equals_cpu(profile, residues, offsets, S, f"M={M}")
+        msv = _assert_multi_equals_cpu(profile, residues, offsets, bits, S, f"M={M}")
         most_msv = max(most_msv, msv)
     assert most_msv >= 2 * S
 
 
 @cuda
-@pytest.mark.parametrize("S", SEQUENCES_PER_WARP)
-def test_targets_of_length_0_1_and_100000(S):
+@pytest.mark.parametrize("bits,S", LANES_AND_S)
+def test_targets_of_length_0_1_and_100000(bits, S):
     """Lengths 0 (NaN on both), 1 and 100,000 (HMMER's limit), planted or not: few targets
     (the long ones run a warp each) and enough long ones to fill blocks (they stay in them)."""
-    rng = np.random.default_rng(S)
-    hmm, profile = _sampled_profile(min(20 * _lanes(S), 400), S)
+    rng = np.random.default_rng(S + bits)
+    hmm, profile = _sampled_profile(min(20 * _lanes(S, bits), 400), S)
     consensus = hmm.consensus.upper()
 
     def long_target(planted: bool) -> str:
@@ -265,8 +271,8 @@ def test_targets_of_length_0_1_and_100000(S):
 
     few = ["", "A", "", long_target(False), long_target(True), "W", ""]
     residues, offsets = _digitize(few)
-    _assert_multi_equals_cpu(profile, residues, offsets, S, "few")
-    gpu = _core.gpu_filter_scores(_core.GpuProfile(profile, 16, "warp", S),
+    _assert_multi_equals_cpu(profile, residues, offsets, bits, S, "few")
+    gpu = _core.gpu_filter_scores(_core.GpuProfile(profile, bits, "warp", S),
                                   _core.GpuTargets(residues, offsets), "msv", residues, offsets)
     assert np.isnan(gpu[[0, 2, 6]]).all()
 
@@ -274,16 +280,16 @@ def test_targets_of_length_0_1_and_100000(S):
     many = ["", "A"] + [long_target(i % 4 == 0) for i in range(k)] + ["W"]
     residues, offsets = _digitize(many)
     assert _placed_fraction(offsets, S) == 1.0
-    _assert_multi_equals_cpu(profile, residues, offsets, S, "many long")
+    _assert_multi_equals_cpu(profile, residues, offsets, bits, S, "many long")
 
 
 @cuda
-@pytest.mark.parametrize("S", SEQUENCES_PER_WARP)
-def test_columns_of_very_different_lengths(S):
+@pytest.mark.parametrize("bits,S", LANES_AND_S)
+def test_columns_of_very_different_lengths(bits, S):
     """Heavy-tailed lengths (0 to 30,000): columns of a warp end at very different rows, many
     short targets end on the same rows, padding runs long."""
-    rng = np.random.default_rng(1000 + S)
-    hmm, profile = _sampled_profile(min(10 * _lanes(S), 300), 40 + S)
+    rng = np.random.default_rng(1000 + S + bits)
+    hmm, profile = _sampled_profile(min(10 * _lanes(S, bits), 300), 40 + S)
     consensus = hmm.consensus.upper()
     lengths = np.clip(rng.lognormal(3.5, 1.8, 30 * S + 100), 0, 30000).astype(int)
     seqs = [_random_text(rng, int(L)) for L in lengths]
@@ -292,24 +298,24 @@ def test_columns_of_very_different_lengths(S):
     seqs += _weakened_homologs(rng, consensus, 3 * S + 12)
     seqs += [""] * 5 + ["C"] * 40
     residues, offsets = _digitize(seqs)
-    _assert_multi_equals_cpu(profile, residues, offsets, S, "mixed lengths")
+    _assert_multi_equals_cpu(profile, residues, offsets, bits, S, "mixed lengths")
 
 
 @cuda
 def test_bad_sequences_per_warp_are_refused():
     _, profile = _sampled_profile(100, 1)
-    for S in (3, 128, -1):
+    for bits, S in ((16, 3), (16, 128), (16, -1), (8, 256), (8, 6)):
         with pytest.raises(ValueError, match="sequences_per_warp"):
-            _core.GpuProfile(profile, 16, "warp", S)
-    with pytest.raises(ValueError, match="16-bit"):
-        _core.GpuProfile(profile, 8, "warp", 4)
+            _core.GpuProfile(profile, bits, "warp", S)
     with pytest.raises(ValueError, match="targets per warp take"):
         _core.GpuProfile(profile, 16, "warp", 64)  # W = 1: at most 48 nodes
-    assert _core.GpuProfile(profile, 8).sequences_per_warp == 1  # bytes: a warp per target
+    with pytest.raises(ValueError, match="targets per warp take"):
+        _core.GpuProfile(profile, 8, "warp", 128)
 
 
 @cuda
-def test_gpu_cascade_with_chosen_S_equals_cpu_cascade():
+@pytest.mark.parametrize("bits", (16, 8))
+def test_gpu_cascade_with_chosen_S_equals_cpu_cascade(bits):
     """Stages, scores and pass counts of the whole cascade (bias filter on and off) with S
     chosen by model length, for tutorial models and short sampled ones (large S)."""
     rng = np.random.default_rng(12)
@@ -331,9 +337,8 @@ def test_gpu_cascade_with_chosen_S_equals_cpu_cascade():
         seqs += [plant(rng, s) for s in homologs]
         residues, offsets = _digitize(seqs)
         profile = search_profile(hmm)
-        gpu_profile = _core.GpuProfile(profile)  # this device's lanes, S by model length
-        if gpu_profile.msv_bits == 16:
-            assert gpu_profile.sequences_per_warp > 1, hmm.M
+        gpu_profile = _core.GpuProfile(profile, bits)  # S by model length
+        assert gpu_profile.sequences_per_warp > 1, hmm.M
         targets = _core.GpuTargets(residues, offsets)
         for bias in (True, False):
             for F1, F2 in ((0.02, 1e-3), (1.0, 1.0)):

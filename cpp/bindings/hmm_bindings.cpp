@@ -143,7 +143,8 @@ void bind_gpu_hmm(py::module_& m) {
            "msv_bits: SSV/MSV lanes of 8 bits (the paper's) or 16 (DPX); 0: this device's "
            "faster one. viterbi: 'warp' (a warp per target, CUDAMPF) or 'thread' (a thread per "
            "target, Walters et al. 2009). sequences_per_warp: SSV/MSV targets a warp aligns at "
-           "once (CUDAMPF++; 2 to 64, 16-bit lanes), 1: a warp per target, 0: by model length. "
+           "once (CUDAMPF++; 2 to 64 with 16-bit lanes, to 128 with bytes), 1: a warp per target, "
+           "0: by model length. "
            "Every choice gives the same scores.")
       .def_property_readonly("msv_bits", &gh::DeviceProfile::msv_bits)
       .def_property_readonly("msv_stripes", &gh::DeviceProfile::msv_stripes)
@@ -151,6 +152,7 @@ void bind_gpu_hmm(py::module_& m) {
       .def_property_readonly("sequences_per_warp", &gh::DeviceProfile::sequences_per_warp)
       .def_property_readonly("multi_stripes", &gh::DeviceProfile::multi_stripes);
   m.def("gpu_choose_sequences_per_warp", &gh::choose_sequences_per_warp, py::arg("M"),
+        py::arg("msv_bits") = 16,
         "Targets per warp of the S-lane SSV/MSV kernels for a model of M nodes (1: a warp per "
         "target).");
   m.attr("gpu_max_model_length") = gh::max_model_length();

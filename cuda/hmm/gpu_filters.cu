@@ -34,8 +34,10 @@ constexpr int kByteNodesPerStripe = 128;
 constexpr int kWordNodesPerStripe = 64;
 constexpr int kThreadsPerBlock = 128;
 
-// S-lane kernels (msv_multi.cuh): S targets per warp, H stripes of W = 64 / S nodes.
-using MultiSequenceCounts = std::integer_sequence<int, 2, 4, 8, 16, 32, 64>;
+// S-lane kernels (msv_multi.cuh): S targets per warp, H stripes of W = 64 / S nodes (16-bit
+// lanes) or 128 / S (bytes).
+using WordMultiSequenceCounts = std::integer_sequence<int, 2, 4, 8, 16, 32, 64>;
+using ByteMultiSequenceCounts = std::integer_sequence<int, 2, 4, 8, 16, 32, 64, 128>;
 using MultiStripeCounts =
     std::integer_sequence<int, 2, 3, 4, 6, 8, 12, 16, 20, 24, 28, 32, 40, 48>;
 // H_max (CUDAMPF++ section 3.4.1): the most stripes a model may take before a smaller S (more
@@ -109,22 +111,30 @@ std::vector<uint32_t> stripe_score_words(const cpu::MsvProfile& om, int Q) {
   return out;
 }
 
-// S-lane SSV/MSV tables: 16-bit entry ((h*32 + x)*W + w) is bias - rb of node h + H*w for
-// residue x (W = 64 / S); nodes past M and the marker codes x >= 29 score kPadScore16.
-std::vector<uint32_t> multi_score_words(const cpu::MsvProfile& om, int S, int H) {
-  const int W = 64 / S;
-  std::vector<uint16_t> entries(static_cast<size_t>(H) * kMultiCodes * W);
+// Nodes per stripe of one target in the S-lane kernels.
+int multi_width(int msv_bits, int S) { return (msv_bits == 8 ? 128 : 64) / S; }
+
+// S-lane SSV/MSV tables: entry ((h*32 + x)*W + w) is node h + H*w for residue x, as the
+// warp-per-target tables: 16-bit scores bias - rb (nodes past M and the marker codes x >= 29:
+// kPadScore16) or byte costs rb (there: 255). Entries little-endian in the words.
+std::vector<uint32_t> multi_table(const cpu::MsvProfile& om, int msv_bits, int S, int H) {
+  const int W = multi_width(msv_bits, S);
+  const size_t count = static_cast<size_t>(H) * kMultiCodes * W;
+  std::vector<uint32_t> words(count * msv_bits / 32, 0);
   for (int h = 0; h < H; ++h)
     for (int x = 0; x < kMultiCodes; ++x)
       for (int w = 0; w < W; ++w) {
         const int j = h + H * w;
-        const int score = x < kAminoKp && j < om.M ? om.bias - om.row(x)[j] : kPadScore16;
-        entries[(static_cast<size_t>(h) * kMultiCodes + x) * W + w] =
-            static_cast<uint16_t>(score);
+        const bool real = x < kAminoKp && j < om.M;
+        const size_t i = (static_cast<size_t>(h) * kMultiCodes + x) * W + w;
+        if (msv_bits == 16) {
+          const int score = real ? om.bias - om.row(x)[j] : kPadScore16;
+          words[i / 2] |= static_cast<uint32_t>(static_cast<uint16_t>(score)) << (16 * (i % 2));
+        } else {
+          const uint32_t cost = real ? om.row(x)[j] : 255u;
+          words[i / 4] |= cost << (8 * (i % 4));
+        }
       }
-  std::vector<uint32_t> words(entries.size() / 2);
-  for (size_t i = 0; i < words.size(); ++i)
-    words[i] = entries[2 * i] | (static_cast<uint32_t>(entries[2 * i + 1]) << 16);
   return words;
 }
 
@@ -186,7 +196,7 @@ struct DeviceProfile::Tables {
   DeviceArray<uint32_t> msv_costs;            // kAminoKp x Q_msv x 32 words (8- or 16-bit)
   DeviceArray<uint32_t> viterbi_emissions;    // kAminoKp x Q_vit x 32 words
   DeviceArray<uint32_t> viterbi_transitions;  // kVtCount x Q_vit x 32 words
-  DeviceArray<uint32_t> msv_multi;            // S-lane tables: H x 32 codes x W 16-bit entries
+  DeviceArray<uint32_t> msv_multi;            // S-lane tables: H x 32 codes x W entries
 };
 
 DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOptions& options)
@@ -211,19 +221,19 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   tables_->msv_costs = device_copy(costs.data(), costs.size());
 
   int& S = options_.sequences_per_warp;
-  if (S == 0) S = msv_bits == 16 ? choose_sequences_per_warp(M) : 1;
+  if (S == 0) S = choose_sequences_per_warp(M, msv_bits);
   if (S != 1) {
-    if (S < 2 || S > 64 || (S & (S - 1)) != 0)
-      throw std::invalid_argument("sequences_per_warp must be 0, 1, 2, 4, ..., 64, not " +
-                                  std::to_string(S));
-    if (msv_bits != 16)
-      throw std::invalid_argument("the S-lane kernels (sequences_per_warp > 1) have 16-bit lanes");
-    multi_stripes_ = covering_stripes(M, 64 / S, MultiStripeCounts{});
+    const int most = msv_bits == 16 ? 64 : 128;  // one target per lane
+    if (S < 2 || S > most || (S & (S - 1)) != 0)
+      throw std::invalid_argument("sequences_per_warp must be 0, 1, 2, 4, ..., " +
+                                  std::to_string(most) + " with " + std::to_string(msv_bits) +
+                                  "-bit lanes, not " + std::to_string(S));
+    multi_stripes_ = covering_stripes(M, multi_width(msv_bits, S), MultiStripeCounts{});
     if (multi_stripes_ == 0)
       throw std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
                                   ") is longer than " + std::to_string(S) +
                                   " targets per warp take");
-    const std::vector<uint32_t> multi = multi_score_words(profile.msv, S, multi_stripes_);
+    const std::vector<uint32_t> multi = multi_table(profile.msv, msv_bits, S, multi_stripes_);
     tables_->msv_multi = device_copy(multi.data(), multi.size());
   }
 
@@ -242,9 +252,9 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
 
 DeviceProfile::~DeviceProfile() = default;
 
-int choose_sequences_per_warp(int M) {
-  for (int S = 64; S >= 2; S /= 2)
-    if ((64 / S) * kMultiMaxStripes >= M) return S;
+int choose_sequences_per_warp(int M, int msv_bits) {
+  for (int S = msv_bits == 8 ? 128 : 64; S >= 2; S /= 2)
+    if (multi_width(msv_bits, S) * kMultiMaxStripes >= M) return S;
   return 1;
 }
 
@@ -400,12 +410,20 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
   using MultiKernel = void (*)(const uint32_t*, int, int, BlockList);
   const int S = dp.sequences_per_warp();
   MultiKernel k = nullptr;
-  with_stripes(S, MultiSequenceCounts{}, [&](auto s) {
-    with_stripes(dp.multi_stripes(), MultiStripeCounts{}, [&](auto h) {
-      constexpr int kS = decltype(s)::value, kH = decltype(h)::value;
-      k = kernel == Kernel::kSsv ? ssv_multi_kernel_s16<kS, kH> : msv_multi_kernel_s16<kS, kH>;
-    });
-  });
+  auto choose = [&](auto bits) {
+    constexpr int kBits = decltype(bits)::value;
+    return [&](auto s) {
+      with_stripes(dp.multi_stripes(), MultiStripeCounts{}, [&](auto h) {
+        constexpr int kS = decltype(s)::value, kH = decltype(h)::value;
+        k = kernel == Kernel::kSsv ? ssv_multi_kernel<kBits, kS, kH>
+                                   : msv_multi_kernel<kBits, kS, kH>;
+      });
+    };
+  };
+  if (dp.msv_bits() == 16)
+    with_stripes(S, WordMultiSequenceCounts{}, choose(std::integral_constant<int, 16>{}));
+  else
+    with_stripes(S, ByteMultiSequenceCounts{}, choose(std::integral_constant<int, 8>{}));
   int device = 0, sms = 0, per_sm = 0;
   GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
   GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));

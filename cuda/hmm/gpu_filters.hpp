@@ -40,9 +40,9 @@ struct KernelOptions {
   int msv_bits = 0;
   // Viterbi filter: a warp per target (CUDAMPF) or a thread per target (Walters et al. 2009).
   enum class Viterbi { kWarpPerTarget, kThreadPerTarget } viterbi = Viterbi::kWarpPerTarget;
-  // SSV/MSV targets per warp (CUDAMPF++, msv_multi.cuh; 16-bit lanes): 1 is CUDAMPF's warp per
-  // target, 2 to 64 (powers of two) S targets at once on warp-based sequence blocks, 0: chosen
-  // by model length (choose_sequences_per_warp; 1 with 8-bit lanes).
+  // SSV/MSV targets per warp (CUDAMPF++, msv_multi.cuh): 1 is CUDAMPF's warp per target, 2 to
+  // 64 (16-bit lanes) or 128 (bytes), powers of two: S targets at once on warp-based sequence
+  // blocks; 0: chosen by model length (choose_sequences_per_warp).
   int sequences_per_warp = 0;
 };
 
@@ -75,9 +75,10 @@ class DeviceProfile {
 // SSV/MSV lane width used when none is asked for, by compute capability (bench_hmm_filters.py).
 int default_msv_bits();
 
-// CUDAMPF++'s rule (eq. 5): the most targets per warp S whose W x H_max nodes (W = 64 / S)
-// cover a model of M nodes; 1 (a warp per target) when even S = 2 does not.
-int choose_sequences_per_warp(int M);
+// CUDAMPF++'s rule (eq. 5): the most targets per warp S whose W x H_max nodes (W = 64 / S for
+// 16-bit lanes, 128 / S for bytes) cover a model of M nodes; 1 (a warp per target) when even
+// S = 2 does not.
+int choose_sequences_per_warp(int M, int msv_bits = 16);
 
 // Longest model the compiled kernels take (a longer one is searched by the CPU filters).
 int max_model_length();

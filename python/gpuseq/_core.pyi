@@ -176,7 +176,7 @@ class GpuTargets:
 class GpuProfile:
     """A model's filter tables laid out for the GPU kernels (msv_bits 8 or 16, 0: the device's
     faster one; viterbi 'warp' or 'thread'; sequences_per_warp: SSV/MSV targets per warp, 1 to
-    64, 0: by model length)."""
+    64 (16-bit) or 128 (8-bit), 0: by model length)."""
 
     def __init__(
         self,
@@ -196,7 +196,7 @@ class GpuProfile:
     @property
     def multi_stripes(self) -> int: ...
 
-def gpu_choose_sequences_per_warp(M: int) -> int: ...
+def gpu_choose_sequences_per_warp(M: int, msv_bits: int = 16) -> int: ...
 
 gpu_max_model_length: int
 
