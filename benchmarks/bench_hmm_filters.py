@@ -2,6 +2,12 @@
 (cuda/hmm, CUDAMPF warp kernels, and the Viterbi filter a thread per target, Walters et al.
 2009) and on all CPU cores (cpp/hmm), in one run.
 
+Rows per model: SSV/MSV a warp per target in 8-bit and 16-bit lanes (S = 1), SSV/MSV with the
+targets per warp chosen by model length (CUDAMPF++ S-lane kernels, S = auto), Viterbi.
+--multi instead sweeps the S-lane kernels: GCUPS of every S that holds each model (H = the
+stripes it takes), the table from which H_max (kMultiMaxStripes in cuda/hmm/gpu_filters.cu) is
+read: the largest H at which S still beats S/2 at the same M.
+
 GCUPS = model length x target residues / seconds / 1e9. GPU times are device events around one
 kernel launch over every target of a random database (median of --repeat); the full MSV
 recurrence runs on every target (in a search it runs only where the SSV cannot decide). CPU
@@ -79,6 +85,9 @@ def main() -> int:
     p.add_argument("--mean-length", type=float, default=350)
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--out", default=None)
+    p.add_argument("--multi", action="store_true", help="sweep S (targets per warp) per model")
+    p.add_argument("--multi-models", default="16,24,32,48,64,96,128,192,256,384,512,768,1024,1536")
+    p.add_argument("--multi-bits", type=int, default=16, help="lane width of the --multi sweep")
     args = p.parse_args()
     if not gpuseq.cuda_devices():
         print("no GPU: nothing to measure", file=sys.stderr)
@@ -88,38 +97,44 @@ def main() -> int:
     vdb = random_database(args.viterbi_residues, args.mean_length, 2)
     cdb = random_database(args.cpu_residues, args.mean_length, 3) if args.cpu_residues else None
     targets = _core.GpuTargets(*db)
+    if args.multi:
+        return multi_sweep(args, db, targets)
     vtargets = _core.GpuTargets(*vdb)
     rows = []
     print(
         f"{'M':>6} {'filter':>8} {'lanes':>6} {'variant':>8} {'NVRTC':>6} {'stripes':>7} "
         f"{'GPU GCUPS':>10} {'CPU GCUPS':>10} {'GPU/CPU':>8}"
     )
-    variants = [("ssv", bits, "warp") for bits in (8, 16)]
-    variants += [("msv", bits, "warp") for bits in (8, 16)]
-    variants += [("viterbi", 16, "warp"), ("viterbi", 16, "thread")]
+    # (filter, lane bits, Viterbi layout, SSV/MSV targets per warp: 1 = a warp per target,
+    # 0 = CUDAMPF++ S by model length)
+    variants = [(which, bits, "warp", 1) for which in ("ssv", "msv") for bits in (8, 16)]
+    variants += [("ssv", 16, "warp", 0), ("msv", 16, "warp", 0)]
+    variants += [("viterbi", 16, "warp", 1), ("viterbi", 16, "thread", 1)]
     thread_vs_warp = {}
     for M in lengths:
         profile = model(M, M)
-        for which, bits, variant in variants:
+        for which, bits, variant, per_warp in variants:
             cpu = None
-            if cdb is not None and bits == 16 and variant == "warp":
+            if cdb is not None and bits == 16 and variant == "warp" and per_warp == 1:
                 start = time.perf_counter()
                 _core.filter_scores(profile, which, *cdb)
                 cpu = M * int(cdb[1][-1]) / (time.perf_counter() - start) / 1e9
             for runtime_compiled in (True, False):
-                if not runtime_compiled and M > _core.gpu_static_max_model_length:
-                    continue
-                if variant == "thread" and not runtime_compiled:
-                    continue  # one kernel: no stripe count to specialise
+                if not runtime_compiled and (
+                    M > _core.gpu_static_max_model_length or variant == "thread" or per_warp != 1
+                ):
+                    continue  # no static twin, or nothing specialised by the stripe count
                 start = time.perf_counter()
                 gp = _core.GpuProfile(
                     profile,
                     bits if which != "viterbi" else 0,
-                    viterbi=variant if which == "viterbi" else "warp",
+                    variant if which == "viterbi" else "warp",
+                    per_warp,
                     runtime_compiled=runtime_compiled,
                 )
                 profile_seconds = time.perf_counter() - start
-                if runtime_compiled and not gp.runtime_compiled and variant != "thread":
+                if (runtime_compiled and not gp.runtime_compiled and variant != "thread"
+                        and per_warp == 1):
                     continue  # the exact stripe count is a static kernel: the row below
                 on_viterbi_db = which == "viterbi" and variant == "warp"
                 t_db, t_dev = (vdb, vtargets) if on_viterbi_db else (db, targets)
@@ -127,8 +142,13 @@ def main() -> int:
                 seconds = _core.gpu_filter_kernel_seconds(gp, t_dev, which, repeats=args.repeat)
                 gpu = cells / seconds / 1e9
                 stripes = gp.viterbi_stripes if which == "viterbi" else gp.msv_stripes
+                if which != "viterbi" and gp.sequences_per_warp > 1:
+                    variant_name, stripes = f"S={gp.sequences_per_warp}", gp.multi_stripes
+                else:
+                    variant_name = variant
                 rows.append(
-                    dict(M=M, filter=which, lane_bits=bits, variant=variant,
+                    dict(M=M, filter=which, lane_bits=bits, variant=variant_name,
+                         sequences_per_warp=gp.sequences_per_warp,
                          runtime_compiled=gp.runtime_compiled, stripes=stripes,
                          gpu_seconds=seconds, gpu_gcups=gpu, cpu_gcups=cpu,
                          profile_seconds=profile_seconds, residues=int(t_db[1][-1]))
@@ -136,8 +156,9 @@ def main() -> int:
                 ratio = f"{gpu / cpu:8.1f}" if cpu else ""
                 cpu_text = f"{cpu:10.1f}" if cpu else ""
                 print(
-                    f"{M:>6} {which:>8} {bits:>6} {variant:>8} {str(gp.runtime_compiled):>6} "
-                    f"{stripes:>7} {gpu:10.1f} {cpu_text:>10} {ratio}",
+                    f"{M:>6} {which:>8} {bits:>6} {variant_name:>8} "
+                    f"{str(gp.runtime_compiled):>6} {stripes:>7} {gpu:10.1f} {cpu_text:>10} "
+                    f"{ratio}",
                     flush=True,
                 )
                 if which == "viterbi":  # the first row of each (NVRTC if it differs)
@@ -154,17 +175,71 @@ def main() -> int:
         "device": device_info(),
         "software": {"gpuseq": gpuseq.__version__, "git": source_info()},
         "kernels": "CUDAMPF warp per target: SSV/MSV in 8-bit (paper) or 16-bit DPX lanes, "
-        "16-bit Viterbi; static stripe counts (rounded up) and NVRTC-compiled exact ones. "
-        "Viterbi also a thread per target (Walters et al. 2009): length-sorted targets, int16 "
-        "rows interleaved by thread in global memory",
+        "16-bit Viterbi; static stripe counts (rounded up) and NVRTC-compiled exact ones; "
+        "CUDAMPF++ S-lane SSV/MSV (S by model length). Viterbi also a thread per target "
+        "(Walters et al. 2009): length-sorted targets, int16 rows interleaved by thread in "
+        "global memory",
         "nvrtc": _core.nvrtc_info(),
         "rows": rows,
         "viterbi_thread_vs_warp": {str(M): v for M, v in thread_vs_warp.items()},
     }
-    name = f"hmm-filters-{platform.node()}-{datetime.now():%Y%m%d-%H%M%S}.json"
+    write_result(args, result, "hmm-filters")
+    return 0
+
+
+def write_result(args, result: dict, stem: str) -> None:
+    name = f"{stem}-{platform.node()}-{datetime.now():%Y%m%d-%H%M%S}.json"
     out = Path(args.out) if args.out else Path(__file__).parent / "results" / name
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(f"wrote {out}")
+
+
+# Compiled limits of the S-lane kernels (cuda/hmm/gpu_filters.cu): S targets per warp hold
+# models of up to (64 / S) x 48 nodes in 16-bit lanes, (128 / S) x 48 in bytes.
+MULTI_MAX_STRIPES = 48
+
+
+def multi_sweep(args, db, targets) -> int:
+    """GCUPS of the SSV and MSV per model length and targets per warp S (S = 1: a warp per
+    target), one lane width; one table per filter, a column per S, cells 'GCUPS/H'."""
+    bits = args.multi_bits
+    lanes = 64 if bits == 16 else 128  # one warp's lanes
+    multi_s = [1] + [2**i for i in range(1, 8) if 2**i <= lanes]
+    lengths = [int(m) for m in args.multi_models.split(",")]
+    rows = []
+    cells = {}
+    for M in lengths:
+        profile = model(M, M)
+        for S in multi_s:
+            if S > 1 and M > (lanes // S) * MULTI_MAX_STRIPES:
+                continue
+            gp = _core.GpuProfile(profile, bits, "warp", S)
+            for which in ("ssv", "msv"):
+                seconds = _core.gpu_filter_kernel_seconds(gp, targets, which, repeats=args.repeat)
+                gcups = M * int(db[1][-1]) / seconds / 1e9
+                H = gp.multi_stripes if S > 1 else gp.msv_stripes
+                rows.append(dict(M=M, filter=which, lane_bits=bits, sequences_per_warp=S,
+                                 stripes=H, gpu_seconds=seconds, gpu_gcups=gcups,
+                                 residues=int(db[1][-1])))
+                cells[(which, M, S)] = f"{gcups:.0f}/{H}"
+        auto = _core.gpu_choose_sequences_per_warp(M, bits)
+        print(f"M={M} done (auto S = {auto})", flush=True)
+    for which in ("ssv", "msv"):
+        print(f"\n{which.upper()} {bits}-bit GCUPS/H by M (rows) and S (columns)")
+        print(f"{'M':>6}" + "".join(f"{'S=' + str(S):>11}" for S in multi_s))
+        for M in lengths:
+            print(f"{M:>6}" + "".join(f"{cells.get((which, M, S), '-'):>11}" for S in multi_s))
+    result = {
+        "benchmark": "hmm_filters_multi",
+        "command": " ".join(sys.argv),
+        "date": datetime.now().isoformat(timespec="seconds"),
+        "device": device_info(),
+        "software": {"gpuseq": gpuseq.__version__, "git": source_info()},
+        "kernels": f"CUDAMPF++ S-lane SSV/MSV, {bits}-bit lanes, every S per model (S = 1: "
+        "CUDAMPF warp per target); stripes = H (S > 1) or Q (S = 1)",
+        "rows": rows,
+    }
+    write_result(args, result, "hmm-filters-multi")
     return 0
 
 

@@ -92,5 +92,24 @@ for M in (1, 130, 3000):
     gpu = gpuseq._core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 1.0, 1e-300, True, 2)
     cpu = gpuseq._core.run_cascade(profile, db.residues, db.offsets, 1.0, 1e-300, True, 2)
     failures += not np.array_equal(gpu["viterbi_score"], cpu["viterbi_score"], equal_nan=True)
+# The S-lane SSV/MSV kernels (cuda/hmm/msv_multi.cuh) for every S and lane width, on enough
+# targets to fill several sequence blocks (columns of very different lengths, empty and
+# 1-residue targets).
+for bits, S in [(16, S) for S in (2, 4, 8, 16, 32, 64)] + [(8, S) for S in (2, 16, 64, 128)]:
+    nodes_per_stripe = (64 if bits == 16 else 128) // S
+    hmm = HMM.sample(Alphabet.amino(), min(10 * nodes_per_stripe, 300), S)
+    hmm.set_composition()
+    consensus = hmm.consensus.upper()
+    lengths = np.clip(rng.lognormal(4, 1.5, 3 * S + 20), 0, 4000).astype(int)
+    seqs = ["".join(map(chr, rng.choice(amino, int(n)))) for n in lengths]
+    seqs += [consensus] * (2 * S) + ["", "A"]
+    db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
+    profile = search_profile(hmm)
+    gp = gpuseq._core.GpuProfile(profile, bits, "warp", S)
+    targets = gpuseq._core.GpuTargets(db.residues, db.offsets)
+    for which in ("ssv", "msv"):
+        gpu = gpuseq._core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
+        cpu = gpuseq._core.filter_scores(profile, which, db.residues, db.offsets)
+        failures += not np.array_equal(gpu, cpu, equal_nan=True)
 print("GPU kernels differing from the CPU:", failures)
 raise SystemExit(1 if failures else 0)

@@ -24,7 +24,8 @@ MSV_BITS = (8, 16)  # the paper's byte lanes and the DPX word lanes: the same sc
 
 def _gpu_vs_cpu(profile, residues, offsets, msv_bits):
     """Per filter: (GPU scores, CPU scores) on the same targets."""
-    gpu_profile = _core.GpuProfile(profile, msv_bits)
+    # A warp per target (CUDAMPF); tests/test_gpu_multi.py tests S targets per warp.
+    gpu_profile = _core.GpuProfile(profile, msv_bits, "warp", 1)
     assert gpu_profile.msv_bits == msv_bits
     targets = _core.GpuTargets(residues, offsets)
     return {

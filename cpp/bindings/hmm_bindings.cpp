@@ -14,6 +14,7 @@
 #include "hmm/filters.hpp"
 #include "hmm/profile.hpp"
 #include "hmm/runtime_compile.hpp"
+#include "hmm/sequence_blocks.hpp"
 
 #ifdef GPUSEQ_WITH_CUDA
 #include "hmm/gpu_filters.hpp"
@@ -212,9 +213,10 @@ void bind_gpu_hmm(py::module_& m) {
   py::class_<gh::DeviceProfile>(m, "GpuProfile",
                                 "A model's filter tables striped for the GPU kernels.")
       .def(py::init([](const SearchProfile& profile, int msv_bits, const std::string& viterbi,
-                       bool runtime_compiled) {
+                       int sequences_per_warp, bool runtime_compiled) {
              gh::KernelOptions o;
              o.msv_bits = msv_bits;
+             o.sequences_per_warp = sequences_per_warp;
              if (viterbi == "warp") o.viterbi = gh::KernelOptions::Viterbi::kWarpPerTarget;
              else if (viterbi == "thread") o.viterbi = gh::KernelOptions::Viterbi::kThreadPerTarget;
              else throw std::invalid_argument("viterbi must be 'warp' or 'thread', not '" + viterbi + "'");
@@ -233,18 +235,27 @@ void bind_gpu_hmm(py::module_& m) {
              return dp;
            }),
            py::keep_alive<1, 2>(), py::arg("profile"), py::arg("msv_bits") = 0,
-           py::arg("viterbi") = "warp", py::arg("runtime_compiled") = true,
+           py::arg("viterbi") = "warp", py::arg("sequences_per_warp") = 0,
+           py::arg("runtime_compiled") = true,
            "msv_bits: SSV/MSV lanes of 8 bits (the paper's) or 16 (DPX); 0: this device's "
            "faster one. viterbi: 'warp' (a warp per target, CUDAMPF) or 'thread' (a thread per "
            "target, Walters et al. 2009). runtime_compiled: kernels compiled by NVRTC for the "
            "model's exact stripe count where the static set lacks it (else, or without NVRTC, "
-           "the static kernels with the count rounded up). Every choice gives the same scores.")
+           "the static kernels with the count rounded up). sequences_per_warp: SSV/MSV targets "
+           "a warp aligns at once (CUDAMPF++; 2 to 64 with 16-bit lanes, to 128 with bytes), 1: "
+           "a warp per target, 0: by model length. Every choice gives the same scores.")
       .def_property_readonly(
           "runtime_compiled",
           [](const gh::DeviceProfile& dp) { return dp.options().runtime_compiled; })
       .def_property_readonly("msv_bits", &gh::DeviceProfile::msv_bits)
       .def_property_readonly("msv_stripes", &gh::DeviceProfile::msv_stripes)
-      .def_property_readonly("viterbi_stripes", &gh::DeviceProfile::viterbi_stripes);
+      .def_property_readonly("viterbi_stripes", &gh::DeviceProfile::viterbi_stripes)
+      .def_property_readonly("sequences_per_warp", &gh::DeviceProfile::sequences_per_warp)
+      .def_property_readonly("multi_stripes", &gh::DeviceProfile::multi_stripes);
+  m.def("gpu_choose_sequences_per_warp", &gh::choose_sequences_per_warp, py::arg("M"),
+        py::arg("msv_bits") = 16,
+        "Targets per warp of the S-lane SSV/MSV kernels for a model of M nodes (1: a warp per "
+        "target).");
   load_nvrtc();  // decides the limit below: the NVRTC kernels' or the static ones'
   m.attr("gpu_max_model_length") = gh::max_model_length();
   m.attr("gpu_static_max_model_length") = gh::max_model_length(false);
@@ -441,6 +452,44 @@ void bind_hmm(py::module_& m) {
       "MSV -> bias -> Viterbi filter stages of hmmsearch's pipeline for every target. stage: "
       "0 empty, 1 failed MSV, 2 failed bias, 3 failed Viterbi, 4 passed to Forward.");
 
+  m.def(
+      "sequence_blocks",
+      [](CArray<uint8_t> residues, CArray<int64_t> offsets, int sequences_per_warp,
+         int max_warps) {
+        const SequenceBatch b = BatchArgs{residues, offsets}.batch();
+        std::vector<int64_t> lengths(static_cast<size_t>(b.count));
+        std::vector<int32_t> ids(static_cast<size_t>(b.count));
+        for (int64_t i = 0; i < b.count; ++i) {
+          lengths[i] = b.length(i);
+          ids[i] = static_cast<int32_t>(i);
+        }
+        hmm::SequenceBlockPlan plan;
+        std::vector<uint8_t> bytes;
+        {
+          py::gil_scoped_release release;
+          plan = hmm::plan_sequence_blocks(lengths, sequences_per_warp, max_warps);
+          bytes = hmm::fill_sequence_blocks(plan, b, ids);
+        }
+        py::dict d;
+        d["blocks"] = to_numpy(std::move(bytes));
+        d["warp_offset"] = to_numpy(std::move(plan.warp_offset));
+        d["warp_rows"] = to_numpy(std::move(plan.warp_rows));
+        d["column_start"] = to_numpy(std::move(plan.column_start));
+        d["column_items"] = to_numpy(std::move(plan.column_items));
+        d["item_offset"] = to_numpy(std::move(plan.item_offset));
+        d["single"] = to_numpy(std::move(plan.single));
+        d["warps"] = plan.warps;
+        return d;
+      },
+      py::arg("residues"), py::arg("offsets"), py::arg("sequences_per_warp"),
+      py::arg("max_warps"),
+      "The warp-based sequence blocks of the S-lane GPU filters (CUDAMPF++), built on the "
+      "host: blocks (warp w's rows x S bytes at warp_offset[w]), per column the targets top "
+      "down (column_start, column_items), each target's first byte (item_offset, -1 for "
+      "targets left to the warp-per-target kernel: single).");
+  m.attr("block_end_marker") = static_cast<int>(hmm::kBlockEndMarker);
+  m.attr("block_pad_marker") = static_cast<int>(hmm::kBlockPadMarker);
+  m.attr("block_limit_over_mean") = hmm::kBlockLimitOverMean;
   m.def("cpu_kernel_isa", [] { return std::string(hmm::cpu_filter_kernels().isa); });
   m.attr("max_target_length") = hmm::kMaxTargetLength;
   bind_runtime_compile(m);

@@ -20,6 +20,8 @@
 #include "hmm/gpu_filters.hpp"
 #include "hmm/msv.cuh"
 #include "hmm/runtime_compile.hpp"
+#include "hmm/msv_multi.cuh"
+#include "hmm/sequence_blocks.hpp"
 #include "hmm/viterbi_filter.cuh"
 #include "hmm/viterbi_walters.cuh"
 
@@ -52,6 +54,17 @@ constexpr int kRuntimeMaxWordStripes = 64;
 int needed_stripes(int M, int nodes_per_stripe) {
   return std::max((M - 1) / nodes_per_stripe + 1, 2);
 }
+
+// S-lane kernels (msv_multi.cuh): S targets per warp, H stripes of W = 64 / S nodes (16-bit
+// lanes) or 128 / S (bytes).
+using WordMultiSequenceCounts = std::integer_sequence<int, 2, 4, 8, 16, 32, 64>;
+using ByteMultiSequenceCounts = std::integer_sequence<int, 2, 4, 8, 16, 32, 64, 128>;
+using MultiStripeCounts =
+    std::integer_sequence<int, 2, 3, 4, 6, 8, 12, 16, 20, 24, 28, 32, 40, 48>;
+// H_max (CUDAMPF++ section 3.4.1): the most stripes a model may take before a smaller S (more
+// nodes per stripe) is chosen. Provisional, to be measured on the H100
+// (bench_hmm_filters.py --multi: GCUPS per M and S).
+constexpr int kMultiMaxStripes = 32;
 
 template <int... Qs>
 int covering_stripes(int M, int nodes_per_stripe, std::integer_sequence<int, Qs...>) {
@@ -117,6 +130,33 @@ std::vector<uint32_t> stripe_score_words(const cpu::MsvProfile& om, int Q) {
         out[(static_cast<size_t>(x) * Q + q) * 32 + t] = word;
       }
   return out;
+}
+
+// Nodes per stripe of one target in the S-lane kernels.
+int multi_width(int msv_bits, int S) { return (msv_bits == 8 ? 128 : 64) / S; }
+
+// S-lane SSV/MSV tables: entry ((h*32 + x)*W + w) is node h + H*w for residue x, as the
+// warp-per-target tables: 16-bit scores bias - rb (nodes past M and the marker codes x >= 29:
+// kPadScore16) or byte costs rb (there: 255). Entries little-endian in the words.
+std::vector<uint32_t> multi_table(const cpu::MsvProfile& om, int msv_bits, int S, int H) {
+  const int W = multi_width(msv_bits, S);
+  const size_t count = static_cast<size_t>(H) * kMultiCodes * W;
+  std::vector<uint32_t> words(count * msv_bits / 32, 0);
+  for (int h = 0; h < H; ++h)
+    for (int x = 0; x < kMultiCodes; ++x)
+      for (int w = 0; w < W; ++w) {
+        const int j = h + H * w;
+        const bool real = x < kAminoKp && j < om.M;
+        const size_t i = (static_cast<size_t>(h) * kMultiCodes + x) * W + w;
+        if (msv_bits == 16) {
+          const int score = real ? om.bias - om.row(x)[j] : kPadScore16;
+          words[i / 2] |= static_cast<uint32_t>(static_cast<uint16_t>(score)) << (16 * (i % 2));
+        } else {
+          const uint32_t cost = real ? om.row(x)[j] : 255u;
+          words[i / 4] |= cost << (8 * (i % 4));
+        }
+      }
+  return words;
 }
 
 // Word tables: node j in half b (low first) of thread t's word at stripe q when
@@ -273,10 +313,25 @@ void clear_runtime_kernels() {
 
 // ---- resident data ------------------------------------------------------------------------
 
+// Warp-based sequence blocks of one launch's targets on the GPU (msv_multi.cuh), with the plan
+// they were filled by.
+struct DeviceSequenceBlocks {
+  int sequences_per_warp = 0, max_warps = 0;
+  std::vector<int32_t> ids;  // the launch's targets, in its order
+  cpu::SequenceBlockPlan plan;
+  DeviceArray<uint8_t> bytes;
+  DeviceArray<int64_t> warp_offset;
+  DeviceArray<int32_t> warp_rows, column_start, column_items;
+};
+
 struct DeviceTargets::Buffers {
   DeviceArray<uint8_t> residues;
   DeviceArray<int64_t> offsets;
   std::vector<int64_t> host_offsets;  // the same offsets on the host (target lengths)
+  // The last sequence blocks of the S-lane SSV and MSV: every model's SSV of a search runs on
+  // the same targets, so they are planned and filled once. Launches hold the lock.
+  mutable std::mutex blocks_mutex;
+  mutable std::unique_ptr<DeviceSequenceBlocks> last_blocks[2];
 };
 
 DeviceTargets::DeviceTargets(const SequenceBatch& batch)
@@ -311,6 +366,7 @@ struct DeviceProfile::Tables {
   std::shared_ptr<const RuntimeKernels> runtime;  // null: the static kernels
   DeviceArray<int4> walters_transitions;       // thread per target: M records
   DeviceArray<int16_t> walters_emissions;      // thread per target: M x 32 words
+  DeviceArray<uint32_t> msv_multi;            // S-lane tables: H x 32 codes x W entries
 };
 
 DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOptions& options)
@@ -349,6 +405,23 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
                                           : stripe_score_words(profile.msv, msv_stripes_);
   tables_->msv_costs = device_copy(costs.data(), costs.size());
 
+  int& S = options_.sequences_per_warp;
+  if (S == 0) S = choose_sequences_per_warp(M, msv_bits);
+  if (S != 1) {
+    const int most = msv_bits == 16 ? 64 : 128;  // one target per lane
+    if (S < 2 || S > most || (S & (S - 1)) != 0)
+      throw std::invalid_argument("sequences_per_warp must be 0, 1, 2, 4, ..., " +
+                                  std::to_string(most) + " with " + std::to_string(msv_bits) +
+                                  "-bit lanes, not " + std::to_string(S));
+    multi_stripes_ = covering_stripes(M, multi_width(msv_bits, S), MultiStripeCounts{});
+    if (multi_stripes_ == 0)
+      throw std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
+                                  ") is longer than " + std::to_string(S) +
+                                  " targets per warp take");
+    const std::vector<uint32_t> multi = multi_table(profile.msv, msv_bits, S, multi_stripes_);
+    tables_->msv_multi = device_copy(multi.data(), multi.size());
+  }
+
   const cpu::ViterbiProfile& vp = profile.viterbi;
   std::vector<uint32_t> emissions;
   for (int x = 0; x < kAminoKp; ++x)
@@ -379,6 +452,12 @@ int max_model_length(bool runtime_compiled) {
   return std::min(bytes, words);
 }
 
+int choose_sequences_per_warp(int M, int msv_bits) {
+  for (int S = msv_bits == 8 ? 128 : 64; S >= 2; S /= 2)
+    if (multi_width(msv_bits, S) * kMultiMaxStripes >= M) return S;
+  return 1;
+}
+
 // Measured with benchmarks/bench_hmm_filters.py (H100, see benchmarks/results): the DPX words
 // run the SSV and MSV faster on sm_90, where the byte instructions are emulated; elsewhere the
 // paper's bytes.
@@ -400,18 +479,26 @@ std::vector<int32_t> run_viterbi_thread_per_target(const DeviceProfile& dp,
                                                    const std::vector<int32_t>& ids,
                                                    const std::vector<int32_t>& params,
                                                    int repeats, double* seconds);
+std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
+                                      const DeviceTargets& dt, const std::vector<int32_t>& ids,
+                                      const std::vector<int32_t>& params, int repeats,
+                                      double* seconds);
 
 // Runs one kernel over the targets `ids` (with one parameter each) and returns its integers.
 // With `seconds`, the kernel runs `repeats` times and *seconds is the median time of one run.
+// SSV/MSV with sequences_per_warp > 1 run the S-lane kernels unless `multi` is false; the
+// Viterbi filter runs a thread per target when the profile says so.
 std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const DeviceTargets& dt,
                                 const std::vector<int32_t>& ids, const std::vector<int32_t>& params,
-                                int repeats = 1, double* seconds = nullptr) {
+                                int repeats = 1, double* seconds = nullptr, bool multi = true) {
   if (kernel == Kernel::kViterbi &&
       dp.options().viterbi == KernelOptions::Viterbi::kThreadPerTarget)
     return run_viterbi_thread_per_target(dp, dt, ids, params, repeats, seconds);
   const int n = static_cast<int>(ids.size());
   std::vector<int32_t> out(ids.size());
   if (n == 0) return out;
+  if (multi && kernel != Kernel::kViterbi && dp.sequences_per_warp() > 1)
+    return run_multi_kernel(kernel, dp, dt, ids, params, repeats, seconds);
   DeviceArray<int32_t> d_ids = device_copy(ids.data(), ids.size());
   DeviceArray<int32_t> d_params = device_copy(params.data(), params.size());
   DeviceArray<int32_t> d_out = device_alloc<int32_t>(ids.size());
@@ -544,6 +631,135 @@ std::vector<int32_t> run_viterbi_thread_per_target(const DeviceProfile& dp,
   GPUSEQ_CUDA_CHECK(cudaMemcpy(sorted_out.data(), d_out.get(), sorted_out.size() * sizeof(int32_t),
                                cudaMemcpyDeviceToHost));
   for (int j = 0; j < n; ++j) out[order[j]] = sorted_out[j];
+  return out;
+}
+
+// Plans the sequence blocks of the targets `ids` on the host and fills them on the GPU from
+// the resident targets.
+std::unique_ptr<DeviceSequenceBlocks> fill_blocks(const DeviceTargets& dt,
+                                                  const std::vector<int32_t>& ids, int S,
+                                                  int max_warps) {
+  auto blocks = std::make_unique<DeviceSequenceBlocks>();
+  blocks->sequences_per_warp = S;
+  blocks->max_warps = max_warps;
+  blocks->ids = ids;
+  const std::vector<int64_t>& offsets = dt.buffers().host_offsets;
+  std::vector<int64_t> lengths(ids.size());
+  for (size_t p = 0; p < ids.size(); ++p) lengths[p] = offsets[ids[p] + 1] - offsets[ids[p]];
+  blocks->plan = cpu::plan_sequence_blocks(lengths, S, max_warps);
+  const cpu::SequenceBlockPlan& plan = blocks->plan;
+
+  std::vector<int32_t> fill_ids;
+  std::vector<int64_t> fill_dest;
+  for (size_t p = 0; p < ids.size(); ++p)
+    if (plan.item_offset[p] >= 0) {
+      fill_ids.push_back(ids[p]);
+      fill_dest.push_back(plan.item_offset[p]);
+    }
+  blocks->bytes = device_alloc<uint8_t>(static_cast<size_t>(plan.bytes()));
+  GPUSEQ_CUDA_CHECK(cudaMemset(blocks->bytes.get(), cpu::kBlockPadMarker, plan.bytes()));
+  const int placed = static_cast<int>(fill_ids.size());
+  if (placed > 0) {
+    DeviceArray<int32_t> d_fill_ids = device_copy(fill_ids.data(), fill_ids.size());
+    DeviceArray<int64_t> d_fill_dest = device_copy(fill_dest.data(), fill_dest.size());
+    fill_sequence_blocks_kernel<<<std::min(placed, 65535), kThreadsPerBlock>>>(
+        dt.buffers().residues.get(), dt.buffers().offsets.get(), d_fill_ids.get(),
+        d_fill_dest.get(), placed, S, blocks->bytes.get());
+    GPUSEQ_CUDA_CHECK_LAUNCH("sequence block filling");
+    // d_fill_* are freed here: cudaFree synchronizes, the kernel is done with them.
+  }
+  blocks->warp_offset = device_copy(plan.warp_offset.data(), plan.warp_offset.size());
+  blocks->warp_rows = device_copy(plan.warp_rows.data(), plan.warp_rows.size());
+  blocks->column_start = device_copy(plan.column_start.data(), plan.column_start.size());
+  blocks->column_items = device_copy(plan.column_items.data(), plan.column_items.size());
+  return blocks;
+}
+
+// The S-lane kernels (msv_multi.cuh) over warp-based sequence blocks of `ids`, planned on the
+// host (cpp/hmm/sequence_blocks.cpp) and filled on the GPU from the resident targets; targets
+// over the blocks' length limit run on the warp-per-target kernel. Results in the order of ids;
+// *seconds: both kernels' median times (not the filling). The blocks of the last launch of
+// each filter stay on the GPU (DeviceTargets) for the next one on the same targets.
+std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
+                                      const DeviceTargets& dt, const std::vector<int32_t>& ids,
+                                      const std::vector<int32_t>& params, int repeats,
+                                      double* seconds) {
+  using MultiKernel = void (*)(const uint32_t*, int, int, BlockList);
+  const int S = dp.sequences_per_warp();
+  MultiKernel k = nullptr;
+  auto choose = [&](auto bits) {
+    constexpr int kBits = decltype(bits)::value;
+    return [&](auto s) {
+      with_stripes(dp.multi_stripes(), MultiStripeCounts{}, [&](auto h) {
+        constexpr int kS = decltype(s)::value, kH = decltype(h)::value;
+        k = kernel == Kernel::kSsv ? ssv_multi_kernel<kBits, kS, kH>
+                                   : msv_multi_kernel<kBits, kS, kH>;
+      });
+    };
+  };
+  if (dp.msv_bits() == 16)
+    with_stripes(S, WordMultiSequenceCounts{}, choose(std::integral_constant<int, 16>{}));
+  else
+    with_stripes(S, ByteMultiSequenceCounts{}, choose(std::integral_constant<int, 8>{}));
+  int device = 0, sms = 0, per_sm = 0;
+  GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+  GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GPUSEQ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, kThreadsPerBlock, 0));
+  const int resident_warps = std::max(per_sm, 1) * sms * (kThreadsPerBlock / 32);
+
+  const DeviceTargets::Buffers& buffers = dt.buffers();
+  std::lock_guard<std::mutex> lock(buffers.blocks_mutex);
+  std::unique_ptr<DeviceSequenceBlocks>& cached =
+      buffers.last_blocks[kernel == Kernel::kSsv ? 0 : 1];
+  if (!cached || cached->sequences_per_warp != S || cached->max_warps != resident_warps ||
+      cached->ids != ids)
+    cached = fill_blocks(dt, ids, S, resident_warps);
+  const DeviceSequenceBlocks& blocks = *cached;
+  const cpu::SequenceBlockPlan& plan = blocks.plan;
+  const int placed = static_cast<int>(plan.column_items.size());
+
+  DeviceArray<int32_t> d_params = device_copy(params.data(), params.size());
+  DeviceArray<int32_t> d_out = device_alloc<int32_t>(ids.size());
+  const BlockList list{blocks.bytes.get(),
+                       blocks.warp_offset.get(),
+                       blocks.warp_rows.get(),
+                       blocks.column_start.get(),
+                       blocks.column_items.get(),
+                       params.empty() ? nullptr : d_params.get(),
+                       d_out.get(),
+                       plan.warps};
+  const cpu::SearchProfile& p = dp.profile();
+  std::vector<double> times;
+  for (int run = 0; run < std::max(1, repeats) && placed > 0; ++run) {
+    DeviceTimer timer;
+    timer.start();
+    const int blocks_needed = (plan.warps + kThreadsPerBlock / 32 - 1) / (kThreadsPerBlock / 32);
+    k<<<blocks_needed, kThreadsPerBlock>>>(dp.tables().msv_multi.get(), p.msv.bias, p.msv.tec,
+                                           list);
+    GPUSEQ_CUDA_CHECK_LAUNCH("S-lane hmm filter kernel");
+    times.push_back(timer.stop_seconds());
+  }
+  std::vector<int32_t> out(ids.size());
+  if (placed > 0)
+    GPUSEQ_CUDA_CHECK(
+        cudaMemcpy(out.data(), d_out.get(), out.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
+
+  // Targets over the length limit: a warp each.
+  double single_seconds = 0;
+  if (!plan.single.empty()) {
+    std::vector<int32_t> single_ids, single_params;
+    for (int32_t q : plan.single) {
+      single_ids.push_back(ids[q]);
+      if (!params.empty()) single_params.push_back(params[q]);
+    }
+    const std::vector<int32_t> single = run_kernel(kernel, dp, dt, single_ids, single_params,
+                                                   repeats, &single_seconds, false);
+    for (size_t i = 0; i < plan.single.size(); ++i) out[plan.single[i]] = single[i];
+  }
+  if (seconds != nullptr) {
+    std::sort(times.begin(), times.end());
+    *seconds = (times.empty() ? 0.0 : times[times.size() / 2]) + single_seconds;
+  }
   return out;
 }
 

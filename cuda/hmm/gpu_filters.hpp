@@ -55,6 +55,10 @@ struct KernelOptions {
   // longer than the static kernels take), where the static set lacks it; false, or NVRTC
   // missing or failing: the statically compiled kernels (stripe count rounded up).
   bool runtime_compiled = true;
+  // SSV/MSV targets per warp (CUDAMPF++, msv_multi.cuh): 1 is CUDAMPF's warp per target, 2 to
+  // 64 (16-bit lanes) or 128 (bytes), powers of two: S targets at once on warp-based sequence
+  // blocks; 0: chosen by model length (choose_sequences_per_warp).
+  int sequences_per_warp = 0;
 };
 
 // One model's filter tables laid out for the chosen kernels, resident on the GPU.
@@ -71,6 +75,8 @@ class DeviceProfile {
   int msv_bits() const { return options_.msv_bits; }
   int msv_stripes() const { return msv_stripes_; }
   int viterbi_stripes() const { return viterbi_stripes_; }
+  int sequences_per_warp() const { return options_.sequences_per_warp; }
+  int multi_stripes() const { return multi_stripes_; }  // H of the S-lane kernels (0 if S = 1)
 
   struct Tables;
   const Tables& tables() const { return *tables_; }
@@ -78,7 +84,7 @@ class DeviceProfile {
  private:
   const ::gpuseq::hmm::SearchProfile& profile_;  // borrowed: outlives this object
   KernelOptions options_;
-  int msv_stripes_ = 0, viterbi_stripes_ = 0;
+  int msv_stripes_ = 0, viterbi_stripes_ = 0, multi_stripes_ = 0;
   std::unique_ptr<Tables> tables_;
 };
 
@@ -99,6 +105,11 @@ std::string take_runtime_compilation_notice();
 // Drops the kernels loaded at run time (profiles keep theirs), so that the next profile loads
 // them from the disk cache again: for tests.
 void clear_runtime_kernels();
+
+// CUDAMPF++'s rule (eq. 5): the most targets per warp S whose W x H_max nodes (W = 64 / S for
+// 16-bit lanes, 128 / S for bytes) cover a model of M nodes; 1 (a warp per target) when even
+// S = 2 does not.
+int choose_sequences_per_warp(int M, int msv_bits = 16);
 
 enum class Filter { kSsv, kMsv, kViterbi };
 

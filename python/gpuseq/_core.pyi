@@ -128,6 +128,17 @@ def run_cascade(
     ``bias_score``, ``viterbi_score`` (float32) and ``n_past_msv``/``n_past_bias``/
     ``n_past_vit`` (int)."""
 
+def sequence_blocks(
+    residues: ArrayLike, offsets: ArrayLike, sequences_per_warp: int, max_warps: int
+) -> dict[str, Any]:
+    """The S-lane GPU filters' warp-based sequence blocks, built on the host: ``blocks``
+    (uint8), ``warp_offset``, ``warp_rows``, ``column_start``, ``column_items``,
+    ``item_offset`` (-1: left to the warp-per-target kernel), ``single``, ``warps``."""
+
+block_end_marker: int
+block_pad_marker: int
+block_limit_over_mean: int
+
 def cpu_kernel_isa() -> str: ...
 
 # ---- distance_bindings.cpp ---------------------------------------------------------------
@@ -176,13 +187,15 @@ class GpuTargets:
 class GpuProfile:
     """A model's filter tables laid out for the GPU kernels (msv_bits 8 or 16, 0: the device's
     faster one; viterbi 'warp' or 'thread'; runtime_compiled: NVRTC kernels for the exact
-    stripe count where the static set lacks it)."""
+    stripe count where the static set lacks it; sequences_per_warp: SSV/MSV targets per warp,
+    1 to 64 (16-bit) or 128 (8-bit), 0: by model length)."""
 
     def __init__(
         self,
         profile: SearchProfile,
         msv_bits: int = 0,
         viterbi: str = "warp",
+        sequences_per_warp: int = 0,
         runtime_compiled: bool = True,
     ) -> None: ...
     @property
@@ -193,6 +206,12 @@ class GpuProfile:
     def msv_stripes(self) -> int: ...
     @property
     def viterbi_stripes(self) -> int: ...
+    @property
+    def sequences_per_warp(self) -> int: ...
+    @property
+    def multi_stripes(self) -> int: ...
+
+def gpu_choose_sequences_per_warp(M: int, msv_bits: int = 16) -> int: ...
 
 gpu_max_model_length: int
 gpu_static_max_model_length: int

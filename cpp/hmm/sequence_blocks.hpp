@@ -1,0 +1,56 @@
+// Warp-based sequence data blocks (CUDAMPF++, Jiang et al. 2018, section 3.2): the targets of
+// one launch of the S-lane SSV/MSV kernels (cuda/hmm/msv_multi.cuh) laid out so that a warp
+// reads one row of all its S sequences with one coalesced load.
+//
+// Warp w owns a block of rows x S bytes (row-major: byte r*S + c is row r of column c). A column
+// is the concatenation of its sequences, each followed by kBlockEndMarker, then kBlockPadMarker
+// down to the block's height (its longest column, rounded up to whole 128-byte loads). The
+// kernel walks the rows; at an end marker it records that sequence's score and starts afresh.
+// Targets are placed longest first, each on the column that is shortest so far (ties: the lowest
+// column), so columns grow top to bottom in decreasing length, the longest targets share the
+// first warps and the block heights come out even. A target longer than the block limit would
+// hold its warp S times longer than a warp of its own takes: it is left to the warp-per-target
+// kernel (`single`). Pure host code; the GPU fills the same layout from its resident targets.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/sequence_chunk.hpp"
+
+namespace gpuseq::hmm {
+
+// Codes after the 29 residue codes (common/alphabet.hpp): score tables give them minus infinity.
+inline constexpr uint8_t kBlockEndMarker = 29;
+inline constexpr uint8_t kBlockPadMarker = 30;
+
+// A target whose length + 1 exceeds this many mean column heights goes to the warp-per-target
+// kernel: its warp would otherwise work S times longer than every other. Provisional, to be
+// measured: the longest target kept sets the S-lane kernel's time (on 285k log-normal targets,
+// 100M residues, S = 64 on 2112 warps: blocks of at most 1480 rows, 728 on average, 1.8% of
+// the residues left to a warp each); 1 would halve that and leave more to the other kernel.
+inline constexpr int kBlockLimitOverMean = 2;
+
+struct SequenceBlockPlan {
+  int sequences_per_warp = 1;          // S: columns per warp
+  int warps = 0;                       // blocks (one per warp)
+  std::vector<int64_t> warp_offset;    // warps + 1: first byte of each warp's block
+  std::vector<int32_t> warp_rows;      // rows of each block (a multiple of 128 / S; 0 if empty)
+  std::vector<int32_t> column_start;   // warps * S + 1: each column's range in column_items
+  std::vector<int32_t> column_items;   // positions of the placed targets, column by column, top down
+  std::vector<int64_t> item_offset;    // per position: byte of its first residue; -1 if in single
+  std::vector<int32_t> single;         // positions left to the warp-per-target kernel, ascending
+  int64_t bytes() const { return warp_offset.empty() ? 0 : warp_offset.back(); }
+};
+
+// Plans the blocks of targets with these lengths (positions 0..n-1) for S = sequences_per_warp
+// (a power of two, 1 to 128) on at most max_warps warps (the resident warps of the device).
+SequenceBlockPlan plan_sequence_blocks(const std::vector<int64_t>& lengths, int sequences_per_warp,
+                                       int max_warps);
+
+// The blocks' bytes on the host: position p is target ids[p] of `batch` (the GPU builds the same
+// bytes itself, cuda/hmm/gpu_filters.cu; this one is for tests).
+std::vector<uint8_t> fill_sequence_blocks(const SequenceBlockPlan& plan, const SequenceBatch& batch,
+                                          const std::vector<int32_t>& ids);
+
+}  // namespace gpuseq::hmm
