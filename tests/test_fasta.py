@@ -125,6 +125,25 @@ def test_alphabet_errors_name_the_record_and_character(tmp_path):
     assert "'1'" in str(err.value)
 
 
+def test_names_are_bytes_in_errors(tmp_path):
+    """A name that is not UTF-8 (any byte is legal in FASTA) is named in the typed error,
+    decoded losslessly (surrogateescape), not a UnicodeDecodeError from the reader."""
+    path = tmp_path / "bad.fa"
+    path.write_bytes(b">MYG_EM\xffW0 d\xe9sc\nMVLSEGEW\nQLV1LHV\n")
+    with pytest.raises(ValueError, match="illegal character"):
+        easel_read(path)  # hmmsearch rejects it too
+    for threads in (1, 2):
+        with pytest.raises(gpuseq.AlphabetError) as err:
+            ours_read(path, threads=threads)
+        assert err.value.record.encode("utf-8", "surrogateescape") == b"MYG_EM\xffW0"
+        assert err.value.line == 3 and "'1'" in str(err.value)
+    # Without the bad character the record reads, its name and description byte for byte.
+    path.write_bytes(b">MYG_EM\xffW0 d\xe9sc\nMVLSEGEW\n")
+    db = gpuseq.read_fasta(path)
+    assert db.name(0).encode("utf-8", "surrogateescape") == b"MYG_EM\xffW0"
+    assert db.description(0).encode("utf-8", "surrogateescape") == b"d\xe9sc"
+
+
 def test_empty_and_blank_files(tmp_path):
     for content in (b"", b"\n \n\t\n"):
         path = tmp_path / "empty.fa"

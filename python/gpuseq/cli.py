@@ -205,6 +205,8 @@ def _run_hmmsearch(args, argv: list[str]) -> int:
     textw = 0 if args.notextw else args.textw
     shown = _options_as_given(argv)
     out = args.output if args.output else sys.stdout
+    if out is sys.stdout and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="surrogateescape")  # target names are bytes, as in FASTA
     res.write_text(out, noali=args.noali, acc=args.acc, textw=textw, options=shown)
     if args.tblout:
         res.write_tblout(args.tblout, command=command)

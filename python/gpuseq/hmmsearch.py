@@ -30,7 +30,7 @@ from . import _core
 from .backend import resolve_backend
 from .errors import HmmFormatError, SequenceTooLongError
 from .hmm import HmmSource, read_hmms, search_profile
-from .hmmer_text import tabular_rows
+from .hmmer_text import named_hits, tabular_rows
 from .sequences import DEFAULT_BLOCK_BYTES, SequenceSource, iter_sequence_chunks
 
 __all__ = ["hmmsearch", "HmmsearchOptions", "HmmsearchResult"]
@@ -540,7 +540,7 @@ class HmmsearchResult:
         buf = io.BytesIO()
         for i, top in enumerate(self.top_hits):
             top.write(buf, format=fmt, header=(i == 0))
-        text = buf.getvalue().decode()
+        text = buf.getvalue().decode("utf-8", "surrogateescape")  # target names are bytes
         text += _tabular_trailer(self.query_source, self.target_source, command)
         with _open_text(out) as fh:
             fh.write(text)
@@ -575,7 +575,8 @@ class _open_text:
 
     def __enter__(self):
         if isinstance(self.out, (str, os.PathLike)):
-            self.fh = open(self.out, "w")
+            # surrogateescape: target names decoded from non-UTF-8 bytes are written back as is
+            self.fh = open(self.out, "w", encoding="utf-8", errors="surrogateescape")
             return self.fh
         return self.out
 
@@ -585,7 +586,7 @@ class _open_text:
 
 
 def _reported(top):
-    return [hit for hit in top if hit.reported]
+    return [hit for hit in named_hits(top) if hit.reported]
 
 
 def _query_ids(top) -> tuple[str, str]:
