@@ -65,6 +65,29 @@ def test_tricky_text_reads_like_easel(tmp_path):
     assert_same_records(ours_read(path), easel_read(path))
 
 
+def test_control_characters_in_headers_read_like_easel(tmp_path):
+    """Found by tests/test_fuzz.py: Easel skips any isspace() (VT and FF too) before a record
+    and ends a name at one; a description ends at ctrl-A; a NUL ends a name or description
+    (C strings). Compared byte for byte through Easel's own FASTA writer."""
+    from test_fuzz import easel_records, our_records
+
+    text = (b"\x0b\x0c\n>a\x0bd1 x\nAC\n>b\x0c\nDE\n>c d\x01rest of line\nFG\n>e \x01\nHI\n"
+            b">f\x00g h\x00i\nKL\n>\x00j\nMN\n>k\x01 l\nPQ\n")
+    path = tmp_path / "controls.fa"
+    path.write_bytes(text)
+    ref = easel_records(str(path))
+    ours = our_records(str(path), threads=1, block_bytes=1 << 20)
+    assert [r[:2] for r in ours] == [r[:2] for r in ref]
+    assert [r[:2] for r in ref][:3] == [(b"a", b"\x0bd1 x"), (b"b", b"\x0c"), (b"c", b"d")]
+    for (_, _, s1), (_, _, s2) in zip(ours, ref):
+        np.testing.assert_array_equal(s1, s2)
+    for text in (b">\x0b\nAC\n", b">\x0c x\nAC\n"):  # no name: both reject
+        path.write_bytes(text)
+        assert isinstance(easel_records(str(path)), ValueError)
+        with pytest.raises(gpuseq.FormatError, match="no sequence name"):
+            gpuseq.read_fasta(path)
+
+
 def test_gzip_and_plain_give_the_same_records(tmp_path):
     src = pyhmmer_data() / "seqs" / "938293.PRJEB85.HG003687.faa"
     gz = tmp_path / "db.faa.gz"
