@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
+import mmap
 import os
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -41,6 +44,7 @@ def read_hmms(source: HmmSource) -> list:
         label = os.fspath(source)
         if not os.path.exists(label):
             raise InputError(label, None, "no such file")
+        _check_alphabet_lines(label)
         try:
             with HMMFile(label) as hmm_file:
                 hmms = list(hmm_file)
@@ -94,6 +98,41 @@ def _check_searchable(hmm, label: str) -> None:
         )
     if hmm.M < 1:
         raise HmmFormatError(label, None, "has no match states", name)
+    if hmm.consensus is None:  # hmmsearch aborts on it ("HMM must have a consensus")
+        raise HmmFormatError(label, None, "has no consensus residues (CONS no)", name)
+
+
+_HEADER_TAGS = re.compile(rb"^(HMMER|ALPH|HMM\s|//)", re.MULTILINE)
+
+
+def _check_alphabet_lines(path: str) -> None:
+    """Every model of a text HMM file must have its ALPH line before the ``HMM`` line: HMMER's
+    parser (hmmsearch 3.3 and 3.4 alike) dereferences a missing alphabet and crashes."""
+    with open(path, "rb") as f:
+        magic = f.read(2)
+    if magic == b"\x1f\x8b":
+        with gzip.open(path, "rb") as f:
+            text = f.read()
+    else:
+        with open(path, "rb") as f:
+            if not f.read(5).startswith(b"HMMER"):
+                return  # binary (hmmpress) files, or not HMMER3 text: pyhmmer decides
+            f.seek(0)
+            try:
+                text = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            except ValueError:  # empty file
+                return
+    model, has_alph, line = 0, False, 1
+    for m in _HEADER_TAGS.finditer(text):
+        tag = m.group(1)
+        if tag == b"HMMER":
+            model, has_alph = model + 1, False
+        elif tag == b"ALPH":
+            has_alph = True
+        elif tag != b"//" and not has_alph and model:
+            line = bytes(text[: m.start()]).count(b"\n") + 1
+            raise HmmFormatError(path, line, f"model {model} has no ALPH line before its "
+                                 "HMM section")
 
 
 def _clean_pyhmmer_message(exc: Exception) -> str:
