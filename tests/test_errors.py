@@ -70,6 +70,22 @@ def test_nucleotide_model_is_rejected():
         gpuseq.hmmsearch(HMMER_EXAMPLES / "testsuite" / "ecori.hmm", GLOBIN_SEQS)
 
 
+@pytest.mark.parametrize("change, message", [
+    (("ALPH  amino\n", ""), "no ALPH line"),       # HMMER's parser segfaults on it
+    (("CONS  yes", "CONS  no"), "no consensus"),    # hmmsearch aborts in p7_ProfileConfig
+])
+def test_models_hmmsearch_crashes_on_are_rejected(tmp_path, change, message):
+    """Found by tests/test_fuzz.py: hmmsearch itself dies on these files; we raise."""
+    text = GLOBINS.read_text()
+    assert change[0] in text
+    path = tmp_path / "bad.hmm"
+    path.write_text(text.replace(change[0], change[1]))
+    ref = subprocess.run([require_tool("hmmsearch"), path, GLOBIN_SEQS], capture_output=True)
+    assert ref.returncode != 0
+    with pytest.raises(gpuseq.HmmFormatError, match=message):
+        gpuseq.hmmsearch(path, GLOBIN_SEQS)
+
+
 def test_missing_files(tmp_path):
     with pytest.raises(gpuseq.InputError, match="missing.hmm"):
         gpuseq.hmmsearch(tmp_path / "missing.hmm", GLOBIN_SEQS)
