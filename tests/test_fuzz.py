@@ -26,7 +26,7 @@ from test_hmmsearch import rows, same_rows
 
 FUZZ = settings(
     derandomize=True,
-    max_examples=int(os.environ.get("GPUSEQ_FUZZ_EXAMPLES", "300")),
+    max_examples=int(os.environ.get("GPUSEQ_FUZZ_EXAMPLES", "1000")),
     deadline=None,  # time is bounded by the example count; a hang fails the CI job's timeout
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
