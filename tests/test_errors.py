@@ -70,6 +70,29 @@ def test_nucleotide_model_is_rejected():
         gpuseq.hmmsearch(HMMER_EXAMPLES / "testsuite" / "ecori.hmm", GLOBIN_SEQS)
 
 
+@pytest.mark.parametrize("change, message", [
+    (("ALPH  amino\n", ""), "no ALPH line"),       # HMMER's parser segfaults on it
+    (("2 | April 2018]\nNAME  globins4\nLENG  149", "\0" "9"),  # and on this
+     "no NAME, LENG lines"),
+    (("HMMER3/f", " HMMER3/f", "ALPH  amino\n", ""), "no ALPH line"),  # leading blank
+    (("0.48576  0.95510\n     12", "0.48576 nan95510\n     12"), "NaN"),  # "score is NaN"
+    (("CONS  yes", "CONS  no"), "no consensus"),    # hmmsearch aborts in p7_ProfileConfig
+])
+def test_models_hmmsearch_crashes_on_are_rejected(tmp_path, change, message):
+    """Found by tests/test_fuzz.py: hmmsearch itself dies on these files (segfault or abort);
+    we raise a typed error."""
+    text = GLOBINS.read_text()
+    for old, new in zip(change[::2], change[1::2]):
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = tmp_path / "bad.hmm"
+    path.write_text(text)
+    ref = subprocess.run([require_tool("hmmsearch"), path, GLOBIN_SEQS], capture_output=True)
+    assert ref.returncode != 0
+    with pytest.raises(gpuseq.HmmFormatError, match=message):
+        gpuseq.hmmsearch(path, GLOBIN_SEQS)
+
+
 def test_missing_files(tmp_path):
     with pytest.raises(gpuseq.InputError, match="missing.hmm"):
         gpuseq.hmmsearch(tmp_path / "missing.hmm", GLOBIN_SEQS)

@@ -65,6 +65,29 @@ def test_tricky_text_reads_like_easel(tmp_path):
     assert_same_records(ours_read(path), easel_read(path))
 
 
+def test_control_characters_in_headers_read_like_easel(tmp_path):
+    """Found by tests/test_fuzz.py: Easel skips any isspace() (VT and FF too) before a record
+    and ends a name at one; a description ends at ctrl-A; a NUL ends a name or description
+    (C strings). Compared byte for byte through Easel's own FASTA writer."""
+    from test_fuzz import easel_records, our_records
+
+    text = (b"\x0b\x0c\n>a\x0bd1 x\nAC\n>b\x0c\nDE\n>c d\x01rest of line\nFG\n>e \x01\nHI\n"
+            b">f\x00g h\x00i\nKL\n>\x00j\nMN\n>k\x01 l\nPQ\n")
+    path = tmp_path / "controls.fa"
+    path.write_bytes(text)
+    ref = easel_records(str(path))
+    ours = our_records(str(path), threads=1, block_bytes=1 << 20)
+    assert [r[:2] for r in ours] == [r[:2] for r in ref]
+    assert [r[:2] for r in ref][:3] == [(b"a", b"\x0bd1 x"), (b"b", b"\x0c"), (b"c", b"d")]
+    for (_, _, s1), (_, _, s2) in zip(ours, ref):
+        np.testing.assert_array_equal(s1, s2)
+    for text in (b">\x0b\nAC\n", b">\x0c x\nAC\n"):  # no name: both reject
+        path.write_bytes(text)
+        assert isinstance(easel_records(str(path)), ValueError)
+        with pytest.raises(gpuseq.FormatError, match="no sequence name"):
+            gpuseq.read_fasta(path)
+
+
 def test_gzip_and_plain_give_the_same_records(tmp_path):
     src = pyhmmer_data() / "seqs" / "938293.PRJEB85.HG003687.faa"
     gz = tmp_path / "db.faa.gz"
@@ -157,6 +180,25 @@ def test_alphabet_errors_name_the_record_and_character(tmp_path):
     assert err.value.record == "bad_one"
     assert err.value.line == 5
     assert "'1'" in str(err.value)
+
+
+def test_names_are_bytes_in_errors(tmp_path):
+    """A name that is not UTF-8 (any byte is legal in FASTA) is named in the typed error,
+    decoded losslessly (surrogateescape), not a UnicodeDecodeError from the reader."""
+    path = tmp_path / "bad.fa"
+    path.write_bytes(b">MYG_EM\xffW0 d\xe9sc\nMVLSEGEW\nQLV1LHV\n")
+    with pytest.raises(ValueError, match="illegal character"):
+        easel_read(path)  # hmmsearch rejects it too
+    for threads in (1, 2):
+        with pytest.raises(gpuseq.AlphabetError) as err:
+            ours_read(path, threads=threads)
+        assert err.value.record.encode("utf-8", "surrogateescape") == b"MYG_EM\xffW0"
+        assert err.value.line == 3 and "'1'" in str(err.value)
+    # Without the bad character the record reads, its name and description byte for byte.
+    path.write_bytes(b">MYG_EM\xffW0 d\xe9sc\nMVLSEGEW\n")
+    db = gpuseq.read_fasta(path)
+    assert db.name(0).encode("utf-8", "surrogateescape") == b"MYG_EM\xffW0"
+    assert db.description(0).encode("utf-8", "surrogateescape") == b"d\xe9sc"
 
 
 def test_empty_and_blank_files(tmp_path):

@@ -18,12 +18,25 @@ namespace py = pybind11;
 
 namespace gpuseq::bindings {
 
+namespace {
+
+// Record names are bytes in FASTA and may hold any byte: decode them (and messages that may
+// quote them) losslessly, as Python's os functions do for file names, never failing.
+py::str decode_bytes(const std::string& s) {
+  PyObject* text = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()),
+                                        "surrogateescape");
+  if (text == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(text);
+}
+
+}  // namespace
+
 void raise_gpuseq_error(const char* name, const std::string& path, long long line,
                         const std::string& message, const std::string& record) {
   py::object cls = py::module_::import("gpuseq.errors").attr(name);
-  py::object record_arg = record.empty() ? py::object(py::none()) : py::object(py::str(record));
+  py::object record_arg = record.empty() ? py::object(py::none()) : decode_bytes(record);
   py::object line_arg = line > 0 ? py::object(py::int_(line)) : py::object(py::none());
-  py::object exc = cls(path, line_arg, message, record_arg);
+  py::object exc = cls(decode_bytes(path), line_arg, decode_bytes(message), record_arg);
   PyErr_SetObject(cls.ptr(), exc.ptr());
   throw py::error_already_set();
 }

@@ -22,6 +22,12 @@ namespace {
 
 bool is_header_blank(char c) { return c == ' ' || c == '\t'; }
 bool is_line_end(char c) { return c == '\n' || c == '\r'; }
+// C isspace() in the "C" locale, Easel's test before a record and at the end of a name.
+bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+// Easel keeps names and descriptions in C strings: a NUL byte ends them early.
+const char* c_string_end(const char* begin, const char* end) {
+  return std::find(begin, end, '\0');
+}
 
 std::string describe_char(unsigned char c) {
   if (c >= 32 && c < 127) return std::string("'") + static_cast<char>(c) + "'";
@@ -40,8 +46,9 @@ struct PieceError {
 
 // Parses whole records in [begin, end), which starts at a '>' (after optional whitespace at the
 // very start of a file). Appends to out. Mirrors Easel's FASTA reader: '>' anywhere in sequence
-// text starts a new record; a header ends at CR or LF; the name is the first blank-delimited
-// word, the description the rest of the line after blanks (trailing blanks kept).
+// text starts a new record; a header ends at CR or LF; the name runs up to the first
+// whitespace (isspace: also VT and FF), the description is the rest of the line after spaces
+// and tabs, up to a ctrl-A (NCBI's separator of merged descriptions; trailing blanks kept).
 bool parse_records(const char* begin, const char* end, SequenceChunk& out, PieceError& err) {
   const char* p = begin;
   auto fail = [&](const char* where, std::string record, std::string message) {
@@ -50,7 +57,7 @@ bool parse_records(const char* begin, const char* end, SequenceChunk& out, Piece
     err.message = std::move(message);
     return false;
   };
-  while (p < end && kFastaInputMap[static_cast<unsigned char>(*p)] == kFastaIgnored) ++p;
+  while (p < end && is_space(*p)) ++p;
   if (p < end && *p != '>') {
     // Reached for standard input, '.fa' names and an explicit FASTA format (other files are
     // detected and read by Easel): naming the format is the way out.
@@ -75,18 +82,20 @@ bool parse_records(const char* begin, const char* end, SequenceChunk& out, Piece
     ++p;  // the '>'
     while (p < end && is_header_blank(*p)) ++p;
     const char* name = p;
-    while (p < end && !is_header_blank(*p) && !is_line_end(*p)) ++p;
+    while (p < end && !is_space(*p)) ++p;
     if (p == name) {
       trim();
       return fail(p, "", "no sequence name after '>'");
     }
-    out.names.append(name, p);
+    const std::string_view record(name, static_cast<size_t>(c_string_end(name, p) - name));
+    out.names.append(record);
     out.name_offsets.push_back(static_cast<int64_t>(out.names.size()));
     while (p < end && is_header_blank(*p)) ++p;
     const char* desc = p;
-    while (p < end && !is_line_end(*p)) ++p;
-    out.descriptions.append(desc, p);
+    while (p < end && !is_line_end(*p) && *p != '\x01') ++p;
+    out.descriptions.append(desc, c_string_end(desc, p));
     out.description_offsets.push_back(static_cast<int64_t>(out.descriptions.size()));
+    while (p < end && !is_line_end(*p)) ++p;
 
     // Sequence text up to the next '>' (anywhere, as in Easel).
     for (; p < end && *p != '>'; ++p) {
@@ -95,12 +104,9 @@ bool parse_records(const char* begin, const char* end, SequenceChunk& out, Piece
         *dst++ = code;
       } else if (code != kFastaIgnored) {
         trim();
-        std::string record(name, static_cast<size_t>(std::find_if(name, end, [](char c) {
-                                                        return is_header_blank(c) || is_line_end(c);
-                                                      }) - name));
         const std::string what = code == kFastaNonAscii ? "non-ASCII character " : "illegal character ";
         err.alphabet = true;
-        return fail(p, record, what + describe_char(static_cast<unsigned char>(*p)) +
+        return fail(p, std::string(record), what + describe_char(static_cast<unsigned char>(*p)) +
                                    " in sequence (not an amino-acid symbol)");
       }
     }
@@ -243,9 +249,7 @@ FastaReader::FastaReader(const std::string& path, int threads)
     throw std::runtime_error("gzip input needs zlib, and this gpuseq build has none: "
                              "decompress the file first or rebuild with zlib headers");
 #endif
-  const auto first = std::find_if(buffer_.begin(), buffer_.end(), [](char c) {
-    return kFastaInputMap[static_cast<unsigned char>(c)] != kFastaIgnored;
-  });
+  const auto first = std::find_if_not(buffer_.begin(), buffer_.end(), is_space);
   if (first == buffer_.end() && eof_) throw FormatError(0, "", "sequence file is empty");
 }
 
@@ -297,9 +301,7 @@ bool FastaReader::read_chunk(SequenceChunk& out, int64_t block_bytes) {
 SequenceChunk parse_fasta(const char* text, int64_t size, int threads) {
   SequenceChunk out;
   const char* end = text + size;
-  const char* first = std::find_if(text, end, [](char c) {
-    return kFastaInputMap[static_cast<unsigned char>(c)] != kFastaIgnored;
-  });
+  const char* first = std::find_if_not(text, end, is_space);
   if (first == end) throw FormatError(0, "", "sequence text is empty");
   parse_block(text, size, threads, 1, out);
   return out;

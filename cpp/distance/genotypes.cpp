@@ -73,11 +73,11 @@ BitPlanes encode_bit_planes(const GenotypeMatrix& x, int alphabet_size, Metric m
   return p;
 }
 
-namespace {
-
 // Sum of popcount(a[w] & b[w]), in three builds chosen once by CPUID: AVX-512 VPOPCNTDQ
 // (the loop vectorizes to vpopcntq), the POPCNT instruction, and plain x86-64 / other CPUs.
-using AndPopcount = int64_t (*)(const uint64_t*, const uint64_t*, int64_t);
+// They have external linkage in namespace `isa` so that they keep their names in the built
+// module: tests/test_isa.py allows AVX-512 instructions only in functions named so.
+namespace isa {
 
 #define GPUSEQ_AND_POPCOUNT_BODY                                                   \
   int64_t sum = 0;                                                                 \
@@ -93,19 +93,25 @@ __attribute__((target("popcnt"))) int64_t and_popcount_popcnt(const uint64_t* a,
                                                               const uint64_t* b, int64_t words) {
   GPUSEQ_AND_POPCOUNT_BODY
 }
-__attribute__((target("avx512f,avx512vpopcntdq"))) int64_t and_popcount_vpopcnt(
+__attribute__((target("avx512f,avx512vpopcntdq"))) int64_t and_popcount_avx512_vpopcnt(
     const uint64_t* a, const uint64_t* b, int64_t words) {
   GPUSEQ_AND_POPCOUNT_BODY
 }
 #endif
 
+}  // namespace isa
+
+namespace {
+
+using AndPopcount = int64_t (*)(const uint64_t*, const uint64_t*, int64_t);
+
 AndPopcount pick_and_popcount() {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512vpopcntdq")) return &and_popcount_vpopcnt;
-  if (__builtin_cpu_supports("popcnt")) return &and_popcount_popcnt;
+  if (__builtin_cpu_supports("avx512vpopcntdq")) return &isa::and_popcount_avx512_vpopcnt;
+  if (__builtin_cpu_supports("popcnt")) return &isa::and_popcount_popcnt;
 #endif
-  return &and_popcount_plain;
+  return &isa::and_popcount_plain;
 }
 
 const AndPopcount and_popcount = pick_and_popcount();

@@ -105,6 +105,8 @@ def _run_hmmsearch(args, argv: list[str]) -> int:
     if args.alignment:
         res.write_alignments(args.alignment, textw=textw)
     out = args.output if args.output else sys.stdout
+    if out is sys.stdout and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="surrogateescape")  # target names are bytes, as in FASTA
     res.write_text(
         out,
         noali=bool(args.noali),

@@ -209,7 +209,7 @@ def read_genotypes(path: str | os.PathLike) -> np.ndarray:
     if p.suffix == ".npy":
         try:
             return np.load(p, mmap_mode="r")
-        except ValueError as exc:
+        except (ValueError, EOFError, OSError) as exc:  # EOFError: an empty file
             raise FormatError(p, None, f"not a NumPy array file: {exc}") from None
     if p.suffix == ".bed":
         try:
@@ -230,39 +230,32 @@ def read_genotypes(path: str | os.PathLike) -> np.ndarray:
 
 
 def _read_vcf(p: Path) -> np.ndarray:
+    import json
+    import subprocess
+    import sys
+    import tempfile
+
+    from . import _vcf_reader
     from .errors import FormatError
 
     try:
-        from cyvcf2 import VCF
+        import cyvcf2  # noqa: F401
     except ImportError:
         raise FormatError(p, None, "reading VCF/BCF needs cyvcf2 "
                           "(pip install gpuseq[genotypes])") from None
-    columns = []
-    try:
-        vcf = VCF(str(p), lazy=True)
-        if not vcf.samples:
-            raise FormatError(p, None, "the VCF has no samples")
-        for record in vcf:
-            try:
-                gt = record.genotype
-            except Exception:  # cyvcf2: "couldn't get genotypes for variant"
-                gt = None
-            if gt is None:
-                raise FormatError(p, None, "variant has no GT field",
-                                  f"{record.CHROM}:{record.POS}")
-            alleles = gt.array()[:, :-1]  # the last column is the phasing flag
-            called = alleles != -2        # -2 pads calls of lower ploidy
-            values = ((alleles > 0) & called).sum(axis=1).astype(np.int8)
-            values[((alleles == -1) & called).any(axis=1)] = _MISSING
-            columns.append(values)
-        vcf.close()
-    except FormatError:
-        raise
-    except Exception as exc:  # cyvcf2/htslib report damaged files with their own types
-        raise FormatError(p, None, f"unreadable VCF/BCF file: {exc}") from None
-    if not columns:
-        raise FormatError(p, None, "the VCF has no variant records")
-    return np.ascontiguousarray(np.stack(columns, axis=1))
+    # In a child process: cyvcf2 crashes on records htslib could not parse (_vcf_reader.py).
+    with tempfile.TemporaryDirectory(prefix="gpuseq-vcf-") as tmp:
+        out = os.path.join(tmp, "genotypes.npy")
+        proc = subprocess.run([sys.executable, _vcf_reader.__file__, os.fspath(p), out],
+                              capture_output=True, text=True, errors="replace")
+        if proc.returncode == 0:
+            return np.load(out)
+    if proc.returncode == _vcf_reader.BAD_INPUT:
+        error = json.loads(proc.stdout)
+        raise FormatError(p, None, error["message"], error["record"])
+    htslib = [ln for ln in proc.stderr.splitlines() if ln.startswith("[E::")]
+    raise FormatError(p, None, "malformed VCF/BCF: its reader (htslib through cyvcf2) failed"
+                      + (f" after: {htslib[-1]}" if htslib else f" (exit {proc.returncode})"))
 
 
 # ---- implementation ---------------------------------------------------------------------

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
+import mmap
 import os
+import re
 import sys
 from collections.abc import Iterable
 from typing import Any
@@ -44,6 +47,7 @@ def read_hmms(source: HmmSource) -> list:
         label = os.fspath(source)
         if label != "-" and not os.path.exists(label):
             raise InputError(label, None, "no such file")
+        _check_mandatory_lines(label)
         try:
             with HMMFile(sys.stdin.buffer if label == "-" else label) as hmm_file:
                 hmms = list(hmm_file)
@@ -86,7 +90,12 @@ def search_profile(hmm) -> _core.SearchProfile:
 
 
 def _check_searchable(hmm, label: str) -> None:
-    name = hmm.name if isinstance(hmm.name, str) else hmm.name.decode()
+    try:  # pyhmmer decodes these as strict UTF-8; the query's are written in every output
+        name = hmm.name if isinstance(hmm.name, str) else hmm.name.decode()
+        hmm.accession, hmm.description  # noqa: B018 - read to check they decode
+    except UnicodeDecodeError:
+        raise HmmFormatError(label, None, "a model's NAME, ACC or DESC line is not UTF-8 text "
+                             "(gpuseq cannot report such a query)") from None
     if hmm.alphabet.K != 20:
         raise HmmFormatError(
             label, None, "is a nucleotide model; gpuseq hmmsearch searches protein targets", name
@@ -97,6 +106,50 @@ def _check_searchable(hmm, label: str) -> None:
         )
     if hmm.M < 1:
         raise HmmFormatError(label, None, "has no match states", name)
+    for what, values in (("match emission", hmm.match_emissions),
+                         ("insert emission", hmm.insert_emissions),
+                         ("transition", hmm.transition_probabilities)):
+        if np.isnan(np.asarray(values)).any():  # hmmsearch dies on it ("score is NaN")
+            raise HmmFormatError(label, None, f"has a {what} probability that is NaN", name)
+    if hmm.consensus is None:  # hmmsearch aborts on it ("HMM must have a consensus")
+        raise HmmFormatError(label, None, "has no consensus residues (CONS no)", name)
+
+
+# A tag is its line's first whitespace-delimited word ("ALPHe amino" has no ALPH tag).
+_HEADER_TAGS = re.compile(rb"^[ \t]*(HMMER|(?:NAME|LENG|ALPH)(?=\s)|HMM\s|//)", re.MULTILINE)
+_MANDATORY_TAGS = (b"NAME", b"LENG", b"ALPH")
+
+
+def _check_mandatory_lines(path: str) -> None:
+    """Every model of a text HMM file must have its NAME, LENG and ALPH lines before the
+    ``HMM`` line, as the format requires: HMMER's parser (hmmsearch 3.3 and 3.4 alike) crashes
+    on some files without them (no ALPH; no NAME and LENG after a NUL byte in the first line)."""
+    with open(path, "rb") as f:
+        magic = f.read(2)
+    if magic == b"\x1f\x8b":
+        with gzip.open(path, "rb") as f:
+            text = f.read()
+    else:
+        with open(path, "rb") as f:
+            if not f.read(256).lstrip().startswith(b"HMMER"):
+                return  # binary (hmmpress) files, or not HMMER text: pyhmmer decides
+            f.seek(0)
+            try:
+                text = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            except ValueError:  # empty file
+                return
+    model, seen = 0, set()
+    for m in _HEADER_TAGS.finditer(text):
+        tag = m.group(1)
+        if tag == b"HMMER":
+            model, seen = model + 1, set()
+        elif tag in _MANDATORY_TAGS:
+            seen.add(tag)
+        elif tag != b"//" and model and len(seen) < len(_MANDATORY_TAGS):
+            line = bytes(text[: m.start()]).count(b"\n") + 1
+            missing = [t.decode() for t in _MANDATORY_TAGS if t not in seen]
+            raise HmmFormatError(path, line, f"model {model} has no {', '.join(missing)} "
+                                 f"line{'s' if len(missing) > 1 else ''} before its HMM section")
 
 
 def _clean_pyhmmer_message(exc: Exception) -> str:

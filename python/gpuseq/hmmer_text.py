@@ -77,6 +77,51 @@ def _text(x: Any) -> str | None:
     return str(x)
 
 
+class NamedHit:
+    """A pyhmmer ``Hit`` whose ``name``, ``accession`` and ``description`` are always str.
+
+    pyhmmer decodes those as strict UTF-8 and raises on any other byte, but FASTA names are
+    bytes (hmmsearch prints them as they are). Other attributes are the hit's own."""
+
+    def __init__(self, hit: Any, name: str, accession: str | None, description: str | None):
+        self._hit = hit
+        self.name, self.accession, self.description = name, accession, description
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self._hit, attr)
+
+
+def named_hits(hits: Any) -> list[NamedHit]:
+    """Every hit of a ``TopHits``, in order, as ``NamedHit``. A field that is not UTF-8 is
+    read from HMMER's own tblout writer instead (on a copy with every hit marked reported, so
+    all are written), decoded with surrogateescape: lossless, and written back byte for byte
+    by the tabular and text writers."""
+    out = []
+    table = None
+    for i, hit in enumerate(hits):
+        try:
+            fields = (_text(hit.name), _text(hit.accession), _text(hit.description))
+        except UnicodeDecodeError:
+            if table is None:
+                table = _all_target_ids(hits)
+            fields = table[i]
+        out.append(NamedHit(hit, *fields))
+    return out
+
+
+def _all_target_ids(hits: Any) -> list[tuple[str, str | None, str | None]]:
+    every = hits.copy()
+    for hit in every:
+        hit.reported = True
+    ids = []
+    for row in tabular_lines(every, "targets"):
+        # name, accession ("-" if none), 16 numbers, then the description ("-" if none)
+        cols = row.split(maxsplit=18)
+        desc = cols[18] if len(cols) > 18 else "-"
+        ids.append((cols[0], None if cols[1] == "-" else cols[1], None if desc == "-" else desc))
+    return ids
+
+
 def _fmt_real(v: str | float) -> str:
     """C ``%g`` of an option value (how hmmsearch echoes real-valued options)."""
     return "%g" % float(v)
@@ -180,13 +225,15 @@ def tabular_rows(hits: Any, fmt: str) -> list[list[str]]:
     """Non-comment rows of pyhmmer's own tblout/domtblout writer (HMMER's C code), split on
     whitespace: the source of the few values pyhmmer's Python API does not expose (exp, reg,
     clu, ov, env, acc)."""
+    return [line.split() for line in tabular_lines(hits, fmt)]
+
+
+def tabular_lines(hits: Any, fmt: str) -> list[str]:
+    """Non-comment lines of pyhmmer's tblout/domtblout writer, decoded with surrogateescape."""
     buf = io.BytesIO()
     hits.write(buf, format=fmt, header=False)
-    rows = []
-    for line in buf.getvalue().decode("utf-8", "surrogateescape").splitlines():
-        if line and not line.startswith("#"):
-            rows.append(line.split())
-    return rows
+    text = buf.getvalue().decode("utf-8", "surrogateescape")
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
 
 
 def _expected_domains(hits: Any, reported: list[Any]) -> list[str]:
@@ -313,6 +360,7 @@ def _write_targets(
 def _write_alignment(
     fh: TextIO,
     ali: Any,
+    seq_name: str,
     seq_acc: str | None,
     cs: str | None,
     rf: str | None,
@@ -322,7 +370,7 @@ def _write_alignment(
     """One domain's alignment display, split into blocks as p7_alidisplay_Print does."""
     w = fh.write
     hmmname = _shown_name(_text(ali.hmm_name) or "", _text(ali.hmm_accession), acc)
-    seqname = _shown_name(_text(ali.target_name) or "", seq_acc, acc)
+    seqname = _shown_name(seq_name, seq_acc, acc)  # the hit's name (bytes, see NamedHit)
     model = _text(ali.hmm_sequence) or ""
     mline = _text(ali.identity_sequence) or ""
     aseq = _text(ali.target_sequence) or ""
@@ -502,7 +550,7 @@ def _write_domains(
                 "  == domain %d  score: %.1f bits;  conditional E-value: %.2g\n"
                 % (nd, dom.score, dom.c_evalue)
             )
-            _write_alignment(fh, dom.alignment, _text(hit.accession), cs, rf, textw, acc)
+            _write_alignment(fh, dom.alignment, hit.name, hit.accession, cs, rf, textw, acc)
             w("\n")
 
     if not reported:
@@ -609,7 +657,7 @@ def write_query_report(
     if qdesc is not None:
         w(f"Description: {qdesc}\n")
 
-    all_hits = list(hits)
+    all_hits = named_hits(hits)
     reported = [hit for hit in all_hits if hit.reported]
     exps = _expected_domains(hits, reported) if reported else []
     accs = _domain_accuracies(hits, reported) if reported else {}

@@ -17,7 +17,7 @@ from typing import IO, Any
 import pandas as pd
 
 from ._pyhmmer_state import pipeline_state
-from .hmmer_text import tabular_rows
+from .hmmer_text import named_hits, tabular_rows
 from .hmmsearch_options import HmmsearchOptions
 
 __all__ = ["HmmsearchResult"]
@@ -274,7 +274,7 @@ class HmmsearchResult:
             if msa is not None:
                 msa.write(buf, "stockholm" if textw > 0 else "pfam")
         with _open_text(out) as fh:
-            fh.write(buf.getvalue().decode())
+            fh.write(buf.getvalue().decode("utf-8", "surrogateescape"))  # names are bytes
 
     @_as_hmmsearch_computes
     def write_text(
@@ -319,7 +319,7 @@ class HmmsearchResult:
         buf = io.BytesIO()
         for i, top in enumerate(self.top_hits):
             top.write(buf, format=fmt, header=(i == 0))
-        text = buf.getvalue().decode()
+        text = buf.getvalue().decode("utf-8", "surrogateescape")  # target names are bytes
         text += _tabular_trailer(self.query_source, self.target_source, command)
         with _open_text(out) as fh:
             fh.write(text)
@@ -354,7 +354,8 @@ class _open_text:
 
     def __enter__(self):
         if isinstance(self.out, (str, os.PathLike)):
-            self.fh = open(self.out, "w")
+            # surrogateescape: target names decoded from non-UTF-8 bytes are written back as is
+            self.fh = open(self.out, "w", encoding="utf-8", errors="surrogateescape")
             return self.fh
         return self.out
 
@@ -364,7 +365,7 @@ class _open_text:
 
 
 def _reported(top):
-    return [hit for hit in top if hit.reported]
+    return [hit for hit in named_hits(top) if hit.reported]
 
 
 def _query_ids(top) -> tuple[str, str]:
@@ -374,4 +375,4 @@ def _query_ids(top) -> tuple[str, str]:
 def _s(value: Any) -> str | None:
     if value is None:
         return None
-    return value.decode() if isinstance(value, bytes) else str(value)
+    return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else str(value)

@@ -190,9 +190,11 @@ class SequenceDatabase:
     def lengths(self) -> np.ndarray:
         return np.diff(self.offsets)
 
+    # Names and descriptions are bytes in FASTA: decoded losslessly (bytes that are not UTF-8
+    # become lone surrogates, as in os.fsdecode; .encode("utf-8", "surrogateescape") undoes it).
     def name(self, i: int) -> str:
         a, b = self._name_offsets[i], self._name_offsets[i + 1]
-        return self._names[a:b].tobytes().decode("utf-8", "replace")
+        return self._names[a:b].tobytes().decode("utf-8", "surrogateescape")
 
     def accession(self, i: int) -> str:
         a, b = self._accession_offsets[i], self._accession_offsets[i + 1]
@@ -200,7 +202,7 @@ class SequenceDatabase:
 
     def description(self, i: int) -> str:
         a, b = self._description_offsets[i], self._description_offsets[i + 1]
-        return self._descriptions[a:b].tobytes().decode("utf-8", "replace")
+        return self._descriptions[a:b].tobytes().decode("utf-8", "surrogateescape")
 
     def codes(self, i: int) -> np.ndarray:
         return self.residues[self.offsets[i] : self.offsets[i + 1]]
