@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import mmap
 import os
 import re
@@ -47,9 +48,13 @@ def read_hmms(source: HmmSource) -> list:
         label = os.fspath(source)
         if label != "-" and not os.path.exists(label):
             raise InputError(label, None, "no such file")
-        _check_mandatory_lines(label)
+        if label == "-":  # read whole, so that it can be checked before HMMER parses it
+            stream = io.BytesIO(sys.stdin.buffer.read())
+            _check_mandatory_tags(stream.getbuffer(), label)
+        else:
+            _check_mandatory_lines(label)
         try:
-            with HMMFile(sys.stdin.buffer if label == "-" else label) as hmm_file:
+            with HMMFile(stream if label == "-" else label) as hmm_file:
                 hmms = list(hmm_file)
         except EOFError:
             raise EmptyInputError(label, None, "HMM file is empty") from None
@@ -138,6 +143,13 @@ def _check_mandatory_lines(path: str) -> None:
                 text = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
             except ValueError:  # empty file
                 return
+    _check_mandatory_tags(text, path)
+
+
+def _check_mandatory_tags(text, path: str) -> None:
+    """The check of _check_mandatory_lines on the text of an HMM file (bytes-like)."""
+    if not bytes(text[:256]).lstrip().startswith(b"HMMER"):
+        return  # binary (hmmpress) files, or not HMMER text: pyhmmer decides
     model, seen = 0, set()
     for m in _HEADER_TAGS.finditer(text):
         tag = m.group(1)
