@@ -152,7 +152,7 @@ class HmmsearchResult:
                         bool(hit.included),
                     ]
                 )
-        return pd.DataFrame(rows, columns=_HIT_COLUMNS)
+        return _frame(rows, _HIT_COLUMNS)
 
     @cached_property
     @_as_hmmsearch_computes
@@ -196,7 +196,7 @@ class HmmsearchResult:
                             bool(dom.included),
                         ]
                     )
-        return pd.DataFrame(rows, columns=_DOMAIN_COLUMNS)
+        return _frame(rows, _DOMAIN_COLUMNS)
 
     @cached_property
     def pipeline(self) -> pd.DataFrame:
@@ -362,6 +362,24 @@ class _open_text:
     def __exit__(self, *exc) -> None:
         if self.fh is not None:
             self.fh.close()
+
+
+_TEXT_COLUMNS = {"target_name", "target_accession", "query_name", "query_accession", "description"}
+
+
+def _frame(rows: list, columns: list[str]):
+    """A DataFrame whose name columns hold Python str objects: names are bytes in FASTA and
+    reach us decoded with surrogateescape, which pandas' Arrow-backed strings (the default
+    with pyarrow installed) cannot hold."""
+    import pandas as pd
+
+    values = list(zip(*rows)) if rows else [()] * len(columns)
+    return pd.DataFrame(
+        {
+            name: pd.Series(list(col), dtype=object) if name in _TEXT_COLUMNS else list(col)
+            for name, col in zip(columns, values)
+        }
+    )
 
 
 def _reported(top):
