@@ -19,6 +19,7 @@ The public names are imported on first use (module ``__getattr__``), so ``import
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
@@ -102,7 +103,11 @@ if TYPE_CHECKING:  # static checkers and IDEs see the eager imports
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
-        raise AttributeError(f"module 'gpuseq' has no attribute {name!r}")
+        # A submodule not imported yet (gpuseq._core, gpuseq.backend ...), as an eager package
+        # would have it.
+        if importlib.util.find_spec(f"{__name__}.{name}") is None:
+            raise AttributeError(f"module 'gpuseq' has no attribute {name!r}")
+        return importlib.import_module(f".{name}", __name__)
     value = getattr(importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value  # later look-ups skip __getattr__
     return value
