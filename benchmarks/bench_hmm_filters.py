@@ -84,6 +84,9 @@ def main() -> int:
     p.add_argument("--cpu-residues", type=float, default=2e6, help="CPU database size (0: skip)")
     p.add_argument("--mean-length", type=float, default=350)
     p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--thread-models", default=None,
+                   help="model lengths for the thread-per-target Viterbi rows (default: all; "
+                   "it is slow on long models)")
     p.add_argument("--out", default=None)
     p.add_argument("--multi", action="store_true", help="sweep S (targets per warp) per model")
     p.add_argument("--multi-models", default="16,24,32,48,64,96,128,192,256,384,512,768,1024,1536")
@@ -114,6 +117,9 @@ def main() -> int:
     for M in lengths:
         profile = model(M, M)
         for which, bits, variant, per_warp in variants:
+            if variant == "thread" and args.thread_models is not None:
+                if M not in {int(m) for m in args.thread_models.split(",")}:
+                    continue
             cpu = None
             if cdb is not None and bits == 16 and variant == "warp" and per_warp == 1:
                 start = time.perf_counter()
