@@ -304,11 +304,16 @@ void bind_gpu_hmm(py::module_& m) {
         const gh::DeviceTargets& dt = device_targets(t, residues, offsets);
         const hmm::CascadeOptions o = cascade_options(F1, F2, bias_filter, threads);
         hmm::CascadeResult r;
+        gh::CascadeSeconds seconds;
         {
           py::gil_scoped_release release;
-          r = gh::run_cascade(dp, dt, o);
+          r = gh::run_cascade(dp, dt, o, &seconds);
         }
-        return cascade_dict(std::move(r));
+        py::dict d = cascade_dict(std::move(r));
+        d["seconds"] = py::dict(py::arg("msv") = seconds.msv,
+                                py::arg("decisions") = seconds.decisions,
+                                py::arg("viterbi") = seconds.viterbi);
+        return d;
       },
       py::arg("profile"), py::arg("targets"), py::arg("residues") = py::none(),
       py::arg("offsets") = py::none(),

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <chrono>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -65,6 +66,7 @@ using MultiStripeCounts =
 // nodes per stripe) is chosen. Provisional, to be measured on the H100
 // (bench_hmm_filters.py --multi: GCUPS per M and S).
 constexpr int kMultiMaxStripes = 32;
+constexpr int kSsvMultiMaxModel = 150;  // see the DeviceProfile constructor
 
 template <int... Qs>
 int covering_stripes(int M, int nodes_per_stripe, std::integer_sequence<int, Qs...>) {
@@ -406,6 +408,12 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   tables_->msv_costs = device_copy(costs.data(), costs.size());
 
   int& S = options_.sequences_per_warp;
+  // Chosen by model length, the S-lane kernels run the MSV, and the SSV only for models up to
+  // kSsvMultiMaxModel: measured on the H100 (bench_hmm_filters.py, 16-bit lanes), S targets per
+  // warp beat a warp per target for the MSV up to M = 800 (1.9x at M = 50..200) but for the SSV
+  // only up to M = 150 (M = 50: 2.0 vs 1.6 TCUPS; M = 200: 4.4 vs 5.1; M = 400: 4.3 vs 7.4).
+  // An S asked for explicitly runs both.
+  ssv_multi_ = S != 0 || M <= kSsvMultiMaxModel;
   if (S == 0) S = choose_sequences_per_warp(M, msv_bits);
   if (S != 1) {
     const int most = msv_bits == 16 ? 64 : 128;  // one target per lane
@@ -497,7 +505,8 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
   const int n = static_cast<int>(ids.size());
   std::vector<int32_t> out(ids.size());
   if (n == 0) return out;
-  if (multi && kernel != Kernel::kViterbi && dp.sequences_per_warp() > 1)
+  if (multi && dp.sequences_per_warp() > 1 &&
+      (kernel == Kernel::kMsv || (kernel == Kernel::kSsv && dp.ssv_multi())))
     return run_multi_kernel(kernel, dp, dt, ids, params, repeats, seconds);
   DeviceArray<int32_t> d_ids = device_copy(ids.data(), ids.size());
   DeviceArray<int32_t> d_params = device_copy(params.data(), params.size());
@@ -843,10 +852,17 @@ std::vector<float> filter_scores(const DeviceProfile& dp, const DeviceTargets& d
 }
 
 cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
-                               const cpu::CascadeOptions& options) {
+                               const cpu::CascadeOptions& options, CascadeSeconds* seconds) {
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
+  auto t0 = Clock::now();
   const SequenceBatch& host = dt.host();
   cpu::CascadeStages stages(dp.profile(), host, options, dt.null1());
   const std::vector<float> msv = msv_scores(dp, dt, true);
+  const double msv_s = since(t0);
+  t0 = Clock::now();
   // Bias filter and P-values on the CPU threads; those that go on are flagged.
   std::vector<uint8_t> needs_viterbi(static_cast<size_t>(host.count), 0);
   parallel_for_blocks(host.count, 1024, std::max(1, options.threads),
@@ -857,8 +873,11 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
   std::vector<int32_t> ids;
   for (int64_t i = 0; i < host.count; ++i)
     if (needs_viterbi[i]) ids.push_back(static_cast<int32_t>(i));
+  const double decisions_s = since(t0);
+  t0 = Clock::now();
   const std::vector<float> vit = viterbi_scores(dp, dt, ids);
   for (size_t w = 0; w < ids.size(); ++w) stages.after_viterbi(ids[w], vit[w]);
+  if (seconds != nullptr) *seconds = {msv_s, decisions_s, since(t0)};
   return stages.finish();
 }
 

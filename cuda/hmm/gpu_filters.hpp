@@ -77,6 +77,7 @@ class DeviceProfile {
   int viterbi_stripes() const { return viterbi_stripes_; }
   int sequences_per_warp() const { return options_.sequences_per_warp; }
   int multi_stripes() const { return multi_stripes_; }  // H of the S-lane kernels (0 if S = 1)
+  bool ssv_multi() const { return ssv_multi_; }  // the SSV too on the S-lane kernels
 
   struct Tables;
   const Tables& tables() const { return *tables_; }
@@ -85,6 +86,7 @@ class DeviceProfile {
   const ::gpuseq::hmm::SearchProfile& profile_;  // borrowed: outlives this object
   KernelOptions options_;
   int msv_stripes_ = 0, viterbi_stripes_ = 0, multi_stripes_ = 0;
+  bool ssv_multi_ = false;
   std::unique_ptr<Tables> tables_;
 };
 
@@ -126,8 +128,14 @@ double kernel_seconds(const DeviceProfile& profile, const DeviceTargets& targets
 // hmmsearch's filter stages (MSV, bias, Viterbi) with the MSV and Viterbi filters on the GPU
 // and the bias filter and decisions on options.threads CPU threads; equal to
 // ::gpuseq::hmm::run_cascade.
+// Wall time of its phases: SSV and MSV (launches, host set-up, decisions of the SSV), the bias
+// filter and P-values on the CPU threads, and the Viterbi filter with its decisions.
+struct CascadeSeconds {
+  double msv = 0, decisions = 0, viterbi = 0;
+};
 ::gpuseq::hmm::CascadeResult run_cascade(const DeviceProfile& profile,
                                          const DeviceTargets& targets,
-                                         const ::gpuseq::hmm::CascadeOptions& options);
+                                         const ::gpuseq::hmm::CascadeOptions& options,
+                                         CascadeSeconds* seconds = nullptr);
 
 }  // namespace gpuseq::cuda::hmm

@@ -244,11 +244,17 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
 
 
 def _concatenate_cascades(a: dict, b: dict) -> dict:
-    """Cascade results of two consecutive target ranges as one: arrays joined, counts added."""
-    return {
-        key: np.concatenate([a[key], b[key]]) if isinstance(a[key], np.ndarray) else a[key] + b[key]
-        for key in a
-    }
+    """Cascade results of two consecutive target ranges as one: arrays joined, counts and
+    phase times added."""
+
+    def join(x, y):
+        if isinstance(x, np.ndarray):
+            return np.concatenate([x, y])
+        if isinstance(x, dict):
+            return {k: x[k] + y.get(k, 0) for k in x}
+        return x + y
+
+    return {key: join(a[key], b[key]) if key in b else a[key] for key in a}
 
 
 def _split(items: list, min_part: int, parts: int) -> list[list]:
