@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
@@ -111,6 +113,20 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value  # later look-ups skip __getattr__
     return value
+
+
+class _Package(types.ModuleType):
+    """The package's module type. When a submodule named like the public name it defines
+    (``gpuseq.hmmsearch``) is first imported directly, Python binds the package attribute to
+    the submodule; the public name must stay the function, as with an eager import."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, types.ModuleType) and _LAZY.get(name) == name:
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __dir__() -> list[str]:
