@@ -66,7 +66,7 @@ using MultiStripeCounts =
 // nodes per stripe) is chosen. Provisional, to be measured on the H100
 // (bench_hmm_filters.py --multi: GCUPS per M and S).
 constexpr int kMultiMaxStripes = 32;
-constexpr int kSsvMultiMaxModel = 150;  // see the DeviceProfile constructor
+constexpr int kSsvMultiMaxModel = 0;  // see the DeviceProfile constructor
 
 template <int... Qs>
 int covering_stripes(int M, int nodes_per_stripe, std::integer_sequence<int, Qs...>) {
@@ -408,10 +408,12 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   tables_->msv_costs = device_copy(costs.data(), costs.size());
 
   int& S = options_.sequences_per_warp;
-  // Chosen by model length, the S-lane kernels run the MSV, and the SSV only for models up to
-  // kSsvMultiMaxModel: measured on the H100 (bench_hmm_filters.py, 16-bit lanes), S targets per
-  // warp beat a warp per target for the MSV up to M = 800 (1.9x at M = 50..200) but for the SSV
-  // only up to M = 150 (M = 50: 2.0 vs 1.6 TCUPS; M = 200: 4.4 vs 5.1; M = 400: 4.3 vs 7.4).
+  // Chosen by model length, the S-lane kernels run the MSV (few targets: those the SSV cannot
+  // decide), and the SSV only for models up to kSsvMultiMaxModel. Measured on the H100: the
+  // S-lane SSV kernel beats a warp per target only up to M = 150 (M = 50: 2.0 vs 1.6 TCUPS;
+  // M = 200: 4.4 vs 5.1; M = 400: 4.3 vs 7.4), and in a search its sequence blocks, planned
+  // and filled for every chunk and S, cost more than that gain (140 M residues x 6 models:
+  // 0.66 s with it, 0.29 s without): 0 until the blocks are planned once per chunk.
   // An S asked for explicitly runs both.
   ssv_multi_ = S != 0 || M <= kSsvMultiMaxModel;
   if (S == 0) S = choose_sequences_per_warp(M, msv_bits);
