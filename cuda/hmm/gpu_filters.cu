@@ -63,8 +63,9 @@ using ByteMultiSequenceCounts = std::integer_sequence<int, 2, 4, 8, 16, 32, 64, 
 using MultiStripeCounts =
     std::integer_sequence<int, 2, 3, 4, 6, 8, 12, 16, 20, 24, 28, 32, 40, 48>;
 // H_max (CUDAMPF++ section 3.4.1): the most stripes a model may take before a smaller S (more
-// nodes per stripe) is chosen. Provisional, to be measured on the H100
-// (bench_hmm_filters.py --multi: GCUPS per M and S).
+// nodes per stripe) is chosen. Measured on the H100 (bench_hmm_filters.py --multi, 16-bit MSV,
+// benchmarks/results/gpu-h100-80gb-hbm3-20261123): GCUPS rises with H up to 32 for S = 4 and 8
+// (S = 8: 2365 at H = 16, 3057 at 32, 2848 at 48) and falls past 24 for S = 16; the K40's was 45.
 constexpr int kMultiMaxStripes = 32;
 constexpr int kSsvMultiMaxModel = 0;  // see the DeviceProfile constructor
 
