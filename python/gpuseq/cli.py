@@ -42,7 +42,7 @@ def _hmmsearch_parser(sub) -> None:
             group = exclusive[dest]
         shown = f"{flag.help} [{default}]" if flag.hmmer_default is not None else flag.help
         if flag.takes_value:
-            metavar = {None: "FILE", int: "N"}.get(flag.type, "X")
+            metavar = "S" if dest == "tformat" else {None: "FILE", int: "N"}.get(flag.type, "X")
             group.add_argument(
                 flag.flag, dest=dest, type=flag.type, default=default, help=shown, metavar=metavar
             )
