@@ -190,3 +190,36 @@ def test_a_chunk_the_gpu_cannot_hold_is_split(tmp_path):
     assert len(cpu.hits) > 15
     for frame in ("hits", "domains", "pipeline"):
         assert getattr(gpu, frame).equals(getattr(cpu, frame)), frame
+
+
+def test_a_held_database_stays_on_the_gpu_between_searches(tmp_path):
+    """A SequenceDatabase the caller holds is uploaded by the first GPU search and the next
+    searches use those copies (the same objects); with allocations capped the copies are
+    dropped and the chunks split: every result equals the CPU backend's."""
+    rng = np.random.default_rng(12)
+    tut = HMMER_EXAMPLES / "tutorial"
+    seqs = random_proteins(rng, 3000, mean_length=300)
+    for name in ("globins4", "fn3"):
+        seqs += [plant(rng, s) for s in hmmemit(tut / f"{name}.hmm", 20, seed=6)]
+    fasta = write_fasta(tmp_path / "db.fa", [(f"t{i}", s) for i, s in enumerate(seqs)])
+    db = gpuseq.open_database(gpuseq.makedb(fasta, tmp_path / "db.gsdb"))
+
+    def same(model, **kwargs):
+        cpu = gpuseq.hmmsearch(tut / model, fasta, backend="cpu", cpus=4)
+        gpu = gpuseq.hmmsearch(tut / model, db, backend="cuda", cpus=4, block_bytes=200_000)
+        assert len(cpu.hits) >= 20
+        for frame in ("hits", "domains", "pipeline"):
+            assert getattr(gpu, frame).equals(getattr(cpu, frame)), (model, frame)
+
+    same("globins4.hmm")
+    copies = dict(db.device_copies)
+    assert len(copies) > 1  # several chunks, each resident
+    same("fn3.hmm")
+    assert all(db.device_copies[key] is copy for key, copy in copies.items())
+    _core.gpu_allocation_limit_for_tests(20_000)
+    try:
+        same("globins4.hmm")
+    finally:
+        _core.gpu_allocation_limit_for_tests(0)
+    db.free_device_memory()
+    assert not db.device_copies

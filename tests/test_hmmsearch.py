@@ -90,8 +90,8 @@ def same_rows(ours, ref):
     return ours == ref
 
 
-def run_ours(hmm, seqs, kwargs):
-    res = gpuseq.hmmsearch(str(hmm), str(seqs), cpus=2, **kwargs)
+def run_ours(hmm, seqs, kwargs, **call):
+    res = gpuseq.hmmsearch(str(hmm), str(seqs), cpus=2, **call, **kwargs)
     tbl, dom, text = io.StringIO(), io.StringIO(), io.StringIO()
     res.write_tblout(tbl)
     res.write_domtblout(dom)
@@ -99,8 +99,9 @@ def run_ours(hmm, seqs, kwargs):
     return res, rows(tbl.getvalue()), rows(dom.getvalue()), text.getvalue()
 
 
-def check_equal_to_references(hmm, seqs, args, kwargs, tmp_path):
-    res, tbl, dom, text = run_ours(hmm, seqs, kwargs)
+def check_equal_to_references(hmm, seqs, args, kwargs, tmp_path, **call):
+    """call: arguments of gpuseq.hmmsearch that are not hmmsearch options (block_bytes ...)."""
+    res, tbl, dom, text = run_ours(hmm, seqs, kwargs, **call)
     ref_tbl, ref_dom, ref_text = hmmsearch_332(hmm, seqs, args, tmp_path)
     py_tbl, py_dom, py_counts = pyhmmer_search(hmm, seqs, kwargs)
     assert same_rows(tbl, ref_tbl), "tblout differs from hmmsearch 3.3.2"

@@ -6,7 +6,8 @@ Data flow (see docs/architecture.md)::
     targets --iter_sequence_chunks--> SequenceDatabase chunks
     chunk x query --_core.run_cascade (CPU) or _core.gpu_run_cascade (GPU)--> MSV -> bias ->
         Viterbi filter stages (ours, bit-equal)
-    survivors (about 0.1%) --pyhmmer Pipeline, Z = all targets--> Forward, domains, E-values
+    survivors (about 0.1%), chunk by chunk --pyhmmer Pipeline, on a thread pool while the
+        filters go on--> Forward, domains; parts merged with the final Z --> E-values
     TopHits (HMMER's own objects, with the full pipeline counters) --> DataFrames and files
 
 The filters that take nearly all of hmmsearch's time are ours; everything after them is
@@ -19,7 +20,7 @@ import inspect
 import os
 import sys
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import fields
 from typing import Any
 
@@ -78,7 +79,9 @@ def hmmsearch(
             :class:`~gpuseq.SequenceDatabase`, or an iterable of Biopython ``SeqRecord``,
             pyhmmer sequences or ``(name, sequence)`` pairs. ``hmms`` may be ``"-"`` too,
             but not both. Several models may be searched against standard input (hmmsearch
-            refuses that: it rereads the targets for each model; we read them once).
+            refuses that: it rereads the targets for each model; we read them once). A
+            ``SequenceDatabase`` you hold stays on the GPU after the first search, so that
+            later searches skip the upload (``db.free_device_memory()`` drops it).
         cpus: threads (0: all cores).
         backend: ``"auto"`` (the GPU when there is one), ``"cpu"`` or ``"cuda"``.
         progress: show a progress bar (None: when stderr is a terminal).
@@ -123,10 +126,10 @@ def hmmsearch(
     run_filters = _filter_runner(where, [profile for _, profile in queries], F1_, F2_, bias_on)
 
     label, total, chunks = iter_sequence_chunks(sequences, threads, block_bytes, tformat)
-    survivors: list[list] = [[] for _ in queries]
     counts = [dict(n_past_msv=0, n_past_bias=0, n_past_vit=0) for _ in queries]
     nseqs = nres = 0
     bar = _progress_bar(progress, total)
+    downstream = _Downstream([hmm for hmm, _ in queries], options, threads)
     try:
         for chunk in chunks:
             lengths = chunk.lengths
@@ -138,52 +141,101 @@ def hmmsearch(
                 )
             nseqs += len(chunk)
             nres += chunk.total_residues
-            for q, r in enumerate(run_filters(chunk, threads)):
+            for q, r in run_filters(chunk, threads):
                 for key in counts[q]:
                     counts[q][key] += r[key]
                 passed = np.flatnonzero(r["stage"] == _STAGE_PASSED)
-                survivors[q].extend(chunk.to_pyhmmer(passed))
+                downstream.submit(q, chunk.to_pyhmmer(passed), nseqs)
+            downstream.end_chunk(nseqs)
             if bar is not None:
                 bar.update(chunk.total_residues)
             if callback is not None:
                 callback(nres, total)
+        top_hits = downstream.finish(nseqs)
     finally:
+        downstream.close()
         if bar is not None:
             bar.close()
-
-    # HMMER's downstream over (query, part of its survivors) tasks on all threads; the parts
-    # of a query are merged back in order (TopHits.merge re-applies the thresholds, and Z is
-    # fixed, so the result is that of one pass over all survivors). The worker threads run with
-    # flush-to-zero as hmmsearch does (impl_Init): results are hmmsearch's (E-values below
-    # ~1e-307 print as 0, spec section 8) and Forward/Backward avoid denormal slow paths (4x
-    # faster on an Intel Xeon host, benchmarks/README.md).
-    tasks = [
-        (q, part)
-        for q in range(len(queries))
-        for part in _split(survivors[q], _DOWNSTREAM_PART, threads)
-    ]
-    with ThreadPoolExecutor(
-        max_workers=min(threads, len(tasks)),  # (builtin max is shadowed by --max)
-        initializer=_core.set_flush_denormals,
-        initargs=(True,),
-    ) as pool:
-        parts = list(
-            pool.map(
-                lambda task: _run_hmmer_downstream(queries[task[0]][0], task[1], options, nseqs),
-                tasks,
-            )
-        )
-    top_hits = []
-    with _core.flush_denormals():  # merge re-thresholds on E-values, as hmmsearch computes them
-        for q in range(len(queries)):
-            mine = [hits for (tq, _), hits in zip(tasks, parts) if tq == q]
-            hits = mine[0].merge(*mine[1:]) if len(mine) > 1 else mine[0]
-            _set_pipeline_counts(hits, options, nseqs=nseqs, nres=nres, **counts[q])
-            top_hits.append(hits)
+    for q, hits in enumerate(top_hits):
+        _set_pipeline_counts(hits, options, nseqs=nseqs, nres=nres, **counts[q])
     return HmmsearchResult(top_hits, options, query_source=_label(hmms), target_source=label)
 
 
-_DOWNSTREAM_PART = 32  # fewest survivors worth a task of their own
+class _Downstream:
+    """HMMER's downstream (Forward onwards, through pyhmmer) on a pool of threads, fed with
+    each chunk's survivors while the filters go on with the next model or chunk.
+
+    Memory stays bounded whatever the database size: the survivors of at most two chunks
+    are held at a time (end_chunk waits for the one before), and each query's finished
+    parts, which hold only the hits, are merged as they pile up.
+
+    E-values need Z, the number of targets, known only at the end for a sequence file. Each
+    part runs with the targets counted so far, which keeps every hit that the final Z
+    reports (a smaller Z only gives smaller E-values; hmmsearch's own workers count their
+    targets as they go too), and finish() sets the final Z and lets TopHits.merge apply the
+    thresholds again. The worker threads run with flush-to-zero as hmmsearch's do
+    (impl_Init): E-values below ~1e-307 print as 0 as in hmmsearch (spec section 8), and
+    Forward/Backward avoid denormal slow paths.
+    """
+
+    MIN_PART = 32  # fewest survivors worth a task of their own
+    MERGE_AFTER = 64  # finished parts of one query merged into one beyond this many
+
+    def __init__(self, hmms: list, options: HmmsearchOptions, threads: int) -> None:
+        self.hmms, self.options, self.threads = hmms, options, threads
+        self.pool = ThreadPoolExecutor(
+            max_workers=threads, initializer=_core.set_flush_denormals, initargs=(True,)
+        )
+        self.parts: list[list] = [[] for _ in hmms]  # futures, then TopHits, in target order
+        self.chunk_futures: list = []
+        self.previous_chunk: list = []
+
+    def submit(self, q: int, survivors: list, nseqs_so_far: int) -> None:
+        for part in _split(survivors, self.MIN_PART, self.threads):
+            future = self.pool.submit(
+                _run_hmmer_downstream, self.hmms[q], part, self.options, nseqs_so_far
+            )
+            self.parts[q].append(future)
+            self.chunk_futures.append(future)
+
+    def end_chunk(self, nseqs_so_far: int) -> None:
+        """Wait for the previous chunk's tasks (this one's run on while the next chunk is
+        filtered); merge piled-up parts."""
+        for future in self.previous_chunk:
+            future.result()
+        self.previous_chunk, self.chunk_futures = self.chunk_futures, []
+        Z = nseqs_so_far if self.options.Z is None else None
+        for q, parts in enumerate(self.parts):
+            done = [p for p in parts if not isinstance(p, Future) or p.done()]
+            if len(done) > self.MERGE_AFTER:  # (hits sort by key, then name: order is free)
+                pending = [p for p in parts if isinstance(p, Future) and not p.done()]
+                merged = _merged([p.result() if isinstance(p, Future) else p for p in done], Z)
+                self.parts[q] = [merged, *pending]
+
+    def finish(self, nseqs: int) -> list:
+        """Per query, HMMER's TopHits over all its survivors, with the final Z."""
+        tops = []
+        for q, parts in enumerate(self.parts):
+            hits = [p.result() if isinstance(p, Future) else p for p in parts]
+            if not hits:  # no survivor at all: HMMER's empty result, with its settings
+                hits = [_run_hmmer_downstream(self.hmms[q], [], self.options, nseqs)]
+            tops.append(_merged(hits, nseqs if self.options.Z is None else None))
+        return tops
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _merged(parts: list, Z: float | None):
+    """One TopHits from parts of one query's search, thresholds applied again with Z (None:
+    the Z the parts share, set by -Z)."""
+    if Z is not None:
+        for part in parts:
+            set_pipeline_state(part, Z=float(Z))
+    with _core.flush_denormals():  # merge thresholds on E-values, computed as hmmsearch does
+        return parts[0].merge(*parts[1:])
+
+
 #: hmmsearch's own words when both inputs are standard input (its test suite checks them).
 BOTH_STDIN_MESSAGE = "Either <hmmfile> or <seqdb> may be '-' (to read from stdin), but not both."
 
@@ -193,52 +245,74 @@ def _is_stdin(source: Any) -> bool:
 
 
 def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bool):
-    """run(chunk, threads) -> one cascade result per model (MSV -> bias -> Viterbi filter).
-    On the GPU each chunk is uploaded once for all models; a chunk the GPU cannot hold is
-    split in halves (a single target that does not fit runs on the CPU filters), and a model
-    longer than the GPU kernels take runs on the CPU filters: the results are the same."""
+    """run(chunk, threads) yields (model index, cascade result) per model (MSV -> bias ->
+    Viterbi filter), model by model so that HMMER's downstream can start on a model's
+    survivors while the next model runs.
+
+    On the GPU a chunk is uploaded once for all models, and a chunk of a database the caller
+    holds stays uploaded for later searches (SequenceDatabase.device_copies). What the GPU
+    cannot hold is split in halves (a single target that does not fit, and a model longer than
+    the GPU kernels take, run on the CPU filters): the results are the same."""
     if where == "cuda":
-        gpu = [
-            _core.GpuProfile(p) if p.M <= _core.gpu_max_model_length else None for p in profiles
-        ]
+        gpu = [_core.GpuProfile(p) if p.M <= _core.gpu_max_model_length else None for p in profiles]
     else:
         gpu = [None] * len(profiles)
 
-    def cpu_cascade(profile, residues, offsets, threads):
-        return _core.run_cascade(profile, residues, offsets, F1, F2, bias_on, threads)
+    def cascade(q: int, residues, offsets, targets, threads: int) -> dict:
+        if targets is None or gpu[q] is None:
+            return _core.run_cascade(profiles[q], residues, offsets, F1, F2, bias_on, threads)
+        return _core.gpu_run_cascade(
+            gpu[q], targets, F1=F1, F2=F2, bias_filter=bias_on, threads=threads
+        )
 
-    def run_all(residues, offsets, threads: int, on_gpu: bool) -> list[dict]:
-        targets = None
-        results = []
-        for profile, gpu_profile in zip(profiles, gpu):
-            if gpu_profile is None or not on_gpu:
-                results.append(cpu_cascade(profile, residues, offsets, threads))
-                continue
-            if targets is None:
-                targets = _core.GpuTargets(residues, offsets)
-            results.append(
-                _core.gpu_run_cascade(
-                    gpu_profile, targets, F1=F1, F2=F2, bias_filter=bias_on, threads=threads
-                )
-            )
-        return results
-
-    def run_split(residues, offsets, threads: int) -> list[dict]:
+    def split(q: int, residues, offsets, threads: int) -> dict:
+        """Model q's cascade over targets that did not fit the GPU at once, in halves."""
         try:
-            return run_all(residues, offsets, threads, on_gpu=True)
+            return cascade(q, residues, offsets, _core.GpuTargets(residues, offsets), threads)
         except _core.DeviceOutOfMemory:
             n = len(offsets) - 1
             if n <= 1:
-                return run_all(residues, offsets, threads, on_gpu=False)
+                return cascade(q, residues, offsets, None, threads)
             half = n // 2
-            first = run_split(residues, offsets[: half + 1], threads)
-            second = run_split(residues, offsets[half:], threads)
-            return [_concatenate_cascades(a, b) for a, b in zip(first, second)]
+            first = split(q, residues, offsets[: half + 1], threads)
+            return _concatenate_cascades(first, split(q, residues, offsets[half:], threads))
 
-    def run(chunk, threads: int) -> list[dict]:
-        if where != "cuda":
-            return run_all(chunk.residues, chunk.offsets, threads, on_gpu=False)
-        return run_split(chunk.residues, chunk.offsets, threads)
+    def upload(chunk):
+        """The chunk's GPU copy: the resident one, or a new one (kept when the chunk
+        belongs to a database the caller holds). Out of GPU memory: resident copies are
+        dropped and the upload tried once more, then None."""
+        copies, key = chunk.device_copies, chunk.device_key
+        if copies is not None and key in copies:
+            return copies[key]
+        for attempt in range(2):
+            try:
+                targets = _core.GpuTargets(chunk.residues, chunk.offsets)
+                break
+            except _core.DeviceOutOfMemory:
+                if attempt or not copies:
+                    return None
+                copies.clear()
+        if copies is not None:
+            copies[key] = targets
+        return targets
+
+    def run(chunk, threads: int):
+        wanted = [q for q in range(len(profiles)) if gpu[q] is not None]
+        targets = upload(chunk) if wanted else None
+        for q in range(len(profiles)):
+            if gpu[q] is None:
+                yield q, cascade(q, chunk.residues, chunk.offsets, None, threads)
+            elif targets is None:
+                yield q, split(q, chunk.residues, chunk.offsets, threads)
+            else:
+                try:
+                    result = cascade(q, chunk.residues, chunk.offsets, targets, threads)
+                except _core.DeviceOutOfMemory:  # the model's work buffers did not fit
+                    if chunk.device_copies:
+                        chunk.device_copies.clear()
+                    targets = None
+                    result = split(q, chunk.residues, chunk.offsets, threads)
+                yield q, result
 
     return run
 
@@ -258,10 +332,10 @@ def _concatenate_cascades(a: dict, b: dict) -> dict:
 
 
 def _split(items: list, min_part: int, parts: int) -> list[list]:
-    """items in up to `parts` contiguous pieces of at least min_part (always one piece)."""
+    """items in up to `parts` contiguous pieces of at least min_part (none when empty)."""
     n = max(1, min(parts, len(items) // min_part))
     size = -(-len(items) // n) if items else 0
-    return [items[i : i + size] for i in range(0, len(items), size)] if items else [items]
+    return [items[i : i + size] for i in range(0, len(items), size)] if items else []
 
 
 def _run_hmmer_downstream(hmm, sequences: list, options: HmmsearchOptions, Z_all: int):

@@ -99,6 +99,11 @@ class SequenceDatabase:
         self._accessions = accessions
         self._accession_offsets = accession_offsets
         self.source = source
+        # GPU copies of this database's chunks ({(start, stop): GpuTargets}), kept by a
+        # database the caller holds so that later searches find it resident; a chunk view
+        # shares its parent's dict (see chunks(resident=True) and free_device_memory()).
+        self.device_copies: dict | None = None
+        self.device_key: tuple[int, int] | None = None
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -221,16 +226,31 @@ class SequenceDatabase:
             arrays[off_name] = np.asarray(off - off[0], dtype=np.int64)
         return SequenceDatabase._from_arrays(arrays, self.source)
 
-    def chunks(self, residues_per_chunk: int = DEFAULT_BLOCK_BYTES) -> Iterator[SequenceDatabase]:
-        """Consecutive views of about ``residues_per_chunk`` residues each."""
+    def chunks(
+        self, residues_per_chunk: int = DEFAULT_BLOCK_BYTES, *, resident: bool = False
+    ) -> Iterator[SequenceDatabase]:
+        """Consecutive views of about ``residues_per_chunk`` residues each. With ``resident``
+        the views share this database's ``device_copies``: a GPU search stores its copy of
+        each chunk there and the next search reuses it."""
         n = len(self)
+        if resident and self.device_copies is None:
+            self.device_copies = {}
         start = 0
         while start < n:
             target = self.offsets[start] + residues_per_chunk
             stop = int(np.searchsorted(self.offsets, target, side="right")) - 1
             stop = min(n, max(stop, start + 1))
-            yield self.slice(start, stop)
+            view = self.slice(start, stop)
+            if resident:
+                view.device_copies, view.device_key = self.device_copies, (start, stop)
+            yield view
             start = stop
+
+    def free_device_memory(self) -> None:
+        """Drop the GPU copies that searches left resident (the next GPU search uploads
+        the sequences again)."""
+        if self.device_copies:
+            self.device_copies.clear()
 
     def to_pyhmmer(self, indices: Iterable[int], alphabet=None) -> list:
         """The given sequences as ``pyhmmer.easel.DigitalSequence`` objects."""
@@ -356,8 +376,8 @@ def iter_sequence_chunks(
         ValueError: ``format`` is not a format name hmmsearch knows.
     """
     fmt = _checked_format(format)
-    if isinstance(source, SequenceDatabase):
-        return source.source, source.total_residues, source.chunks(block_bytes)
+    if isinstance(source, SequenceDatabase):  # the caller holds it: keep it on the GPU
+        return source.source, source.total_residues, source.chunks(block_bytes, resident=True)
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         label = os.fspath(source)
@@ -504,9 +524,7 @@ def _record_chunks(records: Iterable[Any], block_residues: int) -> Iterator[Sequ
         yield builder.build()
 
 
-def _record_fields(
-    record: Any, index: int, source: str
-) -> tuple[bytes, bytes, bytes, np.ndarray]:
+def _record_fields(record: Any, index: int, source: str) -> tuple[bytes, bytes, bytes, np.ndarray]:
     """(name, accession, description, codes) of one record of a supported type."""
     # pyhmmer digital sequences: already Easel codes.
     try:

@@ -1,0 +1,114 @@
+"""Survivors go to HMMER's downstream chunk by chunk while the filters go on: the results of a
+search cut into many small chunks equal hmmsearch's, and the memory a search needs does not
+grow with the database."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gpuseq
+from conftest import REPO
+from synthetic import random_proteins, write_fasta
+from test_hmmsearch import check_equal_to_references, near_threshold_db  # noqa: F401 (fixture)
+
+THREE = ("fn3", "globins4", "Pkinase")
+
+
+@pytest.mark.parametrize(
+    "name, args, kwargs",
+    [
+        ("default", [], {}),
+        # E-value thresholds that cut through the hits: each chunk's part runs with the targets
+        # counted so far as Z, the final Z must decide (reported, included, domZ).
+        (
+            "E-cuts",
+            ["-E", "1e-3", "--incE", "1e-8", "--domE", "1e-2"],
+            {"E": 1e-3, "incE": 1e-8, "domE": 1e-2},
+        ),
+        ("Z", ["-Z", "1000"], {"Z": 1000}),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+def test_many_small_chunks_equal_hmmsearch(
+    example_models,
+    near_threshold_db,  # noqa: F811 (the fixture imported above)
+    tmp_path,
+    name,
+    args,
+    kwargs,
+):
+    """About 90 chunks of 16 kB: more finished parts per query than _Downstream keeps before
+    merging them, so the merges with the running Z are exercised."""
+    queries = tmp_path / "three.hmm"
+    queries.write_text("".join(example_models[m].read_text() for m in THREE))
+    res = check_equal_to_references(
+        queries, near_threshold_db, args, kwargs, tmp_path, block_bytes=16_000
+    )
+    assert (res.pipeline.n_past_fwd > 0).all()
+
+
+# Peak RSS from VmHWM: this process's own high-water mark (ru_maxrss carries the parent's
+# over fork + exec, and the parent here is pytest).
+PEAK_SCRIPT = """
+import json, re, sys
+import gpuseq
+res = gpuseq.hmmsearch(sys.argv[1], sys.argv[2], cpus=2, max=True, block_bytes=1 << 18,
+                       backend="cpu")
+status = open("/proc/self/status").read()
+print(json.dumps({"peak_kb": int(re.search(r"VmHWM:\\s+(\\d+)", status).group(1)),
+                  "nseqs": int(res.pipeline.nseqs[0]), "fwd": int(res.pipeline.n_past_fwd[0])}))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc")
+def test_memory_does_not_grow_with_the_database(example_models, tmp_path):
+    """--max sends every target through Forward. Before survivors were streamed, all of them
+    were held until the end (a 20-million-residue database peaked at 226 MB, growing with it);
+    now 10x the targets must not move the peak by more than a few MB."""
+    rng = np.random.default_rng(5)
+    script = tmp_path / "peak.py"
+    script.write_text(PEAK_SCRIPT)
+    peaks = {}
+    for n in (6_000, 60_000):
+        fasta = write_fasta(
+            tmp_path / f"db{n}.fa",
+            [(f"s{i}", s) for i, s in enumerate(random_proteins(rng, n, mean_length=120))],
+        )
+        out = subprocess.run(
+            [sys.executable, str(script), str(example_models["RRM_1"]), str(fasta)],
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+        ).stdout
+        record = json.loads(out.strip().splitlines()[-1])
+        assert record["nseqs"] == n and record["fwd"] == n  # every target went downstream
+        peaks[n] = record["peak_kb"] / 1024
+    growth = peaks[60_000] - peaks[6_000]
+    # Holding every survivor costs >= 40 MB here (54,000 more pyhmmer sequences of ~120
+    # residues, ~1 kB each with their ESL_SQ); streamed, the growth is noise.
+    assert growth < 16, f"peak grew by {growth:.1f} MB for 10x the targets ({peaks})"
+
+
+def test_a_held_database_keeps_its_chunks_resident():
+    """A SequenceDatabase the caller holds shares one dict of device copies among its chunk
+    views (the GPU search fills it; see tests/test_gpu_filters.py), and can drop them."""
+    db = gpuseq.SequenceDatabase.from_records(
+        [(f"s{i}", "ACDEFGHIKLMNPQRSTVWY" * 3) for i in range(100)]
+    )
+    views = list(db.chunks(600, resident=True))
+    assert len(views) > 1
+    assert all(v.device_copies is db.device_copies for v in views)
+    assert len({v.device_key for v in views}) == len(views)
+    assert [v.device_key[0] for v in views][0] == 0 and views[-1].device_key[1] == len(db)
+    db.device_copies[views[0].device_key] = "copy"
+    db.free_device_memory()
+    assert db.device_copies == {}
+    # Views not asked to be resident carry no dict: a search over a file drops its copies.
+    assert all(v.device_copies is None for v in db.chunks(600))
