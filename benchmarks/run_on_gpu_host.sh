@@ -76,6 +76,6 @@ if [ -n "${BENCH_ARGS+x}" ]; then
   python3 benchmarks/bench_hmmsearch.py --examples-dir "$GPUSEQ_HMMER_EXAMPLES" \
     --workdir /tmp/bench --out "$LOGS/bench_hmmsearch.json" $BENCH_ARGS \
     >"$LOGS/bench_hmmsearch.log" 2>&1 || fail "$LOGS/bench_hmmsearch.log" "bench_hmmsearch.py"
-  tail -22 "$LOGS/bench_hmmsearch.log"
+  tail -30 "$LOGS/bench_hmmsearch.log"
 fi
 echo "all passed; evidence in $LOGS"
