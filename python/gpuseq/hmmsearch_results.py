@@ -12,9 +12,10 @@ import functools
 import io
 import os
 from functools import cached_property
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported when a DataFrame is asked for: the CLI's files need
+    import pandas as pd  # none, and importing it takes longer than a small search
 
 from ._pyhmmer_state import pipeline_state
 from .hmmer_text import named_hits, tabular_rows
@@ -221,6 +222,8 @@ class HmmsearchResult:
                     n_included=len(top.included),
                 )
             )
+        import pandas as pd
+
         return pd.DataFrame(rows)
 
     # -- HMMER's file formats -------------------------------------------------------------
