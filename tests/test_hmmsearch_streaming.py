@@ -112,3 +112,23 @@ def test_a_held_database_keeps_its_chunks_resident():
     assert db.device_copies == {}
     # Views not asked to be resident carry no dict: a search over a file drops its copies.
     assert all(v.device_copies is None for v in db.chunks(600))
+
+
+def test_an_error_in_a_later_chunk_names_its_line(example_models, tmp_path):
+    """The next FASTA chunk is parsed on a thread while this one is searched: an error in it
+    still reaches the caller as the typed error naming the file, line and record, and no
+    reading thread is left behind."""
+    import threading
+
+    rng = np.random.default_rng(9)
+    records = [(f"s{i}", s) for i, s in enumerate(random_proteins(rng, 3000, mean_length=100))]
+    fasta = write_fasta(tmp_path / "db.fa", records)
+    lines = fasta.read_text().splitlines()
+    header = next(i for i, line in enumerate(lines) if line == ">s2500")
+    lines[header + 1] = "AC1" + lines[header + 1][3:]
+    fasta.write_text("\n".join(lines) + "\n")
+    before = threading.active_count()
+    with pytest.raises(gpuseq.AlphabetError) as err:
+        gpuseq.hmmsearch(example_models["globins4"], fasta, backend="cpu", block_bytes=20_000)
+    assert (err.value.path, err.value.line, err.value.record) == (str(fasta), header + 2, "s2500")
+    assert threading.active_count() == before

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import gzip
 import os
+import queue
 import re
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Union
@@ -387,7 +389,7 @@ def iter_sequence_chunks(
         if fmt is None:
             fmt = "fasta" if _detected_as_fasta(label) else None
         if fmt == "fasta":
-            return label, None, _fasta_chunks(label, threads, block_bytes)
+            return label, None, _read_ahead(_fasta_chunks(label, threads, block_bytes))
         return label, None, _easel_chunks(label, fmt, block_bytes)
     if isinstance(source, (bytes, bytearray)):
         raise TypeError("pass sequence text as a file path, or records as (name, sequence) pairs")
@@ -397,6 +399,49 @@ def iter_sequence_chunks(
 
 
 # ---- implementation --------------------------------------------------------------------
+
+
+_END = object()
+
+
+def _read_ahead(chunks: Iterator[SequenceDatabase]) -> Iterator[SequenceDatabase]:
+    """The same chunks, the next one parsed on a thread of its own while the caller searches
+    this one (the FASTA parser releases the GIL). At most two chunks wait; errors are raised
+    to the caller where the chunk would have come; closing the generator stops the thread."""
+    ready: queue.Queue = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def put(item) -> bool:
+        while not stop.is_set():
+            try:
+                ready.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for chunk in chunks:
+                if not put((chunk, None)):
+                    return
+            put((None, _END))
+        except BaseException as exc:  # handed to the caller's thread
+            put((None, exc))
+
+    thread = threading.Thread(target=produce, name="gpuseq-read-ahead", daemon=True)
+    thread.start()
+    try:
+        while True:
+            chunk, signal = ready.get()
+            if signal is _END:
+                return
+            if signal is not None:
+                raise signal
+            yield chunk
+    finally:
+        stop.set()
+        thread.join()
 
 
 def _fasta_chunks(path, threads: int, block_bytes: int) -> Iterator[SequenceDatabase]:
