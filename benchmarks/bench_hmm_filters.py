@@ -188,9 +188,22 @@ def main() -> int:
         "nvrtc": _core.nvrtc_info(),
         "rows": rows,
         "viterbi_thread_vs_warp": {str(M): v for M, v in thread_vs_warp.items()},
+        "instruction_rates": instruction_rates(),
     }
     write_result(args, result, "hmm-filters")
     return 0
+
+
+def instruction_rates() -> list[dict]:
+    """The GPU's measured rates of the kernels' instructions (the bounds beside the GCUPS): a
+    16-bit DPX operation updates 2 cells, a byte-lane one 4."""
+    rates = _core.gpu_instruction_rates()
+    print("\ninstruction rates on this GPU (thread ops per SM per clock; 32 = a warp "
+          "instruction per clock; T/s = 1e12 thread ops per second)")
+    for r in rates:
+        rate = r["per_second"] / 1e12
+        print(f"  {r['name']:<16} {r['per_sm_clock']:6.1f} /SM/clk  {rate:6.2f} T/s")
+    return rates
 
 
 def write_result(args, result: dict, stem: str) -> None:

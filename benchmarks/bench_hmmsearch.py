@@ -468,7 +468,8 @@ def run_gpuseq_filters(gsdb: str, hmms: list, cpus: int, backend: str):
         # model's time is the wall time of its cascade's phases, the upload is left out of it.
         runner = _filter_runner(where, [p for _, p in profiles], F1, F2, BIAS_FILTER)
         for chunk in db.chunks(DEFAULT_BLOCK_BYTES):
-            for (name, _), r in zip(profiles, runner(chunk, cpus)):
+            for q, r in runner(chunk, cpus):
+                name = profiles[q][0]
                 per_model[name] += sum(r.get("seconds", {}).values())
                 count(name, chunk, r)
     else:
@@ -476,7 +477,7 @@ def run_gpuseq_filters(gsdb: str, hmms: list, cpus: int, backend: str):
         for chunk in db.chunks(DEFAULT_BLOCK_BYTES):
             for (name, _), run in zip(profiles, runners):
                 t1 = time.perf_counter()
-                (r,) = run(chunk, cpus)
+                ((_, r),) = run(chunk, cpus)
                 per_model[name] += time.perf_counter() - t1
                 count(name, chunk, r)
     seconds = time.perf_counter() - t0

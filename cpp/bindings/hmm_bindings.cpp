@@ -18,6 +18,7 @@
 
 #ifdef GPUSEQ_WITH_CUDA
 #include "hmm/gpu_filters.hpp"
+#include "hmm/instruction_rates.hpp"
 #endif
 
 namespace gpuseq::bindings {
@@ -262,6 +263,23 @@ void bind_gpu_hmm(py::module_& m) {
   m.def("gpu_clear_runtime_kernels", &gh::clear_runtime_kernels,
         "Forget the kernels loaded at run time (profiles keep theirs): the next profile reads "
         "them from the disk cache. For tests.");
+  m.def(
+      "gpu_instruction_rates",
+      [] {
+        std::vector<gh::InstructionRate> rates;
+        {
+          py::gil_scoped_release release;
+          rates = gh::measure_instruction_rates();
+        }
+        py::list out;
+        for (const auto& r : rates)
+          out.append(py::dict(py::arg("name") = r.name, py::arg("per_sm_clock") = r.per_sm_clock,
+                              py::arg("per_second") = r.per_second));
+        return out;
+      },
+      "Measured issue rates of the filter kernels' instructions on this GPU (DPX 16x2 max/add, "
+      "byte-lane operations, shuffles, L1 loads): thread operations per SM per clock (32: a "
+      "warp instruction each clock) and per second.");
   m.def(
       "gpu_allocation_limit_for_tests",
       [](size_t bytes) { gh::set_allocation_limit_for_tests(bytes); },
