@@ -207,7 +207,7 @@ def test_a_held_database_stays_on_the_gpu_between_searches(tmp_path):
     def same(model, **kwargs):
         cpu = gpuseq.hmmsearch(tut / model, fasta, backend="cpu", cpus=4)
         gpu = gpuseq.hmmsearch(tut / model, db, backend="cuda", cpus=4, block_bytes=200_000)
-        assert len(cpu.hits) >= 20
+        assert len(cpu.hits) >= 15
         for frame in ("hits", "domains", "pipeline"):
             assert getattr(gpu, frame).equals(getattr(cpu, frame)), (model, frame)
 
@@ -223,3 +223,14 @@ def test_a_held_database_stays_on_the_gpu_between_searches(tmp_path):
         _core.gpu_allocation_limit_for_tests(0)
     db.free_device_memory()
     assert not db.device_copies
+
+
+def test_instruction_rates_are_measured():
+    """The micro-benchmarks behind bench_hmm_filters' bounds run and give rates a GPU can have:
+    above 0 and at most 256 thread operations per SM per clock (4 warp schedulers, 2 ops in
+    a fused instruction)."""
+    rates = {r["name"]: r for r in _core.gpu_instruction_rates()}
+    assert {"viaddmax_s16x2", "vimax3_s16x2", "vaddus4", "shfl", "ldg_l1_32bit"} <= set(rates)
+    for r in rates.values():
+        assert 0 < r["per_sm_clock"] <= 256, r  # (fused pairs, e.g. IADD3, count twice)
+        assert r["per_second"] > 1e9, r
