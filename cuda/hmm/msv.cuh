@@ -192,6 +192,34 @@ __global__ void __launch_bounds__(128) ssv_warp_kernel_s16(const uint32_t* __res
 // (xE + bias >= 255) is the first in which this one does (a cell of that row can exceed its
 // byte value only if its diagonal or xB is above 255 - bias, which an earlier row or the
 // overflow test already excluded).
+//
+// The row maximum xE is needed in every row only when it changes xB or overflows. Each block of
+// 128 rows therefore first runs with xB held and one reduction at its end (a warp reduction per
+// row is most of a row's cost in short models). That is HMMER's sequential result whenever no
+// row maximum exceeded T = max(xJ, base) + tec (then xJ stays <= max(xJ, base), so xB cannot
+// change, and xJ becomes max(xJ, block maximum - tec)) and none overflowed. Otherwise the block
+// runs again from its saved first row, a reduction per row: random targets take the first
+// path, strong hits (rare) the second.
+template <int Q>
+__device__ __forceinline__ void msv_row_s16(uint32_t (&v)[Q], const uint32_t* row, uint32_t xBv) {
+  const uint32_t first = shift_up_s16(v[Q - 1], 0);
+#pragma unroll
+  for (int q = Q - 1; q > 0; --q) {
+    const uint32_t s = __ldg(row + q * 32);
+    v[q] = __viaddmax_s16x2(xBv, s, __viaddmax_s16x2(v[q - 1], s, 0u));
+  }
+  const uint32_t s = __ldg(row);
+  v[0] = __viaddmax_s16x2(xBv, s, __viaddmax_s16x2(first, s, 0u));
+}
+
+template <int Q>
+__device__ __forceinline__ uint32_t lanes_max_s16(const uint32_t (&v)[Q], uint32_t m) {
+#pragma unroll
+  for (int q = 0; q + 1 < Q; q += 2) m = __vimax3_s16x2(m, v[q], v[q + 1]);
+  if (Q % 2) m = __vimax_s16x2_relu(m, v[Q - 1]);
+  return m;
+}
+
 template <int Q>
 __global__ void __launch_bounds__(128) msv_warp_kernel_s16(const uint32_t* __restrict__ scores,
                                                            int bias, int tec, TargetList list) {
@@ -215,24 +243,27 @@ __global__ void __launch_bounds__(128) msv_warp_kernel_s16(const uint32_t* __res
     for (int64_t i0 = 0; i0 < L && !overflow; i0 += 128) {
       staged.load(seq, i0, L);
       const int rows = L - i0 < 128 ? static_cast<int>(L - i0) : 128;
-      for (int r = 0; r < rows; ++r) {
-        const uint32_t* row = my_scores + staged.at(r) * (Q * 32);
+      uint32_t saved[Q];
+#pragma unroll
+      for (int q = 0; q < Q; ++q) saved[q] = v[q];
+      {  // xB held over the block
         const uint32_t xBv = splat_s16(xB);
-        const uint32_t first = shift_up_s16(v[Q - 1], 0);
-#pragma unroll
-        for (int q = Q - 1; q > 0; --q) {
-          const uint32_t s = __ldg(row + q * 32);
-          v[q] = __viaddmax_s16x2(xBv, s, __viaddmax_s16x2(v[q - 1], s, 0u));
+        uint32_t block_max = 0;
+        for (int r = 0; r < rows; ++r) {
+          msv_row_s16<Q>(v, my_scores + staged.at(r) * (Q * 32), xBv);
+          block_max = lanes_max_s16<Q>(v, block_max);
         }
-        {
-          const uint32_t s = __ldg(row);
-          v[0] = __viaddmax_s16x2(xBv, s, __viaddmax_s16x2(first, s, 0u));
+        const int xE = warp_max_s16(block_max);
+        if (xE <= (xJ > kBaseB ? xJ : kBaseB) + tec && xE + bias < 255) {
+          xJ = xJ > xE - tec ? xJ : xE - tec;  // (xJ >= 0 is the floor of xE - tec)
+          continue;
         }
-        uint32_t row_max = 0;
+      }
 #pragma unroll
-        for (int q = 0; q + 1 < Q; q += 2) row_max = __vimax3_s16x2(row_max, v[q], v[q + 1]);
-        if (Q % 2) row_max = __vimax_s16x2_relu(row_max, v[Q - 1]);
-        int xE = warp_max_s16(row_max);
+      for (int q = 0; q < Q; ++q) v[q] = saved[q];
+      for (int r = 0; r < rows; ++r) {  // the block again, HMMER's order row by row
+        msv_row_s16<Q>(v, my_scores + staged.at(r) * (Q * 32), splat_s16(xB));
+        int xE = warp_max_s16(lanes_max_s16<Q>(v, 0u));
         if (xE + bias >= 255) {  // checked before the J update, every row
           overflow = true;
           break;
