@@ -138,13 +138,14 @@ def test_missing_binary_gives_error_rows(tmp_path):
 
 @pytest.mark.skipif(os.name != "posix", reason="the stand-in is a shell script")
 def test_failing_binary_gives_error_rows_with_its_output(tmp_path):
-    # What align prints on a host without a GPU: a CUDA error, then exit(1) (CUERR).
-    align = _fake_align(tmp_path, "Selected options:\nCUDA error: no CUDA-capable device "
-                        "is detected : main.cu, line 137\n", status=1)
+    # What align printed on the (driverless) dev host: a CUDA error, then exit(1) (CUERR).
+    printed = ("Selected options:\nCUDA error: CUDA driver version is insufficient for CUDA "
+               "runtime version : /tmp/marv-src/lib/libmarv/src/main.cu, line 140\n")
+    align = _fake_align(tmp_path, printed, status=1)
     rows = anchors.run_mmseqs_align(align, [100], scan_types=["SW_Endpos"])
     (row,) = rows
     assert row["tcups"] is None
-    assert "exit status 1" in row["error"] and "no CUDA-capable device" in row["error"]
+    assert "exit status 1" in row["error"] and "driver version is insufficient" in row["error"]
 
 
 @pytest.mark.skipif(os.name != "posix", reason="the stand-in is a shell script")
