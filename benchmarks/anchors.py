@@ -110,7 +110,8 @@ def run_mmseqs_align(align=None, lengths=DEFAULT_LENGTHS, scan_types=SCAN_TYPES,
     time `align` reports (CUDA events around the scan, including its query profile set-up)
     and the matching TCUPS. Never raises: a missing or failing binary gives rows whose `error`
     says why and whose figures are None."""
-    align = Path(align) if align else DEFAULT_ALIGN
+    # Absolute: Path("./align") prints as "align", which subprocess would look up on PATH.
+    align = Path(align).absolute() if align else DEFAULT_ALIGN
     lengths = [int(L) for L in lengths]
     rows = []
     for scan_type in scan_types:

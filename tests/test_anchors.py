@@ -127,6 +127,15 @@ def test_rows_are_medians_of_the_repeats_without_the_warmup(tmp_path):
     assert set("".join(fasta[1::2])) <= set("ACDEFGHIKLMNPQRSTVWY")
 
 
+@pytest.mark.skipif(os.name != "posix", reason="the stand-in is a shell script")
+def test_relative_path_is_not_looked_up_on_path(tmp_path, monkeypatch):
+    _fake_align(tmp_path, SAMPLE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # the stand-in needs cp and cat
+    rows = anchors.run_mmseqs_align("./align", [50, 400], scan_types=["Gapless"], repeats=3)
+    assert all(r["error"] is None for r in rows)
+
+
 def test_missing_binary_gives_error_rows(tmp_path):
     rows = anchors.run_mmseqs_align(tmp_path / "nowhere" / "align", [100, 200])
     assert len(rows) == 4  # two scan types x two lengths
