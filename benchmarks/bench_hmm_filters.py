@@ -37,6 +37,7 @@ from datetime import datetime
 from pathlib import Path
 
 import numpy as np
+from anchors import DEFAULT_ALIGN, bench_anchors  # benchmarks/anchors.py, beside this script
 from provenance import source_info  # benchmarks/provenance.py, beside this script
 
 import gpuseq
@@ -91,6 +92,9 @@ def main() -> int:
     p.add_argument("--multi", action="store_true", help="sweep S (targets per warp) per model")
     p.add_argument("--multi-models", default="16,24,32,48,64,96,128,192,256,384,512,768,1024,1536")
     p.add_argument("--multi-bits", type=int, default=16, help="lane width of the --multi sweep")
+    p.add_argument("--mmseqs-align", default=None, metavar="PATH",
+                   help="MMseqs2-GPU libmarv align binary to run beside ours (anchors.py; "
+                   "default .carry/marv/align if present)")
     args = p.parse_args()
     if not gpuseq.cuda_devices():
         print("no GPU: nothing to measure", file=sys.stderr)
@@ -174,6 +178,8 @@ def main() -> int:
         if "thread" in v and "warp" in v:
             v["thread/warp"] = v["thread"] / v["warp"]
             print(f"{M:>6} viterbi thread/warp GCUPS {v['thread/warp']:.2f}")
+    align = args.mmseqs_align or (DEFAULT_ALIGN if DEFAULT_ALIGN.is_file() else None)
+    anchors = bench_anchors(align, lengths, rows, repeats=args.repeat)
     result = {
         "benchmark": "hmm_filters",
         "command": " ".join(sys.argv),
@@ -188,6 +194,7 @@ def main() -> int:
         "nvrtc": _core.nvrtc_info(),
         "rows": rows,
         "viterbi_thread_vs_warp": {str(M): v for M, v in thread_vs_warp.items()},
+        "anchors": anchors,
         "instruction_rates": instruction_rates(),
     }
     write_result(args, result, "hmm-filters")
