@@ -12,7 +12,8 @@
 
 ``GPUSEQ_GIT_COMMIT``, when set, is kept as ``stated_commit``: what the caller says it copied,
 not evidence, unless the local git objects hold that commit and its source hash equals the
-tree's (a copy with a stale ``.git``): then it becomes ``commit``, not dirty. To check a copy against a commit, compare its ``source_hash`` with::
+tree's (a copy with a stale ``.git``): then it becomes ``commit``, not dirty. To check a copy
+against a commit, compare its ``source_hash`` with::
 
     python benchmarks/provenance.py --rev <commit>     # the hash of that commit's sources
     python benchmarks/provenance.py                    # this tree's record, as JSON
