@@ -8,6 +8,7 @@ import pytest
 from scipy.spatial.distance import cdist, pdist
 
 import gpuseq
+from gpuseq import _core
 from gpuseq import distance as gd
 
 SCIPY_METRIC = {"hamming": "hamming", "manhattan": "cityblock"}
@@ -272,6 +273,16 @@ def test_paper_kernels_need_a_gpu():
         gpuseq.pairwise_distances(np.zeros((2, 2)), kernel="register")
 
 
+def test_cuda_failures_are_backend_errors():
+    """A CUDA failure reaches Python as a BackendError subclass; out of GPU memory is also a
+    MemoryError (what the tiling catches to split its work)."""
+    assert issubclass(_core.CudaError, gpuseq.GpuError)
+    assert issubclass(_core.DeviceOutOfMemory, gpuseq.GpuOutOfMemoryError)
+    assert issubclass(gpuseq.GpuOutOfMemoryError, gpuseq.BackendError)
+    assert issubclass(gpuseq.GpuOutOfMemoryError, MemoryError)
+    assert not issubclass(gpuseq.GpuError, MemoryError)
+
+
 # ---- GPU (run on the device machine) --------------------------------------------------------
 
 @pytest.mark.cuda
@@ -377,3 +388,27 @@ def test_b1_tensor_core_peaks_are_plausible():
     else:
         with pytest.raises(ValueError, match="sm_90a"):
             gpuseq._core.b1_wgmma_peak_tops(200)
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("missing", [False, True])
+def test_a_tile_larger_than_the_last_one_that_does_not_fit_is_split(missing):
+    """Allocations capped between a quarter tile and a tile (a testing hook): the first tile
+    fails and is split, its quarters allocate the tile buffer; the next full tile then needs a
+    larger buffer, fails again, and its quarters must allocate anew (they were once handed the
+    freed buffer and the kernel wrote through a null pointer). The results equal the CPU's."""
+    rng = np.random.default_rng(14)
+    X = rng.integers(0, 3, (600, 300)).astype(float)
+    Y = rng.integers(0, 3, (1200, 300)).astype(float)
+    if missing:  # the compared-count buffer too
+        X[rng.random(X.shape) < 0.05] = np.nan
+    cpu = gpuseq.pairwise_distances(X, Y, "manhattan", backend="cpu", return_compared=True)
+    _core.gpu_allocation_limit_for_tests(400 * 400 * 4 - 1)  # a 400 x 400 int32 tile: refused
+    try:
+        gpu = gpuseq.pairwise_distances(
+            X, Y, "manhattan", backend="cuda", tile=400, return_compared=True
+        )
+    finally:
+        _core.gpu_allocation_limit_for_tests(0)
+    np.testing.assert_array_equal(gpu[0], cpu[0])
+    np.testing.assert_array_equal(gpu[1], cpu[1])

@@ -121,7 +121,11 @@ void bind_distance(py::module_& m) {
           [](const PyDistanceEngine& e) { return e.last_device_seconds.load(); },
           "GPU seconds of the last compute_into (CUDA events); -1 on the CPU.");
 
-  py::register_exception<distance::DeviceOutOfMemory>(m, "DeviceOutOfMemory", PyExc_MemoryError);
+  // CUDA failures reach Python as gpuseq.errors' BackendError subclasses.
+  const py::module_ errors = py::module_::import("gpuseq.errors");
+  py::register_exception<distance::DeviceOutOfMemory>(m, "DeviceOutOfMemory",
+                                                      errors.attr("GpuOutOfMemoryError"));
+  py::register_exception<distance::CudaError>(m, "CudaError", errors.attr("GpuError"));
 
 #ifdef GPUSEQ_WITH_CUDA
   m.def("b1_mma_peak_tops", &cuda::b1_mma_peak_tops, py::arg("iterations") = 20000,

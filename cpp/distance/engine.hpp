@@ -27,8 +27,16 @@ class DistanceEngine {
   virtual double last_device_seconds() const { return -1.0; }
 };
 
-// A failed device allocation: the caller retries with a smaller tile.
+// A failed device allocation: the caller retries with a smaller tile. Python:
+// gpuseq.errors.GpuOutOfMemoryError (a MemoryError and a BackendError).
 class DeviceOutOfMemory : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Any other failed CUDA call (its name, the CUDA error, the source line). Python:
+// gpuseq.errors.GpuError (a BackendError).
+class CudaError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };

@@ -1,5 +1,5 @@
 // CUDA error handling: every runtime call is checked; a failed allocation becomes
-// distance::DeviceOutOfMemory (callers shrink their work), anything else a runtime_error.
+// distance::DeviceOutOfMemory (callers shrink their work), anything else distance::CudaError.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -19,7 +19,7 @@ inline void check(cudaError_t err, const char* what, const char* file, int line)
   const std::string msg = std::string(what) + " failed: " + cudaGetErrorString(err) + " (" +
                           file + ":" + std::to_string(line) + ")";
   if (err == cudaErrorMemoryAllocation) throw distance::DeviceOutOfMemory(msg);
-  throw std::runtime_error(msg);
+  throw distance::CudaError(msg);
 }
 
 #define GPUSEQ_CUDA_CHECK(call) ::gpuseq::cuda::check((call), #call, __FILE__, __LINE__)

@@ -6,7 +6,10 @@ namespace gpuseq::cuda {
 
 int32_t* TileBuffer::get(size_t count) {
   if (count > capacity) {
+    // Free first (the new buffer may need that memory) and forget the capacity before the
+    // allocation that may fail: a smaller retry must allocate, never get the freed pointer.
     data.reset();
+    capacity = 0;
     data = device_alloc<int32_t>(count);
     capacity = count;
   }

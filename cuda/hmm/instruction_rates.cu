@@ -27,14 +27,20 @@ enum Op {
   kPrmt,      // __byte_perm
   kIadd,      // 32-bit add, for reference
   kShfl,      // __shfl_xor_sync
-  kLdgL1,     // 32-bit loads that hit L1 (the score tables)
+  kLdgL1,     // 32-bit loads that hit L1 (the score tables): the warp reads one 128-byte line
+  kLdgL1Rows2,  // the same bytes, each half-warp from another table row (2 lines a load)
+  kLdgL1Rows4,  // each quarter-warp from another row (4 lines a load: the S-lane kernels, S = 4)
+  kLds,       // 32-bit shared-memory loads, one row per warp
+  kLdsRows4,  // shared memory, each quarter-warp from another row (no bank conflict)
   kOpCount
 };
 
-constexpr const char* kOpNames[kOpCount] = {"viaddmax_s16x2", "vimax3_s16x2", "vmaxs2",
-                                            "vadd2",          "vaddus4",      "vmaxu4",
-                                            "prmt",           "iadd",         "shfl",
-                                            "ldg_l1_32bit"};
+constexpr const char* kOpNames[kOpCount] = {
+    "viaddmax_s16x2", "vimax3_s16x2",         "vmaxs2",
+    "vadd2",          "vaddus4",              "vmaxu4",
+    "prmt",           "iadd",                 "shfl",
+    "ldg_l1_32bit",   "ldg_l1_32bit_2_lines", "ldg_l1_32bit_4_lines",
+    "lds_32bit",      "lds_32bit_4_rows"};
 constexpr int kChains = 8;
 constexpr int kTableWords = 32 * kChains * 32;  // 32 KB: stays in L1, like a score table
 
@@ -52,7 +58,8 @@ __device__ __forceinline__ uint32_t step(uint32_t a, uint32_t b, uint32_t c,
   if constexpr (OP == kPrmt) return __byte_perm(a, b, 0x5410);
   if constexpr (OP == kIadd) return a + b;
   if constexpr (OP == kShfl) return __shfl_xor_sync(kFullWarp, a, 1) ^ b;
-  if constexpr (OP == kLdgL1) return __ldg(word) ^ a;
+  if constexpr (OP == kLdgL1 || OP == kLdgL1Rows2 || OP == kLdgL1Rows4) return __ldg(word) ^ a;
+  if constexpr (OP == kLds || OP == kLdsRows4) return *word ^ a;  // (word is in shared memory)
   return a;
 }
 
@@ -60,6 +67,17 @@ template <int OP>
 __global__ void __launch_bounds__(256) rate_kernel(const uint32_t* __restrict__ table,
                                                    uint32_t* out, int iterations,
                                                    uint32_t increment) {
+  constexpr bool kShared = OP == kLds || OP == kLdsRows4;
+  __shared__ uint32_t shared_table[kShared ? kTableWords : 1];
+  if constexpr (kShared) {
+    for (int i = threadIdx.x; i < kTableWords; i += blockDim.x) shared_table[i] = table[i];
+    __syncthreads();
+  }
+  // Rows of the table a thread's loads come from: the warp's (b), or b plus its group's.
+  constexpr int kGroupShift =
+      OP == kLdgL1Rows2 ? 4 : (OP == kLdgL1Rows4 || OP == kLdsRows4) ? 3 : 6;
+  const uint32_t group_row = ((threadIdx.x & 31) >> kGroupShift) * 7;
+  const uint32_t* base = kShared ? shared_table : table;
   uint32_t a[kChains];
 #pragma unroll
   for (int j = 0; j < kChains; ++j) a[j] = threadIdx.x * 0x9e3779b9u + j;
@@ -68,7 +86,7 @@ __global__ void __launch_bounds__(256) rate_kernel(const uint32_t* __restrict__ 
 #pragma unroll 4
   for (int i = 0; i < iterations; ++i) {
     b += increment;
-    const uint32_t* row = table + (threadIdx.x & 31) + (b & 31) * (kChains * 32);
+    const uint32_t* row = base + (threadIdx.x & 31) + ((b + group_row) & 31) * (kChains * 32);
 #pragma unroll
     for (int j = 0; j < kChains; ++j) a[j] = step<OP>(a[j], b, c, row + j * 32);
   }
@@ -112,6 +130,10 @@ std::vector<InstructionRate> measure_instruction_rates() {
       time_op<kIadd>(table.get(), out.get(), blocks, iterations),
       time_op<kShfl>(table.get(), out.get(), blocks, iterations),
       time_op<kLdgL1>(table.get(), out.get(), blocks, iterations),
+      time_op<kLdgL1Rows2>(table.get(), out.get(), blocks, iterations),
+      time_op<kLdgL1Rows4>(table.get(), out.get(), blocks, iterations),
+      time_op<kLds>(table.get(), out.get(), blocks, iterations),
+      time_op<kLdsRows4>(table.get(), out.get(), blocks, iterations),
   };
   const double ops = static_cast<double>(blocks) * 256 * iterations * kChains;
   std::vector<InstructionRate> rates;

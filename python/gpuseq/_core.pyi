@@ -11,6 +11,8 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .errors import GpuError, GpuOutOfMemoryError
+
 # ---- module.cpp --------------------------------------------------------------------------
 
 alphabet_symbols: str
@@ -143,7 +145,8 @@ def cpu_kernel_isa() -> str: ...
 
 # ---- distance_bindings.cpp ---------------------------------------------------------------
 
-class DeviceOutOfMemory(MemoryError): ...
+class DeviceOutOfMemory(GpuOutOfMemoryError): ...
+class CudaError(GpuError): ...
 
 class DistanceEngine:
     """All-pairs distance kernel for one (X, Y) problem. Thread-safe: concurrent compute_into

@@ -13,6 +13,8 @@ __all__ = [
     "HmmFormatError",
     "SequenceTooLongError",
     "BackendError",
+    "GpuError",
+    "GpuOutOfMemoryError",
     "InvalidDataError",
     "OutputTooLargeError",
 ]
@@ -84,6 +86,15 @@ class SequenceTooLongError(GpuseqError, ValueError):
 
 class BackendError(GpuseqError, RuntimeError):
     """The requested compute backend is not available."""
+
+
+class GpuError(BackendError):
+    """A CUDA call failed on the GPU; the message names the call, the CUDA error and where."""
+
+
+class GpuOutOfMemoryError(GpuError, MemoryError):
+    """The GPU had no memory for a buffer. The library shrinks its work and retries first;
+    this reaches the caller only when even the smallest piece does not fit."""
 
 
 class InvalidDataError(GpuseqError, ValueError):
