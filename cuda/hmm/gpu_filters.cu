@@ -713,11 +713,17 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
     with_stripes(S, WordMultiSequenceCounts{}, choose(std::integral_constant<int, 16>{}));
   else
     with_stripes(S, ByteMultiSequenceCounts{}, choose(std::integral_constant<int, 8>{}));
+  constexpr int kWarpsPerBlock = kMultiThreadsPerBlock / 32;
+  const int shared_bytes = multi_shared_table_bytes(S, dp.multi_stripes());
+  if (shared_bytes > 48 * 1024)  // above the default limit of dynamic shared memory
+    GPUSEQ_CUDA_CHECK(
+        cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
   int device = 0, sms = 0, per_sm = 0;
   GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
   GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  GPUSEQ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, kThreadsPerBlock, 0));
-  const int resident_warps = std::max(per_sm, 1) * sms * (kThreadsPerBlock / 32);
+  GPUSEQ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, kMultiThreadsPerBlock,
+                                                                  shared_bytes));
+  const int resident_warps = std::max(per_sm, 1) * sms * kWarpsPerBlock;
 
   const DeviceTargets::Buffers& buffers = dt.buffers();
   std::lock_guard<std::mutex> lock(buffers.blocks_mutex);
@@ -745,9 +751,9 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
   for (int run = 0; run < std::max(1, repeats) && placed > 0; ++run) {
     DeviceTimer timer;
     timer.start();
-    const int blocks_needed = (plan.warps + kThreadsPerBlock / 32 - 1) / (kThreadsPerBlock / 32);
-    k<<<blocks_needed, kThreadsPerBlock>>>(dp.tables().msv_multi.get(), p.msv.bias, p.msv.tec,
-                                           list);
+    const int blocks_needed = (plan.warps + kWarpsPerBlock - 1) / kWarpsPerBlock;
+    k<<<blocks_needed, kMultiThreadsPerBlock, shared_bytes>>>(dp.tables().msv_multi.get(),
+                                                              p.msv.bias, p.msv.tec, list);
     GPUSEQ_CUDA_CHECK_LAUNCH("S-lane hmm filter kernel");
     times.push_back(timer.stop_seconds());
   }
