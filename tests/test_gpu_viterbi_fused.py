@@ -3,7 +3,8 @@
 transition words in registers for short models) gives the CPU Viterbi filter's scores bit for
 bit, and so HMMER's (tests/test_filters.py checks the CPU filter against HMMER itself): on the
 cases tests/test_gpu_filters.py runs the warp kernel on, with and without NVRTC, and on scores
-on both sides of the 16-bit overflow level (the rows near it take the kernel's exact path).
+on both sides of the 16-bit overflow level (near it the kernel checks its rows for a wrapped
+emission add).
 Run on the device machine; skipped without a GPU. The NVRTC compilation of the kernel for
 Hopper and Ampere needs no GPU (only libnvrtc)."""
 
@@ -162,9 +163,9 @@ def test_empty_single_and_100000_residue_targets(synthetic_models):
 @pytest.mark.parametrize("M", [40, 300, 1000])
 def test_scores_on_both_sides_of_the_overflow_level(M):
     """Consensus prefixes growing a residue at a time (a few bits each) in random flanks, and
-    repeated short ones (the J state): the best scores run into the 16-bit ceiling (+inf), and
-    the ones just below it pass through rows where a lane could reach 32767, which the kernel
-    computes with the emission clamp (its exact path)."""
+    repeated short ones (the J state): the best scores run into the 16-bit ceiling (+inf), found
+    by the kernel's check for a wrapped emission add (it has no upper clamp) in rows where a lane
+    could reach 32767; the ones just below the ceiling pass through such rows unflagged."""
     rng = np.random.default_rng(M + 1)
     hmm = _sampled_model(M, M + 2)
     consensus = hmm.consensus.upper()

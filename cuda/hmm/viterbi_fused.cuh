@@ -2,22 +2,24 @@
 // same results bit for bit; spec 5.5), with the saturating adds fused into DPX instructions
 // (`GpuProfile(..., viterbi="warp_fused")`, KernelOptions::Viterbi::kWarpFused).
 //
-// Every transition word t is <= 0, so with its floor f = -32768 - t (exact, in [-32768, 0])
-// sat(a + t) = max(a, f) + t, and that add cannot wrap. Hence
+// Transitions. Every transition word t is <= 0, so with its floor f = -32768 - t (exact, in
+// [-32768, 0]) sat(a + t) = max(a, f) + t, and that add cannot wrap. Hence
 //   max(sat(a + t), c) = __viaddmax_s16x2(__vmaxs2(a, f), t, c)
-// exactly: two instructions per candidate instead of the four plus a max of add_sat_nonpositive_s16.
-// The floors do not depend on the row: threads keep every transition word of their stripes and
-// its floor in registers for the whole launch while Q <= kFusedResidentStripes, and above that
-// read the words from L1 each row and compute most floors there.
+// exactly: two instructions per candidate where add_sat_nonpositive_s16 and a max take five.
+// Neither t nor f depends on the row: while Q <= kFusedResidentStripes every thread keeps its
+// stripes' words and floors in registers for the whole launch; above, it reads the words from L1
+// every row and raises a to f in one VIADDMNMX (~t + 0x8001 = f) after a NOT.
 //
-// The emission add (e of either sign) needs a lower floor max(m, -32768 - min(e, 0)), stored
-// beside e in the table and folded into the max of the candidates as its first operand, and an
-// upper clamp at 32767 - e. The clamp is skipped in rows where no lane can reach 32767: every
-// M, I, D and xB value is at most `high` = max(12000, every earlier row's xE) (each candidate is
-// sat(value + t) <= value, and xB <= max(xJ, xN)), so a row with high + max(e) < 32767 cannot
-// saturate upwards (nor overflow). Such a "fast" row also needs xB >= 0, which makes xB + B
-// (B in [-32768, 0]) exact without a floor; xB >= 12000 + ncj_move >= 0 for every target
-// shorter than about 5e7 residues. Other rows run the exact general form.
+// Emissions (e of either sign). The lower floor max(m, -32768 - min(e, 0)) is stored beside e and
+// is the first operand of the candidates' max; the upper clamp at 32767 - e is never applied:
+// M = m + e wraps only where the true sum reaches 32768, and then the target overflows anyway.
+// Every M, I, D and xB value is at most `high` = max(12000, every earlier row's xE) (a candidate
+// sat(v + t) is <= v, and xB <= max(xJ, xN)), so while high + max(e) < 32767 no lane can wrap;
+// in the other rows a check after the row finds a wrapped lane (row_wrapped) and ends the target
+// as the overflow it is; a lane at exactly 32767 is the usual xE >= 32767 overflow.
+// Begin. xB >= 12000 + ncj_move, which is >= 0 for every target shorter than about 5e7 residues:
+// then xB + B (B in [-32768, 0]) cannot wrap and needs no floor; longer targets run a copy of the
+// row loop with it (kFloorB).
 //
 // Tables (built by gpu_filters.cu), thread t, stripe q, node k = 1 + q + Q*(2t + b) in half b:
 //   transitions: uint4 at (2q)*32 + t = {B, MM, IM, DM}, at (2q + 1)*32 + t = {MI, II, MD, f(MM)}
@@ -48,11 +50,6 @@ __device__ __forceinline__ uint32_t saturation_floor(uint32_t t) { return min_wo
 // max(sat(a + t), c) for t <= 0, f = saturation_floor(t): a raised to f, so a + t cannot wrap.
 __device__ __forceinline__ uint32_t add_sat_max(uint32_t a, uint32_t t, uint32_t f, uint32_t c) {
   return __viaddmax_s16x2(__vmaxs2(a, f), t, c);
-}
-
-// sat(a + t) for t <= 0, f = saturation_floor(t).
-__device__ __forceinline__ uint32_t add_sat_floored(uint32_t a, uint32_t t, uint32_t f) {
-  return __vadd2(__vmaxs2(a, f), t);
 }
 
 // max(a, saturation_floor(t)): from the floor kept in a register, or computed from t in one
@@ -121,24 +118,20 @@ __device__ __forceinline__ FusedStripe load_fused_stripe(const uint4* __restrict
   return s;
 }
 
-template <bool B>
-struct FusedRowKind {
-  static constexpr bool fast = B;
-};
-
 // One row: M and I from the previous row's M, I, D (stripe 0's predecessors m_first, i_first,
 // d_first: stripe Q-1 one word down), and D from this row's M by M->D only. Descending q:
 // M[q-1], I[q-1], D[q-1] are still the previous row's when read; D[q+1] takes this row's M[q]
 // as soon as it exists (the previous row's D[q+1] was last read for M[q+2]). Returns the
 // shifted M[Q-1] that stripe 0's D needed (and the next row's m_first).
-template <int Q, bool kResident, bool kFast>
-__device__ __forceinline__ uint32_t fused_row(FusedRowKind<kFast>, uint32_t (&M)[Q],
-                                              uint32_t (&I)[Q], uint32_t (&D)[Q],
+template <int Q, bool kResident, bool kFloorB>
+__device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q],
+                                              uint32_t (&D)[Q],
                                               const FusedStripe (&resident)[kResident ? Q : 1],
                                               const uint4* __restrict__ tr,
                                               const uint2* __restrict__ e, uint32_t xBv,
                                               uint32_t m_first, uint32_t i_first,
                                               uint32_t d_first) {
+  constexpr bool kKept = kResident;  // floors in registers, or computed where used
   uint32_t md_above = 0, fmd_above = 0;  // stripe q+1's M->D word and floor
 #pragma unroll
   for (int q = Q - 1; q >= 0; --q) {
@@ -148,35 +141,110 @@ __device__ __forceinline__ uint32_t fused_row(FusedRowKind<kFast>, uint32_t (&M)
     } else {
       s = load_fused_stripe<false>(tr, q);
     }
-    constexpr bool kKept = kResident;
     const uint32_t mp = q ? M[q - 1] : m_first;
     const uint32_t ip = q ? I[q - 1] : i_first;
     const uint32_t dp = q ? D[q - 1] : d_first;
     I[q] = __viaddmax_s16x2(raise_to_floor<kKept>(M[q], s.mi, s.fmi), s.mi,
                             __vadd2(raise_to_floor<kKept>(I[q], s.ii, s.fii), s.ii));
     const uint2 em = __ldg(e + q * 32);  // {e, floor of min(e, 0)}
-    // Each candidate saturated, their max with the emission floor, then + e.
-    uint32_t m;
-    if constexpr (kFast) {
-      m = __viaddmax_s16x2(xBv, s.b, em.y);  // xB >= 0: xB + B cannot wrap
-    } else {
-      m = __vmaxs2(add_sat_nonpositive_s16(xBv, s.b), em.y);
-    }
+    // Each candidate saturated, their max with the emission floor, then + e (see the top).
+    const uint32_t b_from = kFloorB ? raise_to_floor<false>(xBv, s.b, 0u) : xBv;
+    uint32_t m = __viaddmax_s16x2(b_from, s.b, em.y);
     m = add_sat_max(mp, s.mm, s.fmm, m);
     m = __viaddmax_s16x2(raise_to_floor<kKept>(ip, s.im, s.fim), s.im, m);
     m = __viaddmax_s16x2(raise_to_floor<kKept>(dp, s.dm, s.fdm), s.dm, m);
-    if constexpr (kFast) {
-      M[q] = __vadd2(m, em.x);  // m >= the floor, and no lane reaches 32767 in a fast row
-    } else {
-      M[q] = __vadd2(__vmins2(m, max_word_minus(__vmaxs2(em.x, 0u))), em.x);
-    }
+    M[q] = __vadd2(m, em.x);
     if (q + 1 < Q) D[q + 1] = __vadd2(raise_to_floor<kKept>(M[q], md_above, fmd_above), md_above);
     md_above = s.md;
     fmd_above = s.fmd;
   }
   const uint32_t mc_first = shift_up_s16(M[Q - 1], kNegWord);
-  D[0] = __vadd2(raise_to_floor<kResident>(mc_first, md_above, fmd_above), md_above);
+  D[0] = __vadd2(raise_to_floor<kKept>(mc_first, md_above, fmd_above), md_above);
   return mc_first;
+}
+
+// Whether the unclamped emission add of this row wrapped in some lane, i.e. a true sum m + e
+// reached 32768 (m >= -32768 - min(e, 0)): exactly where M < max(e, 0) - 32768. With e <= 0 the
+// sum stays in [-32768, 32767] and the bound is -32768; with e > 0 an unwrapped M is >= e - 32768
+// and a wrapped one, m + e - 65536, is at most e - 32769.
+template <int Q>
+__device__ __forceinline__ bool row_wrapped(const uint32_t (&M)[Q], const uint2* __restrict__ e) {
+  // Read again (rare rows): an opaque copy keeps the compiler from holding the row's emission
+  // words in registers until here instead.
+  asm volatile("" : "+l"(e));
+  uint32_t below = 0;
+#pragma unroll
+  for (int q = 0; q < Q; ++q) {
+    const uint32_t bound = __vadd2(__vmaxs2(__ldg(e + q * 32).x, 0u), kNegWords);
+    below |= __vmins2(M[q], bound) ^ bound;  // nonzero in a lane where M < bound
+  }
+  return __any_sync(kFullWarp, below != 0);
+}
+
+// One target: the final xC, or INT_MAX on word overflow. ncj_move = the target's N/C/J MOVE
+// word; emission_max = the largest emission word of the model.
+template <int Q, bool kResident, bool kFloorB>
+__device__ __forceinline__ int fused_target(const FusedStripe (&resident)[kResident ? Q : 1],
+                                            const uint4* __restrict__ my_transitions,
+                                            const uint2* __restrict__ my_dd,
+                                            const uint2* __restrict__ my_emissions,
+                                            const uint8_t* __restrict__ seq, int64_t L,
+                                            int ncj_move, int emission_max, int e_move,
+                                            int ddbound) {
+  constexpr int kBaseW = 12000;
+  constexpr int kNeg = -32768;
+  uint32_t M[Q], I[Q], D[Q];
+#pragma unroll
+  for (int q = 0; q < Q; ++q) M[q] = I[q] = D[q] = kNegWords;
+  const int xN = kBaseW;  // N.LOOP = 0: xN never changes
+  int xB = xN + ncj_move, xJ = kNeg, xC = kNeg;
+  int high = xN;  // >= every M, I, D and xB value so far
+  uint32_t m_first = kNegWords;  // the previous row's M[Q-1] shifted one word up
+  StagedResidues staged;
+  for (int64_t i0 = 0; i0 < L; i0 += 128) {
+    staged.load(seq, i0, L);
+    const int rows = L - i0 < 128 ? static_cast<int>(L - i0) : 128;
+    for (int r = 0; r < rows; ++r) {
+      const uint2* e = my_emissions + staged.at(r) * (Q * 32);
+      // Streamed transitions are read again every row: an opaque copy of the pointer keeps the
+      // compiler from hoisting those loads out of the row loop into registers it does not have.
+      const uint4* tr = my_transitions;
+      if constexpr (!kResident) asm volatile("" : "+l"(tr));
+      const uint32_t i_first = shift_up_s16(I[Q - 1], kNegWord);
+      const uint32_t d_first = shift_up_s16(D[Q - 1], kNegWord);
+      m_first = fused_row<Q, kResident, kFloorB>(M, I, D, resident, tr, e, splat_s16(xB),
+                                                  m_first, i_first, d_first);
+      // Warp-uniform: high and emission_max are the same in every thread.
+      if (high + emission_max >= 32767 && row_wrapped(M, e)) return INT_MAX;
+      const int xE = warp_max_s16_reduce(words_max_s16(M));
+      if (xE >= 32767) return INT_MAX;
+      high = high > xE ? high : xE;
+      xC = xC > xE + e_move ? xC : xE + e_move;
+      xJ = xJ > xE + e_move ? xJ : xE + e_move;
+      xB = (xJ > xN ? xJ : xN) + ncj_move;
+      // HMMER's lazy-F test (max over the row of the M->D values + ddbound > xB), decided by a
+      // vote on each thread's own maximum; result neutral (spec 5.5).
+      if (__any_sync(kFullWarp, word_max_s16(words_max_s16(D)) + ddbound > xB)) {
+        // Farrar's lazy F: sweeps of D(k) = max(D(k), sat(D(k-1) + DD)) until no lane changes;
+        // the fixed point is the sequential chain's (saturation is monotone).
+        for (;;) {
+          const uint32_t carry = shift_up_s16(D[Q - 1], kNegWord);
+          const uint2* dd = my_dd;  // read again every sweep, not held (as tr above)
+          asm volatile("" : "+l"(dd));
+          bool changed = false;
+#pragma unroll
+          for (int q = 0; q < Q; ++q) {
+            const uint2 t = __ldg(dd + q * 32);  // {DD, floor}
+            const uint32_t d = add_sat_max(q ? D[q - 1] : carry, t.x, t.y, D[q]);
+            changed |= d != D[q];
+            D[q] = d;
+          }
+          if (!__any_sync(kFullWarp, changed)) break;
+        }
+      }
+    }
+  }
+  return xC;
 }
 
 // param = the target's N/C/J MOVE word; emission_max = the largest emission word of the model.
@@ -188,86 +256,30 @@ __global__ void __launch_bounds__(128) viterbi_fused_kernel(const uint4* __restr
                                                             int emission_max, int e_move,
                                                             int ddbound, TargetList list) {
   constexpr bool kResident = Q <= kFusedResidentStripes;
-  constexpr int kBaseW = 12000;
-  constexpr int kNeg = -32768;
   const int lane = threadIdx.x & 31;
   const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
   const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
   const uint4* my_transitions = transitions + lane;
-  const uint2* my_dd = dd + lane;
-  const uint2* my_emissions = emissions + lane;
   FusedStripe resident[kResident ? Q : 1];
   if constexpr (kResident) {
 #pragma unroll
     for (int q = 0; q < Q; ++q) resident[q] = load_fused_stripe<true>(my_transitions, q);
   }
-
   for (int w = warp; w < list.n; w += warps) {
     const int id = list.ids[w];
     const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
     const uint8_t* seq = list.residues + begin;
     const int ncj_move = list.param[w];
-    uint32_t M[Q], I[Q], D[Q];
-#pragma unroll
-    for (int q = 0; q < Q; ++q) M[q] = I[q] = D[q] = kNegWords;
-    const int xN = kBaseW;  // N.LOOP = 0: xN never changes
-    int xB = xN + ncj_move, xJ = kNeg, xC = kNeg;
-    int high = xN;  // >= every M, I, D and xB value so far
-    uint32_t m_first = kNegWords;  // the previous row's M[Q-1] shifted one word up
-    bool overflow = false;
-    StagedResidues staged;
-    for (int64_t i0 = 0; i0 < L && !overflow; i0 += 128) {
-      staged.load(seq, i0, L);
-      const int rows = L - i0 < 128 ? static_cast<int>(L - i0) : 128;
-      for (int r = 0; r < rows; ++r) {
-        const uint2* e = my_emissions + staged.at(r) * (Q * 32);
-        // Streamed transitions are read again every row: an opaque copy of the pointer keeps
-        // the compiler from hoisting those loads (and their floors) out of the row loop into
-        // registers it does not have.
-        const uint4* tr = my_transitions;
-        if constexpr (!kResident) asm volatile("" : "+l"(tr));
-        const uint32_t xBv = splat_s16(xB);
-        const uint32_t i_first = shift_up_s16(I[Q - 1], kNegWord);
-        const uint32_t d_first = shift_up_s16(D[Q - 1], kNegWord);
-        // Warp-uniform: xB, high and emission_max are the same in every thread.
-        if (xB >= 0 && high + emission_max < 32767)
-          m_first = fused_row<Q, kResident>(FusedRowKind<true>{}, M, I, D, resident,
-                                            tr, e, xBv, m_first, i_first, d_first);
-        else
-          m_first = fused_row<Q, kResident>(FusedRowKind<false>{}, M, I, D, resident,
-                                            tr, e, xBv, m_first, i_first, d_first);
-        const int xE = warp_max_s16_reduce(words_max_s16(M));
-        if (xE >= 32767) {
-          overflow = true;
-          break;
-        }
-        high = high > xE ? high : xE;
-        xC = xC > xE + e_move ? xC : xE + e_move;
-        xJ = xJ > xE + e_move ? xJ : xE + e_move;
-        xB = (xJ > xN ? xJ : xN) + ncj_move;
-        // HMMER's lazy-F test (max over the row of the M->D values + ddbound > xB), decided by
-        // a vote on each thread's own maximum; result neutral (spec 5.5).
-        if (__any_sync(kFullWarp, word_max_s16(words_max_s16(D)) + ddbound > xB)) {
-          // Farrar's lazy F: sweeps of D(k) = max(D(k), sat(D(k-1) + DD)) until no lane
-          // changes; the fixed point is the sequential chain's (saturation is monotone).
-          for (;;) {
-            const uint32_t carry = shift_up_s16(D[Q - 1], kNegWord);
-            const uint2* dd_sweep = my_dd;  // read again every sweep, not held (as tr above)
-            asm volatile("" : "+l"(dd_sweep));
-            bool changed = false;
-#pragma unroll
-            for (int q = 0; q < Q; ++q) {
-              const uint2 t = __ldg(dd_sweep + q * 32);  // {DD, floor}
-              const uint32_t d = add_sat_max(q ? D[q - 1] : carry, t.x, t.y, D[q]);
-              changed |= d != D[q];
-              D[q] = d;
-            }
-            if (!__any_sync(kFullWarp, changed)) break;
-          }
-        }
-      }
-    }
-    if (lane == 0) list.out[w] = overflow ? INT_MAX : xC;
+    // xB >= xN + ncj_move in every row, xN = 12000 (warp-uniform).
+    const int result =
+        12000 + ncj_move >= 0
+            ? fused_target<Q, kResident, false>(resident, my_transitions, dd + lane,
+                                                emissions + lane, seq, L, ncj_move,
+                                                emission_max, e_move, ddbound)
+            : fused_target<Q, kResident, true>(resident, my_transitions, dd + lane,
+                                               emissions + lane, seq, L, ncj_move,
+                                               emission_max, e_move, ddbound);
+    if (lane == 0) list.out[w] = result;
   }
 }
 
