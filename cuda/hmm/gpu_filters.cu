@@ -179,9 +179,10 @@ void append_striped_words(std::vector<uint32_t>& out, const int16_t* by_node, in
 }
 
 // The fused Viterbi kernel's tables (viterbi_fused.cuh), in one buffer of words: transitions
-// (two uint4 per stripe and thread), then D->D (a uint2 per stripe and thread), then emissions
-// (a uint2 per residue, stripe and thread); nodes striped as in append_striped_words, padding
-// -32768 (its floors 0). Every section is a whole number of uint4, so each starts aligned.
+// (two uint4 per stripe and thread), D->D (a uint2 per stripe and thread), M->D (a word per
+// stripe and thread), then emissions (a uint2 per residue, stripe and thread); nodes striped as
+// in append_striped_words, padding -32768 (its floors 0). Every section is a whole number of
+// uint4, so each starts aligned.
 struct FusedViterbiTables {
   std::vector<uint32_t> words;
   size_t dd_at = 0, emissions_at = 0;  // in words
@@ -210,9 +211,10 @@ FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, in
           for (const std::vector<int16_t>* v : {&vp.begin, &vp.mm, &vp.im, &vp.dm})
             words.push_back(word(q, t, [&](int j) { return value(*v, j); }));
         } else {
-          for (const std::vector<int16_t>* v : {&vp.mi, &vp.ii, &vp.md_into})
+          for (const std::vector<int16_t>* v : {&vp.mi, &vp.ii})
             words.push_back(word(q, t, [&](int j) { return value(*v, j); }));
-          words.push_back(word(q, t, [&](int j) { return floor_of(value(vp.mm, j)); }));
+          for (const std::vector<int16_t>* v : {&vp.im, &vp.mm})
+            words.push_back(word(q, t, [&](int j) { return floor_of(value(*v, j)); }));
         }
       }
   out.dd_at = words.size();
@@ -221,6 +223,9 @@ FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, in
       words.push_back(word(q, t, [&](int j) { return value(vp.dd_into, j); }));
       words.push_back(word(q, t, [&](int j) { return floor_of(value(vp.dd_into, j)); }));
     }
+  for (int q = 0; q < Q; ++q)  // right after D->D: the kernel finds it there
+    for (int t = 0; t < 32; ++t)
+      words.push_back(word(q, t, [&](int j) { return value(vp.md_into, j); }));
   out.emissions_at = words.size();
   out.emission_max = cpu::kWordNegInf;
   for (int x = 0; x < kAminoKp; ++x) {
