@@ -226,7 +226,8 @@ __device__ __forceinline__ int fused_target(
   StagedResidues staged;
   for (int64_t i0 = 0; i0 < L; i0 += 128) {
     staged.load(seq, i0, L);
-    const int rows = L - i0 < 128 ? static_cast<int>(L - i0) : 128;
+    int rows = L - i0 < 128 ? static_cast<int>(L - i0) : 128;
+    asm volatile("" : "+r"(rows));  // held in a register, not recomputed from L - i0 every row
     for (int r = 0; r < rows; ++r) {
       const uint2* e = my_emissions + staged.at(r) * (Q * 32);
       // Streamed transitions are read again every row: an opaque copy of the pointer keeps the
