@@ -223,49 +223,46 @@ __device__ __forceinline__ int fused_target(
   int xB = xN + ncj_move, xJ = kNeg, xC = kNeg;
   int high = xN;                 // >= every M, I, D and xB value so far
   uint32_t m_first = kNegWords;  // the previous row's M[Q-1] shifted one word up
-  StagedResidues staged;
-  for (int64_t i0 = 0; i0 < L; i0 += 128) {
-    staged.load(seq, i0, L);
-    int rows = L - i0 < 128 ? static_cast<int>(L - i0) : 128;
-    asm volatile("" : "+r"(rows));  // held in a register, not recomputed from L - i0 every row
-    for (int r = 0; r < rows; ++r) {
-      const uint2* e = my_emissions + staged.at(r) * (Q * 32);
-      // Streamed transitions are read again every row: an opaque copy of the pointer keeps the
-      // compiler from hoisting those loads out of the row loop into registers it does not have.
-      const uint4* tr = my_transitions;
-      const uint32_t* md = my_md;
-      if constexpr (!kResident) asm volatile("" : "+l"(tr), "+l"(md));
-      const uint32_t i_first = shift_up_s16(I[Q - 1], kNegWord);
-      const uint32_t d_first = shift_up_s16(D[Q - 1], kNegWord);
-      m_first = fused_row<Q, kResident, kFloorB>(M, I, D, resident, tr, md, e, splat_s16(xB),
-                                                 m_first, i_first, d_first);
-      // Warp-uniform: high and emission_max are the same in every thread.
-      if (high + emission_max >= 32767 && row_wrapped(M, e)) return INT_MAX;
-      const int xE = warp_max_s16_reduce(words_max_s16(M));
-      if (xE >= 32767) return INT_MAX;
-      high = high > xE ? high : xE;
-      xC = xC > xE + e_move ? xC : xE + e_move;
-      xJ = xJ > xE + e_move ? xJ : xE + e_move;
-      xB = (xJ > xN ? xJ : xN) + ncj_move;
-      // HMMER's lazy-F test (max over the row of the M->D values + ddbound > xB), decided by a
-      // vote on each thread's own maximum; result neutral (spec 5.5).
-      if (__any_sync(kFullWarp, word_max_s16(words_max_s16(D)) + ddbound > xB)) {
-        // Farrar's lazy F: sweeps of D(k) = max(D(k), sat(D(k-1) + DD)) until no lane changes;
-        // the fixed point is the sequential chain's (saturation is monotone).
-        for (;;) {
-          const uint32_t carry = shift_up_s16(D[Q - 1], kNegWord);
-          const uint2* dd = my_dd;  // read again every sweep, not held (as tr above)
-          asm volatile("" : "+l"(dd));
-          bool changed = false;
+  // Each row's residue is loaded (one broadcast byte) a row ahead, off the row's critical path.
+  int x_next = L > 0 ? __ldg(seq) : 0;
+  for (int64_t i = 0; i < L; ++i) {
+    const uint2* e = my_emissions + x_next * (Q * 32);
+    if (i + 1 < L) x_next = __ldg(seq + i + 1);
+    // Streamed transitions are read again every row: an opaque copy of the pointer keeps the
+    // compiler from hoisting those loads out of the row loop into registers it does not have.
+    const uint4* tr = my_transitions;
+    const uint32_t* md = my_md;
+    if constexpr (!kResident) asm volatile("" : "+l"(tr), "+l"(md));
+    const uint32_t i_first = shift_up_s16(I[Q - 1], kNegWord);
+    const uint32_t d_first = shift_up_s16(D[Q - 1], kNegWord);
+    m_first = fused_row<Q, kResident, kFloorB>(M, I, D, resident, tr, md, e, splat_s16(xB), m_first,
+                                               i_first, d_first);
+    // Warp-uniform: high and emission_max are the same in every thread.
+    if (high + emission_max >= 32767 && row_wrapped(M, e)) return INT_MAX;
+    const int xE = warp_max_s16_reduce(words_max_s16(M));
+    if (xE >= 32767) return INT_MAX;
+    high = high > xE ? high : xE;
+    xC = xC > xE + e_move ? xC : xE + e_move;
+    xJ = xJ > xE + e_move ? xJ : xE + e_move;
+    xB = (xJ > xN ? xJ : xN) + ncj_move;
+    // HMMER's lazy-F test (max over the row of the M->D values + ddbound > xB), decided by a
+    // vote on each thread's own maximum; result neutral (spec 5.5).
+    if (__any_sync(kFullWarp, word_max_s16(words_max_s16(D)) + ddbound > xB)) {
+      // Farrar's lazy F: sweeps of D(k) = max(D(k), sat(D(k-1) + DD)) until no lane changes;
+      // the fixed point is the sequential chain's (saturation is monotone).
+      for (;;) {
+        const uint32_t carry = shift_up_s16(D[Q - 1], kNegWord);
+        const uint2* dd = my_dd;  // read again every sweep, not held (as tr above)
+        asm volatile("" : "+l"(dd));
+        bool changed = false;
 #pragma unroll
-          for (int q = 0; q < Q; ++q) {
-            const uint2 t = __ldg(dd + q * 32);  // {DD, floor}
-            const uint32_t d = add_sat_max(q ? D[q - 1] : carry, t.x, t.y, D[q]);
-            changed |= d != D[q];
-            D[q] = d;
-          }
-          if (!__any_sync(kFullWarp, changed)) break;
+        for (int q = 0; q < Q; ++q) {
+          const uint2 t = __ldg(dd + q * 32);  // {DD, floor}
+          const uint32_t d = add_sat_max(q ? D[q - 1] : carry, t.x, t.y, D[q]);
+          changed |= d != D[q];
+          D[q] = d;
         }
+        if (!__any_sync(kFullWarp, changed)) break;
       }
     }
   }
