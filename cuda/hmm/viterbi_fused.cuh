@@ -85,14 +85,24 @@ __device__ __forceinline__ int warp_max_s16_reduce(uint32_t v) {
 #endif
 }
 
-// Max of the words a[0..Q) lane by lane, three at a time.
+// Max of the words a[0..Q) lane by lane: a tree of three-way maxes (depth log3 Q, on the path
+// from one row's M to the next row's xB).
 template <int Q>
 __device__ __forceinline__ uint32_t words_max_s16(const uint32_t (&a)[Q]) {
-  uint32_t m = a[0];
+  if constexpr (Q == 1) {
+    return a[0];
+  } else {
+    constexpr int kGroups = (Q + 2) / 3;
+    uint32_t m[kGroups];
 #pragma unroll
-  for (int q = 1; q < Q; q += 2)
-    m = q + 1 < Q ? __vimax3_s16x2(m, a[q], a[q + 1]) : __vmaxs2(m, a[q]);
-  return m;
+    for (int g = 0; g < kGroups; ++g) {
+      const int rest = Q - 3 * g;
+      m[g] = rest >= 3   ? __vimax3_s16x2(a[3 * g], a[3 * g + 1], a[3 * g + 2])
+             : rest == 2 ? __vmaxs2(a[3 * g], a[3 * g + 1])
+                         : a[3 * g];
+    }
+    return words_max_s16<kGroups>(m);
+  }
 }
 
 // One stripe's transition words of a thread, with the floors of their saturating adds (B's is
