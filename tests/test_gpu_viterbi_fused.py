@@ -160,25 +160,37 @@ def test_empty_single_and_100000_residue_targets(synthetic_models):
 
 
 @pytest.mark.cuda
-@pytest.mark.parametrize("M", [40, 300, 1000])
-def test_scores_on_both_sides_of_the_overflow_level(M):
-    """Consensus prefixes growing a residue at a time (a few bits each) in random flanks, and
-    repeated short ones (the J state): the best scores run into the 16-bit ceiling (+inf), found
-    by the kernel's check for a wrapped emission add (it has no upper clamp) in rows where a lane
-    could reach 32767; the ones just below the ceiling pass through such rows unflagged."""
-    rng = np.random.default_rng(M + 1)
-    hmm = _sampled_model(M, M + 2)
+@pytest.mark.parametrize("name", ["fn3", "globins4", "Pkinase"])
+def test_scores_on_both_sides_of_the_overflow_level(name):
+    """Consensus prefixes of a tutorial model growing a residue at a time in random flanks, and
+    repeated pieces (the J state): the best scores run into the 16-bit ceiling (+inf), which the
+    kernel finds by checking for a wrapped emission add (it has no upper clamp) in rows where a
+    lane could reach 32767; some finite ones had their best row within the model's largest
+    emission of 32767, so the rows after it were checked and passed."""
+    with HMMFile(HMMER_EXAMPLES / "tutorial" / f"{name}.hmm") as f:
+        hmm = next(iter(f))
+    rng = np.random.default_rng(hmm.M + 1)
     consensus = hmm.consensus.upper()
 
     def flank():
         return random_protein(rng, int(rng.integers(0, 300)))
 
-    seqs = [flank() + consensus[:n] + flank() for n in range(3, min(M, 120) + 1) for _ in "ab"]
-    for n in (5, 10, 20):
+    seqs = [flank() + consensus[:n] + flank() for n in range(3, hmm.M + 1)]
+    for n in (10, 20, 40):
         seqs += [(consensus[:n] + random_protein(rng, 15)) * r for r in range(2, 9)]
-    gpu, cpu, _ = _fused_vs_cpu(search_profile(hmm), *_digitize(seqs))
-    _assert_equal(f"M={M}", gpu, cpu)
-    assert np.isposinf(cpu).any() and np.isfinite(cpu).any()
+    residues, offsets = _digitize(seqs)
+    profile = search_profile(hmm)
+    gpu, cpu, _ = _fused_vs_cpu(profile, residues, offsets)
+    _assert_equal(name, gpu, cpu)
+    assert np.isposinf(cpu).any()
+    # The best row's xE from the score (spec 5.1): xC = xE + E.MOVE, sc = (xC + ncj_move -
+    # base_w) / scale_w - 3.
+    finite = np.flatnonzero(np.isfinite(cpu))
+    ncj = np.array([_core.SearchProfile.ncj_move_w(int(L)) for L in np.diff(offsets)[finite]])
+    scale = _core.SearchProfile.scale_w
+    best_xe = (cpu[finite].astype(np.float64) + 3) * scale + 12000 - ncj - profile.e_move_w
+    emission_max = int(np.asarray(profile.viterbi_emissions).max())
+    assert (best_xe + emission_max >= 32767 + 2).sum() >= 2
 
 
 @pytest.mark.cuda
