@@ -42,8 +42,9 @@
 namespace gpuseq::cuda::hmm {
 
 // Largest stripe count whose transition words and floors (13 words per stripe) stay in
-// registers with the 3 row words per stripe: ptxas (CUDA 13.0, sm_90a) gives 186 registers at
-// Q = 8, 222 at 10, 254 at 12, no spills; streamed, 134 at 14, 255 at 24, spills from 28.
+// registers with the 3 row words per stripe: ptxas (CUDA 13.0, sm_90a) gives 103 registers at
+// Q = 4, 187 at 8, 225 at 10, 252 at 12, no spills; streamed, 137 at 14, 185 at 24, and spills
+// from 28 (12 bytes; 260 at 40, 976 at 48).
 constexpr int kFusedResidentStripes = 12;
 
 // -32768 - t per lane, for transition words t <= 0.
