@@ -117,6 +117,7 @@ def main() -> int:
     variants = [(which, bits, "warp", 1) for which in ("ssv", "msv") for bits in (8, 16)]
     variants += [("ssv", 16, "warp", 0), ("msv", 16, "warp", 0)]
     variants += [("viterbi", 16, "warp", 1), ("viterbi", 16, "thread", 1)]
+    variants += [("viterbi", 16, "warp_fused", 1)]  # DPX-fused adds (viterbi_fused.cuh)
     thread_vs_warp = {}
     for M in lengths:
         profile = model(M, M)
@@ -146,7 +147,7 @@ def main() -> int:
                 if (runtime_compiled and not gp.runtime_compiled and variant != "thread"
                         and per_warp == 1):
                     continue  # the exact stripe count is a static kernel: the row below
-                on_viterbi_db = which == "viterbi" and variant == "warp"
+                on_viterbi_db = which == "viterbi" and variant in ("warp", "warp_fused")
                 t_db, t_dev = (vdb, vtargets) if on_viterbi_db else (db, targets)
                 cells = M * int(t_db[1][-1])
                 seconds = _core.gpu_filter_kernel_seconds(gp, t_dev, which, repeats=args.repeat)
@@ -178,6 +179,9 @@ def main() -> int:
         if "thread" in v and "warp" in v:
             v["thread/warp"] = v["thread"] / v["warp"]
             print(f"{M:>6} viterbi thread/warp GCUPS {v['thread/warp']:.2f}")
+        if "warp_fused" in v and "warp" in v:
+            v["warp_fused/warp"] = v["warp_fused"] / v["warp"]
+            print(f"{M:>6} viterbi warp_fused/warp GCUPS {v['warp_fused/warp']:.2f}")
     align = args.mmseqs_align or (DEFAULT_ALIGN if DEFAULT_ALIGN.is_file() else None)
     anchors = bench_anchors(align, lengths, rows, repeats=args.repeat)
     result = {
@@ -190,7 +194,7 @@ def main() -> int:
         "16-bit Viterbi; static stripe counts (rounded up) and NVRTC-compiled exact ones; "
         "CUDAMPF++ S-lane SSV/MSV (S by model length). Viterbi also a thread per target "
         "(Walters et al. 2009): length-sorted targets, int16 rows interleaved by thread in "
-        "global memory",
+        "global memory; and a warp per target with DPX-fused saturating adds (warp_fused)",
         "nvrtc": _core.nvrtc_info(),
         "rows": rows,
         "viterbi_thread_vs_warp": {str(M): v for M, v in thread_vs_warp.items()},

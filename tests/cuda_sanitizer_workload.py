@@ -111,5 +111,22 @@ for bits, S in [(16, S) for S in (2, 4, 8, 16, 32, 64)] + [(8, S) for S in (2, 1
         gpu = gpuseq._core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
         cpu = gpuseq._core.filter_scores(profile, which, db.residues, db.offsets)
         failures += not np.array_equal(gpu, cpu, equal_nan=True)
+# The fused Viterbi kernel (cuda/hmm/viterbi_fused.cuh): transitions in registers (M up to
+# 768) and read every row (800: 13 stripes, NVRTC only; 3000), static and NVRTC kernels.
+for M in (1, 130, 800, 3000):
+    hmm = HMM.sample(Alphabet.amino(), M, M + 3)
+    hmm.set_composition()
+    seqs = ["".join(map(chr, rng.choice(amino, int(n)))) for n in rng.integers(0, 2000, 40)]
+    seqs += [hmm.consensus.upper() * 2, "", "A"]
+    db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
+    profile = search_profile(hmm)
+    targets = gpuseq._core.GpuTargets(db.residues, db.offsets)
+    cpu = gpuseq._core.filter_scores(profile, "viterbi", db.residues, db.offsets)
+    for runtime_compiled in (True, False):
+        gp = gpuseq._core.GpuProfile(
+            profile, viterbi="warp_fused", runtime_compiled=runtime_compiled
+        )
+        gpu = gpuseq._core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
+        failures += not np.array_equal(gpu, cpu, equal_nan=True)
 print("GPU kernels differing from the CPU:", failures)
 raise SystemExit(1 if failures else 0)

@@ -220,7 +220,8 @@ void bind_gpu_hmm(py::module_& m) {
              o.sequences_per_warp = sequences_per_warp;
              if (viterbi == "warp") o.viterbi = gh::KernelOptions::Viterbi::kWarpPerTarget;
              else if (viterbi == "thread") o.viterbi = gh::KernelOptions::Viterbi::kThreadPerTarget;
-             else throw std::invalid_argument("viterbi must be 'warp' or 'thread', not '" + viterbi + "'");
+             else if (viterbi == "warp_fused") o.viterbi = gh::KernelOptions::Viterbi::kWarpFused;
+             else throw std::invalid_argument("viterbi must be 'warp' or 'thread' (or 'warp_fused'), not '" + viterbi + "'");
              o.runtime_compiled = runtime_compiled;
              std::unique_ptr<gh::DeviceProfile> dp;
              {
@@ -239,8 +240,9 @@ void bind_gpu_hmm(py::module_& m) {
            py::arg("viterbi") = "warp", py::arg("sequences_per_warp") = 0,
            py::arg("runtime_compiled") = true,
            "msv_bits: SSV/MSV lanes of 8 bits (the paper's) or 16 (DPX); 0: this device's "
-           "faster one. viterbi: 'warp' (a warp per target, CUDAMPF) or 'thread' (a thread per "
-           "target, Walters et al. 2009). runtime_compiled: kernels compiled by NVRTC for the "
+           "faster one. viterbi: 'warp' (a warp per target, CUDAMPF), 'thread' (a thread per "
+           "target, Walters et al. 2009) or 'warp_fused' (a warp per target, saturating adds "
+           "fused into DPX instructions). runtime_compiled: kernels compiled by NVRTC for the "
            "model's exact stripe count where the static set lacks it (else, or without NVRTC, "
            "the static kernels with the count rounded up). sequences_per_warp: SSV/MSV targets "
            "a warp aligns at once (CUDAMPF++; 2 to 64 with 16-bit lanes, to 128 with bytes), 1: "

@@ -24,6 +24,7 @@
 #include "hmm/msv_multi.cuh"
 #include "hmm/sequence_blocks.hpp"
 #include "hmm/viterbi_filter.cuh"
+#include "hmm/viterbi_fused.cuh"
 #include "hmm/viterbi_walters.cuh"
 
 namespace gpuseq::cuda::hmm {
@@ -177,6 +178,69 @@ void append_striped_words(std::vector<uint32_t>& out, const int16_t* by_node, in
     }
 }
 
+// The fused Viterbi kernel's tables (viterbi_fused.cuh), in one buffer of words: transitions
+// (two uint4 per stripe and thread), D->D (a uint2 per stripe and thread), M->D (a word per
+// stripe and thread), then emissions (a uint2 per residue, stripe and thread); nodes striped as
+// in append_striped_words, padding -32768 (its floors 0). Every section is a whole number of
+// uint4, so each starts aligned.
+struct FusedViterbiTables {
+  std::vector<uint32_t> words;
+  size_t dd_at = 0, emissions_at = 0;  // in words
+  int emission_max = 0;                // the largest emission word of the model
+};
+
+FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, int Q) {
+  // -32768 - t: the floor of a saturating add of t <= 0 (every transition word is).
+  auto floor_of = [](int t) { return -32768 - t; };
+  auto value = [M](const std::vector<int16_t>& by_node, int j) {
+    return j < M ? static_cast<int>(by_node[j]) : static_cast<int>(cpu::kWordNegInf);
+  };
+  // Word of thread t at stripe q: node j = q + Q*(2t + b) in half b, from f(j).
+  auto word = [Q](int q, int t, auto f) {
+    uint32_t w = 0;
+    for (int b = 0; b < 2; ++b)
+      w |= static_cast<uint32_t>(static_cast<uint16_t>(f(q + Q * (2 * t + b)))) << (16 * b);
+    return w;
+  };
+  FusedViterbiTables out;
+  std::vector<uint32_t>& words = out.words;
+  for (int q = 0; q < Q; ++q)
+    for (int g = 0; g < 2; ++g)
+      for (int t = 0; t < 32; ++t) {
+        if (g == 0) {
+          for (const std::vector<int16_t>* v : {&vp.begin, &vp.mm, &vp.im, &vp.dm})
+            words.push_back(word(q, t, [&](int j) { return value(*v, j); }));
+        } else {
+          for (const std::vector<int16_t>* v : {&vp.mi, &vp.ii})
+            words.push_back(word(q, t, [&](int j) { return value(*v, j); }));
+          for (const std::vector<int16_t>* v : {&vp.im, &vp.mm})
+            words.push_back(word(q, t, [&](int j) { return floor_of(value(*v, j)); }));
+        }
+      }
+  out.dd_at = words.size();
+  for (int q = 0; q < Q; ++q)
+    for (int t = 0; t < 32; ++t) {
+      words.push_back(word(q, t, [&](int j) { return value(vp.dd_into, j); }));
+      words.push_back(word(q, t, [&](int j) { return floor_of(value(vp.dd_into, j)); }));
+    }
+  for (int q = 0; q < Q; ++q)  // right after D->D: the kernel finds it there
+    for (int t = 0; t < 32; ++t)
+      words.push_back(word(q, t, [&](int j) { return value(vp.md_into, j); }));
+  out.emissions_at = words.size();
+  out.emission_max = cpu::kWordNegInf;
+  for (int x = 0; x < kAminoKp; ++x) {
+    const int16_t* e = vp.emission_row(x);
+    auto emission = [&](int j) { return j < M ? static_cast<int>(e[j]) : -32768; };
+    for (int j = 0; j < M; ++j) out.emission_max = std::max(out.emission_max, emission(j));
+    for (int q = 0; q < Q; ++q)
+      for (int t = 0; t < 32; ++t) {
+        words.push_back(word(q, t, emission));
+        words.push_back(word(q, t, [&](int j) { return floor_of(std::min(emission(j), 0)); }));
+      }
+  }
+  return out;
+}
+
 // ---- kernels compiled at run time (NVRTC) -------------------------------------------------
 
 // One model's three kernels for its exact stripe counts, from one NVRTC program, loaded with
@@ -255,13 +319,14 @@ std::shared_ptr<const RuntimeKernels> load_kernels(const std::vector<std::string
 // disk cache) and loaded; null when NVRTC is missing or fails, with the reason kept for the one
 // notice (and run-time compilation then stays off in this process).
 std::shared_ptr<const RuntimeKernels> runtime_kernels(int msv_bits, int msv_stripes,
-                                                      int viterbi_stripes) {
+                                                      int viterbi_stripes, bool fused_viterbi) {
   if (!runtime_compilation_works()) return nullptr;
   const bool bytes = msv_bits == 8;
   const std::vector<std::string> names = {
       rtc::kernel_name(bytes ? "ssv_warp_kernel" : "ssv_warp_kernel_s16", msv_stripes),
       rtc::kernel_name(bytes ? "msv_warp_kernel" : "msv_warp_kernel_s16", msv_stripes),
-      rtc::kernel_name("viterbi_warp_kernel", viterbi_stripes)};
+      rtc::kernel_name(fused_viterbi ? "viterbi_fused_kernel" : "viterbi_warp_kernel",
+                       viterbi_stripes)};
   try {
     return load_kernels(names);
   } catch (const rtc::CompileError& e) {
@@ -370,6 +435,9 @@ struct DeviceProfile::Tables {
   DeviceArray<int4> walters_transitions;       // thread per target: M records
   DeviceArray<int16_t> walters_emissions;      // thread per target: M x 32 words
   DeviceArray<uint32_t> msv_multi;            // S-lane tables: H x 32 codes x W entries
+  DeviceArray<uint32_t> fused_viterbi;        // viterbi_fused.cuh: FusedViterbiTables
+  size_t fused_dd_at = 0, fused_emissions_at = 0;
+  int fused_emission_max = 0;
 };
 
 DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOptions& options)
@@ -395,7 +463,8 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   const bool exact_is_static = msv_stripes_ == exact_msv && viterbi_stripes_ == exact_viterbi;
   if (options_.runtime_compiled && !exact_is_static) {
     if (exact_viterbi > kRuntimeMaxWordStripes && runtime_compilation_works()) throw too_long(true);
-    tables_->runtime = runtime_kernels(msv_bits, exact_msv, exact_viterbi);
+    tables_->runtime = runtime_kernels(msv_bits, exact_msv, exact_viterbi,
+                                       options_.viterbi == KernelOptions::Viterbi::kWarpFused);
     if (tables_->runtime) {
       msv_stripes_ = exact_msv;
       viterbi_stripes_ = exact_viterbi;
@@ -444,6 +513,13 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
        {&vp.begin, &vp.mm, &vp.im, &vp.dm, &vp.mi, &vp.ii, &vp.md_into, &vp.dd_into})
     append_striped_words(transitions, t->data(), M, viterbi_stripes_);
   tables_->viterbi_transitions = device_copy(transitions.data(), transitions.size());
+  if (options_.viterbi == KernelOptions::Viterbi::kWarpFused) {
+    const FusedViterbiTables fused = fused_viterbi_tables(vp, M, viterbi_stripes_);
+    tables_->fused_viterbi = device_copy(fused.words.data(), fused.words.size());
+    tables_->fused_dd_at = fused.dd_at;
+    tables_->fused_emissions_at = fused.emissions_at;
+    tables_->fused_emission_max = fused.emission_max;
+  }
   if (options_.viterbi == KernelOptions::Viterbi::kThreadPerTarget) {
     const std::vector<int4> walters = walters_transitions(vp);
     tables_->walters_transitions = device_copy(walters.data(), walters.size());
@@ -522,13 +598,23 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
                   n};
   const cpu::SearchProfile& p = dp.profile();
   const auto& tables = dp.tables();
+  const bool fused = dp.options().viterbi == KernelOptions::Viterbi::kWarpFused;
+  const uint32_t* fused_words = tables.fused_viterbi.get();
+  const auto* fused_transitions = reinterpret_cast<const uint4*>(fused_words);
+  const auto* fused_dd = reinterpret_cast<const uint2*>(fused_words + tables.fused_dd_at);
+  const auto* fused_emissions =
+      reinterpret_cast<const uint2*>(fused_words + tables.fused_emissions_at);
   std::vector<double> times;
   for (int run = 0; run < std::max(1, repeats); ++run) {
     DeviceTimer timer;
     timer.start();
     if (const RuntimeKernels* rt = tables.runtime.get()) {
       // Compiled for the exact stripe counts; the Q = 2 instances give the parameter types.
-      if (kernel == Kernel::kViterbi)
+      if (kernel == Kernel::kViterbi && fused)
+        launch_loaded(viterbi_fused_kernel<2>, rt->viterbi, n, fused_transitions, fused_dd,
+                      fused_emissions, tables.fused_emission_max, p.viterbi.e_move,
+                      p.viterbi.ddbound, list);
+      else if (kernel == Kernel::kViterbi)
         launch_loaded(viterbi_warp_kernel<2>, rt->viterbi, n, tables.viterbi_emissions.get(),
                       tables.viterbi_transitions.get(), p.viterbi.e_move, p.viterbi.ddbound,
                       list);
@@ -544,6 +630,14 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
       else
         launch_loaded(msv_warp_kernel_s16<2>, rt->msv, n, tables.msv_costs.get(), p.msv.bias,
                       p.msv.tec, list);
+    } else if (kernel == Kernel::kViterbi && fused) {
+      with_stripes(dp.viterbi_stripes(), WordStripeCounts{}, [&](auto stripes) {
+        constexpr int Q = decltype(stripes)::value;
+        const auto k = viterbi_fused_kernel<Q>;
+        k<<<grid_blocks(k, n), kThreadsPerBlock>>>(fused_transitions, fused_dd, fused_emissions,
+                                                   tables.fused_emission_max, p.viterbi.e_move,
+                                                   p.viterbi.ddbound, list);
+      });
     } else if (kernel == Kernel::kViterbi) {
       with_stripes(dp.viterbi_stripes(), WordStripeCounts{}, [&](auto stripes) {
         constexpr int Q = decltype(stripes)::value;

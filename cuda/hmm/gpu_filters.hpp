@@ -49,8 +49,13 @@ struct KernelOptions {
   // SSV/MSV lane width: 8 (the paper's bytes), 16 (DPX words), 0: this device's faster one
   // (default_msv_bits).
   int msv_bits = 0;
-  // Viterbi filter: a warp per target (CUDAMPF) or a thread per target (Walters et al. 2009).
-  enum class Viterbi { kWarpPerTarget, kThreadPerTarget } viterbi = Viterbi::kWarpPerTarget;
+  // Viterbi filter: a warp per target (CUDAMPF), a thread per target (Walters et al. 2009), or
+  // a warp per target with the saturating adds fused into DPX instructions (viterbi_fused.cuh).
+  enum class Viterbi {
+    kWarpPerTarget,
+    kThreadPerTarget,
+    kWarpFused
+  } viterbi = Viterbi::kWarpPerTarget;
   // Kernels compiled at run time by NVRTC for the model's exact stripe count (and for models
   // longer than the static kernels take), where the static set lacks it; false, or NVRTC
   // missing or failing: the statically compiled kernels (stripe count rounded up).

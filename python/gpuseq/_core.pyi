@@ -189,7 +189,8 @@ class GpuTargets:
 
 class GpuProfile:
     """A model's filter tables laid out for the GPU kernels (msv_bits 8 or 16, 0: the device's
-    faster one; viterbi 'warp' or 'thread'; runtime_compiled: NVRTC kernels for the exact
+    faster one; viterbi 'warp', 'thread' or 'warp_fused' (a warp per target with the
+    saturating adds fused into DPX instructions); runtime_compiled: NVRTC kernels for the exact
     stripe count where the static set lacks it; sequences_per_warp: SSV/MSV targets per warp,
     1 to 64 (16-bit) or 128 (8-bit), 0: by model length)."""
 

@@ -1,0 +1,318 @@
+// Viterbi filter on the GPU, a warp per target as viterbi_filter.cuh (same striping, same lazy F,
+// same results bit for bit; spec 5.5), with the saturating adds fused into DPX instructions
+// (`GpuProfile(..., viterbi="warp_fused")`, KernelOptions::Viterbi::kWarpFused).
+//
+// Transitions. Every transition word t is <= 0, so with its floor f = -32768 - t (exact, in
+// [-32768, 0]) sat(a + t) = max(a, f) + t, and that add cannot wrap. Hence
+//   max(sat(a + t), c) = __viaddmax_s16x2(__vmaxs2(a, f), t, c)
+// exactly: two instructions per candidate where add_sat_nonpositive_s16 and a max take five.
+// Neither t nor f depends on the row: while Q <= kFusedResidentStripes every thread keeps its
+// stripes' words and floors in registers for the whole launch; above, it reads the words (and
+// the floors of MM and IM) from L1 every row and raises a to f in one VIADDMNMX
+// (~t + 0x8001 = f) after a NOT.
+//
+// Emissions (e of either sign). The lower floor max(m, -32768 - min(e, 0)) is stored beside e and
+// is the first operand of the candidates' max; the upper clamp at 32767 - e is never applied:
+// M = m + e wraps only where the true sum reaches 32768, and then the target overflows anyway.
+// Every M, I, D and xB value is at most `high` = max(12000, every earlier row's xE) (a candidate
+// sat(v + t) is <= v, and xB <= max(xJ, xN)), so while high + max(e) < 32767 no lane can wrap;
+// in the other rows a check after the row finds a wrapped lane (row_wrapped) and ends the target
+// as the overflow it is; a lane at exactly 32767 is the usual xE >= 32767 overflow.
+// Begin. xB >= 12000 + ncj_move, which is >= 0 for every target shorter than about 5e7 residues:
+// then xB + B (B in [-32768, 0]) cannot wrap and needs no floor; longer targets run a copy of the
+// row loop with it (kFloorB).
+//
+// Tables (built by gpu_filters.cu), thread t, stripe q, node k = 1 + q + Q*(2t + b) in half b:
+//   transitions: uint4 at (2q)*32 + t = {B, MM, IM, DM},
+//                uint4 at (2q + 1)*32 + t = {MI, II, f(IM), f(MM)}
+//   dd:          uint2 at q*32 + t = {DD, f(DD)}; right after them the word MD at q*32 + t
+//   emissions:   uint2 at (x*Q + q)*32 + t = {e, f(min(e, 0))}
+// f(t) = -32768 - t per lane; nodes past M: -32768 in every word (floors 0), as viterbi_filter.cuh.
+#pragma once
+
+#ifndef __CUDACC_RTC__
+#include <climits>
+#include <cstdint>
+#endif
+
+#include "hmm/msv.cuh"
+#include "hmm/viterbi_filter.cuh"
+#include "hmm/warp_lanes.cuh"
+
+namespace gpuseq::cuda::hmm {
+
+// Largest stripe count whose transition words and floors (13 words per stripe) stay in
+// registers with the 3 row words per stripe: ptxas (CUDA 13.0, sm_90a) gives 103 registers at
+// Q = 4, 187 at 8, 225 at 10, 252 at 12, no spills; streamed, 137 at 14, 185 at 24, and spills
+// from 28 (12 bytes; 260 at 40, 976 at 48).
+constexpr int kFusedResidentStripes = 12;
+
+// -32768 - t per lane, for transition words t <= 0.
+__device__ __forceinline__ uint32_t saturation_floor(uint32_t t) { return min_word_minus(t); }
+
+// max(sat(a + t), c) for t <= 0, f = saturation_floor(t): a raised to f, so a + t cannot wrap.
+__device__ __forceinline__ uint32_t add_sat_max(uint32_t a, uint32_t t, uint32_t f, uint32_t c) {
+  return __viaddmax_s16x2(__vmaxs2(a, f), t, c);
+}
+
+// sat(a + t) for t <= 0, f = saturation_floor(t).
+__device__ __forceinline__ uint32_t add_sat_floored(uint32_t a, uint32_t t, uint32_t f) {
+  return __vadd2(__vmaxs2(a, f), t);
+}
+
+// max(a, saturation_floor(t)): from the floor kept in a register, or computed from t in one
+// VIADDMNMX (after a NOT) as ~t + 0x8001 = -32768 - t per lane.
+template <bool kKept>
+__device__ __forceinline__ uint32_t raise_to_floor(uint32_t a, uint32_t t, uint32_t f) {
+  if constexpr (kKept) {
+    return __vmaxs2(a, f);
+  } else {
+    return __viaddmax_s16x2(~t, 0x80018001u, a);
+  }
+}
+
+// The larger of a thread's two signed 16-bit lanes.
+__device__ __forceinline__ int word_max_s16(uint32_t v) {
+  const int lo = static_cast<int16_t>(v & 0xffffu), hi = static_cast<int16_t>(v >> 16);
+  return lo > hi ? lo : hi;
+}
+
+// Largest signed 16-bit lane of the warp's vector, in every thread: one REDUX on sm_80 and later.
+__device__ __forceinline__ int warp_max_s16_reduce(uint32_t v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(kFullWarp, word_max_s16(v));
+#else
+  return warp_max_s16(v);
+#endif
+}
+
+// Max of the words a[0..Q) lane by lane: a tree of three-way maxes (depth log3 Q, on the path
+// from one row's M to the next row's xB).
+template <int Q>
+__device__ __forceinline__ uint32_t words_max_s16(const uint32_t (&a)[Q]) {
+  if constexpr (Q == 1) {
+    return a[0];
+  } else {
+    constexpr int kGroups = (Q + 2) / 3;
+    uint32_t m[kGroups];
+#pragma unroll
+    for (int g = 0; g < kGroups; ++g) {
+      const int rest = Q - 3 * g;
+      m[g] = rest >= 3   ? __vimax3_s16x2(a[3 * g], a[3 * g + 1], a[3 * g + 2])
+             : rest == 2 ? __vmaxs2(a[3 * g], a[3 * g + 1])
+                         : a[3 * g];
+    }
+    return words_max_s16<kGroups>(m);
+  }
+}
+
+// One stripe's transition words of a thread, with the floors of their saturating adds (B's is
+// not kept: xB + B needs none but for very long targets, which compute it).
+struct FusedStripe {
+  uint32_t b, mm, fmm, im, fim, dm, fdm, mi, fmi, ii, fii, md, fmd;
+};
+
+// `tr` and `md` are the tables already offset by the thread's lane. With kFloors false, only
+// the floors of MM and IM (stored in the table) are set, and not MD: the other floors are
+// computed where used (raise_to_floor), D in a pass of its own (fused_row).
+template <bool kFloors>
+__device__ __forceinline__ FusedStripe load_fused_stripe(const uint4* __restrict__ tr,
+                                                         const uint32_t* __restrict__ md, int q) {
+  const uint4 into_m = __ldg(tr + (2 * q) * 32), rest = __ldg(tr + (2 * q + 1) * 32);
+  FusedStripe s;
+  s.b = into_m.x;
+  s.mm = into_m.y;
+  s.im = into_m.z;
+  s.dm = into_m.w;
+  s.mi = rest.x;
+  s.ii = rest.y;
+  s.fim = rest.z;
+  s.fmm = rest.w;
+  s.md = s.fdm = s.fmi = s.fii = s.fmd = 0;
+  if constexpr (kFloors) {
+    s.md = __ldg(md + q * 32);
+    s.fdm = saturation_floor(s.dm);
+    s.fmi = saturation_floor(s.mi);
+    s.fii = saturation_floor(s.ii);
+    s.fmd = saturation_floor(s.md);
+  }
+  return s;
+}
+
+// One row: M and I from the previous row's M, I, D (stripe 0's predecessors m_first, i_first,
+// d_first: stripe Q-1 one word down), and D from this row's M by M->D only. Descending q:
+// M[q-1], I[q-1], D[q-1] are still the previous row's when read. With the transitions in
+// registers D[q+1] takes this row's M[q] as soon as it exists (the previous row's D[q+1] was
+// last read for M[q+2]); streamed, D is a pass of its own after the row, which keeps fewer
+// values live at once (ptxas spills less for large Q). Returns the shifted M[Q-1] that stripe
+// 0's D needed (and the next row's m_first).
+template <int Q, bool kResident, bool kFloorB>
+__device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q], uint32_t (&D)[Q],
+                                              const FusedStripe (&resident)[kResident ? Q : 1],
+                                              const uint4* __restrict__ tr,
+                                              const uint32_t* __restrict__ md,
+                                              const uint2* __restrict__ e, uint32_t xBv,
+                                              uint32_t m_first, uint32_t i_first,
+                                              uint32_t d_first) {
+  constexpr bool kKept = kResident;      // floors in registers, or computed where used
+  uint32_t md_above = 0, fmd_above = 0;  // stripe q+1's M->D word and floor
+#pragma unroll
+  for (int q = Q - 1; q >= 0; --q) {
+    FusedStripe s;
+    if constexpr (kResident) {
+      s = resident[q];
+    } else {
+      s = load_fused_stripe<false>(tr, md, q);
+    }
+    const uint32_t mp = q ? M[q - 1] : m_first;
+    const uint32_t ip = q ? I[q - 1] : i_first;
+    const uint32_t dp = q ? D[q - 1] : d_first;
+    I[q] = __viaddmax_s16x2(raise_to_floor<kKept>(M[q], s.mi, s.fmi), s.mi,
+                            __vadd2(raise_to_floor<kKept>(I[q], s.ii, s.fii), s.ii));
+    const uint2 em = __ldg(e + q * 32);  // {e, floor of min(e, 0)}
+    // Each candidate saturated, their max with the emission floor, then + e (see the top).
+    // With the transitions in registers B comes last, as only it waits for the previous row's
+    // reduction (xB); streamed, first (ptxas then holds fewer values at once: fewer spills).
+    const uint32_t b_from = kFloorB ? raise_to_floor<false>(xBv, s.b, 0u) : xBv;
+    uint32_t m = kResident ? em.y : __viaddmax_s16x2(b_from, s.b, em.y);
+    m = add_sat_max(mp, s.mm, s.fmm, m);
+    m = add_sat_max(ip, s.im, s.fim, m);
+    m = __viaddmax_s16x2(raise_to_floor<kKept>(dp, s.dm, s.fdm), s.dm, m);
+    if constexpr (kResident) m = __viaddmax_s16x2(b_from, s.b, m);
+    M[q] = __vadd2(m, em.x);
+    if constexpr (kResident) {
+      if (q + 1 < Q) D[q + 1] = add_sat_floored(M[q], md_above, fmd_above);
+      md_above = s.md;
+      fmd_above = s.fmd;
+    }
+  }
+  const uint32_t mc_first = shift_up_s16(M[Q - 1], kNegWord);
+  if constexpr (kResident) {
+    D[0] = add_sat_floored(mc_first, md_above, fmd_above);
+  } else {
+#pragma unroll
+    for (int q = Q - 1; q >= 0; --q) {
+      const uint32_t t = __ldg(md + q * 32);
+      D[q] = __vadd2(raise_to_floor<false>(q ? M[q - 1] : mc_first, t, 0u), t);
+    }
+  }
+  return mc_first;
+}
+
+// Whether the unclamped emission add of this row wrapped in some lane, i.e. a true sum m + e
+// reached 32768 (m >= -32768 - min(e, 0)): exactly where M < max(e, 0) - 32768. With e <= 0 the
+// sum stays in [-32768, 32767] and the bound is -32768; with e > 0 an unwrapped M is >= e - 32768
+// and a wrapped one, m + e - 65536, is at most e - 32769.
+template <int Q>
+__device__ __forceinline__ bool row_wrapped(const uint32_t (&M)[Q], const uint2* __restrict__ e) {
+  // Read again (rare rows): an opaque copy keeps the compiler from holding the row's emission
+  // words in registers until here instead.
+  asm volatile("" : "+l"(e));
+  uint32_t below = 0;
+#pragma unroll
+  for (int q = 0; q < Q; ++q) {
+    const uint32_t bound = __vadd2(__vmaxs2(__ldg(e + q * 32).x, 0u), kNegWords);
+    below |= __vmins2(M[q], bound) ^ bound;  // nonzero in a lane where M < bound
+  }
+  return __any_sync(kFullWarp, below != 0);
+}
+
+// One target: the final xC, or INT_MAX on word overflow. ncj_move = the target's N/C/J MOVE
+// word; emission_max = the largest emission word of the model.
+template <int Q, bool kResident, bool kFloorB>
+__device__ __forceinline__ int fused_target(
+    const FusedStripe (&resident)[kResident ? Q : 1], const uint4* __restrict__ my_transitions,
+    const uint2* __restrict__ my_dd, const uint32_t* __restrict__ my_md,
+    const uint2* __restrict__ my_emissions, const uint8_t* __restrict__ seq, int64_t L,
+    int ncj_move, int emission_max, int e_move, int ddbound) {
+  constexpr int kBaseW = 12000;
+  constexpr int kNeg = -32768;
+  uint32_t M[Q], I[Q], D[Q];
+#pragma unroll
+  for (int q = 0; q < Q; ++q) M[q] = I[q] = D[q] = kNegWords;
+  const int xN = kBaseW;  // N.LOOP = 0: xN never changes
+  int xB = xN + ncj_move, xJ = kNeg, xC = kNeg;
+  int high = xN;                 // >= every M, I, D and xB value so far
+  uint32_t m_first = kNegWords;  // the previous row's M[Q-1] shifted one word up
+  // Each row's residue is loaded (one broadcast byte) a row ahead, off the row's critical path.
+  int x_next = L > 0 ? __ldg(seq) : 0;
+  for (int64_t i = 0; i < L; ++i) {
+    const uint2* e = my_emissions + x_next * (Q * 32);
+    if (i + 1 < L) x_next = __ldg(seq + i + 1);
+    // Streamed transitions are read again every row: an opaque copy of the pointer keeps the
+    // compiler from hoisting those loads out of the row loop into registers it does not have.
+    const uint4* tr = my_transitions;
+    const uint32_t* md = my_md;
+    if constexpr (!kResident) asm volatile("" : "+l"(tr), "+l"(md));
+    const uint32_t i_first = shift_up_s16(I[Q - 1], kNegWord);
+    const uint32_t d_first = shift_up_s16(D[Q - 1], kNegWord);
+    m_first = fused_row<Q, kResident, kFloorB>(M, I, D, resident, tr, md, e, splat_s16(xB), m_first,
+                                               i_first, d_first);
+    // Warp-uniform: high and emission_max are the same in every thread.
+    if (high + emission_max >= 32767 && row_wrapped(M, e)) return INT_MAX;
+    const int xE = warp_max_s16_reduce(words_max_s16(M));
+    if (xE >= 32767) return INT_MAX;
+    high = high > xE ? high : xE;
+    xC = xC > xE + e_move ? xC : xE + e_move;
+    xJ = xJ > xE + e_move ? xJ : xE + e_move;
+    xB = (xJ > xN ? xJ : xN) + ncj_move;
+    // HMMER's lazy-F test (max over the row of the M->D values + ddbound > xB), decided by a
+    // vote on each thread's own maximum; result neutral (spec 5.5).
+    if (__any_sync(kFullWarp, word_max_s16(words_max_s16(D)) + ddbound > xB)) {
+      // Farrar's lazy F: sweeps of D(k) = max(D(k), sat(D(k-1) + DD)) until no lane changes;
+      // the fixed point is the sequential chain's (saturation is monotone).
+      for (;;) {
+        const uint32_t carry = shift_up_s16(D[Q - 1], kNegWord);
+        const uint2* dd = my_dd;  // read again every sweep, not held (as tr above)
+        asm volatile("" : "+l"(dd));
+        bool changed = false;
+#pragma unroll
+        for (int q = 0; q < Q; ++q) {
+          const uint2 t = __ldg(dd + q * 32);  // {DD, floor}
+          const uint32_t d = add_sat_max(q ? D[q - 1] : carry, t.x, t.y, D[q]);
+          changed |= d != D[q];
+          D[q] = d;
+        }
+        if (!__any_sync(kFullWarp, changed)) break;
+      }
+    }
+  }
+  return xC;
+}
+
+// param = the target's N/C/J MOVE word; emission_max = the largest emission word of the model.
+// Result: final xC, or INT_MAX on word overflow.
+template <int Q>
+__global__ void __launch_bounds__(128)
+    viterbi_fused_kernel(const uint4* __restrict__ transitions, const uint2* __restrict__ dd,
+                         const uint2* __restrict__ emissions, int emission_max, int e_move,
+                         int ddbound, TargetList list) {
+  constexpr bool kResident = Q <= kFusedResidentStripes;
+  const int lane = threadIdx.x & 31;
+  const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
+  const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
+  const uint4* my_transitions = transitions + lane;
+  const uint32_t* my_md = reinterpret_cast<const uint32_t*>(dd + Q * 32) + lane;
+  FusedStripe resident[kResident ? Q : 1];
+  if constexpr (kResident) {
+#pragma unroll
+    for (int q = 0; q < Q; ++q) resident[q] = load_fused_stripe<true>(my_transitions, my_md, q);
+  }
+  for (int w = warp; w < list.n; w += warps) {
+    const int id = list.ids[w];
+    const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
+    const uint8_t* seq = list.residues + begin;
+    const int ncj_move = list.param[w];
+    // xB >= xN + ncj_move in every row, xN = 12000 (warp-uniform).
+    const int result = 12000 + ncj_move >= 0
+                           ? fused_target<Q, kResident, false>(
+                                 resident, my_transitions, dd + lane, my_md, emissions + lane, seq,
+                                 L, ncj_move, emission_max, e_move, ddbound)
+                           : fused_target<Q, kResident, true>(
+                                 resident, my_transitions, dd + lane, my_md, emissions + lane, seq,
+                                 L, ncj_move, emission_max, e_move, ddbound);
+    if (lane == 0) list.out[w] = result;
+  }
+}
+
+}  // namespace gpuseq::cuda::hmm

@@ -1,0 +1,242 @@
+"""The fused Viterbi filter kernel (cuda/hmm/viterbi_fused.cuh, `GpuProfile(..., viterbi=
+"warp_fused")`: a warp per target with the saturating adds fused into DPX instructions, the
+transition words in registers for short models) gives the CPU Viterbi filter's scores bit for
+bit, and so HMMER's (tests/test_filters.py checks the CPU filter against HMMER itself): on the
+cases tests/test_gpu_filters.py runs the warp kernel on, with and without NVRTC, and on scores
+on both sides of the 16-bit overflow level (near it the kernel checks its rows for a wrapped
+emission add).
+Run on the device machine; skipped without a GPU. The NVRTC compilation of the kernel for
+Hopper and Ampere needs no GPU (only libnvrtc)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pyhmmer.easel import Alphabet
+from pyhmmer.plan7 import HMM, HMMFile
+from test_gpu_filters import _digitize
+
+import gpuseq
+from conftest import HMMER_EXAMPLES, bit_equal
+from gpuseq import _core
+from gpuseq.hmm import search_profile
+from synthetic import hmmemit, plant, random_protein, random_proteins
+
+NS = "gpuseq::cuda::hmm::"
+
+
+def _fused_vs_cpu(profile, residues, offsets, runtime_compiled=True):
+    """(GPU fused-kernel Viterbi scores, CPU Viterbi scores, the GPU profile)."""
+    gpu_profile = _core.GpuProfile(profile, viterbi="warp_fused", runtime_compiled=runtime_compiled)
+    targets = _core.GpuTargets(residues, offsets)
+    gpu = _core.gpu_filter_scores(gpu_profile, targets, "viterbi", residues, offsets)
+    cpu = _core.filter_scores(profile, "viterbi", residues, offsets)
+    return gpu, cpu, gpu_profile
+
+
+def _assert_equal(name, gpu, cpu):
+    bad = np.flatnonzero(~bit_equal(gpu, cpu))
+    assert bad.size == 0, (name, [(i, gpu[i], cpu[i]) for i in bad[:5]])
+
+
+def _sampled_model(M: int, seed: int):
+    hmm = HMM.sample(Alphabet.amino(), M, seed)
+    hmm.set_composition()
+    return hmm
+
+
+# ---- no GPU needed --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_80"])
+def test_kernel_compiles_under_nvrtc(arch):
+    """The embedded header instantiates for stripe counts no static kernel has, with the
+    transitions in registers (9, 12) and read every row (13, 64)."""
+    info = _core.nvrtc_info()
+    if not info["available"]:
+        pytest.skip(f"libnvrtc is not installed here: {info['reason']}")
+    names = [f"{NS}viterbi_fused_kernel<{q}>" for q in (9, 12, 13, 64)]
+    image, lowered = _core.nvrtc_compile(names, arch, cache=False)
+    assert image[:4] == b"\x7fELF"
+    for mangled in lowered:
+        assert "viterbi_fused_kernel" in mangled and mangled.encode() in image
+
+
+# ---- on the GPU -----------------------------------------------------------------------------
+
+
+@pytest.mark.cuda
+def test_equals_cpu_on_every_model(corpora):
+    """Every example, pyhmmer and synthetic model (M = 1 to 2000) on its stress corpus:
+    overflow, the J state, odd symbols, all-X, lengths 1 to 9000."""
+    seen = {"overflow": 0, "finite": 0}
+    for model_path, fasta in corpora:
+        db = gpuseq.read_fasta(fasta)
+        with HMMFile(model_path) as f:
+            for hmm in f:
+                gpu, cpu, _ = _fused_vs_cpu(search_profile(hmm), db.residues, db.offsets)
+                _assert_equal(hmm.name, gpu, cpu)
+                seen["overflow"] += int(np.isposinf(cpu).sum())
+                seen["finite"] += int(np.isfinite(cpu).sum())
+    assert min(seen.values()) > 50, seen
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("runtime_compiled", [True, False])
+@pytest.mark.parametrize(
+    "M",
+    # Stripe boundaries as in test_gpu_filters.py, the last model with its transitions in
+    # registers (768 = 12 stripes) and the first without (769), and the largest static model
+    # (3072 = 48 stripes).
+    [
+        1,
+        2,
+        3,
+        63,
+        64,
+        65,
+        127,
+        128,
+        129,
+        256,
+        257,
+        383,
+        640,
+        768,
+        769,
+        1025,
+        1537,
+        2048,
+        2561,
+        3072,
+    ],
+)
+def test_every_stripe_count_and_model_boundary(M, runtime_compiled):
+    """Models that fill their stripes exactly, by one node more or less, and that need a
+    rounded-up stripe count, against random, planted and repeated-consensus targets; NVRTC's
+    exact stripe count and the static kernels' rounded-up one."""
+    rng = np.random.default_rng(M)
+    hmm = _sampled_model(M, M + 11)
+    consensus = hmm.consensus.upper()
+    seqs = random_proteins(rng, 40, mean_length=300)
+    seqs += [plant(rng, consensus), consensus * 3, consensus[: max(1, M // 2)], "X" * 50]
+    seqs += [random_proteins(rng, 1, L, L, L)[0] for L in (1, 2, 129, 4000)]
+    gpu, cpu, gp = _fused_vs_cpu(search_profile(hmm), *_digitize(seqs), runtime_compiled)
+    _assert_equal(f"M={M}", gpu, cpu)
+    if runtime_compiled and gp.runtime_compiled:
+        assert gp.viterbi_stripes == max((M - 1) // 64 + 1, 2)
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("M", [3500, 4096])
+def test_models_longer_than_the_static_kernels(M):
+    """Only NVRTC takes these (up to 64 stripes, the transitions read every row)."""
+    if M > _core.gpu_max_model_length:
+        pytest.skip("NVRTC is unavailable: the static kernels do not take this model")
+    rng = np.random.default_rng(M)
+    hmm = _sampled_model(M, M)
+    seqs = random_proteins(rng, 30, mean_length=300)
+    seqs += [hmm.consensus.upper(), plant(rng, hmm.consensus.upper()), "", "A"]
+    gpu, cpu, gp = _fused_vs_cpu(search_profile(hmm), *_digitize(seqs))
+    assert gp.runtime_compiled
+    _assert_equal(f"M={M}", gpu, cpu)
+
+
+@pytest.mark.cuda
+def test_empty_single_and_100000_residue_targets(synthetic_models):
+    """Empty targets are NaN on both; lengths 1 and 100,000 (HMMER's limit), planted or not,
+    far longer than the kernel's 128-residue staging."""
+    rng = np.random.default_rng(3)
+    with HMMFile(synthetic_models["random2000"]) as f:
+        hmm = next(iter(f))
+    long_bg = random_proteins(rng, 1, 100000, 100000, 100000)[0]
+    planted = long_bg[:40000] + hmm.consensus.upper() + long_bg[42000:]
+    seqs = ["", "A", "", long_bg, planted, "W", ""]
+    for profile in (search_profile(hmm), search_profile(_sampled_model(100, 4))):
+        gpu, cpu, _ = _fused_vs_cpu(profile, *_digitize(seqs))
+        _assert_equal("edges", gpu, cpu)
+        assert np.isnan(gpu[[0, 2, 6]]).all()
+        assert not np.isnan(cpu[[1, 3, 4, 5]]).any()
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("name", ["fn3", "globins4", "Pkinase"])
+def test_scores_on_both_sides_of_the_overflow_level(name):
+    """Consensus prefixes of a tutorial model growing a residue at a time in random flanks, and
+    repeated pieces (the J state): the best scores run into the 16-bit ceiling (+inf), which the
+    kernel finds by checking for a wrapped emission add (it has no upper clamp) in rows where a
+    lane could reach 32767; some finite ones had their best row within the model's largest
+    emission of 32767, so the rows after it were checked and passed."""
+    with HMMFile(HMMER_EXAMPLES / "tutorial" / f"{name}.hmm") as f:
+        hmm = next(iter(f))
+    rng = np.random.default_rng(hmm.M + 1)
+    consensus = hmm.consensus.upper()
+
+    def flank():
+        return random_protein(rng, int(rng.integers(0, 300)))
+
+    seqs = [flank() + consensus[:n] + flank() for n in range(3, hmm.M + 1)]
+    for n in (10, 20, 40):
+        seqs += [(consensus[:n] + random_protein(rng, 15)) * r for r in range(2, 9)]
+    residues, offsets = _digitize(seqs)
+    profile = search_profile(hmm)
+    gpu, cpu, _ = _fused_vs_cpu(profile, residues, offsets)
+    _assert_equal(name, gpu, cpu)
+    assert np.isposinf(cpu).any()
+    # The best row's xE from the score (spec 5.1): xC = xE + E.MOVE, sc = (xC + ncj_move -
+    # base_w) / scale_w - 3.
+    finite = np.flatnonzero(np.isfinite(cpu))
+    ncj = np.array([_core.SearchProfile.ncj_move_w(int(L)) for L in np.diff(offsets)[finite]])
+    scale = _core.SearchProfile.scale_w
+    best_xe = (cpu[finite].astype(np.float64) + 3) * scale + 12000 - ncj - profile.e_move_w
+    emission_max = int(np.asarray(profile.viterbi_emissions).max())
+    assert (best_xe + emission_max >= 32767 + 2).sum() >= 2
+
+
+@pytest.mark.cuda
+def test_more_targets_than_resident_warps():
+    """20,000 short targets: every warp of the persistent grid takes several, each starting
+    from fresh rows."""
+    rng = np.random.default_rng(8)
+    hmm = _sampled_model(60, 8)
+    lengths = rng.integers(1, 80, 20_000)
+    offsets = np.zeros(lengths.size + 1, np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    residues = rng.integers(0, 20, int(offsets[-1])).astype(np.uint8)
+    gpu, cpu, _ = _fused_vs_cpu(search_profile(hmm), residues, offsets)
+    _assert_equal("20000 targets", gpu, cpu)
+    assert np.unique(cpu).size > 1000
+
+
+@pytest.mark.cuda
+def test_gpu_cascade_equals_cpu_cascade():
+    """Stages, scores and pass counts of the filter cascade with the fused Viterbi kernel,
+    on background plus planted homologs of three tutorial models."""
+    rng = np.random.default_rng(13)
+    tut = HMMER_EXAMPLES / "tutorial"
+    for name in ("globins4", "fn3", "Pkinase"):
+        path = tut / f"{name}.hmm"
+        with HMMFile(path) as f:
+            hmm = next(iter(f))
+        seqs = random_proteins(rng, 3000, mean_length=300)
+        seqs += [plant(rng, s) for s in hmmemit(path, 60, seed=7)]
+        residues, offsets = _digitize(seqs)
+        profile = search_profile(hmm)
+        gpu_profile = _core.GpuProfile(profile, viterbi="warp_fused")
+        targets = _core.GpuTargets(residues, offsets)
+        # F2 = 1e-300: the Viterbi filter runs on all but the few the MSV P-value passes.
+        for F1, F2 in ((0.02, 1e-3), (1.0, 1e-300)):
+            gpu = _core.gpu_run_cascade(gpu_profile, targets, residues, offsets, F1, F2, True, 4)
+            cpu = _core.run_cascade(profile, residues, offsets, F1, F2, True, 4)
+            for key, value in cpu.items():
+                if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+                    assert bit_equal(gpu[key], value).all(), (name, key)
+                else:
+                    assert np.array_equal(gpu[key], value), (name, key)
+            assert cpu["n_past_vit"] > 0
+
+
+@pytest.mark.cuda
+def test_unknown_variant_is_refused():
+    with pytest.raises(ValueError, match="'warp_fused'"):
+        _core.GpuProfile(search_profile(_sampled_model(10, 1)), viterbi="fused")
