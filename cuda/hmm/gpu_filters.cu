@@ -64,11 +64,19 @@ using ByteMultiSequenceCounts = std::integer_sequence<int, 2, 4, 8, 16, 32, 64, 
 using MultiStripeCounts =
     std::integer_sequence<int, 2, 3, 4, 6, 8, 12, 16, 20, 24, 28, 32, 40, 48>;
 // H_max (CUDAMPF++ section 3.4.1): the most stripes a model may take before a smaller S (more
-// nodes per stripe) is chosen. Measured on the H100 (bench_hmm_filters.py --multi, 16-bit MSV,
-// benchmarks/results/gpu-h100-80gb-hbm3-20261123): GCUPS rises with H up to 32 for S = 4 and 8
-// (S = 8: 2365 at H = 16, 3057 at 32, 2848 at 48) and falls past 24 for S = 16; the K40's was 45.
-constexpr int kMultiMaxStripes = 32;
-constexpr int kSsvMultiMaxModel = 0;  // see the DeviceProfile constructor
+// nodes per stripe) is chosen, and the largest S worth running. Measured on the H100 with the
+// score tables in shared memory (bench_hmm_filters.py --multi, 16-bit lanes, GCUPS SSV/MSV,
+// benchmarks/results/gpu-h100-80gb-hbm3-20261123/bench_hmm_filters_multi_shared.log):
+//   H = 48 still pays: M = 1536, S = 2 (H = 48) 14213/8904 against S = 1 11559/8023; M = 768,
+//   S = 4 (H = 48) 13908/8154 = S = 2 (H = 24) 13849/7908; at M = 192 and 384 the S that
+//   H = 48 picks is within 8% of the best.
+//   S = 32 and 64 never win (M = 32..128: S = 16 runs 5717..12311 SSV, S = 32 4926..5855):
+//   with one thread per target a target ends every few rows and each end costs a reduction.
+// The K40's H_max was 45. Byte lanes keep the first measurement (32, every S; global-memory
+// tables then): they are slower on sm_90 and the default only where DPX is emulated.
+constexpr int kMultiMaxStripes = 48;
+constexpr int kWordMultiMaxSequences = 16;
+constexpr int kByteMultiMaxStripes = 32;
 
 template <int... Qs>
 int covering_stripes(int M, int nodes_per_stripe, std::integer_sequence<int, Qs...>) {
@@ -396,10 +404,13 @@ struct DeviceTargets::Buffers {
   DeviceArray<uint8_t> residues;
   DeviceArray<int64_t> offsets;
   std::vector<int64_t> host_offsets;  // the same offsets on the host (target lengths)
-  // The last sequence blocks of the S-lane SSV and MSV: every model's SSV of a search runs on
-  // the same targets, so they are planned and filled once. Launches hold the lock.
+  // Sequence blocks of the S-lane kernels. Every model's SSV of a search runs on all the
+  // targets, so its blocks are planned and filled once per S (at most one set per S, 2 to 128)
+  // and reused by every model with that S; the MSV's (the targets the SSV left undecided,
+  // different for each model) are the last ones. Launches hold the lock.
   mutable std::mutex blocks_mutex;
-  mutable std::unique_ptr<DeviceSequenceBlocks> last_blocks[2];
+  mutable std::map<int, std::unique_ptr<DeviceSequenceBlocks>> ssv_blocks;
+  mutable std::unique_ptr<DeviceSequenceBlocks> msv_blocks;
 };
 
 DeviceTargets::DeviceTargets(const SequenceBatch& batch)
@@ -478,14 +489,10 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   tables_->msv_costs = device_copy(costs.data(), costs.size());
 
   int& S = options_.sequences_per_warp;
-  // Chosen by model length, the S-lane kernels run the MSV (few targets: those the SSV cannot
-  // decide), and the SSV only for models up to kSsvMultiMaxModel. Measured on the H100: the
-  // S-lane SSV kernel beats a warp per target only up to M = 150 (M = 50: 2.0 vs 1.6 TCUPS;
-  // M = 200: 4.4 vs 5.1; M = 400: 4.3 vs 7.4), and in a search its sequence blocks, planned
-  // and filled for every chunk and S, cost more than that gain (140 M residues x 6 models:
-  // 0.66 s with it, 0.29 s without): 0 until the blocks are planned once per chunk.
-  // An S asked for explicitly runs both.
-  ssv_multi_ = S != 0 || M <= kSsvMultiMaxModel;
+  // S chosen by model length (choose_sequences_per_warp) or given: S > 1 runs the SSV and the
+  // MSV on the S-lane kernels. (With their tables in global memory they beat a warp per target
+  // only up to M = 150 and ran the MSV only; from shared memory they win up to M = 1536, and
+  // the SSV's blocks are planned and filled once per chunk and S: DeviceTargets::Buffers.)
   if (S == 0) S = choose_sequences_per_warp(M, msv_bits);
   if (S != 1) {
     const int most = msv_bits == 16 ? 64 : 128;  // one target per lane
@@ -540,8 +547,10 @@ int max_model_length(bool runtime_compiled) {
 }
 
 int choose_sequences_per_warp(int M, int msv_bits) {
-  for (int S = msv_bits == 8 ? 128 : 64; S >= 2; S /= 2)
-    if (multi_width(msv_bits, S) * kMultiMaxStripes >= M) return S;
+  const int most = msv_bits == 8 ? 128 : kWordMultiMaxSequences;
+  const int max_stripes = msv_bits == 8 ? kByteMultiMaxStripes : kMultiMaxStripes;
+  for (int S = most; S >= 2; S /= 2)
+    if (multi_width(msv_bits, S) * max_stripes >= M) return S;
   return 1;
 }
 
@@ -585,7 +594,7 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
   std::vector<int32_t> out(ids.size());
   if (n == 0) return out;
   if (multi && dp.sequences_per_warp() > 1 &&
-      (kernel == Kernel::kMsv || (kernel == Kernel::kSsv && dp.ssv_multi())))
+      (kernel == Kernel::kMsv || kernel == Kernel::kSsv))
     return run_multi_kernel(kernel, dp, dt, ids, params, repeats, seconds);
   DeviceArray<int32_t> d_ids = device_copy(ids.data(), ids.size());
   DeviceArray<int32_t> d_params = device_copy(params.data(), params.size());
@@ -817,15 +826,22 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
   GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   GPUSEQ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, kMultiThreadsPerBlock,
                                                                   shared_bytes));
-  const int resident_warps = std::max(per_sm, 1) * sms * kWarpsPerBlock;
+  // Blocks are planned for as many warps as an SM can hold (64 on sm_80 and sm_90), whatever
+  // this kernel's occupancy, so that every model with this S reuses them.
+  int max_threads = 0;
+  GPUSEQ_CUDA_CHECK(
+      cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  const int planned_warps = std::max(per_sm * kWarpsPerBlock, max_threads / 32) * sms;
 
   const DeviceTargets::Buffers& buffers = dt.buffers();
   std::lock_guard<std::mutex> lock(buffers.blocks_mutex);
   std::unique_ptr<DeviceSequenceBlocks>& cached =
-      buffers.last_blocks[kernel == Kernel::kSsv ? 0 : 1];
-  if (!cached || cached->sequences_per_warp != S || cached->max_warps != resident_warps ||
-      cached->ids != ids)
-    cached = fill_blocks(dt, ids, S, resident_warps);
+      kernel == Kernel::kSsv ? buffers.ssv_blocks[S] : buffers.msv_blocks;
+  if (!cached || cached->sequences_per_warp != S || cached->max_warps != planned_warps ||
+      cached->ids != ids) {
+    cached.reset();  // (its memory first)
+    cached = fill_blocks(dt, ids, S, planned_warps);
+  }
   const DeviceSequenceBlocks& blocks = *cached;
   const cpu::SequenceBlockPlan& plan = blocks.plan;
   const int placed = static_cast<int>(plan.column_items.size());
