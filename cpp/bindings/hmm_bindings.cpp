@@ -218,10 +218,18 @@ void bind_gpu_hmm(py::module_& m) {
              gh::KernelOptions o;
              o.msv_bits = msv_bits;
              o.sequences_per_warp = sequences_per_warp;
-             if (viterbi == "warp") o.viterbi = gh::KernelOptions::Viterbi::kWarpPerTarget;
-             else if (viterbi == "thread") o.viterbi = gh::KernelOptions::Viterbi::kThreadPerTarget;
-             else if (viterbi == "warp_fused") o.viterbi = gh::KernelOptions::Viterbi::kWarpFused;
-             else throw std::invalid_argument("viterbi must be 'warp' or 'thread' (or 'warp_fused'), not '" + viterbi + "'");
+             using V = gh::KernelOptions::Viterbi;
+             // auto: the DPX-fused kernel where DPX is native (sm_90: 1.45-1.59x the warp
+             // kernel's GCUPS, M = 150..1600, bench_hmm_filters.py), the warp kernel elsewhere.
+             if (viterbi == "auto")
+               o.viterbi = gh::default_msv_bits() == 16 ? V::kWarpFused : V::kWarpPerTarget;
+             else if (viterbi == "warp") o.viterbi = V::kWarpPerTarget;
+             else if (viterbi == "thread") o.viterbi = V::kThreadPerTarget;
+             else if (viterbi == "warp_fused") o.viterbi = V::kWarpFused;
+             else
+               throw std::invalid_argument(
+                   "viterbi must be 'auto', 'warp', 'warp_fused' or 'thread', not '" + viterbi +
+                   "'");
              o.runtime_compiled = runtime_compiled;
              std::unique_ptr<gh::DeviceProfile> dp;
              {
@@ -237,12 +245,12 @@ void bind_gpu_hmm(py::module_& m) {
              return dp;
            }),
            py::keep_alive<1, 2>(), py::arg("profile"), py::arg("msv_bits") = 0,
-           py::arg("viterbi") = "warp", py::arg("sequences_per_warp") = 0,
+           py::arg("viterbi") = "auto", py::arg("sequences_per_warp") = 0,
            py::arg("runtime_compiled") = true,
            "msv_bits: SSV/MSV lanes of 8 bits (the paper's) or 16 (DPX); 0: this device's "
            "faster one. viterbi: 'warp' (a warp per target, CUDAMPF), 'thread' (a thread per "
-           "target, Walters et al. 2009) or 'warp_fused' (a warp per target, saturating adds "
-           "fused into DPX instructions). runtime_compiled: kernels compiled by NVRTC for the "
+           "target, Walters et al. 2009), 'warp_fused' (a warp per target, saturating adds "
+           "fused into DPX instructions) or 'auto' (warp_fused where DPX is native). runtime_compiled: kernels compiled by NVRTC for the "
            "model's exact stripe count where the static set lacks it (else, or without NVRTC, "
            "the static kernels with the count rounded up). sequences_per_warp: SSV/MSV targets "
            "a warp aligns at once (CUDAMPF++; 2 to 64 with 16-bit lanes, to 128 with bytes), 1: "

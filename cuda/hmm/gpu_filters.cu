@@ -405,11 +405,11 @@ struct DeviceTargets::Buffers {
   DeviceArray<int64_t> offsets;
   std::vector<int64_t> host_offsets;  // the same offsets on the host (target lengths)
   // Sequence blocks of the S-lane kernels. Every model's SSV of a search runs on all the
-  // targets, so its blocks are planned and filled once per S (at most one set per S, 2 to 128)
-  // and reused by every model with that S; the MSV's (the targets the SSV left undecided,
-  // different for each model) are the last ones. Launches hold the lock.
+  // targets, so its blocks are planned and filled once per (S, resident warps) and reused by
+  // every model with those (at most kMaxSsvBlockSets sets); the MSV's (the targets the SSV
+  // left undecided, different for each model) are the last ones. Launches hold the lock.
   mutable std::mutex blocks_mutex;
-  mutable std::map<int, std::unique_ptr<DeviceSequenceBlocks>> ssv_blocks;
+  mutable std::map<std::pair<int, int>, std::unique_ptr<DeviceSequenceBlocks>> ssv_blocks;
   mutable std::unique_ptr<DeviceSequenceBlocks> msv_blocks;
 };
 
@@ -826,21 +826,22 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
   GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   GPUSEQ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, kMultiThreadsPerBlock,
                                                                   shared_bytes));
-  // Blocks are planned for as many warps as an SM can hold (64 on sm_80 and sm_90), whatever
-  // this kernel's occupancy, so that every model with this S reuses them.
-  int max_threads = 0;
-  GPUSEQ_CUDA_CHECK(
-      cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-  const int planned_warps = std::max(per_sm * kWarpsPerBlock, max_threads / 32) * sms;
+  // Blocks are planned for the warps this kernel keeps resident (planned for more, the last
+  // wave runs part-empty: 12.0 against 9.1 TCUPS at M = 150, S = 16, one block per SM).
+  const int resident_warps = std::max(per_sm, 1) * sms * kWarpsPerBlock;
 
   const DeviceTargets::Buffers& buffers = dt.buffers();
   std::lock_guard<std::mutex> lock(buffers.blocks_mutex);
+  const std::pair<int, int> key{S, resident_warps};
+  if (kernel == Kernel::kSsv && !buffers.ssv_blocks.count(key) &&
+      buffers.ssv_blocks.size() >= DeviceTargets::kMaxSsvBlockSets)
+    buffers.ssv_blocks.clear();  // bounded device memory: a set is about the targets' size
   std::unique_ptr<DeviceSequenceBlocks>& cached =
-      kernel == Kernel::kSsv ? buffers.ssv_blocks[S] : buffers.msv_blocks;
-  if (!cached || cached->sequences_per_warp != S || cached->max_warps != planned_warps ||
+      kernel == Kernel::kSsv ? buffers.ssv_blocks[key] : buffers.msv_blocks;
+  if (!cached || cached->sequences_per_warp != S || cached->max_warps != resident_warps ||
       cached->ids != ids) {
     cached.reset();  // (its memory first)
-    cached = fill_blocks(dt, ids, S, planned_warps);
+    cached = fill_blocks(dt, ids, S, resident_warps);
   }
   const DeviceSequenceBlocks& blocks = *cached;
   const cpu::SequenceBlockPlan& plan = blocks.plan;

@@ -20,6 +20,7 @@ namespace gpuseq::cuda::hmm {
 // target's length, computed once for every model (glibc logf, as the CPU filters do).
 class DeviceTargets {
  public:
+  static constexpr size_t kMaxSsvBlockSets = 4;  // S-lane SSV block sets kept (gpu_filters.cu)
   explicit DeviceTargets(const SequenceBatch& batch);
   ~DeviceTargets();
   DeviceTargets(const DeviceTargets&) = delete;

@@ -198,7 +198,7 @@ class GpuProfile:
         self,
         profile: SearchProfile,
         msv_bits: int = 0,
-        viterbi: str = "warp",
+        viterbi: str = "auto",
         sequences_per_warp: int = 0,
         runtime_compiled: bool = True,
     ) -> None: ...
