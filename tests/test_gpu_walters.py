@@ -134,5 +134,5 @@ def test_gpu_cascade_equals_cpu_cascade():
 def test_unknown_variant_is_refused():
     hmm = HMM.sample(Alphabet.amino(), 10, 1)
     hmm.set_composition()
-    with pytest.raises(ValueError, match="'warp' or 'thread'"):
+    with pytest.raises(ValueError, match="'auto', 'warp', 'warp_fused' or 'thread'"):
         _core.GpuProfile(search_profile(hmm), viterbi="block")

@@ -253,10 +253,18 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
     holds stays uploaded for later searches (SequenceDatabase.device_copies). What the GPU
     cannot hold is split in halves (a single target that does not fit, and a model longer than
     the GPU kernels take, run on the CPU filters): the results are the same."""
-    if where == "cuda":
-        gpu = [_core.GpuProfile(p) if p.M <= _core.gpu_max_model_length else None for p in profiles]
-    else:
-        gpu = [None] * len(profiles)
+
+    def gpu_profile(profile):
+        """The model's GPU tables, or None (CPU filters): too long for the GPU kernels, or
+        no GPU memory left for its tables."""
+        if profile.M > _core.gpu_max_model_length:
+            return None
+        try:
+            return _core.GpuProfile(profile)
+        except _core.DeviceOutOfMemory:
+            return None
+
+    gpu = [gpu_profile(p) for p in profiles] if where == "cuda" else [None] * len(profiles)
 
     def cascade(q: int, residues, offsets, targets, threads: int) -> dict:
         if targets is None or gpu[q] is None:
