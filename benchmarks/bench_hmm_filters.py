@@ -113,7 +113,8 @@ def main() -> int:
         f"{'GPU GCUPS':>10} {'CPU GCUPS':>10} {'GPU/CPU':>8}"
     )
     # (filter, lane bits, Viterbi layout, SSV/MSV targets per warp: 1 = a warp per target,
-    # 0 = CUDAMPF++ S by model length)
+    # 0 = CUDAMPF++ S by model length, passed explicitly so that the SSV runs on the S-lane
+    # kernel too: a search leaves its SSV on the warp kernel, see gpu_filters.cu)
     variants = [(which, bits, "warp", 1) for which in ("ssv", "msv") for bits in (8, 16)]
     variants += [("ssv", 16, "warp", 0), ("msv", 16, "warp", 0)]
     variants += [("viterbi", 16, "warp", 1), ("viterbi", 16, "thread", 1)]
@@ -140,7 +141,7 @@ def main() -> int:
                     profile,
                     bits if which != "viterbi" else 0,
                     variant if which == "viterbi" else "warp",
-                    per_warp,
+                    per_warp or _core.gpu_choose_sequences_per_warp(M, bits),
                     runtime_compiled=runtime_compiled,
                 )
                 profile_seconds = time.perf_counter() - start

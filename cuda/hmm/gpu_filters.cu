@@ -489,10 +489,14 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   tables_->msv_costs = device_copy(costs.data(), costs.size());
 
   int& S = options_.sequences_per_warp;
-  // S chosen by model length (choose_sequences_per_warp) or given: S > 1 runs the SSV and the
-  // MSV on the S-lane kernels. (With their tables in global memory they beat a warp per target
-  // only up to M = 150 and ran the MSV only; from shared memory they win up to M = 1536, and
-  // the SSV's blocks are planned and filled once per chunk and S: DeviceTargets::Buffers.)
+  // S chosen by model length (choose_sequences_per_warp) or given: S > 1 runs the MSV on the
+  // S-lane kernels (the targets the SSV left undecided), and the SSV only when S is given. The
+  // S-lane SSV kernel is the faster one up to M = 1536 (12.0 against 4.5 TCUPS at M = 150),
+  // but in a search its sequence blocks, planned on the host for every chunk and S (about 0.1 s
+  // for a chunk of 64 M residues), cost far more than it saves there (the SSV of a model over
+  // such a chunk takes milliseconds): 6 models over 490 M residues on the H100, filters 4.8 s
+  // with it, 1.0 s without. Planning the blocks on the GPU would lift this.
+  ssv_multi_ = S != 0;
   if (S == 0) S = choose_sequences_per_warp(M, msv_bits);
   if (S != 1) {
     const int most = msv_bits == 16 ? 64 : 128;  // one target per lane
@@ -594,7 +598,7 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
   std::vector<int32_t> out(ids.size());
   if (n == 0) return out;
   if (multi && dp.sequences_per_warp() > 1 &&
-      (kernel == Kernel::kMsv || kernel == Kernel::kSsv))
+      (kernel == Kernel::kMsv || (kernel == Kernel::kSsv && dp.ssv_multi())))
     return run_multi_kernel(kernel, dp, dt, ids, params, repeats, seconds);
   DeviceArray<int32_t> d_ids = device_copy(ids.data(), ids.size());
   DeviceArray<int32_t> d_params = device_copy(params.data(), params.size());

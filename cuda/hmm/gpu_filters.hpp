@@ -83,6 +83,7 @@ class DeviceProfile {
   int viterbi_stripes() const { return viterbi_stripes_; }
   int sequences_per_warp() const { return options_.sequences_per_warp; }
   int multi_stripes() const { return multi_stripes_; }  // H of the S-lane kernels (0 if S = 1)
+  bool ssv_multi() const { return ssv_multi_; }  // the SSV too on the S-lane kernels (S given)
 
   struct Tables;
   const Tables& tables() const { return *tables_; }
@@ -91,6 +92,7 @@ class DeviceProfile {
   const ::gpuseq::hmm::SearchProfile& profile_;  // borrowed: outlives this object
   KernelOptions options_;
   int msv_stripes_ = 0, viterbi_stripes_ = 0, multi_stripes_ = 0;
+  bool ssv_multi_ = false;
   std::unique_ptr<Tables> tables_;
 };
 
