@@ -66,7 +66,7 @@ using MultiStripeCounts =
 // H_max (CUDAMPF++ section 3.4.1): the most stripes a model may take before a smaller S (more
 // nodes per stripe) is chosen, and the largest S worth running. Measured on the H100 with the
 // score tables in shared memory (bench_hmm_filters.py --multi, 16-bit lanes, GCUPS SSV/MSV,
-// benchmarks/results/gpu-h100-80gb-hbm3-20261123/bench_hmm_filters_multi_shared.log):
+// benchmarks/results/gpu-h100-80gb-hbm3-20261123-b/bench_hmm_filters_multi_shared-c3821fc.log):
 //   H = 48 still pays: M = 1536, S = 2 (H = 48) 14213/8904 against S = 1 11559/8023; M = 768,
 //   S = 4 (H = 48) 13908/8154 = S = 2 (H = 24) 13849/7908; at M = 192 and 384 the S that
 //   H = 48 picks is within 8% of the best.
