@@ -6,9 +6,9 @@
 // is the concatenation of its sequences, each followed by kBlockEndMarker, then kBlockPadMarker
 // down to the block's height (its longest column, rounded up to whole 128-byte loads). The
 // kernel walks the rows; at an end marker it records that sequence's score and starts afresh.
-// Targets are placed longest first, each on the column that is shortest so far (ties: the lowest
-// column), so columns grow top to bottom in decreasing length, the longest targets share the
-// first warps and the block heights come out even. A target longer than the block limit would
+// Targets are placed longest first, each on a column that is shortest so far (ties: the one that
+// got there first), so columns grow top to bottom in decreasing length, the longest targets share
+// the first warps and the block heights come out even. A target longer than the block limit would
 // hold its warp S times longer than a warp of its own takes: it is left to the warp-per-target
 // kernel (`single`). Pure host code; the GPU fills the same layout from its resident targets.
 #pragma once
