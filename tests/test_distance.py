@@ -135,6 +135,83 @@ def test_tiles_and_memory_mapped_output(tmp_path):
     np.testing.assert_array_equal(np.load(tmp_path / "D.npy"), reference(X, Y, "hamming"))
 
 
+def _missing_genotypes(rng, shape, rate):
+    X = rng.integers(0, 3, shape).astype(float)
+    X[rng.random(shape) < rate] = np.nan
+    return X, np.where(np.isnan(X), -1, X).astype(np.int64)
+
+
+@pytest.mark.parametrize("backend", ["cpu", pytest.param("cuda", marks=pytest.mark.cuda)])
+@pytest.mark.parametrize("missing_rate", [0.0, 0.1])
+def test_out_file_holds_what_the_call_returns(tmp_path, backend, missing_rate):
+    """out= with normalize, condensed and return_compared, over many tiles: the file holds
+    the returned values (fractions, condensed order), equal to scipy / the NumPy rule, and
+    the compared counts go to D.compared.npy beside it."""
+    rng = np.random.default_rng(7)
+    X, Xi = _missing_genotypes(rng, (83, 150), missing_rate)
+    ref, ref_compared = reference_with_missing(Xi, Xi, "hamming")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fractions = ref / ref_compared
+    upper = np.triu_indices(len(X), 1)
+    if missing_rate == 0:
+        np.testing.assert_array_equal(fractions[upper], pdist(X, "hamming"))
+    cases = [
+        (dict(normalize=True), fractions),
+        (dict(normalize=True, condensed=True), fractions[upper]),
+        (dict(condensed=True), ref[upper]),
+        (dict(), ref),
+    ]
+    for i, (options, expected) in enumerate(cases):
+        path = tmp_path / f"D{i}.npy"
+        got, compared = gpuseq.pairwise_distances(X, out=path, tile=16, backend=backend,
+                                                  return_compared=True, **options)
+        assert isinstance(got, np.memmap) and isinstance(compared, np.memmap)
+        assert got.dtype == (np.float64 if options.get("normalize") else np.int32)
+        for array, want in ((got, expected), (np.load(path), expected),
+                            (np.load(tmp_path / f"D{i}.compared.npy"),
+                             ref_compared[upper] if options.get("condensed") else ref_compared)):
+            np.testing.assert_array_equal(array, want, err_msg=str(options))
+        # The same in memory.
+        again = gpuseq.pairwise_distances(X, tile=16, backend=backend, **options)
+        np.testing.assert_array_equal(again, expected, err_msg=str(options))
+
+
+def test_condensed_computes_only_the_upper_triangle(monkeypatch):
+    """Condensed output asks the engine for the tiles that hold pairs j > i, and no others."""
+    asked = []
+    real = gd._compute_tile
+
+    def spy(engine, result, compared, r0, r1, c0, c1, origin=(0, 0)):
+        asked.append((r0, r1, c0, c1))
+        real(engine, result, compared, r0, r1, c0, c1, origin)
+
+    monkeypatch.setattr(gd, "_compute_tile", spy)
+    X = np.random.default_rng(8).integers(0, 3, (100, 40))
+    got = gpuseq.pairwise_distances(X, condensed=True, tile=10, backend="cpu")
+    np.testing.assert_array_equal(got, np.rint(pdist(X, "hamming") * 40))
+    assert len(asked) == 10 * 11 // 2  # the diagonal tiles and those above them
+    assert all(c1 > r0 + 1 for r0, _, _, c1 in asked)
+
+
+def test_out_of_core_result_keeps_memory_flat(tmp_path):
+    """A normalized result written with out= stays tiled: the arrays the call allocates peak
+    at a few tiles, not at the n x n float64 matrix (288 MB here). NumPy's allocations are
+    traced by tracemalloc; the file's pages are the memory map's, not counted."""
+    import tracemalloc
+
+    X = np.random.default_rng(9).integers(0, 3, (6000, 64)).astype(np.int8)
+    tracemalloc.start()
+    try:
+        D = gpuseq.pairwise_distances(X, normalize=True, out=tmp_path / "D.npy", tile=1000,
+                                      backend="cpu")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # Tiles of 1000 x 1000: int32 counts and float64 fractions, 12 MB.
+    assert peak < 40 << 20, peak
+    np.testing.assert_array_equal(D[:50], cdist(X[:50], X, "hamming"))
+
+
 @pytest.mark.parametrize("backend", ["cpu", pytest.param("cuda", marks=pytest.mark.cuda)])
 def test_one_engine_shared_by_threads(backend):
     """compute_into releases the GIL and a GPU engine reuses its device buffers; the binding

@@ -70,15 +70,20 @@ def pairwise_distances(
         metric: ``"hamming"`` (attributes that differ) or ``"manhattan"`` (sum of |a - b|,
             scipy's ``"cityblock"``).
         normalize: divide by the number of attributes compared (scipy's ``hamming`` fraction).
-        condensed: return the upper triangle as scipy's ``pdist`` does (Y must be None).
+        condensed: return the upper triangle as scipy's ``pdist`` does (Y must be None);
+            only the tiles that hold it are computed.
         alphabet_size: number of values an attribute can take (3 for genotypes 0/1/2).
         missing: the value that marks a missing attribute (NaN is always missing).
         kernel: see the module docstring; ``"auto"`` is ``"bitplane"``.
         backend: ``"auto"``, ``"cpu"`` or ``"cuda"`` (for ``"bitplane"``; the paper's GPU
             kernels need ``"cuda"``, ``"cpu"`` is the CPU loop).
         threads: CPU threads (0: all cores).
-        out: path of a ``.npy`` file to write the int32 matrix to (memory-mapped, for
-            results larger than memory); the memory-mapped array is returned.
+        out: path of a ``.npy`` file to write the result to, memory-mapped, for results
+            larger than memory: the file holds exactly what the call returns (int32 counts,
+            float64 fractions with ``normalize``, 1-D with ``condensed``) and the
+            memory-mapped array is returned. The work stays tiled: no n x m array is held
+            in memory. With ``return_compared`` the compared counts go beside it
+            (``D.npy`` -> ``D.compared.npy``).
         tile: rows/columns per computed block (default 8192).
         return_compared: also return the int32 matrix of attributes compared per pair.
 
@@ -97,8 +102,6 @@ def pairwise_distances(
         raise ValueError(f"kernel must be one of {KERNELS}, not {kernel!r}")
     if condensed and Y is not None:
         raise ValueError("condensed output is for one set of instances (Y must be None)")
-    if condensed and out is not None:
-        raise ValueError("condensed output cannot be written to a file; use out= without it")
     x, x_missing = _genotype_matrix(X, "X", alphabet_size, missing)
     if Y is None:
         y, y_missing = x, x_missing
@@ -112,23 +115,37 @@ def pairwise_distances(
     engine = _engine(x, y, metric, alphabet_size, has_missing, kernel, backend, threads)
 
     n, m = x.shape[0], y.shape[0]
-    result = _allocate(out, (n, m))
+    shape = (n * (n - 1) // 2,) if condensed else (n, m)
+    result = _allocate(out, shape, np.float64 if normalize else np.int32)
+    compared = None
+    if return_compared:
+        compared = _allocate(None if out is None else _compared_path(out), shape, np.int32)
     # Attributes compared per pair: computed only when values are missing (else all of them).
-    compared = _allocate(None, (n, m)) if has_missing and (return_compared or normalize) else None
-    for r0, r1, c0, c1 in _tiles(n, m, tile or _DEFAULT_TILE, kernel):
-        _compute_tile(engine, result, compared, r0, r1, c0, c1)
-    if out is not None and hasattr(result, "flush"):
-        result.flush()
-    if compared is None and return_compared:
-        compared = np.full((n, m), x.shape[1], dtype=np.int32)
-    if normalize:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            # NaN where nothing was compared
-            result = result / (compared if compared is not None else x.shape[1])
-    if condensed:
-        upper = np.triu_indices(n, 1)
-        result = result[upper]
-        compared = compared[upper] if compared is not None else None
+    count_compared = has_missing and (return_compared or normalize)
+    size = tile or _DEFAULT_TILE
+    for r0, r1, c0, c1 in _tiles(n, m, size, kernel):
+        if condensed and c1 <= r0 + 1:
+            continue  # no pair of the upper triangle: condensed output computes half the tiles
+        if not (normalize or condensed):  # the engine writes straight into the result
+            _compute_tile(engine, result, compared if count_compared else None, r0, r1, c0, c1)
+            if compared is not None and not count_compared:
+                compared[r0:r1, c0:c1] = x.shape[1]
+            continue
+        counts = np.empty((r1 - r0, c1 - c0), dtype=np.int32)
+        tile_compared = np.empty_like(counts) if count_compared else None
+        _compute_tile(engine, counts, tile_compared, r0, r1, c0, c1, origin=(r0, c0))
+        if tile_compared is None:
+            tile_compared = x.shape[1]
+        values = counts
+        if normalize:
+            with np.errstate(invalid="ignore", divide="ignore"):  # NaN: nothing compared
+                values = counts / tile_compared
+        _put_tile(result, values, r0, c0, n, condensed)
+        if compared is not None:
+            _put_tile(compared, tile_compared, r0, c0, n, condensed, like=counts)
+    for array in (result, compared):
+        if out is not None and hasattr(array, "flush"):
+            array.flush()
     return (result, compared) if return_compared else result
 
 
@@ -348,19 +365,43 @@ def _compute_tile(engine, result, compared, r0, r1, c0, c1, origin=(0, 0)) -> No
                     _compute_tile(engine, result, compared, a, b, c, d, origin)
 
 
-def _allocate(out, shape) -> np.ndarray:
-    n, m = shape
+def _allocate(out, shape: tuple, dtype) -> np.ndarray:
     if out is not None:
-        return np.lib.format.open_memmap(out, mode="w+", dtype=np.int32, shape=shape)
-    need = n * m * 4
+        return np.lib.format.open_memmap(out, mode="w+", dtype=dtype, shape=shape)
+    need = int(np.prod(shape)) * np.dtype(dtype).itemsize
     available = _available_memory()
     if available is not None and need > available:
+        what = " x ".join(str(k) for k in shape)
         raise OutputTooLargeError(
-            f"a {n} x {m} int32 distance matrix needs {need / 2**30:.1f} GiB and "
+            f"a {what} {np.dtype(dtype).name} distance matrix needs {need / 2**30:.1f} GiB and "
             f"{available / 2**30:.1f} GiB is available: write it to a file with out='D.npy', "
             "or ask for nearest_neighbors()"
         )
-    return np.empty(shape, dtype=np.int32)
+    return np.empty(shape, dtype=dtype)
+
+
+def _compared_path(out) -> Path:
+    """Where return_compared's matrix goes beside out= ("D.npy" -> "D.compared.npy")."""
+    path = Path(out)
+    return path.with_name(path.stem + ".compared" + (path.suffix or ".npy"))
+
+
+def _put_tile(dest, values, r0: int, c0: int, n: int, condensed: bool, like=None) -> None:
+    """A tile of pairs (rows r0.., columns c0..) into the full or condensed destination;
+    values may be a scalar (shaped as `like`)."""
+    if not condensed:
+        rows, cols = like.shape if like is not None else values.shape
+        dest[r0 : r0 + rows, c0 : c0 + cols] = values
+        return
+    rows, cols = like.shape if like is not None else values.shape
+    for a in range(rows):
+        i = r0 + a
+        j0 = max(c0, i + 1)  # the upper triangle: j > i
+        if j0 >= c0 + cols:
+            continue
+        start = n * i - i * (i + 1) // 2 + (j0 - i - 1)  # scipy's pdist order
+        span = c0 + cols - j0
+        dest[start : start + span] = values if np.isscalar(values) else values[a, j0 - c0 :]
 
 
 def _available_memory() -> int | None:
