@@ -73,29 +73,43 @@ BitPlanes encode_bit_planes(const GenotypeMatrix& x, int alphabet_size, Metric m
   return p;
 }
 
-// Sum of popcount(a[w] & b[w]), in three builds chosen once by CPUID: AVX-512 VPOPCNTDQ
-// (the loop vectorizes to vpopcntq), the POPCNT instruction, and plain x86-64 / other CPUs.
-// They have external linkage in namespace `isa` so that they keep their names in the built
-// module: tests/test_isa.py allows AVX-512 instructions only in functions named so.
+// Sums of popcount(a[r][w] & b[c][w]) over w for 4 rows a[0..3] against 4 columns b[0..3],
+// into out[4 * r + c], in three builds chosen once by CPUID: AVX-512 VPOPCNTDQ (vpopcntq), the
+// POPCNT instruction, and plain x86-64 / other CPUs. They have external linkage in namespace
+// `isa` so that they keep their names in the built module: tests/test_isa.py allows AVX-512
+// instructions only in functions named so. Every loaded word serves four products (a matrix
+// product's register block), where a pair-by-pair loop loads two words per popcount and is
+// bound by the loads.
 namespace isa {
 
-#define GPUSEQ_AND_POPCOUNT_BODY                                                   \
-  int64_t sum = 0;                                                                 \
-  for (int64_t w = 0; w < words; ++w) sum += __builtin_popcountll(a[w] & b[w]);    \
-  return sum;
+#define GPUSEQ_AND_POPCOUNT_4X4_BODY                                                       \
+  int64_t s[16] = {0};                                                                     \
+  for (int64_t w = 0; w < words; ++w) {                                                    \
+    const uint64_t a0 = a[0][w], a1 = a[1][w], a2 = a[2][w], a3 = a[3][w];                 \
+    for (int c = 0; c < 4; ++c) {                                                          \
+      const uint64_t bw = b[c][w];                                                         \
+      s[c] += __builtin_popcountll(a0 & bw);                                               \
+      s[4 + c] += __builtin_popcountll(a1 & bw);                                           \
+      s[8 + c] += __builtin_popcountll(a2 & bw);                                           \
+      s[12 + c] += __builtin_popcountll(a3 & bw);                                          \
+    }                                                                                      \
+  }                                                                                        \
+  for (int k = 0; k < 16; ++k) out[k] = s[k];
 
-int64_t and_popcount_plain(const uint64_t* a, const uint64_t* b, int64_t words) {
-  GPUSEQ_AND_POPCOUNT_BODY
+void and_popcount_plain(const uint64_t* const* a, const uint64_t* const* b, int64_t words,
+                            int64_t* out) {
+  GPUSEQ_AND_POPCOUNT_4X4_BODY
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("popcnt"))) int64_t and_popcount_popcnt(const uint64_t* a,
-                                                              const uint64_t* b, int64_t words) {
-  GPUSEQ_AND_POPCOUNT_BODY
+__attribute__((target("popcnt"))) void and_popcount_popcnt(const uint64_t* const* a,
+                                                               const uint64_t* const* b,
+                                                               int64_t words, int64_t* out) {
+  GPUSEQ_AND_POPCOUNT_4X4_BODY
 }
-__attribute__((target("avx512f,avx512vpopcntdq"))) int64_t and_popcount_avx512_vpopcnt(
-    const uint64_t* a, const uint64_t* b, int64_t words) {
-  GPUSEQ_AND_POPCOUNT_BODY
+__attribute__((target("avx512f,avx512vpopcntdq"))) void and_popcount_avx512_vpopcnt(
+    const uint64_t* const* a, const uint64_t* const* b, int64_t words, int64_t* out) {
+  GPUSEQ_AND_POPCOUNT_4X4_BODY
 }
 #endif
 
@@ -103,9 +117,10 @@ __attribute__((target("avx512f,avx512vpopcntdq"))) int64_t and_popcount_avx512_v
 
 namespace {
 
-using AndPopcount = int64_t (*)(const uint64_t*, const uint64_t*, int64_t);
+using AndPopcount4x4 = void (*)(const uint64_t* const*, const uint64_t* const*, int64_t,
+                                int64_t*);
 
-AndPopcount pick_and_popcount() {
+AndPopcount4x4 pick_and_popcount_4x4() {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512vpopcntdq")) return &isa::and_popcount_avx512_vpopcnt;
@@ -114,7 +129,21 @@ AndPopcount pick_and_popcount() {
   return &isa::and_popcount_plain;
 }
 
-const AndPopcount and_popcount = pick_and_popcount();
+const AndPopcount4x4 and_popcount_4x4 = pick_and_popcount_4x4();
+
+// sums[4 * r + c] = popcount(row_a(rows[r]) & row_b(cols[c])) over `words`, for up to 4 rows and
+// columns (missing ones repeat the last: their sums are not read).
+template <class RowA, class RowB>
+void and_popcount_block(RowA row_a, RowB row_b, const int64_t* rows, int nr, const int64_t* cols,
+                        int nc, int64_t words, int64_t* sums) {
+  const uint64_t* a[4];
+  const uint64_t* b[4];
+  for (int k = 0; k < 4; ++k) {
+    a[k] = row_a(rows[k < nr ? k : nr - 1]);
+    b[k] = row_b(cols[k < nc ? k : nc - 1]);
+  }
+  and_popcount_4x4(a, b, words, sums);
+}
 
 }  // namespace
 
@@ -122,32 +151,58 @@ void distances_bit_planes(const BitPlanes& x, const BitPlanes& y, Metric metric,
                           const OutputTile& tile, int threads) {
   const int64_t W = x.row_words(), PW = x.plane_words;
   const bool missing = x.with_missing();
-  parallel_for_blocks(tile.row_end - tile.row_begin, 4, threads, [&](int64_t b, int64_t e, int) {
-    for (int64_t r = b; r < e; ++r) {
-      const int64_t i = tile.row_begin + r;
-      const uint64_t* xi = x.row(i);
-      for (int64_t j = tile.col_begin; j < tile.col_end; ++j) {
-        const uint64_t* yj = y.row(j);
-        const int64_t both = and_popcount(xi, yj, W);
-        int64_t compared = x.attributes;
-        if (missing) compared = and_popcount(x.valid_row(i), y.valid_row(j), PW);
-        int64_t dist;
-        if (metric == Metric::kHamming) {
-          dist = compared - both;  // matches are the AND of equal-value planes
-        } else if (!missing) {
-          dist = x.weight[i] + y.weight[j] - 2 * both;  // sum of thermometer XORs
-        } else {
-          // Thermometer bits of one instance where the other one has a value.
-          int64_t cross = 0;
-          for (int p = 0; p < x.planes; ++p) {
-            cross += and_popcount(xi + p * PW, y.valid_row(j), PW);
-            cross += and_popcount(x.valid_row(i), yj + p * PW, PW);
+  // Cache blocking: a thread takes 4 rows at a time against the tile's columns in groups of
+  // 4 (register blocks), the columns in panels that stay in L2 while its rows go by.
+  const int64_t panel = std::max<int64_t>(4, (int64_t{256} << 10) / std::max<int64_t>(1, 8 * W));
+  const int64_t nrows = tile.row_end - tile.row_begin;
+  parallel_for_blocks(nrows, 16, threads, [&](int64_t b, int64_t e, int) {
+    int64_t both[16], compared[16], cross[16], part[16];
+    for (int64_t p0 = tile.col_begin; p0 < tile.col_end; p0 += panel) {
+      const int64_t p1 = std::min(tile.col_end, p0 + panel);
+      for (int64_t r0 = b; r0 < e; r0 += 4) {
+        const int nr = static_cast<int>(std::min<int64_t>(4, e - r0));
+        int64_t rows[4];
+        for (int k = 0; k < 4; ++k) rows[k] = tile.row_begin + r0 + std::min(k, nr - 1);
+        for (int64_t j0 = p0; j0 < p1; j0 += 4) {
+          const int nc = static_cast<int>(std::min<int64_t>(4, p1 - j0));
+          int64_t cols[4];
+          for (int k = 0; k < 4; ++k) cols[k] = j0 + std::min(k, nc - 1);
+          auto xrow = [&](int64_t i) { return x.row(i); };
+          auto yrow = [&](int64_t j) { return y.row(j); };
+          auto xvalid = [&](int64_t i) { return x.valid_row(i); };
+          auto yvalid = [&](int64_t j) { return y.valid_row(j); };
+          and_popcount_block(xrow, yrow, rows, nr, cols, nc, W, both);
+          if (missing) and_popcount_block(xvalid, yvalid, rows, nr, cols, nc, PW, compared);
+          if (metric == Metric::kManhattan && missing) {
+            // Thermometer bits of one instance where the other one has a value.
+            std::fill(cross, cross + 16, 0);
+            for (int p = 0; p < x.planes; ++p) {
+              auto xplane = [&](int64_t i) { return x.row(i) + p * PW; };
+              auto yplane = [&](int64_t j) { return y.row(j) + p * PW; };
+              and_popcount_block(xplane, yvalid, rows, nr, cols, nc, PW, part);
+              for (int k = 0; k < 16; ++k) cross[k] += part[k];
+              and_popcount_block(xvalid, yplane, rows, nr, cols, nc, PW, part);
+              for (int k = 0; k < 16; ++k) cross[k] += part[k];
+            }
           }
-          dist = cross - 2 * both;
+          for (int r = 0; r < nr; ++r) {
+            const int64_t i = rows[r];
+            for (int c = 0; c < nc; ++c) {
+              const int64_t j = cols[c], k = 4 * r + c;
+              const int64_t n_compared = missing ? compared[k] : x.attributes;
+              int64_t dist;
+              if (metric == Metric::kHamming)
+                dist = n_compared - both[k];  // matches are the AND of equal-value planes
+              else if (!missing)
+                dist = x.weight[i] + y.weight[j] - 2 * both[k];  // sum of thermometer XORs
+              else
+                dist = cross[k] - 2 * both[k];
+              const int64_t at = (i - tile.row_begin) * tile.stride + (j - tile.col_begin);
+              tile.out[at] = static_cast<int32_t>(dist);
+              if (tile.compared != nullptr) tile.compared[at] = static_cast<int32_t>(n_compared);
+            }
+          }
         }
-        const int64_t at = r * tile.stride + (j - tile.col_begin);
-        tile.out[at] = static_cast<int32_t>(dist);
-        if (tile.compared != nullptr) tile.compared[at] = static_cast<int32_t>(compared);
       }
     }
   });
