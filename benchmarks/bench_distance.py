@@ -1,19 +1,28 @@
-"""Benchmark of the all-pairs distance kernels (Payne et al. 2010 and beyond), in one run.
+"""Benchmark of the all-pairs distances, in one run: end to end first, kernels second.
 
-1. The paper's ladder: CPU loop (one thread, as in the paper), naive, coalesced, char4,
+1. End to end, as a user calls it: ``gpuseq.pairwise_distances(G, backend="cuda")`` from a
+   NumPy array to the result in host memory (encoding, upload, kernel, copies), the median of
+   ``--repeat`` runs after a warm-up, beside the kernel alone and the copy bound (the n x n
+   int32 result's device-to-host copy at the measured pinned and pageable rates).
+2. The GPU peers a user would pick instead, in the same run, results cross-checked: one-hot
+   int8 ``torch._int_mm`` and a one-hot bf16 product (matches = one-hot(X) one-hot(Y)^T).
+3. The CPU: scipy's cdist, scikit-learn's pairwise_distances (all cores) and our CPU bit-plane
+   kernel, each timed on a size where it runs at least a second; our kernel's popcount rate
+   beside its compute bound (the same 4 x 4 register block on L1-resident rows, all cores).
+4. The paper's ladder: CPU loop (one thread, as in the paper), naive, coalesced, char4,
    register and shared GPU kernels, on the paper's 112 x 512 setting and larger ones; the
    speed-ups over the CPU loop are printed beside the paper's (20x, 25x, 25x, 65x, 1700x).
-2. The default kernel (bit planes on binary tensor cores) on a large problem (by default
-   50,000 x 50,000 instances x 10,000 attributes), against scipy's cdist and scikit-learn's
-   pairwise_distances on the CPU (timed on a subset, rates compared per pair), and against the
-   binary tensor-core bound: the faster of the measured rates of the b1 instructions themselves
-   (mma.sync from registers; wgmma from shared memory where the GPU has it).
+5. The default kernel's tensor-core rate against the binary tensor-core bound: the faster of
+   the measured rates of the b1 instructions themselves (mma.sync from registers; wgmma from
+   shared memory where the GPU has it). Operations are counted both ways, labelled: the
+   attributes' one-hot bits as given, and as the kernel pads them (1024-bit planes).
 
 Every GPU result is checked against a CPU kernel (all of it for the ladder, sampled rows for
-the large run). Writes JSON to benchmarks/results/ with the device, commit and command.
+the large runs). Writes JSON to benchmarks/results/ with the device, commit and command.
 
     python benchmarks/bench_distance.py                       # the full run (GPU machine)
     python benchmarks/bench_distance.py --quick               # small sizes (smoke test)
+    python benchmarks/bench_distance.py --cpu-only            # section 3 alone (any machine)
 """
 
 from __future__ import annotations
@@ -78,9 +87,9 @@ def ladder(rng, sizes, repeat):
     return rows
 
 
-def default_kernel(rng, n, a, tile, cpu_sample, threads):
-    """The default GPU kernel on an n x n problem, with the CPU references' rates."""
-    X = genotypes(rng, n, a)
+def default_kernel(X, tile, threads):
+    """The default GPU kernel alone on all pairs of X, tile by tile into host memory."""
+    n, a = X.shape
     bound = tensor_core_bound()
     peak = bound["bound_tops"]
     eng = engine(X, X, "bitplane", "cuda", threads)
@@ -103,41 +112,181 @@ def default_kernel(rng, n, a, tile, cpu_sample, threads):
         raise SystemExit("FAIL: GPU bit planes differ from the CPU kernel")
     k_bits = 3 * ((a + 1023) // 1024 * 1024)  # one-hot planes as the tensor cores see them
     tops = 2.0 * n * n * k_bits / device_s / 1e12
+    tops_unpadded = 2.0 * n * n * (3 * a) / device_s / 1e12
     pairs = float(n) * n
     result = {"instances": n, "attributes": a, "tile": tile, "device_s": device_s,
-              "wall_s_with_copies": wall_s, "tensor_core_tops": tops, "b1_peak_tops": peak,
+              "wall_s_with_copies": wall_s, "tensor_core_tops_padded": tops,
+              "tensor_core_tops_unpadded": tops_unpadded, "b1_peak_tops": peak,
               "b1_peaks": bound, "fraction_of_peak": tops / peak,
               "gpu_pairs_per_s": pairs / device_s}
-    log(f"default kernel {n} x {n} x {a}: {device_s:.3f} s on the GPU ({tops:.0f} TOPS, "
+    log(f"default kernel {n} x {n} x {a}: {device_s:.3f} s on the GPU ({tops:.0f} TOPS counting "
+        f"the padded 1024-bit planes, {tops_unpadded:.0f} TOPS counting 3 x {a} one-hot bits; "
         f"{100 * tops / peak:.1f}% of the measured b1 bound {peak:.0f} TOPS), "
         f"{wall_s:.2f} s with copies to host memory")
 
-    # CPU references on a subset, compared per pair (their cost is linear in pairs).
-    from scipy.spatial.distance import cdist
-    from sklearn.metrics import pairwise_distances as sk_pairwise
+    return result
 
-    S = X[:cpu_sample]
-    t = time.perf_counter()
-    ref = cdist(S, S, "hamming")
-    scipy_s = time.perf_counter() - t
-    t = time.perf_counter()
-    sk_pairwise(S, metric="hamming", n_jobs=-1)
-    sklearn_s = time.perf_counter() - t
-    t = time.perf_counter()
-    ours_cpu = gpuseq.pairwise_distances(S, backend="cpu", threads=threads)
-    cpu_bitplane_s = time.perf_counter() - t
-    if not np.array_equal(np.rint(ref * a).astype(np.int32), ours_cpu):
+
+def median_seconds(fn, repeat):
+    """Median wall seconds of fn() over `repeat` runs after one untimed warm-up."""
+    fn()
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return float(np.median(times))
+
+
+def end_to_end(X, repeat, threads, kernel_device_s):
+    """The whole call as a user makes it, beside the kernel alone and the copy bound."""
+    n, a = X.shape
+    holder = {}
+
+    def call():
+        holder["D"] = None  # the previous result freed first: one n x n array at a time
+        holder["D"] = gpuseq.pairwise_distances(X, backend="cuda", threads=threads)
+
+    seconds = median_seconds(call, repeat)
+    rows = np.random.default_rng(0).choice(n, size=min(n, 32), replace=False)
+    check = gpuseq.pairwise_distances(X[rows], X, backend="cpu", threads=threads)
+    if not np.array_equal(check, holder["D"][rows]):
+        raise SystemExit("FAIL: pairwise_distances on the GPU differs from the CPU kernel")
+    result_bytes = 4.0 * n * n
+    copy = copy_rates()
+    result = {"instances": n, "attributes": a, "repeat": repeat, "seconds": seconds,
+              "kernel_device_s": kernel_device_s, "result_bytes": result_bytes,
+              "copy_rates_gb_s": copy}
+    if copy:
+        result["copy_bound_pinned_s"] = result_bytes / (copy["pinned"] * 1e9)
+        result["copy_bound_pageable_s"] = result_bytes / (copy["pageable"] * 1e9)
+    log(f"end to end pairwise_distances({n} x {a}, backend='cuda'): {seconds:.2f} s "
+        f"(median of {repeat}); kernel alone {kernel_device_s:.3f} s; copy bound "
+        + (f"{result['copy_bound_pinned_s']:.2f} s pinned ({copy['pinned']:.1f} GB/s), "
+           f"{result['copy_bound_pageable_s']:.2f} s pageable ({copy['pageable']:.1f} GB/s)"
+           if copy else "n/a (no torch to measure it)"))
+    return result
+
+
+def copy_rates(nbytes=1 << 30):
+    """Device-to-host copy rates (GB/s) of 1 GiB into pinned and into pageable memory, with
+    torch (the GPU peer's own copies; None without torch)."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    src = torch.empty(nbytes, dtype=torch.uint8, device="cuda")
+    rates = {}
+    for name, dst in (("pinned", torch.empty(nbytes, dtype=torch.uint8, pin_memory=True)),
+                      ("pageable", torch.empty(nbytes, dtype=torch.uint8))):
+        def copy(dst=dst):
+            dst.copy_(src)
+            torch.cuda.synchronize()
+        rates[name] = nbytes / median_seconds(copy, 3) / 1e9
+    return rates
+
+
+def torch_peers(X, repeat):
+    """One-hot products through torch on the GPU: matches = onehot(X) onehot(X)^T, hamming =
+    attributes - matches; the product alone and from the NumPy array to the NumPy result."""
+    try:
+        import torch
+    except ImportError:
+        log("torch peers: torch is not installed here")
+        return None
+    n, a = X.shape
+    ours_rows = np.random.default_rng(1).choice(n, size=min(n, 32), replace=False)
+    expected = gpuseq.pairwise_distances(X[ours_rows], X, backend="cpu")
+    peers = {}
+    for name, dtype in (("torch_int_mm_onehot_int8", torch.int8),
+                        ("torch_bf16_onehot", torch.bfloat16)):
+        def onehot():
+            g = torch.from_numpy(X).to("cuda")
+            return torch.stack([g == v for v in range(3)], dim=2).reshape(n, 3 * a).to(dtype)
+
+        def product(h):
+            if dtype == torch.int8:
+                return torch._int_mm(h, h.t())  # int32, exact
+            # fp32 output (bf16 output would round counts above 256): exact below 2^24
+            return torch.mm(h, h.t(), out_dtype=torch.float32)
+
+        def whole():
+            matches = product(onehot())
+            return (a - matches).to(torch.int32).cpu().numpy()
+
+        try:
+            h = onehot()
+            product(h)
+            torch.cuda.synchronize()
+            t_product = []
+            for _ in range(repeat):
+                t = time.perf_counter()
+                product(h)
+                torch.cuda.synchronize()
+                t_product.append(time.perf_counter() - t)
+            del h
+            seconds_whole = median_seconds(whole, repeat)
+            D = whole()
+        except (RuntimeError, TypeError, torch.cuda.OutOfMemoryError) as exc:
+            log(f"  {name}: failed ({exc.__class__.__name__}: {str(exc)[:120]})")
+            peers[name] = {"error": str(exc)[:500]}
+            torch.cuda.empty_cache()
+            continue
+        if not np.array_equal(D[ours_rows], expected):
+            raise SystemExit(f"FAIL: {name} differs from gpuseq")
+        del D
+        torch.cuda.empty_cache()
+        peers[name] = {"product_s": float(np.median(t_product)), "end_to_end_s": seconds_whole}
+        log(f"  {name}: product {peers[name]['product_s']:.3f} s, from NumPy to NumPy "
+            f"{seconds_whole:.2f} s")
+    return peers
+
+
+def timed_at_least(fn, seconds, start_n, limit_n):
+    """Grows n (doubling) until fn(n) takes at least `seconds`; returns (n, seconds)."""
+    n = start_n
+    while True:
+        t = time.perf_counter()
+        fn(n)
+        took = time.perf_counter() - t
+        if took >= seconds or n >= limit_n:
+            return n, took
+        n = min(limit_n, n * 2 if took < seconds / 4 else int(n * 1.5))
+
+
+def cpu_section(rng, a, threads, min_seconds, limit_n):
+    """scipy, scikit-learn and our CPU kernel, each on a size where it runs >= min_seconds;
+    our popcount rate beside its compute bound."""
+    from scipy.spatial.distance import cdist
+
+    X = genotypes(rng, limit_n, a)
+    small = X[:300]
+    if not np.array_equal(np.rint(cdist(small, small, "hamming") * a).astype(np.int32),
+                          gpuseq.pairwise_distances(small, backend="cpu", threads=threads)):
         raise SystemExit("FAIL: CPU bit planes differ from scipy")
-    sample_pairs = float(cpu_sample) ** 2
-    for name, secs in (("scipy_cdist", scipy_s), ("sklearn_n_jobs_all", sklearn_s),
-                       ("gpuseq_cpu_bitplane", cpu_bitplane_s)):
-        rate = sample_pairs / secs
-        result[name] = {"sample": cpu_sample, "seconds": secs, "pairs_per_s": rate,
-                        "gpu_speedup_kernel": result["gpu_pairs_per_s"] / rate,
-                        "gpu_speedup_with_copies": (pairs / wall_s) / rate}
-        log(f"  {name}: {rate:.3g} pairs/s on {cpu_sample} x {cpu_sample}; GPU kernel is "
-            f"{result[name]['gpu_speedup_kernel']:.0f}x faster "
-            f"({result[name]['gpu_speedup_with_copies']:.0f}x with copies to host)")
+    tools = {"scipy_cdist": lambda n: cdist(X[:n], X[:n], "hamming"),
+             "gpuseq_cpu_bitplane": lambda n: gpuseq.pairwise_distances(
+                 X[:n], backend="cpu", threads=threads)}
+    try:
+        from sklearn.metrics import pairwise_distances as sk_pairwise
+        tools["sklearn_n_jobs_all"] = lambda n: sk_pairwise(X[:n], metric="hamming", n_jobs=-1)
+    except ImportError:
+        log("scikit-learn is not installed here: left out")
+    result = {"attributes": a, "threads": threads, "min_seconds": min_seconds}
+    for name, fn in tools.items():
+        n, took = timed_at_least(fn, min_seconds, 256, limit_n)
+        result[name] = {"instances": n, "seconds": took, "pairs_per_s": n * n / took}
+        log(f"  {name}: {n} x {n} x {a} in {took:.2f} s, {n * n / took:.3g} pairs/s")
+    ours = result["gpuseq_cpu_bitplane"]
+    words = 3 * ((a + 1023) // 1024 * 16)  # 64-bit words a pair's popcount reads (hamming)
+    rate = ours["pairs_per_s"] * words
+    bound = _core.cpu_and_popcount_rate(words=min(words, 256), threads=threads, seconds=1.0)
+    result["popcount_words_per_s"] = rate
+    result["popcount_bound_words_per_s"] = bound
+    result["fraction_of_bound"] = rate / bound
+    log(f"  our CPU kernel: {rate / 1e9:.2f} G popcount words/s, {100 * rate / bound:.0f}% of "
+        f"its compute bound {bound / 1e9:.2f} G/s (the same register block on L1-resident "
+        f"rows, {threads} threads)")
     return result
 
 
@@ -182,19 +331,22 @@ def device_info():
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="small sizes (smoke test)")
+    p.add_argument("--cpu-only", action="store_true",
+                   help="only the CPU section (scipy, scikit-learn, our CPU kernel)")
     p.add_argument("--instances", type=int, default=50000)
     p.add_argument("--attributes", type=int, default=10000)
     p.add_argument("--tile", type=int, default=16384)
-    p.add_argument("--cpu-sample", type=int, default=1000, help="instances for scipy/sklearn")
-    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--cpu-seconds", type=float, default=1.0,
+                   help="each CPU tool runs on a size that takes at least this long")
+    p.add_argument("--repeat", type=int, default=3, help="timed runs after a warm-up")
     p.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     p.add_argument("--seed", type=int, default=2010)
     p.add_argument("--out", default=None)
     p.add_argument("--variants", action="store_true",
                    help="time every tiling variant of the tensor-core product and stop")
     args = p.parse_args()
-    if not gpuseq.cuda_devices():
-        raise SystemExit("needs a CUDA build of gpuseq and an NVIDIA GPU")
+    if not args.cpu_only and not gpuseq.cuda_devices():
+        raise SystemExit("needs a CUDA build of gpuseq and an NVIDIA GPU (or --cpu-only)")
     rng = np.random.default_rng(args.seed)
     if args.variants:
         bound = tensor_core_bound()
@@ -208,9 +360,10 @@ def main():
         out.write_text(json.dumps(result, indent=1) + "\n")
         return
     sizes = [(112, 512), (224, 4096), (448, 8192)]
+    cpu_limit = 20000
     if args.quick:
         sizes = [(112, 512)]
-        args.instances, args.attributes, args.cpu_sample = 4096, 2000, 300
+        args.instances, args.attributes, args.cpu_seconds, cpu_limit = 4096, 2000, 0.2, 2000
     started = datetime.datetime.now(datetime.timezone.utc)
     result = {
         "benchmark": "distance",
@@ -220,32 +373,67 @@ def main():
         "software": {"gpuseq": gpuseq.__version__, "git": source_info(),
                      "numpy": np.__version__},
         "metric": "hamming",
-        "ladder": ladder(rng, sizes, args.repeat),
-        "default_kernel": default_kernel(rng, args.instances, args.attributes, args.tile,
-                                         args.cpu_sample, args.threads),
     }
+    if not args.cpu_only:
+        X = genotypes(rng, args.instances, args.attributes)
+        kernel = default_kernel(X, args.tile, args.threads)
+        result["end_to_end"] = end_to_end(X, args.repeat, args.threads, kernel["device_s"])
+        result["torch_peers"] = torch_peers(X, args.repeat)
+        del X
+    log("CPU (each tool on a size where it runs at least "
+        f"{args.cpu_seconds:g} s, {args.threads} threads):")
+    result["cpu"] = cpu_section(rng, args.attributes, args.threads, args.cpu_seconds, cpu_limit)
+    if not args.cpu_only:
+        result["default_kernel"] = kernel
+        result["ladder"] = ladder(rng, sizes, args.repeat)
+    name = "distance-cpu" if args.cpu_only else "distance"
     out = Path(args.out or Path(__file__).parent / "results" /
-               f"distance-{platform.node()}-{started:%Y%m%d-%H%M%S}.json")
+               f"{name}-{platform.node()}-{started:%Y%m%d-%H%M%S}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + "\n")
-
-    print("\nPayne et al. 2010 ladder (hamming; kernel time, speed-up over the 1-thread CPU loop)")
-    print(f"{'instances x attributes':>24} {'kernel':>10} {'ms':>9} {'ours':>8} {'paper':>6}")
-    for row in result["ladder"]:
-        print(f"{row['instances']:>12} x {row['attributes']:<9} {'cpu':>10} "
-              f"{row['cpu_loop_s'] * 1e3:9.3f}")
-        for k, v in row["kernels"].items():
-            print(f"{'':>24} {k:>10} {v['kernel_s'] * 1e3:9.3f} {v['speedup_vs_cpu']:7.0f}x "
-                  f"{v['paper_speedup']:5d}x")
-    d = result["default_kernel"]
-    print(f"\ndefault kernel {d['instances']} x {d['instances']} x {d['attributes']}: "
-          f"{d['device_s']:.3f} s GPU, {d['tensor_core_tops']:.0f} TOPS = "
-          f"{100 * d['fraction_of_peak']:.1f}% of the b1 bound ({d['b1_peak_tops']:.0f} TOPS); "
-          f"{d['wall_s_with_copies']:.2f} s with copies")
-    for name in ("scipy_cdist", "sklearn_n_jobs_all", "gpuseq_cpu_bitplane"):
-        print(f"  vs {name}: {d[name]['gpu_speedup_kernel']:.0f}x "
-              f"({d[name]['gpu_speedup_with_copies']:.0f}x with copies)")
+    print_summary(result)
     print(f"\nwrote {out}")
+
+
+def print_summary(result):
+    c = result["cpu"]
+    if "end_to_end" in result:
+        e, d = result["end_to_end"], result["default_kernel"]
+        pairs = float(e["instances"]) ** 2
+        print(f"\nend to end, {e['instances']} x {e['instances']} x {e['attributes']} into host "
+              f"memory: gpuseq {e['seconds']:.2f} s (kernel alone {e['kernel_device_s']:.3f} s"
+              + (f", copy bound {e['copy_bound_pinned_s']:.2f} s pinned / "
+                 f"{e['copy_bound_pageable_s']:.2f} s pageable)" if "copy_bound_pinned_s" in e
+                 else ")"))
+        for name, peer in (result.get("torch_peers") or {}).items():
+            if "error" not in peer:
+                print(f"  {name}: {peer['end_to_end_s']:.2f} s end to end "
+                      f"({peer['end_to_end_s'] / e['seconds']:.1f}x gpuseq), product alone "
+                      f"{peer['product_s']:.3f} s ({peer['product_s'] / d['device_s']:.1f}x "
+                      f"our kernel)")
+        for name in ("scipy_cdist", "sklearn_n_jobs_all", "gpuseq_cpu_bitplane"):
+            if name in c:
+                print(f"  vs {name} ({c[name]['pairs_per_s']:.3g} pairs/s): "
+                      f"{pairs / e['seconds'] / c[name]['pairs_per_s']:.0f}x end to end, "
+                      f"{d['gpu_pairs_per_s'] / c[name]['pairs_per_s']:.0f}x kernel alone")
+        print(f"\ndefault kernel: {d['device_s']:.3f} s GPU, {d['tensor_core_tops_padded']:.0f} "
+              f"TOPS padded ({d['tensor_core_tops_unpadded']:.0f} unpadded) = "
+              f"{100 * d['fraction_of_peak']:.1f}% of the b1 bound ({d['b1_peak_tops']:.0f} TOPS)")
+        print("\nPayne et al. 2010 ladder (hamming; kernel time, speed-up over the 1-thread "
+              "CPU loop)")
+        print(f"{'instances x attributes':>24} {'kernel':>10} {'ms':>9} {'ours':>8} {'paper':>6}")
+        for row in result["ladder"]:
+            print(f"{row['instances']:>12} x {row['attributes']:<9} {'cpu':>10} "
+                  f"{row['cpu_loop_s'] * 1e3:9.3f}")
+            for k, v in row["kernels"].items():
+                print(f"{'':>24} {k:>10} {v['kernel_s'] * 1e3:9.3f} "
+                      f"{v['speedup_vs_cpu']:7.0f}x {v['paper_speedup']:5d}x")
+    print(f"\nCPU, {c['threads']} threads, {c['attributes']} attributes:")
+    for name in ("scipy_cdist", "sklearn_n_jobs_all", "gpuseq_cpu_bitplane"):
+        if name in c:
+            print(f"  {name:<22} {c[name]['pairs_per_s']:10.3g} pairs/s "
+                  f"({c[name]['instances']} x {c[name]['instances']}, {c[name]['seconds']:.2f} s)")
+    print(f"  our kernel's popcount rate: {100 * c['fraction_of_bound']:.0f}% of its compute bound")
 
 
 if __name__ == "__main__":

@@ -127,6 +127,12 @@ void bind_distance(py::module_& m) {
                                                       errors.attr("GpuOutOfMemoryError"));
   py::register_exception<distance::CudaError>(m, "CudaError", errors.attr("GpuError"));
 
+  m.def("cpu_and_popcount_rate", &distance::and_popcount_words_per_second,
+        py::arg("words") = 256, py::arg("threads") = 1, py::arg("seconds") = 0.5,
+        py::call_guard<py::gil_scoped_release>(),
+        "The CPU distance kernel's compute bound: popcount(a AND b) 64-bit words per second of "
+        "its 4 x 4 register block on L1-resident rows, over `threads` threads.");
+
 #ifdef GPUSEQ_WITH_CUDA
   m.def("b1_mma_peak_tops", &cuda::b1_mma_peak_tops, py::arg("iterations") = 20000,
         "Sustained b1 AND+POPC mma.sync rate of this GPU (tera bit-ops/s).");

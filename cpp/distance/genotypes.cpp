@@ -1,6 +1,8 @@
 #include "distance/genotypes.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 
 #include "common/parallel.hpp"
@@ -208,5 +210,35 @@ void distances_bit_planes(const BitPlanes& x, const BitPlanes& y, Metric metric,
   });
 }
 
-}  // namespace gpuseq::distance
+double and_popcount_words_per_second(int64_t words, int threads, double seconds) {
+  using Clock = std::chrono::steady_clock;
+  threads = std::max(1, threads);
+  words = std::max<int64_t>(1, words);
+  std::atomic<int64_t> done{0}, checksum{0};  // the checksum keeps the sums computed
+  const auto start = Clock::now();
+  parallel_for_blocks(threads, 1, threads, [&](int64_t, int64_t, int worker) {
+    std::vector<uint64_t> rows(static_cast<size_t>(8 * words));
+    uint64_t v = 0x9e3779b97f4a7c15ull * static_cast<uint64_t>(worker + 1);
+    for (uint64_t& w : rows) w = v = v * 6364136223846793005ull + 1442695040888963407ull;
+    const uint64_t* a[4];
+    const uint64_t* b[4];
+    for (int k = 0; k < 4; ++k) {
+      a[k] = rows.data() + k * words;
+      b[k] = rows.data() + (4 + k) * words;
+    }
+    int64_t sums[16], total = 0, blocks = 0;
+    while (std::chrono::duration<double>(Clock::now() - start).count() < seconds) {
+      for (int r = 0; r < 64; ++r, ++blocks) {
+        and_popcount_4x4(a, b, words, sums);
+        total += sums[r % 16];
+      }
+    }
+    done += blocks;
+    checksum += total;
+  });
+  if (checksum.load() < 0) return 0;  // never: popcounts are not negative
+  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  return static_cast<double>(done.load()) * 16.0 * static_cast<double>(words) / elapsed;
+}
 
+}  // namespace gpuseq::distance

@@ -70,4 +70,9 @@ BitPlanes encode_bit_planes(const GenotypeMatrix& x, int alphabet_size, Metric m
 void distances_bit_planes(const BitPlanes& x, const BitPlanes& y, Metric metric,
                           const OutputTile& tile, int threads);
 
+// The CPU kernel's compute bound, for the benchmark: popcount(a AND b) words per second of its
+// 4 x 4 register block on operands that stay in L1 (each of `threads` threads on its own rows,
+// `words` 64-bit words per row), measured over about `seconds`.
+double and_popcount_words_per_second(int64_t words, int threads, double seconds);
+
 }  // namespace gpuseq::distance
