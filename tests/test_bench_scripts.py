@@ -1,0 +1,45 @@
+"""The benchmark scripts' CPU paths run here, so that they do not rot between GPU sessions
+(their figures come from the device machine; nothing is timed in tests)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import gpuseq
+from gpuseq import _core
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def test_bench_distance_cpu_section_runs(tmp_path):
+    pytest.importorskip("scipy")
+    out = tmp_path / "distance.json"
+    # The gpuseq this session imports, wherever it comes from.
+    path = os.pathsep.join([str(Path(gpuseq.__file__).parent.parent), *sys.path])
+    proc = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_distance.py"), "--cpu-only", "--quick",
+         "--threads", "2", "--out", str(out)],
+        capture_output=True, text=True, cwd=BENCHMARKS, env={**os.environ, "PYTHONPATH": path},
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr  # it checks itself against scipy
+    result = json.loads(out.read_text())
+    cpu = result["cpu"]
+    for tool in ("scipy_cdist", "gpuseq_cpu_bitplane"):
+        assert cpu[tool]["pairs_per_s"] > 0 and cpu[tool]["instances"] >= 256
+    assert cpu["popcount_bound_words_per_s"] > 0
+    assert result["software"]["git"]  # provenance recorded
+
+
+def test_cpu_popcount_bound_scales_with_words():
+    """The bound counts 16 products of `words` words per register block: a longer row gives
+    the same order of rate, not a rate proportional to its length."""
+    short = _core.cpu_and_popcount_rate(words=64, threads=1, seconds=0.05)
+    long = _core.cpu_and_popcount_rate(words=256, threads=1, seconds=0.05)
+    assert short > 0 and long > 0
+    assert 0.2 < long / short < 5
