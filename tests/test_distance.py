@@ -126,6 +126,53 @@ def test_nearest_neighbors_equal_brute_force():
     np.testing.assert_array_equal(idx, order)
 
 
+def _nearest_by_sorting(D, k, skip_self):
+    """k nearest by a full sort of each row: (distance, index) order."""
+    D = D.astype(np.int64)
+    if skip_self:
+        D = D.copy()
+        np.fill_diagonal(D, 1 << 40)
+    order = np.lexsort((np.broadcast_to(np.arange(D.shape[1]), D.shape), D), axis=1)[:, :k]
+    return order, np.take_along_axis(D, order, axis=1)
+
+
+@pytest.mark.parametrize("backend", ["cpu", pytest.param("cuda", marks=pytest.mark.cuda)])
+def test_nearest_neighbors_over_tiles_narrower_than_k(backend):
+    """Blocks of 3 columns for k = 7 (the engine pads each block's rows with empty slots),
+    missing values, both metrics, with and without Y: equal to a full sort."""
+    rng = np.random.default_rng(11)
+    X, Xi = _missing_genotypes(rng, (41, 90), 0.05)
+    Y, Yi = _missing_genotypes(rng, (23, 90), 0.05)
+    X[:, :3] = 1  # more ties
+    Xi[:, :3] = 1
+    for metric in ("hamming", "manhattan"):
+        for other, other_i, k in ((None, Xi, 7), (Y, Yi, 7), (Y, Yi, 23), (None, Xi, 40)):
+            D, _ = reference_with_missing(Xi, other_i, metric)
+            want_idx, want_dist = _nearest_by_sorting(D, k, other is None)
+            for tile in (3, 16, None):
+                idx, dist = gpuseq.nearest_neighbors(X, k, other, metric, backend=backend,
+                                                     tile=tile)
+                np.testing.assert_array_equal(idx, want_idx, err_msg=f"{metric} k={k} {tile}")
+                np.testing.assert_array_equal(dist, want_dist)
+
+
+def test_engine_nearest_pads_rows_with_empty_slots():
+    X = np.random.default_rng(12).integers(0, 3, (6, 20)).astype(np.int8)
+    engine = _core.DistanceEngine(X, X, "hamming", 3, False, "bitplane", "cpu", 1)
+    idx = np.empty((6, 4), np.int64)
+    dist = np.empty((6, 4), np.int32)
+    engine.nearest_into(idx, dist, 0, 2, 5, True)  # 3 columns, the row's own one left out
+    D = reference(X, X, "hamming")
+    for i in range(6):
+        cols = [j for j in range(2, 5) if j != i]
+        want = sorted((int(D[i, j]), j) for j in cols)
+        assert [(int(d), int(j)) for d, j in zip(dist[i], idx[i])][: len(want)] == want
+        assert (idx[i, len(want) :] == -1).all()
+        assert (dist[i, len(want) :] == np.iinfo(np.int32).max).all()
+    with pytest.raises(ValueError, match="outside"):
+        engine.nearest_into(idx, dist, 3, 0, 6, False)
+
+
 def test_tiles_and_memory_mapped_output(tmp_path):
     rng = np.random.default_rng(6)
     X = rng.integers(0, 3, (150, 90))

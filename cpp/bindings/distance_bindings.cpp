@@ -36,6 +36,7 @@ struct PyDistanceEngine {
   std::unique_ptr<DistanceEngine> engine;
   std::mutex mutex;
   std::atomic<double> last_device_seconds{-1.0};  // of the last compute_into
+  int threads = 1;
 
   // Fills out (2-D int32 with contiguous rows, e.g. a slice of a memory-mapped .npy) with the
   // distances of X rows [row, row + out.shape[0]) to Y columns [col, col + out.shape[1]).
@@ -51,6 +52,34 @@ struct PyDistanceEngine {
     py::gil_scoped_release release;
     std::lock_guard<std::mutex> lock(mutex);  // taken without the GIL: no deadlock
     engine->compute(tile);
+    last_device_seconds = engine->last_device_seconds();
+  }
+
+  // The k nearest of Y columns [col_begin, col_end) for X rows [row, row + index.shape[0]):
+  // index (int64) and distance (int32), both C-contiguous rows x k (NearestTile).
+  void nearest_into(py::array_t<int64_t> index, py::array_t<int32_t> distance, int64_t row,
+                    int64_t col_begin, int64_t col_end, bool skip_self) {
+    if (index.ndim() != 2 || distance.ndim() != 2 || index.shape(0) != distance.shape(0) ||
+        index.shape(1) != distance.shape(1) || index.shape(1) < 1 ||
+        !(index.flags() & py::array::c_style) || !(distance.flags() & py::array::c_style))
+      throw std::invalid_argument("index and distance must be C-contiguous rows x k arrays");
+    if (row < 0 || row + index.shape(0) > x.shape(0) || col_begin < 0 || col_end < col_begin ||
+        col_end > y.shape(0))
+      throw std::invalid_argument("tile outside the distance matrix");
+    if (index.shape(1) > INT32_MAX) throw std::invalid_argument("k is too large");
+    distance::NearestTile tile;
+    tile.row_begin = row;
+    tile.row_end = row + index.shape(0);
+    tile.col_begin = col_begin;
+    tile.col_end = col_end;
+    tile.k = static_cast<int>(index.shape(1));
+    tile.skip_self = skip_self;
+    tile.threads = threads;
+    tile.index = index.mutable_data();
+    tile.distance = distance.mutable_data();
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(mutex);
+    engine->nearest(tile);
     last_device_seconds = engine->last_device_seconds();
   }
 
@@ -98,6 +127,7 @@ void bind_distance(py::module_& m) {
              p.alphabet_size = alphabet_size;
              p.missing = missing;
              p.threads = threads;
+             self->threads = threads;
              py::gil_scoped_release release;
              if (backend == "cpu") {
                self->engine = distance::make_cpu_engine(kernel, p);
@@ -116,6 +146,11 @@ void bind_distance(py::module_& m) {
            py::arg("missing"), py::arg("kernel"), py::arg("backend"), py::arg("threads"))
       .def("compute_into", &PyDistanceEngine::compute_into, py::arg("out"),
            py::arg("compared"), py::arg("row"), py::arg("col"))
+      .def("nearest_into", &PyDistanceEngine::nearest_into, py::arg("index"),
+           py::arg("distance"), py::arg("row"), py::arg("col_begin"), py::arg("col_end"),
+           py::arg("skip_self"),
+           "The k nearest of columns [col_begin, col_end) for the rows of the k-wide outputs "
+           "(ascending by distance, then column; -1 / INT32_MAX where a row has fewer).")
       .def_property_readonly(
           "last_device_seconds",
           [](const PyDistanceEngine& e) { return e.last_device_seconds.load(); },

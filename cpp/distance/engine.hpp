@@ -2,6 +2,8 @@
 // an (X, Y) problem (data encoded, copied to the device, ...) and then fills output tiles.
 #pragma once
 
+#include <climits>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -18,11 +20,28 @@ struct DistanceProblem {
   int threads = 1;       // CPU threads
 };
 
+// The k nearest columns of each row of a tile: index/distance are rows x k, each row ascending
+// by distance, ties by column. With skip_self, column j of row i is left out when j == i (the
+// pairs of X with itself). A row with fewer than k columns to give ends with kNoNeighbour
+// slots (index -1, distance INT32_MAX).
+struct NearestTile {
+  int64_t row_begin = 0, row_end = 0, col_begin = 0, col_end = 0;
+  int k = 1;
+  bool skip_self = false;
+  int threads = 1;  // CPU threads of a selection on the host
+  int64_t* index = nullptr;
+  int32_t* distance = nullptr;
+};
+inline constexpr int32_t kNoNeighbourDistance = INT32_MAX;
+
 class DistanceEngine {
  public:
   virtual ~DistanceEngine() = default;
   // Fills tile.out (and tile.compared when not null) for the tile's rows and columns.
   virtual void compute(const OutputTile& tile) = 0;
+  // The tile's k nearest per row (NearestTile). This one computes the tile on the host and
+  // selects there (engine.cpp); a GPU engine may select on the device and copy k per row.
+  virtual void nearest(const NearestTile& tile);
   // Device time of the last compute() call's kernels in seconds (GPU engines), or -1.
   virtual double last_device_seconds() const { return -1.0; }
 };

@@ -42,6 +42,7 @@ PAPER_KERNELS = ("naive", "coalesced", "char4", "register", "shared")
 KERNELS = ("auto", "cpu", "bitplane", *PAPER_KERNELS)
 METRICS = ("hamming", "manhattan")
 _MISSING = -1  # the core's missing code (cpp/distance/genotypes.hpp)
+_NO_NEIGHBOUR = np.iinfo(np.int32).max  # kNoNeighbourDistance (cpp/distance/engine.hpp)
 _DEFAULT_TILE = 8192
 
 
@@ -175,29 +176,29 @@ def nearest_neighbors(
     if not 1 <= k <= m:
         raise ValueError(f"k must be between 1 and {m}")
     engine = _engine(x, y, metric, alphabet_size, x_missing or y_missing, kernel, backend, threads)
-    n, size = x.shape[0], tile or _DEFAULT_TILE
-    best_idx = np.zeros((n, k), dtype=np.int64)
-    best_dist = np.zeros((n, k), dtype=np.int32)
-    big = np.iinfo(np.int64).max
+    n, total, size = x.shape[0], y.shape[0], tile or _DEFAULT_TILE
+    best_idx = np.empty((n, k), dtype=np.int64)
+    best_dist = np.empty((n, k), dtype=np.int32)
     for r0 in range(0, n, size):
         r1 = min(n, r0 + size)
-        keys = np.full((r1 - r0, 0), big, dtype=np.int64)
-        for c0 in range(0, y.shape[0], size):
-            c1 = min(y.shape[0], c0 + size)
-            block = np.empty((r1 - r0, c1 - c0), dtype=np.int32)
-            _compute_tile(engine, block, None, r0, r1, c0, c1, origin=(r0, c0))
-            # One sortable key per candidate: distance, then index.
-            cand = block.astype(np.int64) * y.shape[0] + np.arange(c0, c1)
-            if Y is None:
-                rows = np.arange(r0, r1)
-                inside = (rows >= c0) & (rows < c1)
-                cand[np.flatnonzero(inside), rows[inside] - c0] = big  # not its own neighbour
-            keys = np.concatenate([keys, cand], axis=1)
-            if keys.shape[1] > k:
-                keys = np.partition(keys, k - 1, axis=1)[:, :k]
-        keys.sort(axis=1)
-        best_idx[r0:r1] = keys % y.shape[0]
-        best_dist[r0:r1] = keys // y.shape[0]
+        # The engine selects the k best of each block (on the GPU: on the device, k columns
+        # per row copied back); the blocks' candidates are merged here, 2k at a time.
+        idx = np.full((r1 - r0, k), -1, dtype=np.int64)
+        dist = np.full((r1 - r0, k), _NO_NEIGHBOUR, dtype=np.int32)
+        for c0 in range(0, total, size):
+            c1 = min(total, c0 + size)
+            block_idx = np.empty_like(idx)
+            block_dist = np.empty_like(dist)
+            _nearest_tile(engine, block_idx, block_dist, r0, r1, c0, c1, Y is None)
+            cand_idx = np.concatenate([idx, block_idx], axis=1)
+            cand_dist = np.concatenate([dist, block_dist], axis=1)
+            # (distance, index) as one key; the empty slots (-1, INT32_MAX) sort last.
+            keys = cand_dist.astype(np.int64) * (total + 1) + (cand_idx + 1)
+            order = np.argsort(keys, axis=1, kind="stable")[:, :k]
+            idx = np.take_along_axis(cand_idx, order, axis=1)
+            dist = np.take_along_axis(cand_dist, order, axis=1)
+        best_idx[r0:r1] = idx
+        best_dist[r0:r1] = dist
     return best_idx, best_dist
 
 
@@ -369,6 +370,19 @@ def _compute_tile(engine, result, compared, r0, r1, c0, c1, origin=(0, 0)) -> No
             for c, d in ((c0, cm), (cm, c1)):
                 if a < b and c < d:
                     _compute_tile(engine, result, compared, a, b, c, d, origin)
+
+
+def _nearest_tile(engine, idx, dist, r0, r1, c0, c1, skip_self) -> None:
+    """k nearest of columns c0..c1 for rows r0..r1 into idx/dist (rows x k); a block the GPU
+    cannot allocate is split by rows and retried."""
+    try:
+        engine.nearest_into(idx, dist, r0, c0, c1, skip_self)
+    except MemoryError:
+        if r1 - r0 <= 1:
+            raise
+        rm = (r0 + r1) // 2
+        _nearest_tile(engine, idx[: rm - r0], dist[: rm - r0], r0, rm, c0, c1, skip_self)
+        _nearest_tile(engine, idx[rm - r0 :], dist[rm - r0 :], rm, r1, c0, c1, skip_self)
 
 
 def _allocate(out, shape: tuple, dtype) -> np.ndarray:
