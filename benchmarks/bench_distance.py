@@ -242,6 +242,61 @@ def torch_peers(X, repeat):
     return peers
 
 
+def nearest_section(rng, n, a, k, threads, repeat):
+    """k nearest neighbours of every instance among n (n x n x a), selected on the GPU, checked
+    against the CPU kernel on sampled rows; torch's peer: one-hot _int_mm blocks + topk."""
+    X = genotypes(rng, n, a)
+    seconds = median_seconds(lambda: gpuseq.nearest_neighbors(X, k, backend="cuda",
+                                                              threads=threads), repeat)
+    idx, dist = gpuseq.nearest_neighbors(X, k, backend="cuda", threads=threads)
+    rows = np.random.default_rng(3).choice(n, size=min(n, 256), replace=False)
+    t = time.perf_counter()
+    cpu_idx, cpu_dist = gpuseq.nearest_neighbors(X[rows], k, X, backend="cpu", threads=threads)
+    cpu_s = time.perf_counter() - t
+    # Y = X here is passed as a different array, so each sampled row finds itself at 0.
+    cpu_idx, cpu_dist = cpu_idx[:, 1:], cpu_dist[:, 1:]
+    if not (np.array_equal(cpu_dist, dist[rows, : k - 1]) and
+            np.array_equal(cpu_idx, idx[rows, : k - 1])):
+        raise SystemExit("FAIL: GPU k nearest differ from the CPU kernel")
+    result = {"instances": n, "attributes": a, "k": k, "seconds": seconds,
+              "pairs_per_s": float(n) * n / seconds,
+              "cpu_rows_sampled": len(rows), "cpu_seconds_for_sample": cpu_s,
+              "cpu_pairs_per_s": float(len(rows)) * n / cpu_s}
+    log(f"k nearest (k = {k}) of {n} x {n} x {a}: {seconds:.2f} s on the GPU "
+        f"({result['pairs_per_s']:.3g} pairs/s); CPU kernel {result['cpu_pairs_per_s']:.3g} "
+        f"pairs/s on {len(rows)} rows")
+    try:
+        import torch
+    except ImportError:
+        return result
+
+    def torch_knn(block=8192):
+        g = torch.from_numpy(X).to("cuda")
+        h = torch.stack([g == v for v in range(3)], dim=2).reshape(n, 3 * a).to(torch.int8)
+        del g
+        out = []
+        for r0 in range(0, n, block):
+            d = a - torch._int_mm(h[r0 : r0 + block], h.t())
+            d[torch.arange(d.shape[0], device="cuda"), torch.arange(r0, r0 + d.shape[0],
+                                                                       device="cuda")] = 1 << 30
+            out.append(torch.topk(d, k, dim=1, largest=False, sorted=True).values.cpu())
+        return torch.cat(out).numpy()
+
+    try:
+        result["torch_int_mm_topk_s"] = median_seconds(torch_knn, repeat)
+        peer = torch_knn()
+        if not np.array_equal(peer, dist):  # distances only: topk orders ties its own way
+            raise SystemExit("FAIL: torch's k nearest distances differ from gpuseq's")
+        log(f"  torch one-hot _int_mm + topk: {result['torch_int_mm_topk_s']:.2f} s "
+            f"({result['torch_int_mm_topk_s'] / seconds:.1f}x gpuseq)")
+    except (RuntimeError, torch.cuda.OutOfMemoryError) as exc:
+        result["torch_error"] = str(exc)[:500]
+        log(f"  torch peer failed: {str(exc)[:120]}")
+    finally:
+        torch.cuda.empty_cache()
+    return result
+
+
 def timed_at_least(fn, seconds, start_n, limit_n):
     """Grows n (doubling) until fn(n) takes at least `seconds`; returns (n, seconds)."""
     n = start_n
@@ -336,6 +391,8 @@ def main():
     p.add_argument("--instances", type=int, default=50000)
     p.add_argument("--attributes", type=int, default=10000)
     p.add_argument("--tile", type=int, default=16384)
+    p.add_argument("--knn-instances", type=int, default=200000)
+    p.add_argument("--knn-k", type=int, default=10)
     p.add_argument("--cpu-seconds", type=float, default=1.0,
                    help="each CPU tool runs on a size that takes at least this long")
     p.add_argument("--repeat", type=int, default=3, help="timed runs after a warm-up")
@@ -364,6 +421,7 @@ def main():
     if args.quick:
         sizes = [(112, 512)]
         args.instances, args.attributes, args.cpu_seconds, cpu_limit = 4096, 2000, 0.2, 2000
+        args.knn_instances = 8192
     started = datetime.datetime.now(datetime.timezone.utc)
     result = {
         "benchmark": "distance",
@@ -380,6 +438,8 @@ def main():
         result["end_to_end"] = end_to_end(X, args.repeat, args.threads, kernel["device_s"])
         result["torch_peers"] = torch_peers(X, args.repeat)
         del X
+        result["nearest"] = nearest_section(rng, args.knn_instances, args.attributes,
+                                            args.knn_k, args.threads, args.repeat)
     log("CPU (each tool on a size where it runs at least "
         f"{args.cpu_seconds:g} s, {args.threads} threads):")
     result["cpu"] = cpu_section(rng, args.attributes, args.threads, args.cpu_seconds, cpu_limit)
@@ -416,6 +476,12 @@ def print_summary(result):
                 print(f"  vs {name} ({c[name]['pairs_per_s']:.3g} pairs/s): "
                       f"{pairs / e['seconds'] / c[name]['pairs_per_s']:.0f}x end to end, "
                       f"{d['gpu_pairs_per_s'] / c[name]['pairs_per_s']:.0f}x kernel alone")
+        if "nearest" in result:
+            nn = result["nearest"]
+            print(f"\nk nearest (k = {nn['k']}), {nn['instances']} x {nn['instances']} x "
+                  f"{nn['attributes']}: {nn['seconds']:.2f} s"
+                  + (f"; torch _int_mm + topk {nn['torch_int_mm_topk_s']:.2f} s"
+                     if "torch_int_mm_topk_s" in nn else ""))
         print(f"\ndefault kernel: {d['device_s']:.3f} s GPU, {d['tensor_core_tops_padded']:.0f} "
               f"TOPS padded ({d['tensor_core_tops_unpadded']:.0f} unpadded) = "
               f"{100 * d['fraction_of_peak']:.1f}% of the b1 bound ({d['b1_peak_tops']:.0f} TOPS)")
