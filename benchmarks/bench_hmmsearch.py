@@ -413,16 +413,19 @@ def timed_commands(cpus: int, args, queries: Path, many: Path | None, db: dict, 
         return (tool, [exes["hmmsearch"], "--cpu", n, "--noali", "--tblout", tmp / f"{tool}.tbl",
                        "-o", tmp / f"{tool}.out", hmmfile, db["fasta"]])
 
-    plan = [gpuseq("gpuseq_fasta", queries, db["fasta"]), gpuseq("gpuseq_db", queries, db["gsdb"])]
-    if "hmmsearch" not in args.skip:
-        plan.append(hmmsearch("hmmsearch", queries))
-    if "pyhmmer" not in args.skip:
-        plan.append(("pyhmmer", [sys.executable, tmp / "pyhmmer_search.py", "--cpu", n,
-                                 "--tblout", tmp / "pyhmmer.tbl", "--counts", tmp / "pyhmmer.out",
-                                 queries, db["fasta"]]))
+    plan = []
+    if "main" not in args.skip:
+        plan += [gpuseq("gpuseq_fasta", queries, db["fasta"]),
+                 gpuseq("gpuseq_db", queries, db["gsdb"])]
+        if "hmmsearch" not in args.skip:
+            plan.append(hmmsearch("hmmsearch", queries))
+        if "pyhmmer" not in args.skip:
+            plan.append(("pyhmmer", [sys.executable, tmp / "pyhmmer_search.py", "--cpu", n,
+                                     "--tblout", tmp / "pyhmmer.tbl", "--counts",
+                                     tmp / "pyhmmer.out", queries, db["fasta"]]))
     if many is not None:
         plan.append(gpuseq("gpuseq_many", many, db["gsdb"]))
-        if "hmmsearch" not in args.skip:
+        if "hmmsearch_many" not in args.skip:
             plan.append(hmmsearch("hmmsearch_many", many))
     return [(tool, [str(c) for c in cmd]) for tool, cmd in plan]
 
@@ -610,10 +613,15 @@ def summarize(runs: list[dict], cpu_list: list[int], cells: dict[str, float]) ->
                 "cpu_s": statistics.median(r["cpu_s"] for r in own) if is_process else None,
                 "peak_rss_mib": max(r["peak_rss_mib"] for r in own) if is_process else None,
                 "gcups": cells["many" if many else "main"] / med[tool] / 1e9,
-                "ratio_to_gpuseq_fasta": None if many else med[tool] / med["gpuseq_fasta"],
-                "ratio_to_gpuseq_db": med[tool] / med["gpuseq_many" if many else "gpuseq_db"],
+                "ratio_to_gpuseq_fasta": ratio(med, tool, None if many else "gpuseq_fasta"),
+                "ratio_to_gpuseq_db": ratio(med, tool, "gpuseq_many" if many else "gpuseq_db"),
             })
     return rows
+
+
+def ratio(med: dict, tool: str, reference: str | None) -> float | None:
+    """tool's median over reference's; None when the reference did not run."""
+    return med[tool] / med[reference] if reference in med else None
 
 
 def speedups(summary: list[dict]) -> dict[str, dict[str, float]]:
@@ -626,6 +634,8 @@ def speedups(summary: list[dict]) -> dict[str, dict[str, float]]:
             ratios[f"{row['tool']} / gpuseq (packed db)"] = row["ratio_to_gpuseq_db"]
         if row["tool"] == "hmmsearch_many":
             ratios["hmmsearch / gpuseq, K models (packed db)"] = row["ratio_to_gpuseq_db"]
+        for name in [n for n, r in ratios.items() if r is None]:  # its gpuseq run is missing
+            del ratios[name]
     return out
 
 
@@ -637,8 +647,9 @@ def print_table(summary: list[dict], breakdown: dict, db: dict, models: list[Mod
     print(f"hmmsearch benchmark: {db['sequences']:,} sequences, {db['residues']:,} residues; "
           f"models {', '.join(f'{m.name}({m.M})' for m in models)}"
           + (f"; {k} models from {many['from']}({many['M']})" if many else ""))
-    print(f"each tool a command in its own process: median of {repeat} run(s); CPU s and peak "
-          "RSS from the process's rusage; ratio = tool time / gpuseq time")
+    print(f"each tool a command in its own process: median of its runs ({repeat} here, more "
+          "where --previous joined earlier ones: 'repeats' in the JSON); CPU s and peak RSS "
+          "from the process's rusage; ratio = tool time / gpuseq time")
     head = (f"{'tool':<27}{'cpus':>5}{'median s':>10}{'CPU s':>9}{'peak MiB':>10}{'GCUPS':>8}"
             f"{'/gpuseq fa':>12}{'/gpuseq db':>12}")
     print(head)
@@ -651,7 +662,8 @@ def print_table(summary: list[dict], breakdown: dict, db: dict, models: list[Mod
         if not row["tool"].startswith("gpuseq"):
             fa = row["ratio_to_gpuseq_fasta"]
             line += (f"{fa:>12.2f}" if fa is not None else f"{'-':>12}")
-            line += f"{row['ratio_to_gpuseq_db']:>12.2f}"
+            db_ratio = row["ratio_to_gpuseq_db"]
+            line += (f"{db_ratio:>12.2f}" if db_ratio is not None else f"{'-':>12}")
         print(line)
     print()
     for cpus, ratios in speedups(summary).items():
@@ -704,8 +716,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--hmmemit", default=None, help="hmmemit binary (default: on PATH)")
     p.add_argument("--hmmbuild", default=None, help="hmmbuild binary (default: on PATH)")
     p.add_argument("--skip", default="",
-                   help="comma-separated tools not to time: hmmsearch, pyhmmer (the checks "
-                        "then compare only what ran)")
+                   help="comma-separated tools not to time: hmmsearch, hmmsearch_many, pyhmmer, "
+                        "or main (the whole model-set run); the checks compare what ran")
+    p.add_argument("--previous", type=Path, nargs="*", default=[], metavar="JSON",
+                   help="records of earlier runs of the same benchmark (database, models, "
+                        "gpuseq source) whose runs join this one's medians: long runs split "
+                        "across calls, e.g. hmmsearch_many at 6 minutes a repeat")
     args = p.parse_args(argv)
     args.seqs = args.seqs if args.seqs is not None else (5000 if args.quick else 200_000)
     args.homologs = args.homologs if args.homologs is not None else (20 if args.quick else 100)
@@ -715,8 +731,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     args.workdir = args.workdir.resolve()
     args.cpu_list = [int(c) for c in args.cpu.split(",") if c.strip()]
     args.skip = {s.strip() for s in args.skip.split(",") if s.strip()}
-    if args.skip - {"hmmsearch", "pyhmmer"}:
-        p.error("--skip takes hmmsearch and/or pyhmmer")
+    if args.skip - {"hmmsearch", "hmmsearch_many", "pyhmmer", "main"}:
+        p.error("--skip takes hmmsearch, hmmsearch_many, pyhmmer and/or main")
     if not args.cpu_list or min(args.cpu_list) < 1 or args.repeat < 1 or args.seqs < 1:
         p.error("--cpu, --repeat and --seqs must be positive")
     if args.many_models < 0:
@@ -735,7 +751,7 @@ def main(argv=None) -> int:
     backend_used = resolve_backend(args.backend, "hmm_filters")
     log(f"gpuseq filters on: {backend_used}")
     exes = {"hmmemit": resolve_exe(args.hmmemit, "hmmemit")}
-    if "hmmsearch" not in args.skip:
+    if {"hmmsearch", "hmmsearch_many"} - args.skip:
         exes["hmmsearch"] = resolve_exe(args.hmmsearch, "hmmsearch")
     if args.many_models:
         exes["hmmbuild"] = resolve_exe(args.hmmbuild, "hmmbuild")
@@ -771,7 +787,8 @@ def main(argv=None) -> int:
             hmms = list(f)
         for cpus in args.cpu_list:
             plan = timed_commands(cpus, args, queries, many_path, db, tmp, exes)
-            plan.insert(2, ("gpuseq_filters", None))  # None: in this process, not a command
+            if "main" not in args.skip:  # None: in this process, not a command
+                plan.insert(2, ("gpuseq_filters", None))
             # Repeats are interleaved across tools so that slow drift (thermal, other load)
             # does not favour the tool that happens to run first.
             for rep in range(args.repeat):
@@ -799,10 +816,35 @@ def main(argv=None) -> int:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
+    identity = {
+        "database": {"seed": args.seed, "n_background": args.seqs,
+                     "mean_length": args.mean_length, "homologs_per_model": args.homologs,
+                     "residues": db["residues"]},
+        "models": [(m.name, m.M) for m in models],
+        "many_models": None if many is None else (many["k"], many["from"], many["sum_M"]),
+        "gpuseq_source": source_info().get("source_hash"),
+    }
+    counts_of = {key: value[2] for key, value in first.items()}  # "main"/"many": pass counts
+    for path in args.previous:
+        earlier = json.loads(path.read_text())
+        problems = [f"{key} differs" for key, value in identity.items()
+                    if json.loads(json.dumps(value)) != earlier.get("identity", {}).get(key)]
+        for key, counts in earlier.get("counts", {}).items():
+            if key in counts_of and counts != counts_of[key]:
+                problems.append(f"{key} pass counts differ")
+            counts_of.setdefault(key, counts)
+        if problems:
+            log(f"{path}: not the same benchmark or not the same results: {', '.join(problems)}")
+            return 1
+        runs.extend({**r, "from": str(path)} for r in earlier["runs"] if "from" not in r)
+        log(f"joined {len(earlier['runs'])} run(s) of {path}")
+
     summary = summarize(runs, args.cpu_list, cells)
     breakdown = {}
     for cpus in args.cpu_list:
         med = {r["tool"]: r["median_s"] for r in summary if r["cpus"] == cpus}
+        if not {"gpuseq_filters", "gpuseq_db", "gpuseq_fasta"} <= set(med):
+            continue
         filt = [r for r in runs if r["tool"] == "gpuseq_filters" and r["cpus"] == cpus]
         per_model = {m.name: statistics.median(r["per_model_s"][m.name] for r in filt)
                      for m in models}
@@ -816,9 +858,9 @@ def main(argv=None) -> int:
                                   for m in models},
         }
 
-    _, hits, counts = first["main"]
     per_query = []
-    for m in models:
+    for m in models if "main" in first else []:
+        _, hits, counts = first["main"]
         c = counts[m.name]
         rows = hits.get(m.name, [])
         per_query.append({
@@ -867,6 +909,8 @@ def main(argv=None) -> int:
         "summary": summary,
         "gpuseq_breakdown": {str(k): v for k, v in breakdown.items()},
         "per_query": per_query,
+        "identity": identity,
+        "counts": counts_of,
         "runs": runs,
     }
     out.parent.mkdir(parents=True, exist_ok=True)
