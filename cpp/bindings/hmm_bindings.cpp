@@ -11,6 +11,7 @@
 #include "common/parallel.hpp"
 #include "hmm/bias_filter.hpp"
 #include "hmm/cascade.hpp"
+#include "hmm/forward_bound.hpp"
 #include "hmm/filters.hpp"
 #include "hmm/profile.hpp"
 #include "hmm/runtime_compile.hpp"
@@ -466,6 +467,33 @@ void bind_hmm(py::module_& m) {
       py::arg("threads") = 0, py::arg("isa") = "auto",
       "Per-target score in nats of one filter, HMMER's values bit for bit (NaN: SSV could not "
       "decide, or empty target; inf: overflow).");
+
+  m.def(
+      "forward_scores",
+      [](const SearchProfile& p, CArray<uint8_t> residues, CArray<int64_t> offsets, int threads) {
+        const SequenceBatch b = BatchArgs{residues, offsets}.batch();
+        std::vector<double> out(static_cast<size_t>(b.count), std::nan(""));
+        {
+          py::gil_scoped_release release;
+          const hmm::ForwardProfile fp = hmm::make_forward_profile(p.scores);
+          parallel_for_blocks(b.count, 4, threads > 0 ? threads : default_thread_count(),
+                              [&](int64_t begin, int64_t end, int) {
+                                for (int64_t i = begin; i < end; ++i)
+                                  if (b.length(i) > 0)
+                                    out[i] = hmm::forward_score(fp, b.sequence(i), b.length(i));
+                              });
+        }
+        return to_numpy(std::move(out));
+      },
+      py::arg("profile"), py::arg("residues"), py::arg("offsets"), py::arg("threads") = 0,
+      "Per-target Forward score in nats computed in double (cpp/hmm/forward_bound.hpp): "
+      "HMMER's Forward filter score up to rounding (forward_margin); NaN for empty targets.");
+  m.def("forward_margin", &hmm::forward_margin, py::arg("L"), py::arg("M"), py::arg("score"),
+        "Nats by which HMMER's float Forward score and forward_scores' may differ at most.");
+  m.def("forward_may_pass", &hmm::forward_may_pass, py::arg("score"), py::arg("filtersc"),
+        py::arg("L"), py::arg("M"), py::arg("tau"), py::arg("lambda_"), py::arg("F3"),
+        "False only when a target with this Forward score (forward_scores') fails HMMER's "
+        "Forward test P <= F3 even with the margin added.");
 
   m.def(
       "run_cascade",
