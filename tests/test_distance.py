@@ -358,6 +358,11 @@ def test_cli_writes_npy(tmp_path):
                     "--metric", "manhattan", str(tmp_path / "g.npy"), str(tmp_path / "d.npy")],
                    check=True, capture_output=True)
     np.testing.assert_array_equal(np.load(tmp_path / "d.npy"), reference(X, X, "manhattan"))
+    # Fractions in condensed order, straight into the file.
+    subprocess.run([sys.executable, "-m", "gpuseq.cli", "distance", "--backend", "cpu",
+                    "--normalize", "--condensed", str(tmp_path / "g.npy"),
+                    str(tmp_path / "f.npy")], check=True, capture_output=True)
+    np.testing.assert_array_equal(np.load(tmp_path / "f.npy"), pdist(X, "hamming"))
 
 
 # ---- errors ---------------------------------------------------------------------------------

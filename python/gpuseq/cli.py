@@ -196,12 +196,11 @@ def _run_distance(args) -> int:
         np.save(args.output.removesuffix(".npy") + "_dist.npy", dist)
         print(f"{args.output}: {idx.shape[0]} x {args.knn} nearest neighbours")
         return 0
-    direct = not (args.normalize or args.condensed)
+    # Written block by block into the memory-mapped file: any size, fractions and condensed
+    # order included.
     result = pairwise_distances(args.input, args.against, args.metric,
                                 normalize=args.normalize, condensed=args.condensed,
-                                out=args.output if direct else None, **common)
-    if not direct:
-        np.save(args.output, result)
+                                out=args.output, **common)
     print(f"{args.output}: {' x '.join(map(str, result.shape))} {result.dtype} distances")
     return 0
 
