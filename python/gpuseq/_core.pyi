@@ -130,6 +130,21 @@ def run_cascade(
     ``bias_score``, ``viterbi_score`` (float32) and ``n_past_msv``/``n_past_bias``/
     ``n_past_vit`` (int)."""
 
+def forward_scores(
+    profile: SearchProfile, residues: ArrayLike, offsets: ArrayLike, threads: int = 0
+) -> NDArray[np.float64]:
+    """Per-target Forward score in nats computed in double (cpp/hmm/forward_bound.hpp):
+    HMMER's Forward filter score up to rounding (forward_margin); NaN for empty targets."""
+
+def forward_margin(L: int, M: int, score: float) -> float:
+    """Nats by which HMMER's float Forward score and forward_scores' may differ at most."""
+
+def forward_may_pass(
+    score: float, filtersc: float, L: int, M: int, tau: float, lambda_: float, F3: float
+) -> bool:
+    """False only when a target with this Forward score fails HMMER's Forward test even with
+    the margin added."""
+
 def sequence_blocks(
     residues: ArrayLike, offsets: ArrayLike, sequences_per_warp: int, max_warps: int
 ) -> dict[str, Any]:
@@ -166,8 +181,23 @@ class DistanceEngine:
     def compute_into(
         self, out: NDArray[np.int32], compared: NDArray[np.int32] | None, row: int, col: int
     ) -> None: ...
+    def nearest_into(
+        self,
+        index: NDArray[np.int64],
+        distance: NDArray[np.int32],
+        row: int,
+        col_begin: int,
+        col_end: int,
+        skip_self: bool,
+    ) -> None:
+        """The k nearest of columns [col_begin, col_end) for the rows of the k-wide outputs
+        (ascending by distance, then column; -1 / INT32_MAX where a row has fewer)."""
     @property
     def last_device_seconds(self) -> float: ...
+
+def cpu_and_popcount_rate(words: int = 256, threads: int = 1, seconds: float = 0.5) -> float:
+    """The CPU distance kernel's compute bound: popcount(a AND b) words per second of its
+    4 x 4 register block on L1-resident rows."""
 
 # CUDA builds only.
 def b1_mma_peak_tops(iterations: int = 20000) -> float: ...
