@@ -1,0 +1,256 @@
+// BLASTP stages (cpp/blast): each stage callable on its own, numpy arrays in and out.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bindings/numpy_util.hpp"
+#include "blast/alphabet.hpp"
+#include "blast/lookup.hpp"
+#include "blast/search.hpp"
+#include "blast/statistics.hpp"
+#include "blast/ungapped.hpp"
+
+namespace gpuseq::bindings {
+
+namespace {
+
+using namespace gpuseq::blast;
+
+// Subjects as NCBIstdaa codes back to back, subject i = codes[offsets[i]:offsets[i+1]].
+struct SubjectArrays {
+  const uint8_t* codes;
+  const int64_t* offsets;
+  int32_t count;
+};
+
+SubjectArrays subject_arrays(const CArray<uint8_t>& codes, const CArray<int64_t>& offsets) {
+  if (codes.ndim() != 1 || offsets.ndim() != 1 || offsets.shape(0) < 1)
+    throw std::invalid_argument("subjects: 1-D codes and at least one offset expected");
+  const int64_t n = offsets.shape(0) - 1;
+  const int64_t* o = offsets.data();
+  if (o[0] != 0 || o[n] != codes.shape(0))
+    throw std::invalid_argument("subject offsets must run from 0 to len(codes)");
+  for (int64_t i = 0; i < n; ++i)
+    if (o[i + 1] < o[i] || o[i + 1] - o[i] > INT32_MAX)
+      throw std::invalid_argument("subject offsets must be increasing");
+  if (n > INT32_MAX) throw std::invalid_argument("too many subjects");
+  return {codes.data(), o, static_cast<int32_t>(n)};
+}
+
+void check_codes(const uint8_t* codes, int64_t n, const char* what) {
+  for (int64_t i = 0; i < n; ++i)
+    if (codes[i] >= kAlphabetSize)
+      throw std::invalid_argument(std::string(what) + ": NCBIstdaa codes must be below 28");
+}
+
+int32_t query_length_of(const CArray<uint8_t>& query) {
+  if (query.ndim() != 1 || query.shape(0) > INT32_MAX)
+    throw std::invalid_argument("query must be a 1-D array of codes");
+  check_codes(query.data(), query.shape(0), "query");
+  return static_cast<int32_t>(query.shape(0));
+}
+
+py::dict karlin_dict(const KarlinBlock& k) {
+  py::dict d;
+  d["lambda"] = k.lambda;
+  d["K"] = k.K;
+  d["logK"] = k.logK;
+  d["H"] = k.H;
+  d["valid"] = k.valid();
+  return d;
+}
+
+py::dict statistics_dict(const QueryStatistics& st) {
+  py::dict d = karlin_dict(st.kbp);
+  d["length_adjustment"] = st.length_adjustment;
+  d["search_space"] = st.search_space;
+  d["x_drop"] = st.x_drop;
+  d["gap_trigger"] = st.gap_trigger;
+  d["evalue_cutoff"] = st.evalue_cutoff;
+  d["word_cutoff"] = st.word_cutoff;
+  return d;
+}
+
+UngappedSearchOptions search_options(double evalue, int32_t max_target_seqs, int threshold,
+                                     int window, double x_drop_bits, int threads) {
+  if (!(evalue > 0)) throw std::invalid_argument("evalue must be positive");
+  if (window < 1) throw std::invalid_argument("window must be at least 1");
+  UngappedSearchOptions o;
+  o.evalue = evalue;
+  o.max_target_seqs = max_target_seqs;
+  o.threshold = threshold;
+  o.window = window;
+  o.x_drop_bits = x_drop_bits;
+  o.threads = threads;
+  return o;
+}
+
+}  // namespace
+
+void bind_blast(py::module_& m) {
+  {
+    std::vector<int32_t> flat;
+    for (const auto& row : blosum62()) flat.insert(flat.end(), row.begin(), row.end());
+    m.attr("blast_blosum62") = to_numpy(std::move(flat));
+    const auto& map = easel_to_ncbi();
+    m.attr("blast_easel_to_ncbi") = to_numpy(std::vector<uint8_t>(map.begin(), map.end()));
+    m.attr("blast_letters") = std::string(kNcbiLetters);
+  }
+
+  m.def("blast_query_karlin", [](CArray<uint8_t> query) {
+    int32_t n = query_length_of(query);
+    return karlin_dict(query_ungapped_karlin(query.data(), n));
+  }, py::arg("query"), "The query's ungapped Karlin-Altschul block (lambda, K, logK, H).");
+
+  m.def("blast_length_adjustment", &length_adjustment, py::arg("K"), py::arg("logK"),
+        py::arg("alpha_over_lambda"), py::arg("beta"), py::arg("query_length"),
+        py::arg("db_length"), py::arg("db_sequences"),
+        "BLAST_ComputeLengthAdjustment.");
+
+  m.def("blast_ungapped_query_statistics",
+        [](CArray<uint8_t> query, int64_t db_length, int32_t db_sequences, double evalue,
+           double x_drop_bits) {
+          int32_t n = query_length_of(query);
+          UngappedSearchOptions o = search_options(evalue, 0, kDefaultThreshold,
+                                                   kTwoHitWindow, x_drop_bits, 1);
+          return statistics_dict(
+              ungapped_query_statistics(query.data(), n, db_length, db_sequences, o));
+        },
+        py::arg("query"), py::arg("db_length"), py::arg("db_sequences"), py::arg("evalue"),
+        py::arg("x_drop_bits") = 7.0,
+        "Karlin block, effective search space, X-drop and cutoffs of an ungapped blastp query.");
+
+  m.def("blast_word_hits",
+        [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets,
+           int threshold) {
+          int32_t n = query_length_of(query);
+          SubjectArrays subjects = subject_arrays(codes, offsets);
+          std::vector<int32_t> subject_index, q_off, s_off;
+          {
+            py::gil_scoped_release release;
+            WordLookup lookup(query.data(), n, threshold);
+            for (int32_t i = 0; i < subjects.count; ++i) {
+              const int64_t begin = subjects.offsets[i];
+              scan_subject(lookup, subjects.codes + begin,
+                           static_cast<int32_t>(subjects.offsets[i + 1] - begin),
+                           [&](int32_t q, int32_t s) {
+                             subject_index.push_back(i);
+                             q_off.push_back(q);
+                             s_off.push_back(s);
+                           });
+            }
+          }
+          py::dict d;
+          d["subject"] = to_numpy(std::move(subject_index));
+          d["query_offset"] = to_numpy(std::move(q_off));
+          d["subject_offset"] = to_numpy(std::move(s_off));
+          return d;
+        },
+        py::arg("query"), py::arg("codes"), py::arg("offsets"),
+        py::arg("threshold") = kDefaultThreshold,
+        "Word hits (subject, query offset, subject offset) in blastp's scan order.");
+
+  m.def("blast_ungapped_hsps",
+        [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets,
+           int32_t x_drop, int32_t cutoff, int window, int threshold) {
+          int32_t n = query_length_of(query);
+          SubjectArrays subjects = subject_arrays(codes, offsets);
+          std::vector<int32_t> subject_index, q_start, s_start, length, score, seed_q, seed_s;
+          {
+            py::gil_scoped_release release;
+            WordLookup lookup(query.data(), n, threshold);
+            UngappedParams params;
+            params.x_drop = x_drop;
+            params.cutoff = cutoff;
+            params.window = window;
+            TwoHitFinder finder(lookup, query.data(), n, params);
+            for (int32_t i = 0; i < subjects.count; ++i) {
+              const int64_t begin = subjects.offsets[i];
+              for (const UngappedHsp& h :
+                   finder.run(subjects.codes + begin,
+                              static_cast<int32_t>(subjects.offsets[i + 1] - begin))) {
+                subject_index.push_back(i);
+                q_start.push_back(h.q_start);
+                s_start.push_back(h.s_start);
+                length.push_back(h.length);
+                score.push_back(h.score);
+                seed_q.push_back(h.seed_q);
+                seed_s.push_back(h.seed_s);
+              }
+            }
+          }
+          py::dict d;
+          d["subject"] = to_numpy(std::move(subject_index));
+          d["q_start"] = to_numpy(std::move(q_start));
+          d["s_start"] = to_numpy(std::move(s_start));
+          d["length"] = to_numpy(std::move(length));
+          d["score"] = to_numpy(std::move(score));
+          d["seed_q"] = to_numpy(std::move(seed_q));
+          d["seed_s"] = to_numpy(std::move(seed_s));
+          return d;
+        },
+        py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("x_drop"),
+        py::arg("cutoff"), py::arg("window") = kTwoHitWindow,
+        py::arg("threshold") = kDefaultThreshold,
+        "Two-hit ungapped extensions scoring at least cutoff, per subject in blastp's order.");
+
+  m.def("blast_ungapped_search",
+        [](CArray<uint8_t> query, CArray<uint8_t> query_letters, CArray<uint8_t> codes,
+           CArray<int64_t> offsets, int64_t db_length, double evalue, int32_t max_target_seqs,
+           int threshold, int window, double x_drop_bits, int threads) {
+          int32_t n = query_length_of(query);
+          if (query_letters.ndim() != 1 || query_letters.shape(0) != n)
+            throw std::invalid_argument("query_letters must have the query's length");
+          SubjectArrays subjects = subject_arrays(codes, offsets);
+          check_codes(subjects.codes, codes.shape(0), "subjects");
+          UngappedSearchOptions o =
+              search_options(evalue, max_target_seqs, threshold, window, x_drop_bits, threads);
+          QueryStatistics st;
+          SearchCounters counters;
+          std::vector<SearchHit> hits;
+          {
+            py::gil_scoped_release release;
+            hits = ungapped_search(query.data(), query_letters.data(), n, subjects.codes,
+                                   subjects.offsets, subjects.count, db_length, o, &st,
+                                   &counters);
+          }
+          std::vector<int32_t> subject_index, q_start, s_start, length, score, identities;
+          std::vector<double> evalues, bits;
+          for (const SearchHit& h : hits) {
+            subject_index.push_back(h.subject);
+            q_start.push_back(h.hsp.q_start);
+            s_start.push_back(h.hsp.s_start);
+            length.push_back(h.hsp.length);
+            score.push_back(h.hsp.score);
+            identities.push_back(h.identities);
+            evalues.push_back(h.evalue);
+            bits.push_back(h.bit_score);
+          }
+          py::dict d;
+          d["subject"] = to_numpy(std::move(subject_index));
+          d["q_start"] = to_numpy(std::move(q_start));
+          d["s_start"] = to_numpy(std::move(s_start));
+          d["length"] = to_numpy(std::move(length));
+          d["score"] = to_numpy(std::move(score));
+          d["identities"] = to_numpy(std::move(identities));
+          d["evalue"] = to_numpy(std::move(evalues));
+          d["bit_score"] = to_numpy(std::move(bits));
+          d["statistics"] = statistics_dict(st);
+          py::dict c;
+          c["word_hits"] = counters.word_hits;
+          c["extensions"] = counters.extensions;
+          c["ungapped_hsps"] = counters.ungapped_hsps;
+          d["counters"] = c;
+          return d;
+        },
+        py::arg("query"), py::arg("query_letters"), py::arg("codes"), py::arg("offsets"),
+        py::arg("db_length"), py::arg("evalue") = 10.0, py::arg("max_target_seqs") = 500,
+        py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
+        py::arg("x_drop_bits") = 7.0, py::arg("threads") = 0,
+        "blastp -ungapped for one query: its reported HSPs in output order, with statistics.");
+}
+
+}  // namespace gpuseq::bindings

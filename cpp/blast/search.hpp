@@ -1,0 +1,68 @@
+// blastp -ungapped (with -comp_based_stats 0 -seg no) for one query against a set of subjects:
+// the stages of lookup.hpp and ungapped.hpp, then blastp's ungapped cutoffs, E-values,
+// E-value threshold and hit list (NCBI blast_engine.c, blast_parameters.c, blast_hits.c).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "blast/statistics.hpp"
+#include "blast/ungapped.hpp"
+
+namespace gpuseq::blast {
+
+struct UngappedSearchOptions {
+  double evalue = 10.0;
+  int32_t max_target_seqs = 500;
+  int threshold = kDefaultThreshold;
+  int window = kTwoHitWindow;
+  double x_drop_bits = 7.0;        // -xdrop_ungap
+  double gap_trigger_bits = 22.0;  // BLAST_GAP_TRIGGER_PROT (caps the ungapped cutoff)
+  int threads = 0;                 // 0: all cores
+};
+
+// Everything blastp derives from the query and the database size before searching.
+struct QueryStatistics {
+  KarlinBlock kbp;                 // the query's ungapped block (lambda, K, H)
+  int32_t length_adjustment = 0;
+  int64_t search_space = 0;        // effective search space (E-values use it)
+  int32_t x_drop = 0;              // ungapped X-drop, raw score
+  int32_t gap_trigger = 0;
+  int32_t evalue_cutoff = 0;       // lowest score with E-value <= evalue
+  int32_t word_cutoff = 0;         // ungapped HSPs are kept from this score on
+};
+
+// BlastInitialWordParametersNew/Update, BlastHitSavingParametersUpdate and
+// BLAST_CalcEffLengths for an ungapped blastp search. db_length: total residues,
+// db_sequences: number of subjects.
+QueryStatistics ungapped_query_statistics(const uint8_t* query, int32_t query_length,
+                                          int64_t db_length, int32_t db_sequences,
+                                          const UngappedSearchOptions& options);
+
+struct SearchHit {
+  int32_t subject = 0;  // index into the subjects
+  UngappedHsp hsp;
+  int32_t identities = 0;
+  double evalue = 0.0;
+  double bit_score = 0.0;
+};
+
+struct SearchCounters {
+  int64_t word_hits = 0;
+  int64_t extensions = 0;
+  int64_t ungapped_hsps = 0;
+};
+
+// The HSPs blastp reports, in its output order: subjects ranked by best E-value (values
+// below 1e-180 tie), then best score, then the higher subject index first; each subject's
+// HSPs by score. query: the NCBIstdaa search buffer (O replaced by X); query_letters: the
+// original codes, used for identities only. subjects: codes back to back, subject i is
+// [offsets[i], offsets[i+1]). An invalid query block (no statistics) gives no hits.
+std::vector<SearchHit> ungapped_search(const uint8_t* query, const uint8_t* query_letters,
+                                       int32_t query_length, const uint8_t* subjects,
+                                       const int64_t* offsets, int32_t subject_count,
+                                       int64_t db_length, const UngappedSearchOptions& options,
+                                       QueryStatistics* statistics = nullptr,
+                                       SearchCounters* counters = nullptr);
+
+}  // namespace gpuseq::blast

@@ -1,0 +1,133 @@
+#include "blast/ungapped.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <tuple>
+
+#include "blast/alphabet.hpp"
+
+namespace gpuseq::blast {
+
+namespace {
+
+constexpr int32_t kFarLeft = std::numeric_limits<int32_t>::min() / 2;
+
+}  // namespace
+
+TwoHitFinder::TwoHitFinder(const WordLookup& lookup, const uint8_t* query, int32_t query_length,
+                           const UngappedParams& params)
+    : lookup_(lookup), query_(query), query_length_(query_length), params_(params) {}
+
+// s_BlastAaExtendTwoHit: (q, s) is the second hit, first_end one past the first hit's word.
+TwoHitFinder::Extension TwoHitFinder::extend(const uint8_t* subject, int32_t subject_length,
+                                             int32_t q, int32_t s, int32_t first_end) const {
+  const ScoreMatrix& m = blosum62();
+  const int32_t x_drop = params_.x_drop;
+
+  // Start the left extension one past the best-scoring prefix of the second word.
+  int32_t prefix_best = 0, prefix_len = 0, acc = 0;
+  for (int i = 0; i < kWordSize; ++i) {
+    acc += m[query_[q + i]][subject[s + i]];
+    if (acc > prefix_best) {
+      prefix_best = acc;
+      prefix_len = i + 1;
+    }
+  }
+  const int32_t q0 = q + prefix_len, s0 = s + prefix_len;
+
+  // Left: positions (q0-1-t, s0-1-t) for t = 0..min(q0-1, s0-1); no stop at score <= 0.
+  int32_t left_best = 0, left_len = 0;
+  {
+    const int32_t n = std::min(q0 - 1, s0 - 1);
+    int32_t score = 0;
+    for (int32_t t = 0; t <= n; ++t) {
+      score += m[query_[q0 - 1 - t]][subject[s0 - 1 - t]];
+      if (score > left_best) {
+        left_best = score;
+        left_len = t + 1;
+      }
+      if (left_best - score >= x_drop) break;
+    }
+  }
+
+  Extension ext;
+  int32_t right_best = 0, right_len = 0;
+  // The right extension runs only if the left one reached back to the first hit.
+  if (left_len >= s0 - first_end) {
+    ext.right_extended = true;
+    const int32_t n = std::min(subject_length - s0, query_length_ - q0);
+    right_best = left_best;
+    int32_t score = left_best, t = 0;
+    for (; t < n; ++t) {
+      score += m[query_[q0 + t]][subject[s0 + t]];
+      if (score > right_best) {
+        right_best = score;
+        right_len = t + 1;
+      }
+      if (score <= 0 || right_best - score >= x_drop) break;
+    }
+    ext.s_last = s0 + t;
+  }
+  ext.hsp.q_start = q0 - left_len;
+  ext.hsp.s_start = s0 - left_len;
+  ext.hsp.length = left_len + right_len;
+  ext.hsp.score = std::max(left_best, right_best);
+  ext.hsp.seed_q = q;
+  ext.hsp.seed_s = s;
+  return ext;
+}
+
+std::vector<UngappedHsp> TwoHitFinder::run(const uint8_t* subject, int32_t subject_length,
+                                           int64_t* word_hits, int64_t* extensions) {
+  std::vector<UngappedHsp> hsps;
+  if (subject_length < kWordSize || query_length_ < kWordSize) return hsps;
+  // Fresh diagonal state per subject (blastp's running offset has the same effect).
+  const size_t diagonals = static_cast<size_t>(query_length_) + subject_length;
+  last_hit_.assign(diagonals, kFarLeft);
+  extended_.assign(diagonals, 0);
+  const int32_t window = params_.window;
+  int64_t hits = 0, extended = 0;
+
+  scan_subject(lookup_, subject, subject_length, [&](int32_t q, int32_t s) {
+    ++hits;
+    const size_t d = static_cast<size_t>(q - s + subject_length);
+    int32_t& last = last_hit_[d];
+    if (extended_[d]) {
+      if (s < last) return;  // inside the stretch the last extension covered
+      last = s;
+      extended_[d] = 0;
+      return;
+    }
+    const int64_t distance = static_cast<int64_t>(s) - last;
+    if (distance >= window) {
+      last = s;
+      return;
+    }
+    if (distance < kWordSize) return;  // overlaps the remembered hit
+    ++extended;
+    Extension ext = extend(subject, subject_length, q, s, last + kWordSize);
+    if (ext.hsp.score >= params_.cutoff) hsps.push_back(ext.hsp);
+    if (ext.right_extended) {
+      extended_[d] = 1;
+      last = ext.s_last - (kWordSize - 1);
+    } else {
+      last = s;
+    }
+  });
+
+  if (word_hits) *word_hits += hits;
+  if (extensions) *extensions += extended;
+  sort_by_score(hsps);
+  return hsps;
+}
+
+void sort_by_score(std::vector<UngappedHsp>& hsps) {
+  std::stable_sort(hsps.begin(), hsps.end(), [](const UngappedHsp& a, const UngappedHsp& b) {
+    return std::make_tuple(-a.score, a.s_start, -(a.s_start + a.length), a.q_start,
+                           -(a.q_start + a.length)) <
+           std::make_tuple(-b.score, b.s_start, -(b.s_start + b.length), b.q_start,
+                           -(b.q_start + b.length));
+  });
+}
+
+}  // namespace gpuseq::blast
