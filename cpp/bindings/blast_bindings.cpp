@@ -100,157 +100,160 @@ void bind_blast(py::module_& m) {
     m.attr("blast_letters") = std::string(kNcbiLetters);
   }
 
-  m.def("blast_query_karlin", [](CArray<uint8_t> query) {
-    int32_t n = query_length_of(query);
-    return karlin_dict(query_ungapped_karlin(query.data(), n));
-  }, py::arg("query"), "The query's ungapped Karlin-Altschul block (lambda, K, logK, H).");
+  m.def(
+      "blast_query_karlin",
+      [](CArray<uint8_t> query) {
+        int32_t n = query_length_of(query);
+        return karlin_dict(query_ungapped_karlin(query.data(), n));
+      },
+      py::arg("query"), "The query's ungapped Karlin-Altschul block (lambda, K, logK, H).");
 
   m.def("blast_length_adjustment", &length_adjustment, py::arg("K"), py::arg("logK"),
         py::arg("alpha_over_lambda"), py::arg("beta"), py::arg("query_length"),
-        py::arg("db_length"), py::arg("db_sequences"),
-        "BLAST_ComputeLengthAdjustment.");
+        py::arg("db_length"), py::arg("db_sequences"), "BLAST_ComputeLengthAdjustment.");
 
-  m.def("blast_ungapped_query_statistics",
-        [](CArray<uint8_t> query, int64_t db_length, int32_t db_sequences, double evalue,
-           double x_drop_bits) {
-          int32_t n = query_length_of(query);
-          UngappedSearchOptions o = search_options(evalue, 0, kDefaultThreshold,
-                                                   kTwoHitWindow, x_drop_bits, 1);
-          return statistics_dict(
-              ungapped_query_statistics(query.data(), n, db_length, db_sequences, o));
-        },
-        py::arg("query"), py::arg("db_length"), py::arg("db_sequences"), py::arg("evalue"),
-        py::arg("x_drop_bits") = 7.0,
-        "Karlin block, effective search space, X-drop and cutoffs of an ungapped blastp query.");
+  m.def(
+      "blast_ungapped_query_statistics",
+      [](CArray<uint8_t> query, int64_t db_length, int32_t db_sequences, double evalue,
+         double x_drop_bits) {
+        int32_t n = query_length_of(query);
+        UngappedSearchOptions o =
+            search_options(evalue, 0, kDefaultThreshold, kTwoHitWindow, x_drop_bits, 1);
+        return statistics_dict(
+            ungapped_query_statistics(query.data(), n, db_length, db_sequences, o));
+      },
+      py::arg("query"), py::arg("db_length"), py::arg("db_sequences"), py::arg("evalue"),
+      py::arg("x_drop_bits") = 7.0,
+      "Karlin block, effective search space, X-drop and cutoffs of an ungapped blastp query.");
 
-  m.def("blast_word_hits",
-        [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets,
-           int threshold) {
-          int32_t n = query_length_of(query);
-          SubjectArrays subjects = subject_arrays(codes, offsets);
-          std::vector<int32_t> subject_index, q_off, s_off;
-          {
-            py::gil_scoped_release release;
-            WordLookup lookup(query.data(), n, threshold);
-            for (int32_t i = 0; i < subjects.count; ++i) {
-              const int64_t begin = subjects.offsets[i];
-              scan_subject(lookup, subjects.codes + begin,
-                           static_cast<int32_t>(subjects.offsets[i + 1] - begin),
-                           [&](int32_t q, int32_t s) {
-                             subject_index.push_back(i);
-                             q_off.push_back(q);
-                             s_off.push_back(s);
-                           });
+  m.def(
+      "blast_word_hits",
+      [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets, int threshold) {
+        int32_t n = query_length_of(query);
+        SubjectArrays subjects = subject_arrays(codes, offsets);
+        std::vector<int32_t> subject_index, q_off, s_off;
+        {
+          py::gil_scoped_release release;
+          WordLookup lookup(query.data(), n, threshold);
+          for (int32_t i = 0; i < subjects.count; ++i) {
+            const int64_t begin = subjects.offsets[i];
+            scan_subject(lookup, subjects.codes + begin,
+                         static_cast<int32_t>(subjects.offsets[i + 1] - begin),
+                         [&](int32_t q, int32_t s) {
+                           subject_index.push_back(i);
+                           q_off.push_back(q);
+                           s_off.push_back(s);
+                         });
+          }
+        }
+        py::dict d;
+        d["subject"] = to_numpy(std::move(subject_index));
+        d["query_offset"] = to_numpy(std::move(q_off));
+        d["subject_offset"] = to_numpy(std::move(s_off));
+        return d;
+      },
+      py::arg("query"), py::arg("codes"), py::arg("offsets"),
+      py::arg("threshold") = kDefaultThreshold,
+      "Word hits (subject, query offset, subject offset) in blastp's scan order.");
+
+  m.def(
+      "blast_ungapped_hsps",
+      [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets, int32_t x_drop,
+         int32_t cutoff, int window, int threshold) {
+        int32_t n = query_length_of(query);
+        SubjectArrays subjects = subject_arrays(codes, offsets);
+        std::vector<int32_t> subject_index, q_start, s_start, length, score, seed_q, seed_s;
+        {
+          py::gil_scoped_release release;
+          WordLookup lookup(query.data(), n, threshold);
+          UngappedParams params;
+          params.x_drop = x_drop;
+          params.cutoff = cutoff;
+          params.window = window;
+          TwoHitFinder finder(lookup, query.data(), n, params);
+          for (int32_t i = 0; i < subjects.count; ++i) {
+            const int64_t begin = subjects.offsets[i];
+            for (const UngappedHsp& h :
+                 finder.run(subjects.codes + begin,
+                            static_cast<int32_t>(subjects.offsets[i + 1] - begin))) {
+              subject_index.push_back(i);
+              q_start.push_back(h.q_start);
+              s_start.push_back(h.s_start);
+              length.push_back(h.length);
+              score.push_back(h.score);
+              seed_q.push_back(h.seed_q);
+              seed_s.push_back(h.seed_s);
             }
           }
-          py::dict d;
-          d["subject"] = to_numpy(std::move(subject_index));
-          d["query_offset"] = to_numpy(std::move(q_off));
-          d["subject_offset"] = to_numpy(std::move(s_off));
-          return d;
-        },
-        py::arg("query"), py::arg("codes"), py::arg("offsets"),
-        py::arg("threshold") = kDefaultThreshold,
-        "Word hits (subject, query offset, subject offset) in blastp's scan order.");
+        }
+        py::dict d;
+        d["subject"] = to_numpy(std::move(subject_index));
+        d["q_start"] = to_numpy(std::move(q_start));
+        d["s_start"] = to_numpy(std::move(s_start));
+        d["length"] = to_numpy(std::move(length));
+        d["score"] = to_numpy(std::move(score));
+        d["seed_q"] = to_numpy(std::move(seed_q));
+        d["seed_s"] = to_numpy(std::move(seed_s));
+        return d;
+      },
+      py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("x_drop"), py::arg("cutoff"),
+      py::arg("window") = kTwoHitWindow, py::arg("threshold") = kDefaultThreshold,
+      "Two-hit ungapped extensions scoring at least cutoff, per subject in blastp's order.");
 
-  m.def("blast_ungapped_hsps",
-        [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets,
-           int32_t x_drop, int32_t cutoff, int window, int threshold) {
-          int32_t n = query_length_of(query);
-          SubjectArrays subjects = subject_arrays(codes, offsets);
-          std::vector<int32_t> subject_index, q_start, s_start, length, score, seed_q, seed_s;
-          {
-            py::gil_scoped_release release;
-            WordLookup lookup(query.data(), n, threshold);
-            UngappedParams params;
-            params.x_drop = x_drop;
-            params.cutoff = cutoff;
-            params.window = window;
-            TwoHitFinder finder(lookup, query.data(), n, params);
-            for (int32_t i = 0; i < subjects.count; ++i) {
-              const int64_t begin = subjects.offsets[i];
-              for (const UngappedHsp& h :
-                   finder.run(subjects.codes + begin,
-                              static_cast<int32_t>(subjects.offsets[i + 1] - begin))) {
-                subject_index.push_back(i);
-                q_start.push_back(h.q_start);
-                s_start.push_back(h.s_start);
-                length.push_back(h.length);
-                score.push_back(h.score);
-                seed_q.push_back(h.seed_q);
-                seed_s.push_back(h.seed_s);
-              }
-            }
-          }
-          py::dict d;
-          d["subject"] = to_numpy(std::move(subject_index));
-          d["q_start"] = to_numpy(std::move(q_start));
-          d["s_start"] = to_numpy(std::move(s_start));
-          d["length"] = to_numpy(std::move(length));
-          d["score"] = to_numpy(std::move(score));
-          d["seed_q"] = to_numpy(std::move(seed_q));
-          d["seed_s"] = to_numpy(std::move(seed_s));
-          return d;
-        },
-        py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("x_drop"),
-        py::arg("cutoff"), py::arg("window") = kTwoHitWindow,
-        py::arg("threshold") = kDefaultThreshold,
-        "Two-hit ungapped extensions scoring at least cutoff, per subject in blastp's order.");
-
-  m.def("blast_ungapped_search",
-        [](CArray<uint8_t> query, CArray<uint8_t> query_letters, CArray<uint8_t> codes,
-           CArray<int64_t> offsets, int64_t db_length, double evalue, int32_t max_target_seqs,
-           int threshold, int window, double x_drop_bits, int threads) {
-          int32_t n = query_length_of(query);
-          if (query_letters.ndim() != 1 || query_letters.shape(0) != n)
-            throw std::invalid_argument("query_letters must have the query's length");
-          SubjectArrays subjects = subject_arrays(codes, offsets);
-          check_codes(subjects.codes, codes.shape(0), "subjects");
-          UngappedSearchOptions o =
-              search_options(evalue, max_target_seqs, threshold, window, x_drop_bits, threads);
-          QueryStatistics st;
-          SearchCounters counters;
-          std::vector<SearchHit> hits;
-          {
-            py::gil_scoped_release release;
-            hits = ungapped_search(query.data(), query_letters.data(), n, subjects.codes,
-                                   subjects.offsets, subjects.count, db_length, o, &st,
-                                   &counters);
-          }
-          std::vector<int32_t> subject_index, q_start, s_start, length, score, identities;
-          std::vector<double> evalues, bits;
-          for (const SearchHit& h : hits) {
-            subject_index.push_back(h.subject);
-            q_start.push_back(h.hsp.q_start);
-            s_start.push_back(h.hsp.s_start);
-            length.push_back(h.hsp.length);
-            score.push_back(h.hsp.score);
-            identities.push_back(h.identities);
-            evalues.push_back(h.evalue);
-            bits.push_back(h.bit_score);
-          }
-          py::dict d;
-          d["subject"] = to_numpy(std::move(subject_index));
-          d["q_start"] = to_numpy(std::move(q_start));
-          d["s_start"] = to_numpy(std::move(s_start));
-          d["length"] = to_numpy(std::move(length));
-          d["score"] = to_numpy(std::move(score));
-          d["identities"] = to_numpy(std::move(identities));
-          d["evalue"] = to_numpy(std::move(evalues));
-          d["bit_score"] = to_numpy(std::move(bits));
-          d["statistics"] = statistics_dict(st);
-          py::dict c;
-          c["word_hits"] = counters.word_hits;
-          c["extensions"] = counters.extensions;
-          c["ungapped_hsps"] = counters.ungapped_hsps;
-          d["counters"] = c;
-          return d;
-        },
-        py::arg("query"), py::arg("query_letters"), py::arg("codes"), py::arg("offsets"),
-        py::arg("db_length"), py::arg("evalue") = 10.0, py::arg("max_target_seqs") = 500,
-        py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
-        py::arg("x_drop_bits") = 7.0, py::arg("threads") = 0,
-        "blastp -ungapped for one query: its reported HSPs in output order, with statistics.");
+  m.def(
+      "blast_ungapped_search",
+      [](CArray<uint8_t> query, CArray<uint8_t> query_letters, CArray<uint8_t> codes,
+         CArray<int64_t> offsets, int64_t db_length, double evalue, int32_t max_target_seqs,
+         int threshold, int window, double x_drop_bits, int threads) {
+        int32_t n = query_length_of(query);
+        if (query_letters.ndim() != 1 || query_letters.shape(0) != n)
+          throw std::invalid_argument("query_letters must have the query's length");
+        SubjectArrays subjects = subject_arrays(codes, offsets);
+        check_codes(subjects.codes, codes.shape(0), "subjects");
+        UngappedSearchOptions o =
+            search_options(evalue, max_target_seqs, threshold, window, x_drop_bits, threads);
+        QueryStatistics st;
+        SearchCounters counters;
+        std::vector<SearchHit> hits;
+        {
+          py::gil_scoped_release release;
+          hits = ungapped_search(query.data(), query_letters.data(), n, subjects.codes,
+                                 subjects.offsets, subjects.count, db_length, o, &st, &counters);
+        }
+        std::vector<int32_t> subject_index, q_start, s_start, length, score, identities;
+        std::vector<double> evalues, bits;
+        for (const SearchHit& h : hits) {
+          subject_index.push_back(h.subject);
+          q_start.push_back(h.hsp.q_start);
+          s_start.push_back(h.hsp.s_start);
+          length.push_back(h.hsp.length);
+          score.push_back(h.hsp.score);
+          identities.push_back(h.identities);
+          evalues.push_back(h.evalue);
+          bits.push_back(h.bit_score);
+        }
+        py::dict d;
+        d["subject"] = to_numpy(std::move(subject_index));
+        d["q_start"] = to_numpy(std::move(q_start));
+        d["s_start"] = to_numpy(std::move(s_start));
+        d["length"] = to_numpy(std::move(length));
+        d["score"] = to_numpy(std::move(score));
+        d["identities"] = to_numpy(std::move(identities));
+        d["evalue"] = to_numpy(std::move(evalues));
+        d["bit_score"] = to_numpy(std::move(bits));
+        d["statistics"] = statistics_dict(st);
+        py::dict c;
+        c["word_hits"] = counters.word_hits;
+        c["extensions"] = counters.extensions;
+        c["ungapped_hsps"] = counters.ungapped_hsps;
+        d["counters"] = c;
+        return d;
+      },
+      py::arg("query"), py::arg("query_letters"), py::arg("codes"), py::arg("offsets"),
+      py::arg("db_length"), py::arg("evalue") = 10.0, py::arg("max_target_seqs") = 500,
+      py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
+      py::arg("x_drop_bits") = 7.0, py::arg("threads") = 0,
+      "blastp -ungapped for one query: its reported HSPs in output order, with statistics.");
 }
 
 }  // namespace gpuseq::bindings

@@ -16,7 +16,7 @@ inline constexpr uint8_t kCodeC = 3;
 inline constexpr uint8_t kCodeX = 21;
 inline constexpr uint8_t kCodeU = 24;
 inline constexpr uint8_t kCodeO = 26;
-inline constexpr int kScoreMin = -32768;  // BLAST_SCORE_MIN: pairs with the gap code
+inline constexpr int kScoreMin = -32768;    // BLAST_SCORE_MIN: pairs with the gap code
 inline constexpr int kMatrixLowScore = -4;  // BLOSUM62 loscore / hiscore (blast_stat.c)
 inline constexpr int kMatrixHighScore = 11;
 

@@ -11,12 +11,10 @@ WordLookup::WordLookup(const uint8_t* query, int32_t query_length, int threshold
   const ScoreMatrix& m = blosum62();
   // Offsets of each distinct query word, words in increasing index (as blastp adds them).
   std::map<int, std::vector<int32_t>> words;
-  for (int32_t i = 0; i + kWordSize <= query_length; ++i)
-    words[word_index(query + i)].push_back(i);
+  for (int32_t i = 0; i + kWordSize <= query_length; ++i) words[word_index(query + i)].push_back(i);
 
   std::array<int, kAlphabetSize> row_max{};
-  for (int a = 0; a < kAlphabetSize; ++a)
-    row_max[a] = *std::max_element(m[a].begin(), m[a].end());
+  for (int a = 0; a < kAlphabetSize; ++a) row_max[a] = *std::max_element(m[a].begin(), m[a].end());
 
   std::vector<std::vector<int32_t>> cells(kWordCells);
   auto add = [&](int cell, const std::vector<int32_t>& offsets) {

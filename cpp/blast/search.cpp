@@ -42,8 +42,7 @@ QueryStatistics ungapped_query_statistics(const uint8_t* query, int32_t query_le
   // BlastInitialWordParametersUpdate for ungapped searches: the score for E = 1e-300 over
   // min(average subject length, query length) x average subject length, capped by the gap
   // trigger and by the E-value cutoff.
-  st.gap_trigger =
-      static_cast<int32_t>((options.gap_trigger_bits * kLn2 + kbp.logK) / kbp.lambda);
+  st.gap_trigger = static_cast<int32_t>((options.gap_trigger_bits * kLn2 + kbp.logK) / kbp.lambda);
   const int64_t average_length = db_length / std::max(1, db_sequences);
   const int64_t word_space = std::min<int64_t>(average_length, query_length) * average_length;
   int32_t cutoff = cutoff_score(kUngappedCutoffEvalue, kbp, word_space);

@@ -23,13 +23,13 @@ struct UngappedSearchOptions {
 
 // Everything blastp derives from the query and the database size before searching.
 struct QueryStatistics {
-  KarlinBlock kbp;                 // the query's ungapped block (lambda, K, H)
+  KarlinBlock kbp;  // the query's ungapped block (lambda, K, H)
   int32_t length_adjustment = 0;
-  int64_t search_space = 0;        // effective search space (E-values use it)
-  int32_t x_drop = 0;              // ungapped X-drop, raw score
+  int64_t search_space = 0;  // effective search space (E-values use it)
+  int32_t x_drop = 0;        // ungapped X-drop, raw score
   int32_t gap_trigger = 0;
-  int32_t evalue_cutoff = 0;       // lowest score with E-value <= evalue
-  int32_t word_cutoff = 0;         // ungapped HSPs are kept from this score on
+  int32_t evalue_cutoff = 0;  // lowest score with E-value <= evalue
+  int32_t word_cutoff = 0;    // ungapped HSPs are kept from this score on
 };
 
 // BlastInitialWordParametersNew/Update, BlastHitSavingParametersUpdate and

@@ -12,12 +12,12 @@ namespace gpuseq::blast {
 
 namespace {
 
-constexpr double kLambdaGuess = 0.5;        // BLAST_KARLIN_LAMBDA0_DEFAULT
+constexpr double kLambdaGuess = 0.5;         // BLAST_KARLIN_LAMBDA0_DEFAULT
 constexpr double kLambdaTolerance = 1.0e-5;  // BLAST_KARLIN_LAMBDA_ACCURACY_DEFAULT
 constexpr int kLambdaIterations = 20;
 constexpr int kLambdaNewtonIterations = 20 + 17;  // 20 + BLAST_KARLIN_LAMBDA_ITER_DEFAULT
-constexpr double kKSumLimit = 1.0e-4;              // BLAST_KARLIN_K_SUMLIMIT_DEFAULT
-constexpr int kKIterations = 100;                  // BLAST_KARLIN_K_ITER_MAX
+constexpr double kKSumLimit = 1.0e-4;             // BLAST_KARLIN_K_SUMLIMIT_DEFAULT
+constexpr int kKIterations = 100;                 // BLAST_KARLIN_K_ITER_MAX
 
 // Robinson & Robinson background frequencies (blast_stat.c), by letter.
 constexpr std::array<std::pair<char, double>, 20> kRobinson{{
@@ -68,9 +68,19 @@ double expm1_series(double x) {  // BLAST_Expm1: a Taylor series for small |x|
   double absx = std::fabs(x);
   if (absx > 0.33) return std::exp(x) - 1.0;
   if (absx < 1.0e-16) return x;
-  return x * (1. + x * (1. / 2. + x * (1. / 6. + x * (1. / 24. + x * (1. / 120. + x * (1. / 720. +
-         x * (1. / 5040. + x * (1. / 40320. + x * (1. / 362880. + x * (1. / 3628800. + x *
-         (1. / 39916800. + x * (1. / 479001600. + x / 6227020800.))))))))))));
+  return x *
+         (1. + x * (1. / 2. +
+                    x * (1. / 6. +
+                         x * (1. / 24. +
+                              x * (1. / 120. +
+                                   x * (1. / 720. +
+                                        x * (1. / 5040. +
+                                             x * (1. / 40320. +
+                                                  x * (1. / 362880. +
+                                                       x * (1. / 3628800. +
+                                                            x * (1. / 39916800. +
+                                                                 x * (1. / 479001600. +
+                                                                      x / 6227020800.))))))))))));
 }
 
 // BlastScoreFreqCalc: P(score) under query frequencies p1 and background p2, renormalised

@@ -20,8 +20,8 @@ struct UngappedHsp {
 };
 
 struct UngappedParams {
-  int32_t x_drop = 16;        // raw score, ceil(7 bits) for the query (statistics)
-  int32_t cutoff = 1;         // keep extensions scoring at least this
+  int32_t x_drop = 16;  // raw score, ceil(7 bits) for the query (statistics)
+  int32_t cutoff = 1;   // keep extensions scoring at least this
   int32_t window = kTwoHitWindow;
 };
 
