@@ -86,7 +86,9 @@ def blast_data(tmp_path_factory) -> dict:
     kep = "".join(rng.choice(list("KEPSAGLD"), size=220))
     queries.append(("qbiased", kep))
 
-    subjects = [(f"r{i:04d}", _random_protein(rng, int(rng.integers(30, 700)))) for i in range(3000)]
+    subjects = [
+        (f"r{i:04d}", _random_protein(rng, int(rng.integers(30, 700)))) for i in range(3000)
+    ]
     planted = []
     for qname, qseq in queries:
         for k, identity in enumerate([0.9, 0.75, 0.6, 0.5, 0.4, 0.3]):
@@ -133,6 +135,17 @@ def _blastp(data: dict, query: Path, *args: str) -> list[str]:
     return run.stdout.splitlines()
 
 
+# Our keyword -> blastp's flag.
+FLAGS = {
+    "evalue": "-evalue",
+    "max_target_seqs": "-max_target_seqs",
+    "threshold": "-threshold",
+    "window_size": "-window_size",
+    "xdrop_ungap": "-xdrop_ungap",
+    "dbsize": "-dbsize",
+}
+
+
 @pytest.mark.parametrize(
     "options",
     [
@@ -140,20 +153,40 @@ def _blastp(data: dict, query: Path, *args: str) -> list[str]:
         {"evalue": 1000.0},
         {"evalue": 1e-5},
         {"evalue": 1000.0, "max_target_seqs": 7},
+        {"evalue": 100.0, "threshold": 13, "window_size": 20, "xdrop_ungap": 12.0},
+        {"evalue": 100.0, "threshold": 9},
+        # A large database size puts the E-value cutoff above the gap trigger.
+        {"dbsize": 5_000_000_000, "evalue": 1e4},
     ],
-    ids=["default", "evalue1000", "evalue1e-5", "max_target_seqs7"],
-)
+    ids=["default", "evalue1000", "evalue1e-5", "max_target_seqs7", "T13_A20_X12", "T9",
+         "dbsize5e9"],
+)  # fmt: skip
 def test_outfmt6_rows_equal_blastp(blast_data, options):
     flags = []
-    if "evalue" in options:
-        flags += ["-evalue", repr(options["evalue"])]
-    if "max_target_seqs" in options:
-        flags += ["-max_target_seqs", str(options["max_target_seqs"])]
+    for key, value in options.items():
+        flags += [FLAGS[key], str(value)]
     expected = _blastp(blast_data, blast_data["query_fasta"], "-outfmt", OUTFMT, *flags)
     hits = blast.blastp_ungapped(blast_data["query_fasta"], blast_data["db_fasta"], **options)
     got = blast.outfmt6_lines(hits)
     assert len(expected) > 30  # the planted homologs are found
     assert got == expected
+
+
+@pytest.mark.parametrize(
+    "name, sequence",
+    [
+        ("all_x", "X" * 40),  # no Karlin-Altschul block: blastp warns and reports nothing
+        ("two", "AC"),  # shorter than a word
+        ("short_rich", "WWWCCCHHHWWWCCCYYYMMMWWW"),
+        ("with_O", "MKTAYIAKQRQISFVKSHFSRQOOLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQ"),
+    ],
+)
+def test_edge_queries_equal_blastp(blast_data, tmp_path, name, sequence):
+    fasta = tmp_path / "q.fa"
+    _write_fasta(fasta, [(name, sequence)])
+    expected = _blastp(blast_data, fasta, "-outfmt", OUTFMT, "-evalue", "1e6")
+    hits = blast.blastp_ungapped(fasta, blast_data["db_fasta"], evalue=1e6)
+    assert blast.outfmt6_lines(hits) == expected
 
 
 def test_statistics_equal_blastp_report(blast_data, tmp_path):

@@ -115,15 +115,17 @@ void bind_blast(py::module_& m) {
   m.def(
       "blast_ungapped_query_statistics",
       [](CArray<uint8_t> query, int64_t db_length, int32_t db_sequences, double evalue,
-         double x_drop_bits) {
+         double x_drop_bits, int64_t average_subject_length) {
         int32_t n = query_length_of(query);
+        if (db_sequences < 1) throw std::invalid_argument("db_sequences must be at least 1");
         UngappedSearchOptions o =
             search_options(evalue, 0, kDefaultThreshold, kTwoHitWindow, x_drop_bits, 1);
-        return statistics_dict(
-            ungapped_query_statistics(query.data(), n, db_length, db_sequences, o));
+        if (average_subject_length < 0) average_subject_length = db_length / db_sequences;
+        return statistics_dict(ungapped_query_statistics(query.data(), n, db_length, db_sequences,
+                                                         average_subject_length, o));
       },
       py::arg("query"), py::arg("db_length"), py::arg("db_sequences"), py::arg("evalue"),
-      py::arg("x_drop_bits") = 7.0,
+      py::arg("x_drop_bits") = 7.0, py::arg("average_subject_length") = -1,
       "Karlin block, effective search space, X-drop and cutoffs of an ungapped blastp query.");
 
   m.def(

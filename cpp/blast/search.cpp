@@ -22,6 +22,7 @@ int compare_evalues(double a, double b) {
 
 QueryStatistics ungapped_query_statistics(const uint8_t* query, int32_t query_length,
                                           int64_t db_length, int32_t db_sequences,
+                                          int64_t average_subject_length,
                                           const UngappedSearchOptions& options) {
   QueryStatistics st;
   st.kbp = query_ungapped_karlin(query, query_length);
@@ -43,8 +44,8 @@ QueryStatistics ungapped_query_statistics(const uint8_t* query, int32_t query_le
   // min(average subject length, query length) x average subject length, capped by the gap
   // trigger and by the E-value cutoff.
   st.gap_trigger = static_cast<int32_t>((options.gap_trigger_bits * kLn2 + kbp.logK) / kbp.lambda);
-  const int64_t average_length = db_length / std::max(1, db_sequences);
-  const int64_t word_space = std::min<int64_t>(average_length, query_length) * average_length;
+  const int64_t word_space =
+      std::min<int64_t>(average_subject_length, query_length) * average_subject_length;
   int32_t cutoff = cutoff_score(kUngappedCutoffEvalue, kbp, word_space);
   cutoff = std::min(cutoff, st.gap_trigger);
   st.word_cutoff = std::min(cutoff, st.evalue_cutoff);
@@ -56,8 +57,9 @@ std::vector<SearchHit> ungapped_search(const uint8_t* query, const uint8_t* quer
                                        const int64_t* offsets, int32_t subject_count,
                                        int64_t db_length, const UngappedSearchOptions& options,
                                        QueryStatistics* statistics, SearchCounters* counters) {
-  const QueryStatistics st =
-      ungapped_query_statistics(query, query_length, db_length, subject_count, options);
+  const int64_t average_length = (offsets[subject_count] - offsets[0]) / std::max(1, subject_count);
+  const QueryStatistics st = ungapped_query_statistics(query, query_length, db_length,
+                                                       subject_count, average_length, options);
   if (statistics) *statistics = st;
   std::vector<SearchHit> result;
   if (!st.kbp.valid()) return result;

@@ -33,10 +33,12 @@ struct QueryStatistics {
 };
 
 // BlastInitialWordParametersNew/Update, BlastHitSavingParametersUpdate and
-// BLAST_CalcEffLengths for an ungapped blastp search. db_length: total residues,
-// db_sequences: number of subjects.
+// BLAST_CalcEffLengths for an ungapped blastp search. db_length: total residues (or -dbsize),
+// db_sequences: number of subjects, average_subject_length: the database's real total over
+// its count (BlastSeqSrcGetAvgSeqLen; -dbsize does not change it).
 QueryStatistics ungapped_query_statistics(const uint8_t* query, int32_t query_length,
                                           int64_t db_length, int32_t db_sequences,
+                                          int64_t average_subject_length,
                                           const UngappedSearchOptions& options);
 
 struct SearchHit {

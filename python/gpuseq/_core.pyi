@@ -268,7 +268,12 @@ def blast_length_adjustment(
     db_sequences: int,
 ) -> int: ...
 def blast_ungapped_query_statistics(
-    query: ArrayLike, db_length: int, db_sequences: int, evalue: float, x_drop_bits: float = 7.0
+    query: ArrayLike,
+    db_length: int,
+    db_sequences: int,
+    evalue: float,
+    x_drop_bits: float = 7.0,
+    average_subject_length: int = -1,
 ) -> dict[str, Any]: ...
 def blast_word_hits(
     query: ArrayLike, codes: ArrayLike, offsets: ArrayLike, threshold: int = 11

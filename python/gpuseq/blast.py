@@ -127,9 +127,18 @@ def _single_query(query: Any) -> tuple[np.ndarray, np.ndarray, str]:
 
 
 def query_statistics(
-    query: Any, db_length: int, db_sequences: int, evalue: float = 10.0, xdrop_ungap: float = 7.0
+    query: Any,
+    db_length: int,
+    db_sequences: int,
+    evalue: float = 10.0,
+    xdrop_ungap: float = 7.0,
+    average_subject_length: int | None = None,
 ) -> dict:
     """What blastp -ungapped derives from a query and the database size.
+
+    ``db_length`` is the database's total residues (or ``-dbsize``);
+    ``average_subject_length`` its real total over ``db_sequences`` (the default, which
+    ``-dbsize`` does not change).
 
     Returns a dict: ``lambda``, ``K``, ``logK``, ``H`` (the query's ungapped Karlin-Altschul
     block, the first "Lambda K H" line of blastp's report), ``valid``, ``length_adjustment``,
@@ -138,7 +147,12 @@ def query_statistics(
     """
     search, _, _ = _single_query(query)
     return _core.blast_ungapped_query_statistics(
-        search, int(db_length), int(db_sequences), float(evalue), float(xdrop_ungap)
+        search,
+        int(db_length),
+        int(db_sequences),
+        float(evalue),
+        float(xdrop_ungap),
+        -1 if average_subject_length is None else int(average_subject_length),
     )
 
 
