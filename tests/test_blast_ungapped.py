@@ -124,9 +124,10 @@ def blast_data(tmp_path_factory) -> dict:
             "db_length": sum(len(s) for _, s in records)}  # fmt: skip
 
 
-def _blastp(data: dict, query: Path, *args: str) -> list[str]:
+def _blastp(data: dict, query: Path, *args: str, ungapped: bool = True) -> list[str]:
+    mode = ["-ungapped"] if ungapped else []
     run = subprocess.run(
-        [BLASTP, "-query", query, "-db", data["db"], "-ungapped", "-comp_based_stats", "0",
+        [BLASTP, "-query", query, "-db", data["db"], *mode, "-comp_based_stats", "0",
          "-seg", "no", *args],
         check=True,
         capture_output=True,
@@ -211,6 +212,39 @@ def test_statistics_equal_blastp_report(blast_data, tmp_path):
         assert f"{st['K']:.3g}" == f"{float(k):.3g}", name
         assert f"{st['H']:.3g}" == f"{float(h):.3g}", name
         assert st["search_space"] == int(space), name
+
+
+def test_gapped_statistics_equal_blastp(blast_data, tmp_path):
+    """For gapped blastp (the next stages): E-values and bit scores of the raw scores blastp
+    prints, and the gapped effective search space of its report, from our statistics."""
+    rows = _blastp(
+        blast_data, blast_data["query_fasta"], "-outfmt", OUTFMT, "-evalue", "100", ungapped=False
+    )
+    assert len(rows) > 30
+    fields = [r.split("\t") for r in rows]
+    for f in fields:
+        evalue, bits = blast.gapped_scores(
+            [int(f[14])], int(f[12]), [int(f[13])], blast_data["db_length"]
+        )
+        assert blast.format_evalue(evalue[0]) == f[10], f
+        assert blast.format_bitscore(bits[0]) == f[11], f
+    pattern = re.compile(
+        r"Gapped\s*\nLambda\s+K\s+H.*?\n\s*(\S+)\s+(\S+)\s+(\S+).*?"
+        r"Effective search space used:\s*(\d+)",
+        re.S,
+    )
+    for name, seq in blast_data["queries"][:3]:
+        fasta = tmp_path / f"{name}.fa"
+        _write_fasta(fasta, [(name, seq)])
+        report = "\n".join(
+            _blastp(blast_data, fasta, "-outfmt", "0", "-max_target_seqs", "1", ungapped=False)
+        )
+        match = pattern.search(report)
+        assert match, report[-2000:]
+        st = blast.gapped_statistics(len(seq), blast_data["db_length"], blast_data["n_subjects"])
+        assert f"{st['lambda']:.3g}" == f"{float(match[1]):.3g}"
+        assert f"{st['K']:.3g}" == f"{float(match[2]):.3g}"
+        assert st["search_space"] == int(match[4]), name
 
 
 def test_word_hits_follow_the_neighbourhood_rule():

@@ -129,6 +129,58 @@ void bind_blast(py::module_& m) {
       "Karlin block, effective search space, X-drop and cutoffs of an ungapped blastp query.");
 
   m.def(
+      "blast_gapped_statistics",
+      [](int32_t query_length, int64_t db_length, int32_t db_sequences) {
+        if (query_length < 1 || db_sequences < 1)
+          throw std::invalid_argument("query_length and db_sequences must be at least 1");
+        const KarlinBlock kbp = gapped_karlin_blosum62();
+        py::dict d = karlin_dict(kbp);
+        // BLAST_CalcEffLengths with the gapped block and its alpha, beta (BLOSUM62 11/1).
+        const int32_t adjustment =
+            length_adjustment(kbp.K, kbp.logK, kBlosum62Gapped11_1.alpha / kbp.lambda,
+                              kBlosum62Gapped11_1.beta, query_length, db_length, db_sequences);
+        d["length_adjustment"] = adjustment;
+        d["search_space"] =
+            effective_search_space(query_length, db_length, db_sequences, adjustment);
+        return d;
+      },
+      py::arg("query_length"), py::arg("db_length"), py::arg("db_sequences"),
+      "Gapped BLOSUM62 11/1 block, length adjustment and effective search space of a query.");
+
+  m.def(
+      "blast_gapped_scores",
+      [](CArray<int32_t> scores, int32_t query_length, CArray<int32_t> subject_lengths,
+         int64_t db_length) {
+        if (scores.ndim() != 1 || subject_lengths.ndim() != 1 ||
+            scores.shape(0) != subject_lengths.shape(0))
+          throw std::invalid_argument("scores and subject_lengths must be 1-D of one length");
+        const KarlinBlock kbp = gapped_karlin_blosum62();
+        const GumbelBlock gbp = gumbel_blosum62_11_1(db_length);
+        std::vector<double> evalues(scores.shape(0)), bits(scores.shape(0));
+        for (py::ssize_t i = 0; i < scores.shape(0); ++i) {
+          evalues[i] =
+              spouge_evalue(scores.data()[i], kbp, gbp, query_length, subject_lengths.data()[i]);
+          bits[i] = bit_score(scores.data()[i], kbp);
+        }
+        py::dict d;
+        d["evalue"] = to_numpy(std::move(evalues));
+        d["bit_score"] = to_numpy(std::move(bits));
+        return d;
+      },
+      py::arg("scores"), py::arg("query_length"), py::arg("subject_lengths"), py::arg("db_length"),
+      "Gapped blastp's E-values (Spouge's finite-size correction) and bit scores of raw scores.");
+
+  m.def(
+      "blast_spouge_cutoff",
+      [](double evalue, int32_t query_length, int32_t subject_length, int64_t db_length) {
+        if (!(evalue > 0)) throw std::invalid_argument("evalue must be positive");
+        return spouge_cutoff(evalue, gapped_karlin_blosum62(), gumbel_blosum62_11_1(db_length),
+                             query_length, subject_length);
+      },
+      py::arg("evalue"), py::arg("query_length"), py::arg("subject_length"), py::arg("db_length"),
+      "BLAST_SpougeEtoS: the largest gapped score whose E-value is still above evalue.");
+
+  m.def(
       "blast_word_hits",
       [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets, int threshold) {
         int32_t n = query_length_of(query);

@@ -292,6 +292,87 @@ KarlinBlock query_ungapped_karlin(const uint8_t* codes, int64_t length) {
   return kbp;
 }
 
+KarlinBlock gapped_karlin_blosum62() {
+  KarlinBlock kbp;
+  kbp.lambda = kBlosum62Gapped11_1.lambda;
+  kbp.K = kBlosum62Gapped11_1.K;
+  kbp.logK = std::log(kbp.K);
+  kbp.H = kBlosum62Gapped11_1.H;
+  return kbp;
+}
+
+GumbelBlock gumbel_blosum62_11_1(int64_t db_length) {
+  // Columns of the 11/1 and the ungapped rows of blast_stat.c's BLOSUM62 table.
+  GumbelBlock g{};
+  g.lambda = kBlosum62Gapped11_1.lambda;
+  g.C = 0.669720;
+  g.G = 11 + 1;
+  g.a = kBlosum62Gapped11_1.alpha;
+  g.Alpha = 42.602800;
+  g.Sigma = 43.636200;
+  g.a_un = kBlosum62Ungapped.alpha;
+  g.Alpha_un = 4.964660;
+  g.b = 2.0 * g.G * (g.a_un - g.a);
+  g.Beta = 2.0 * g.G * (g.Alpha_un - g.Alpha);
+  g.Tau = 2.0 * g.G * (g.Alpha_un - g.Sigma);
+  g.db_length = db_length;
+  return g;
+}
+
+double spouge_evalue(int32_t score, const KarlinBlock& kbp, const GumbelBlock& gbp, int32_t m,
+                     int32_t n) {
+  // a, Alpha and Sigma scale with lambda when scores are scaled (composition-based stats).
+  const double scale = kbp.lambda / gbp.lambda;
+  const double db_scale = gbp.db_length ? static_cast<double>(gbp.db_length) / n : 1.0;
+  const double lambda = kbp.lambda;
+  const double a = gbp.a * scale, b = gbp.b;
+  const double alpha = gbp.Alpha * scale, beta = gbp.Beta;
+  const double sigma = gbp.Sigma * scale, tau = gbp.Tau;
+  const double inv_sqrt_2pi = 0.39894228040143267793994605993438;
+  const double y = score;
+
+  // The same terms for the query (m) and the subject (n): the matrix is symmetric.
+  const double m_len = m - (a * y + b);
+  const double m_var = std::max(2.0 * alpha / lambda, alpha * y + beta);
+  const double m_sd = std::sqrt(m_var);
+  const double m_z = m_len / m_sd;
+  const double m_P = std::erfc(-m_z / std::sqrt(2.0)) / 2.0;
+  const double p1 = m_len * m_P + m_sd * inv_sqrt_2pi * std::exp(-0.5 * m_z * m_z);
+
+  const double n_len = n - (a * y + b);
+  const double n_var = std::max(2.0 * alpha / lambda, alpha * y + beta);
+  const double n_sd = std::sqrt(n_var);
+  const double n_z = n_len / n_sd;
+  const double n_P = std::erfc(-n_z / std::sqrt(2.0)) / 2.0;
+  const double p2 = n_len * n_P + n_sd * inv_sqrt_2pi * std::exp(-0.5 * n_z * n_z);
+
+  const double c = std::max(2.0 * sigma / lambda, sigma * y + tau);
+  const double area = p1 * p2 + c * m_P * n_P;
+  return area * kbp.K * std::exp(-lambda * y) * db_scale;
+}
+
+int32_t spouge_cutoff(double e0, const KarlinBlock& kbp, const GumbelBlock& gbp, int32_t m,
+                      int32_t n) {
+  const double db_scale = gbp.db_length ? static_cast<double>(gbp.db_length) : 1.0;
+  int32_t a = 0;
+  int32_t b = std::max(static_cast<int32_t>(std::log(db_scale / e0) / kbp.lambda), 2);
+  if (spouge_evalue(b, kbp, gbp, m, n) > e0) {
+    do {
+      a = b;
+      b *= 2;
+    } while (spouge_evalue(b, kbp, gbp, m, n) > e0);
+  }
+  // Bisection: a keeps E > e0, b has E <= e0.
+  while (b - a > 1) {
+    int32_t c = (a + b) / 2;
+    if (spouge_evalue(c, kbp, gbp, m, n) > e0)
+      a = c;
+    else
+      b = c;
+  }
+  return a;
+}
+
 int32_t length_adjustment(double K, double logK, double alpha_over_lambda, double beta,
                           int32_t query_length, int64_t db_length, int32_t db_sequences) {
   const double m = query_length;

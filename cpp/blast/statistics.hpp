@@ -24,6 +24,27 @@ struct TabulatedParams {
 inline constexpr TabulatedParams kBlosum62Ungapped{0.3176, 0.134, 0.4012, 0.7916, -3.2};
 inline constexpr TabulatedParams kBlosum62Gapped11_1{0.267, 0.041, 0.14, 1.9, -30.0};
 
+// The gapped block of BLOSUM62 11/1 (the same for every query): lambda, K, ln K, H.
+KarlinBlock gapped_karlin_blosum62();
+
+// Gumbel parameters for Spouge's finite-size correction (Blast_GumbelBlkLoadFromTables for
+// BLOSUM62 with gap costs 11/1; b, Beta, Tau derived as NCBI derives them).
+struct GumbelBlock {
+  double lambda, C, G, a, Alpha, Sigma, a_un, Alpha_un, b, Beta, Tau;
+  int64_t db_length;  // total database residues (or -dbsize)
+};
+GumbelBlock gumbel_blosum62_11_1(int64_t db_length);
+
+// BLAST_SpougeStoE: the database-wide E-value of a raw score for a query of length m and a
+// subject of length n (real lengths). kbp: the block the score is in (gapped).
+double spouge_evalue(int32_t score, const KarlinBlock& kbp, const GumbelBlock& gbp, int32_t m,
+                     int32_t n);
+
+// BLAST_SpougeEtoS: the largest score whose E-value is still above e0 (blastp saves gapped
+// HSPs scoring at least this).
+int32_t spouge_cutoff(double e0, const KarlinBlock& kbp, const GumbelBlock& gbp, int32_t m,
+                      int32_t n);
+
 // The query's own ungapped block (Blast_ScoreBlkKbpUngappedCalc): query residue frequencies
 // (X not counted) against Robinson & Robinson background frequencies under BLOSUM62.
 // codes: the query's NCBIstdaa search buffer. The block is invalid (lambda = -1) when the

@@ -4,7 +4,8 @@ The C++ stages live in ``cpp/blast`` (spec: ``shared/specs/blastp.md``); each on
 called on its own here, as the GPU stages will be compared against them:
 
 - :func:`query_statistics`: the query's ungapped Karlin-Altschul block, the effective search
-  space, the X-drop and the cutoffs;
+  space, the X-drop and the cutoffs; :func:`gapped_statistics` and :func:`gapped_scores`:
+  gapped blastp's search space, E-values (Spouge's finite-size correction) and bit scores;
 - :func:`word_hits`: the neighbourhood-word lookup table (w = 3, T = 11, BLOSUM62) and subject
   scanning, as (subject, query offset, subject offset) hits;
 - :func:`ungapped_hsps`: the two-hit rule (window 40) with the ungapped X-drop extension;
@@ -35,6 +36,8 @@ __all__ = [
     "OUTFMT6_COLUMNS",
     "blastp_ungapped",
     "query_statistics",
+    "gapped_statistics",
+    "gapped_scores",
     "word_hits",
     "ungapped_hsps",
     "encode",
@@ -154,6 +157,23 @@ def query_statistics(
         float(xdrop_ungap),
         -1 if average_subject_length is None else int(average_subject_length),
     )
+
+
+def gapped_statistics(query_length: int, db_length: int, db_sequences: int) -> dict:
+    """Gapped blastp's (BLOSUM62, gap costs 11/1) block ``lambda``, ``K``, ``logK``, ``H``,
+    ``length_adjustment`` and ``search_space`` (the report's "Effective search space used")."""
+    return _core.blast_gapped_statistics(int(query_length), int(db_length), int(db_sequences))
+
+
+def gapped_scores(
+    scores: Any, query_length: int, subject_lengths: Any, db_length: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(E-values, bit scores) gapped blastp gives raw scores: Spouge's finite-size corrected
+    E-value with the real query and subject lengths and the database length."""
+    scores = np.asarray(scores, dtype=np.int32)
+    lengths = np.broadcast_to(np.asarray(subject_lengths, dtype=np.int32), scores.shape)
+    r = _core.blast_gapped_scores(scores, int(query_length), lengths, int(db_length))
+    return r["evalue"], r["bit_score"]
 
 
 def word_hits(query: Any, subjects: SequenceSource, threshold: int = 11) -> pd.DataFrame:
