@@ -214,6 +214,27 @@ def test_statistics_equal_blastp_report(blast_data, tmp_path):
         assert st["search_space"] == int(space), name
 
 
+def test_database_letters_as_makeblastdb_stores_them(tmp_path):
+    """Empty records are left out of the database (not counted as sequences); '.' and '~'
+    inside a sequence are dropped; lower case is upper case."""
+    rng = np.random.default_rng(11)
+    query = _random_protein(rng, 120)
+    records = [(f"x{i}", _random_protein(rng, 200)) for i in range(30)]
+    records[3:3] = [("empty1", ""), ("dots", query[:60] + ".." + query[60:])]
+    records += [("tilde", "~" + query.lower() + "~"), ("empty2", ""), ("mix", "AC~DE.FGHIKLMN")]
+    db_fasta, query_fasta = tmp_path / "db.fa", tmp_path / "q.fa"
+    _write_fasta(db_fasta, records)
+    _write_fasta(query_fasta, [("q", query)])
+    subprocess.run(
+        [MAKEBLASTDB, "-in", db_fasta, "-dbtype", "prot", "-out", tmp_path / "db"],
+        check=True,
+        capture_output=True,
+    )
+    expected = _blastp({"db": tmp_path / "db"}, query_fasta, "-outfmt", OUTFMT, "-evalue", "1000")
+    hits = blast.blastp_ungapped(query_fasta, db_fasta, evalue=1000)
+    assert blast.outfmt6_lines(hits) == expected
+
+
 def test_gapped_statistics_equal_blastp(blast_data, tmp_path):
     """For gapped blastp (the next stages): E-values and bit scores of the raw scores blastp
     prints, and the gapped effective search space of its report, from our statistics."""

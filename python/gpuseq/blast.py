@@ -21,6 +21,7 @@ dropped; in queries ``O`` is searched as ``X`` (identities still compare the let
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Iterable
 from typing import Any
@@ -85,6 +86,17 @@ class _Encoded:
 
     def __len__(self) -> int:
         return len(self.names)
+
+    def without_empty(self) -> _Encoded:
+        """The sequences that have residues: makeblastdb leaves empty records out of a
+        database (they count neither as sequences nor as letters)."""
+        lengths = np.diff(self.offsets)
+        if (lengths > 0).all():
+            return self
+        kept = copy.copy(self)
+        kept.offsets = np.concatenate([[0], np.cumsum(lengths[lengths > 0])]).astype(np.int64)
+        kept.names = [n for n, k in zip(self.names, lengths > 0) if k]
+        return kept
 
     def sequence(self, i: int) -> np.ndarray:
         return self.codes[self.offsets[i] : self.offsets[i + 1]]
@@ -230,7 +242,7 @@ def blastp_ungapped(
         AlphabetError, FormatError: unreadable sequences (file, line and record named).
     """
     query_db = _read(queries)
-    db = _read(subjects)
+    db = _read(subjects).without_empty()
     if len(query_db) == 0:
         raise EmptyInputError(query_db.source, None, "no query sequences")
     if len(db) == 0:
