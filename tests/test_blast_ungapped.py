@@ -173,6 +173,12 @@ def test_outfmt6_rows_equal_blastp(blast_data, options):
     assert got == expected
 
 
+def test_threads_do_not_change_rows(blast_data):
+    one = blast.blastp_ungapped(blast_data["query_fasta"], blast_data["db_fasta"], threads=1)
+    two = blast.blastp_ungapped(blast_data["query_fasta"], blast_data["db_fasta"], threads=2)
+    assert blast.outfmt6_lines(one) == blast.outfmt6_lines(two)
+
+
 @pytest.mark.parametrize(
     "name, sequence",
     [
