@@ -8,6 +8,7 @@
 
 #include "bindings/numpy_util.hpp"
 #include "blast/alphabet.hpp"
+#include "blast/gapped.hpp"
 #include "blast/lookup.hpp"
 #include "blast/search.hpp"
 #include "blast/statistics.hpp"
@@ -308,6 +309,82 @@ void bind_blast(py::module_& m) {
       py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
       py::arg("x_drop_bits") = 7.0, py::arg("threads") = 0,
       "blastp -ungapped for one query: its reported HSPs in output order, with statistics.");
+
+  m.def(
+      "blast_gapped_search",
+      [](CArray<uint8_t> query, CArray<uint8_t> query_letters, CArray<uint8_t> codes,
+         CArray<int64_t> offsets, int64_t db_length, double evalue, int32_t max_target_seqs,
+         int threshold, int window, double x_drop_ungapped_bits, double x_drop_gapped_bits,
+         double x_drop_final_bits, int threads) {
+        int32_t n = query_length_of(query);
+        if (query_letters.ndim() != 1 || query_letters.shape(0) != n)
+          throw std::invalid_argument("query_letters must have the query's length");
+        SubjectArrays subjects = subject_arrays(codes, offsets);
+        check_codes(subjects.codes, codes.shape(0), "subjects");
+        if (!(evalue > 0)) throw std::invalid_argument("evalue must be positive");
+        if (window < 1) throw std::invalid_argument("window must be at least 1");
+        GappedSearchOptions o;
+        o.evalue = evalue;
+        o.max_target_seqs = max_target_seqs;
+        o.threshold = threshold;
+        o.window = window;
+        o.x_drop_ungapped_bits = x_drop_ungapped_bits;
+        o.x_drop_gapped_bits = x_drop_gapped_bits;
+        o.x_drop_final_bits = x_drop_final_bits;
+        o.threads = threads;
+        GappedQueryStatistics st;
+        std::vector<GappedSearchHit> hits;
+        {
+          py::gil_scoped_release release;
+          hits = gapped_search(query.data(), query_letters.data(), n, subjects.codes,
+                               subjects.offsets, subjects.count, db_length, o, &st);
+        }
+        std::vector<int32_t> subject_index, q_start, q_end, s_start, s_end, score, identities,
+            columns, gaps, gap_opens;
+        std::vector<double> evalues, bits;
+        for (const GappedSearchHit& h : hits) {
+          subject_index.push_back(h.subject);
+          q_start.push_back(h.hsp.q_off);
+          q_end.push_back(h.hsp.q_end);
+          s_start.push_back(h.hsp.s_off);
+          s_end.push_back(h.hsp.s_end);
+          score.push_back(h.hsp.score);
+          identities.push_back(h.identities);
+          columns.push_back(static_cast<int32_t>(h.hsp.ops.size()));
+          gaps.push_back(h.gaps);
+          gap_opens.push_back(h.gap_opens);
+          evalues.push_back(h.hsp.evalue);
+          bits.push_back(h.bit_score);
+        }
+        py::dict d;
+        d["subject"] = to_numpy(std::move(subject_index));
+        d["q_start"] = to_numpy(std::move(q_start));
+        d["q_end"] = to_numpy(std::move(q_end));
+        d["s_start"] = to_numpy(std::move(s_start));
+        d["s_end"] = to_numpy(std::move(s_end));
+        d["score"] = to_numpy(std::move(score));
+        d["identities"] = to_numpy(std::move(identities));
+        d["length"] = to_numpy(std::move(columns));
+        d["gaps"] = to_numpy(std::move(gaps));
+        d["gap_opens"] = to_numpy(std::move(gap_opens));
+        d["evalue"] = to_numpy(std::move(evalues));
+        d["bit_score"] = to_numpy(std::move(bits));
+        py::dict s = karlin_dict(st.ungapped);
+        s["x_drop_ungapped"] = st.x_drop_ungapped;
+        s["gap_trigger"] = st.gap_trigger;
+        s["prelim_cutoff"] = st.prelim_cutoff;
+        s["ungapped_cutoff"] = st.ungapped_cutoff;
+        s["x_drop_prelim"] = st.x_drop_prelim;
+        s["x_drop_final"] = st.x_drop_final;
+        d["statistics"] = s;
+        return d;
+      },
+      py::arg("query"), py::arg("query_letters"), py::arg("codes"), py::arg("offsets"),
+      py::arg("db_length"), py::arg("evalue") = 10.0, py::arg("max_target_seqs") = 500,
+      py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
+      py::arg("x_drop_ungapped_bits") = 7.0, py::arg("x_drop_gapped_bits") = 15.0,
+      py::arg("x_drop_final_bits") = 25.0, py::arg("threads") = 0,
+      "Gapped blastp (-comp_based_stats 0) for one query: its rows in output order.");
 }
 
 }  // namespace gpuseq::bindings

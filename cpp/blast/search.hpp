@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "blast/gapped.hpp"
 #include "blast/statistics.hpp"
 #include "blast/ungapped.hpp"
 
@@ -66,5 +67,42 @@ std::vector<SearchHit> ungapped_search(const uint8_t* query, const uint8_t* quer
                                        int64_t db_length, const UngappedSearchOptions& options,
                                        QueryStatistics* statistics = nullptr,
                                        SearchCounters* counters = nullptr);
+
+// Gapped blastp (-comp_based_stats 0, BLOSUM62 11/1) for one query.
+struct GappedSearchOptions {
+  double evalue = 10.0;
+  int32_t max_target_seqs = 500;
+  int threshold = kDefaultThreshold;
+  int window = kTwoHitWindow;
+  double x_drop_ungapped_bits = 7.0;  // -xdrop_ungap
+  double x_drop_gapped_bits = 15.0;   // -xdrop_gap
+  double x_drop_final_bits = 25.0;    // -xdrop_gap_final
+  double gap_trigger_bits = 22.0;
+  int threads = 0;
+};
+
+struct GappedSearchHit {
+  int32_t subject = 0;
+  GappedHsp hsp;  // final coordinates, score, E-value and alignment columns
+  double bit_score = 0.0;
+  int32_t identities = 0;
+  int32_t gaps = 0;       // gap columns
+  int32_t gap_opens = 0;  // runs of gap columns
+};
+
+struct GappedQueryStatistics {
+  KarlinBlock ungapped;  // the query's own block (X-drop, gap trigger)
+  int32_t x_drop_ungapped = 0, gap_trigger = 0, prelim_cutoff = 0, ungapped_cutoff = 0;
+  int32_t x_drop_prelim = 0, x_drop_final = 0;
+};
+
+// The rows blastp reports in its output order (subjects by best E-value, then best score,
+// then the higher index first; HSPs of a subject by score). The preliminary hit list keeps
+// min(max(2N, 10), N + 50) subjects for the traceback (N = max_target_seqs).
+std::vector<GappedSearchHit> gapped_search(const uint8_t* query, const uint8_t* query_letters,
+                                           int32_t query_length, const uint8_t* subjects,
+                                           const int64_t* offsets, int32_t subject_count,
+                                           int64_t db_length, const GappedSearchOptions& options,
+                                           GappedQueryStatistics* statistics = nullptr);
 
 }  // namespace gpuseq::blast

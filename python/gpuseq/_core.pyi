@@ -284,6 +284,21 @@ def blast_gapped_scores(
 def blast_spouge_cutoff(
     evalue: float, query_length: int, subject_length: int, db_length: int
 ) -> int: ...
+def blast_gapped_search(
+    query: ArrayLike,
+    query_letters: ArrayLike,
+    codes: ArrayLike,
+    offsets: ArrayLike,
+    db_length: int,
+    evalue: float = 10.0,
+    max_target_seqs: int = 500,
+    threshold: int = 11,
+    window: int = 40,
+    x_drop_ungapped_bits: float = 7.0,
+    x_drop_gapped_bits: float = 15.0,
+    x_drop_final_bits: float = 25.0,
+    threads: int = 0,
+) -> dict[str, Any]: ...
 def blast_word_hits(
     query: ArrayLike, codes: ArrayLike, offsets: ArrayLike, threshold: int = 11
 ) -> dict[str, NDArray[np.int32]]: ...

@@ -36,6 +36,7 @@ from .sequences import SequenceDatabase, SequenceSource, iter_sequence_chunks
 __all__ = [
     "OUTFMT6_COLUMNS",
     "blastp_ungapped",
+    "blastp_gapped",
     "query_statistics",
     "gapped_statistics",
     "gapped_scores",
@@ -281,6 +282,81 @@ def blastp_ungapped(
                     "qend": r["q_start"] + length,
                     "sstart": r["s_start"] + 1,
                     "send": r["s_start"] + length,
+                    "evalue": r["evalue"],
+                    "bitscore": r["bit_score"],
+                    "qlen": len(search),
+                    "slen": slen[subject] if len(subject) else np.zeros(0, np.int64),
+                    "score": r["score"],
+                },
+                columns=OUTFMT6_COLUMNS,
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+def blastp_gapped(
+    queries: SequenceSource,
+    subjects: SequenceSource,
+    evalue: float = 10.0,
+    max_target_seqs: int = 500,
+    threshold: int = 11,
+    window_size: int = 40,
+    xdrop_ungap: float = 7.0,
+    xdrop_gap: float = 15.0,
+    xdrop_gap_final: float = 25.0,
+    dbsize: int | None = None,
+    threads: int = 0,
+) -> pd.DataFrame:
+    """``blastp -comp_based_stats 0 -seg no`` (gapped, BLOSUM62, gap costs 11/1) of every
+    query against the subjects: the preliminary score-only X-drop extension, the traceback,
+    Spouge's E-values. Arguments and the returned DataFrame as :func:`blastp_ungapped`.
+
+    Not yet equal to blastp where its restricted (approximate) alignment runs: databases so
+    large (about 1e9 residues, or ``dbsize``) that the preliminary cutoff exceeds the gap
+    trigger by 1/0.68.
+    """
+    query_db = _read(queries)
+    db = _read(subjects).without_empty()
+    if len(query_db) == 0:
+        raise EmptyInputError(query_db.source, None, "no query sequences")
+    if len(db) == 0:
+        raise EmptyInputError(db.source, None, "no subject sequences")
+    db_length = int(dbsize) if dbsize else int(db.offsets[-1])
+    slen = np.diff(db.offsets)
+    frames = []
+    for qi in range(len(query_db)):
+        name = query_db.names[qi]
+        search, letters = _query_buffers(query_db.sequence(qi), name, query_db.source)
+        r = _core.blast_gapped_search(
+            search,
+            letters,
+            db.codes,
+            db.offsets,
+            db_length,
+            float(evalue),
+            int(max_target_seqs),
+            int(threshold),
+            int(window_size),
+            float(xdrop_ungap),
+            float(xdrop_gap),
+            float(xdrop_gap_final),
+            int(threads),
+        )
+        length = r["length"]
+        subject = r["subject"]
+        frames.append(
+            pd.DataFrame(
+                {
+                    "qseqid": name,
+                    "sseqid": [db.names[i] for i in subject],
+                    "pident": 100.0 * r["identities"] / np.maximum(length, 1),
+                    "length": length,
+                    "mismatch": length - r["identities"] - r["gaps"],
+                    "gapopen": r["gap_opens"],
+                    "qstart": r["q_start"] + 1,
+                    "qend": r["q_end"],
+                    "sstart": r["s_start"] + 1,
+                    "send": r["s_end"],
                     "evalue": r["evalue"],
                     "bitscore": r["bit_score"],
                     "qlen": len(search),

@@ -1,0 +1,387 @@
+#include "blast/gapped.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <tuple>
+
+#include "blast/alphabet.hpp"
+
+namespace gpuseq::blast {
+
+namespace {
+
+constexpr int32_t kMinInt = INT32_MIN / 2;  // MININT of blast_gapalign.c
+constexpr int kSeedWindow = 11;             // HSP_MAX_WINDOW
+
+// Traceback byte: the cell's own origin and whether the gap values it passes on extend.
+enum : uint8_t { kSub = 0, kGapInB = 1, kGapInA = 2, kOpMask = 3, kExtendB = 4, kExtendA = 8 };
+
+// The recurrence of Blast_SemiGappedAlign / ALIGN_EX (spec 11.8, 12.3). Rows i = 1..m are
+// letters of a; column j means j letters of b consumed. With `trace`, one byte per computed
+// cell is appended (row by row) and each row's first column and length are recorded.
+struct Trace {
+  std::vector<uint8_t> bytes;
+  std::vector<int64_t> row_offset;  // index of the row's first byte
+  std::vector<int32_t> row_first;   // column of the row's first byte
+  std::vector<int32_t> row_size;    // columns recorded in the row
+  uint8_t at(int32_t i, int32_t j) const {
+    if (j < row_first[i] || j >= row_first[i] + row_size[i])
+      throw std::logic_error("blast traceback left the computed band");
+    return bytes[row_offset[i] + (j - row_first[i])];
+  }
+};
+
+DpEnd align(const uint8_t* a, int32_t m, const uint8_t* b, int32_t n, int32_t x_drop,
+            Trace* trace) {
+  DpEnd end;
+  if (m <= 0 || n <= 0) return end;
+  const ScoreMatrix& matrix = blosum62();
+  const int32_t oe = kGapOpen + kGapExtend, e = kGapExtend;
+  const int32_t x = std::max(x_drop, oe);
+  std::vector<int32_t> H(static_cast<size_t>(n) + 2), E(static_cast<size_t>(n) + 2);
+
+  // Row 0: a horizontal gap from the start while it stays within the X-drop.
+  H[0] = 0;
+  E[0] = -oe;
+  int32_t v = -oe, j = 1;
+  while (j <= n && v >= -x) {
+    H[j] = v;
+    E[j] = v - oe;
+    v -= e;
+    ++j;
+  }
+  int32_t size = j;  // columns 0..size-1 are live
+  if (trace) {
+    trace->row_offset.push_back(0);
+    trace->row_first.push_back(0);
+    trace->bytes.assign(size, kGapInA);
+    trace->row_size.push_back(size);
+  }
+
+  int32_t best = 0, best_i = 0, best_j = 0, first = 0;
+  for (int32_t i = 1; i <= m; ++i) {
+    const auto& row = matrix[a[i]];
+    int32_t cur = kMinInt, F = kMinInt, last = first;
+    const int32_t row_first = first;
+    if (trace) {
+      trace->row_offset.push_back(static_cast<int64_t>(trace->bytes.size()));
+      trace->row_first.push_back(row_first);
+    }
+    for (j = first; j < size; ++j) {
+      int32_t e_col = E[j];
+      const int32_t diag = H[j] + row[b[j + 1]];  // candidate for cell (i, j + 1)
+      uint8_t op = kSub;
+      if (cur < e_col) {
+        cur = e_col;
+        op = kGapInB;
+      }
+      if (cur < F) {
+        cur = F;
+        op = kGapInA;
+      }
+      if (best - cur > x) {
+        // Pruned: the first live column moves right; elsewhere H dies, E and F stay as they
+        // are (blastp's quirk: no extension penalty applied to them).
+        if (j == first)
+          ++first;
+        else
+          H[j] = kMinInt;
+      } else {
+        last = j;
+        if (cur > best) {
+          best = cur;
+          best_i = i;
+          best_j = j;
+        }
+        F -= e;
+        e_col -= e;
+        if (e_col < cur - oe) {
+          E[j] = cur - oe;
+        } else {
+          E[j] = e_col;
+          op |= kExtendB;
+        }
+        if (F < cur - oe)
+          F = cur - oe;
+        else
+          op |= kExtendA;
+        H[j] = cur;
+      }
+      if (trace) trace->bytes.push_back(op);
+      cur = diag;
+    }
+    if (first == size) {
+      if (trace) trace->row_size.push_back(size - row_first);
+      break;
+    }
+    if (last < size - 1) {
+      size = last + 1;
+    } else {
+      // The last column is alive: the horizontal gap may run on past it.
+      while (F >= best - x && size <= n) {
+        H[size] = F;
+        E[size] = F - oe;
+        F -= e;
+        ++size;
+        if (trace) trace->bytes.push_back(kGapInA);
+      }
+    }
+    if (size <= n) {
+      H[size] = kMinInt;
+      E[size] = kMinInt;
+      ++size;
+      if (trace) trace->bytes.push_back(kGapInA);
+    }
+    if (trace)
+      trace->row_size.push_back(
+          static_cast<int32_t>(trace->bytes.size() - trace->row_offset.back()));
+  }
+  end.score = best;
+  end.a_len = best_i;
+  end.b_len = best_j;
+  return end;
+}
+
+// Letters in extension order, 1-based, with the sentinel 0 after the last one.
+std::vector<uint8_t> forward(const uint8_t* s, int32_t from, int32_t count) {
+  std::vector<uint8_t> out(static_cast<size_t>(count) + 2, kGapCode);
+  std::copy(s + from, s + from + count, out.begin() + 1);
+  return out;
+}
+std::vector<uint8_t> backward(const uint8_t* s, int32_t from, int32_t count) {
+  std::vector<uint8_t> out(static_cast<size_t>(count) + 2, kGapCode);
+  for (int32_t k = 0; k < count; ++k) out[k + 1] = s[from - k];
+  return out;
+}
+
+// Of two HSPs with a common start or end, whether the one already in the set stays: the
+// higher score, then the shorter query extent, then the shorter subject extent, then it.
+bool member_wins(const GappedHsp& t, const GappedHsp& h) {
+  if (t.score != h.score) return t.score > h.score;
+  const int32_t tq = t.q_end - t.q_off, hq = h.q_end - h.q_off;
+  if (tq != hq) return tq < hq;
+  const int32_t ts = t.s_end - t.s_off, hs = h.s_end - h.s_off;
+  if (ts != hs) return ts < hs;
+  return true;
+}
+
+}  // namespace
+
+DpEnd semi_gapped_score(const uint8_t* a, int32_t m, const uint8_t* b, int32_t n, int32_t x_drop) {
+  return align(a, m, b, n, x_drop, nullptr);
+}
+
+DpEnd traceback_align(const uint8_t* a, int32_t m, const uint8_t* b, int32_t n, int32_t x_drop,
+                      std::vector<char>* ops) {
+  Trace trace;
+  DpEnd end = align(a, m, b, n, x_drop, &trace);
+  ops->clear();
+  if (m <= 0 || n <= 0) return end;
+  int32_t i = end.a_len, j = end.b_len;
+  uint8_t state = kSub;
+  while (i > 0 || j > 0) {
+    const uint8_t v = trace.at(i, j);
+    if (state == kGapInA)
+      state = (v & kExtendA) ? kGapInA : (v & kOpMask);
+    else if (state == kGapInB)
+      state = (v & kExtendB) ? kGapInB : (v & kOpMask);
+    else
+      state = v & kOpMask;
+    if (state == kGapInA) {
+      --j;
+      ops->push_back('D');
+    } else if (state == kGapInB) {
+      --i;
+      ops->push_back('I');
+    } else {
+      --i;
+      --j;
+      ops->push_back('M');
+    }
+  }
+  return end;
+}
+
+bool ContainmentSet::contains(const GappedHsp& h) const {
+  for (const GappedHsp& t : members_) {
+    if (h.score <= t.score && t.q_off <= h.q_off && h.q_off <= t.q_end && t.s_off <= h.s_off &&
+        h.s_off <= t.s_end && t.q_off <= h.q_end && h.q_end <= t.q_end && t.s_off <= h.s_end &&
+        h.s_end <= t.s_end)
+      return true;
+  }
+  return false;
+}
+
+void ContainmentSet::add(const GappedHsp& h) {
+  GappedHsp copy;  // the set needs coordinates and scores only
+  copy.q_off = h.q_off;
+  copy.q_end = h.q_end;
+  copy.s_off = h.s_off;
+  copy.s_end = h.s_end;
+  copy.score = h.score;
+  // A common start point, then a common end point: the better HSP of the two stays.
+  for (auto it = members_.begin(); it != members_.end(); ++it) {
+    if (it->q_off == h.q_off && it->s_off == h.s_off) {
+      if (member_wins(*it, h)) return;
+      members_.erase(it);
+      break;
+    }
+  }
+  for (auto it = members_.begin(); it != members_.end(); ++it) {
+    if (it->q_end == h.q_end && it->s_end == h.s_end) {
+      if (member_wins(*it, h)) return;
+      members_.erase(it);
+      break;
+    }
+  }
+  members_.push_back(copy);
+}
+
+void sort_by_score(std::vector<GappedHsp>& hsps) {
+  std::stable_sort(hsps.begin(), hsps.end(), [](const GappedHsp& a, const GappedHsp& b) {
+    return std::make_tuple(-a.score, a.s_off, -a.s_end, a.q_off, -a.q_end) <
+           std::make_tuple(-b.score, b.s_off, -b.s_end, b.q_off, -b.q_end);
+  });
+}
+
+void purge_common_endpoints(std::vector<GappedHsp>& hsps) {
+  if (hsps.size() < 2) return;
+  std::stable_sort(hsps.begin(), hsps.end(), [](const GappedHsp& a, const GappedHsp& b) {
+    return std::make_tuple(a.q_off, a.s_off, -a.score, -a.q_end, -a.s_end) <
+           std::make_tuple(b.q_off, b.s_off, -b.score, -b.q_end, -b.s_end);
+  });
+  std::vector<GappedHsp> kept;
+  for (GappedHsp& h : hsps)
+    if (kept.empty() || kept.back().q_off != h.q_off || kept.back().s_off != h.s_off)
+      kept.push_back(std::move(h));
+  std::stable_sort(kept.begin(), kept.end(), [](const GappedHsp& a, const GappedHsp& b) {
+    return std::make_tuple(a.q_end, a.s_end, -a.score, -a.q_off, -a.s_off) <
+           std::make_tuple(b.q_end, b.s_end, -b.score, -b.q_off, -b.s_off);
+  });
+  hsps.clear();
+  for (GappedHsp& h : kept)
+    if (hsps.empty() || hsps.back().q_end != h.q_end || hsps.back().s_end != h.s_end)
+      hsps.push_back(std::move(h));
+}
+
+int32_t gapped_start(const uint8_t* query, const uint8_t* subject, const UngappedHsp& u) {
+  if (u.length <= kSeedWindow) return u.q_start + u.length / 2;
+  const ScoreMatrix& m = blosum62();
+  const uint8_t* q = query + u.q_start;
+  const uint8_t* s = subject + u.s_start;
+  int32_t score = 0;
+  for (int k = 0; k < kSeedWindow; ++k) score += m[q[k]][s[k]];
+  int32_t best = score, best_end = kSeedWindow - 1;
+  for (int32_t k = kSeedWindow; k < u.length; ++k) {
+    score += m[q[k]][s[k]] - m[q[k - kSeedWindow]][s[k - kSeedWindow]];
+    if (score > best) {
+      best = score;
+      best_end = k;
+    }
+  }
+  return best > 0 ? u.q_start + best_end - kSeedWindow / 2 : u.q_start;
+}
+
+std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_length,
+                                          const uint8_t* subject, int32_t subject_length,
+                                          const std::vector<UngappedHsp>& ungapped,
+                                          const GappedParams& params) {
+  std::vector<GappedHsp> hsps;
+  ContainmentSet tree;
+  for (const UngappedHsp& u : ungapped) {
+    GappedHsp probe;
+    probe.q_off = u.q_start;
+    probe.q_end = u.q_start + u.length;
+    probe.s_off = u.s_start;
+    probe.s_end = u.s_start + u.length;
+    probe.score = u.score;
+    if (tree.contains(probe)) continue;
+    const int32_t seed_q = gapped_start(query, subject, u);
+    const int32_t seed_s = u.s_start + (seed_q - u.q_start);
+
+    // Left part, the seed pair included; right part after it.
+    std::vector<uint8_t> a = backward(query, seed_q, seed_q + 1);
+    std::vector<uint8_t> b = backward(subject, seed_s, seed_s + 1);
+    const DpEnd left =
+        semi_gapped_score(a.data(), seed_q + 1, b.data(), seed_s + 1, params.x_drop_prelim);
+    GappedHsp h;
+    h.seed_q = seed_q;
+    h.seed_s = seed_s;
+    h.q_off = seed_q + 1 - left.a_len;
+    h.s_off = seed_s + 1 - left.b_len;
+    DpEnd right;
+    if (seed_q + 1 < query_length && seed_s + 1 < subject_length) {
+      const int32_t m = query_length - seed_q - 1, n = subject_length - seed_s - 1;
+      a = forward(query, seed_q + 1, m);
+      b = forward(subject, seed_s + 1, n);
+      right = semi_gapped_score(a.data(), m, b.data(), n, params.x_drop_prelim);
+      h.q_end = seed_q + 1 + right.a_len;
+      h.s_end = seed_s + 1 + right.b_len;
+    } else {
+      // blastp's quirk: with nothing to the right the end excludes the seed pair.
+      h.q_end = seed_q;
+      h.s_end = seed_s;
+    }
+    h.score = left.score + right.score;
+    if (h.score >= params.prelim_cutoff) {
+      tree.add(h);
+      hsps.push_back(std::move(h));
+    }
+  }
+  purge_common_endpoints(hsps);
+  sort_by_score(hsps);
+  std::vector<GappedHsp> kept;
+  for (GappedHsp& h : hsps) {
+    h.evalue = spouge_evalue(h.score, params.kbp, params.gbp, query_length, subject_length);
+    if (h.evalue <= params.evalue) kept.push_back(std::move(h));
+  }
+  return kept;
+}
+
+std::vector<GappedHsp> traceback_gapped(const uint8_t* query, int32_t query_length,
+                                        const uint8_t* subject, int32_t subject_length,
+                                        std::vector<GappedHsp> prelim, const GappedParams& params) {
+  std::vector<GappedHsp> done;
+  ContainmentSet tree;
+  std::vector<char> left_ops, right_ops;
+  for (GappedHsp& h : prelim) {
+    if (tree.contains(h)) continue;  // by its preliminary coordinates and score
+    const int32_t qs = h.seed_q, ss = h.seed_s;
+    std::vector<uint8_t> a = backward(query, qs, qs + 1);
+    std::vector<uint8_t> b = backward(subject, ss, ss + 1);
+    const DpEnd left =
+        traceback_align(a.data(), qs + 1, b.data(), ss + 1, params.x_drop_final, &left_ops);
+    const int32_t m = query_length - qs - 1, n = subject_length - ss - 1;
+    a = forward(query, qs + 1, std::max(m, 0));
+    b = forward(subject, ss + 1, std::max(n, 0));
+    const DpEnd right = traceback_align(a.data(), m, b.data(), n, params.x_drop_final, &right_ops);
+    h.q_off = qs - left.a_len + 1;
+    h.s_off = ss - left.b_len + 1;
+    h.q_end = qs + right.a_len + 1;
+    h.s_end = ss + right.b_len + 1;
+    h.score = left.score + right.score;
+    // The left walk runs from the alignment's start to the seed, the right one from its end.
+    h.ops = left_ops;
+    h.ops.insert(h.ops.end(), right_ops.rbegin(), right_ops.rend());
+    tree.add(h);
+    done.push_back(std::move(h));
+  }
+  purge_common_endpoints(done);
+  sort_by_score(done);
+  tree.clear();
+  std::vector<GappedHsp> kept;
+  for (GappedHsp& h : done) {
+    if (tree.contains(h)) continue;
+    tree.add(h);
+    kept.push_back(std::move(h));
+  }
+  std::vector<GappedHsp> result;
+  for (GappedHsp& h : kept) {
+    h.evalue = spouge_evalue(h.score, params.kbp, params.gbp, query_length, subject_length);
+    if (h.evalue <= params.evalue) result.push_back(std::move(h));
+  }
+  sort_by_score(result);
+  return result;
+}
+
+}  // namespace gpuseq::blast
