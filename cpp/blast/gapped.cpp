@@ -31,14 +31,22 @@ struct Trace {
   }
 };
 
-DpEnd align(const uint8_t* a, int32_t m, const uint8_t* b, int32_t n, int32_t x_drop,
-            Trace* trace) {
+DpEnd align(const Letters& a, const Letters& b, int32_t x_drop, Trace* trace) {
   DpEnd end;
+  const int32_t m = a.count, n = b.count;
   if (m <= 0 || n <= 0) return end;
   const ScoreMatrix& matrix = blosum62();
   const int32_t oe = kGapOpen + kGapExtend, e = kGapExtend;
   const int32_t x = std::max(x_drop, oe);
-  std::vector<int32_t> H(static_cast<size_t>(n) + 2), E(static_cast<size_t>(n) + 2);
+  // Columns are written before they are read (row 0, then cells appended at row ends), so
+  // the scratch rows need no clearing between calls.
+  thread_local std::vector<int32_t> h_scratch, e_scratch;
+  if (h_scratch.size() < static_cast<size_t>(n) + 2) {
+    h_scratch.resize(static_cast<size_t>(n) + 2);
+    e_scratch.resize(static_cast<size_t>(n) + 2);
+  }
+  int32_t* const H = h_scratch.data();  // plain pointers: no thread-local lookup per cell
+  int32_t* const E = e_scratch.data();
 
   // Row 0: a horizontal gap from the start while it stays within the X-drop.
   H[0] = 0;
@@ -142,16 +150,10 @@ DpEnd align(const uint8_t* a, int32_t m, const uint8_t* b, int32_t n, int32_t x_
   return end;
 }
 
-// Letters in extension order, 1-based, with the sentinel 0 after the last one.
-std::vector<uint8_t> forward(const uint8_t* s, int32_t from, int32_t count) {
-  std::vector<uint8_t> out(static_cast<size_t>(count) + 2, kGapCode);
-  std::copy(s + from, s + from + count, out.begin() + 1);
-  return out;
-}
-std::vector<uint8_t> backward(const uint8_t* s, int32_t from, int32_t count) {
-  std::vector<uint8_t> out(static_cast<size_t>(count) + 2, kGapCode);
-  for (int32_t k = 0; k < count; ++k) out[k + 1] = s[from - k];
-  return out;
+// The letters from `from` towards the sequence start (seed included) or towards its end.
+Letters leftward(const uint8_t* s, int32_t from) { return Letters{s + from, from + 1, -1}; }
+Letters rightward(const uint8_t* s, int32_t from, int32_t length) {
+  return Letters{s + from, std::max(length - from, 0), 1};
 }
 
 // Of two HSPs with a common start or end, whether the one already in the set stays: the
@@ -167,16 +169,15 @@ bool member_wins(const GappedHsp& t, const GappedHsp& h) {
 
 }  // namespace
 
-DpEnd semi_gapped_score(const uint8_t* a, int32_t m, const uint8_t* b, int32_t n, int32_t x_drop) {
-  return align(a, m, b, n, x_drop, nullptr);
+DpEnd semi_gapped_score(const Letters& a, const Letters& b, int32_t x_drop) {
+  return align(a, b, x_drop, nullptr);
 }
 
-DpEnd traceback_align(const uint8_t* a, int32_t m, const uint8_t* b, int32_t n, int32_t x_drop,
-                      std::vector<char>* ops) {
+DpEnd traceback_align(const Letters& a, const Letters& b, int32_t x_drop, std::vector<char>* ops) {
   Trace trace;
-  DpEnd end = align(a, m, b, n, x_drop, &trace);
+  DpEnd end = align(a, b, x_drop, &trace);
   ops->clear();
-  if (m <= 0 || n <= 0) return end;
+  if (a.count <= 0 || b.count <= 0) return end;
   int32_t i = end.a_len, j = end.b_len;
   uint8_t state = kSub;
   while (i > 0 || j > 0) {
@@ -300,10 +301,8 @@ std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_le
     const int32_t seed_s = u.s_start + (seed_q - u.q_start);
 
     // Left part, the seed pair included; right part after it.
-    std::vector<uint8_t> a = backward(query, seed_q, seed_q + 1);
-    std::vector<uint8_t> b = backward(subject, seed_s, seed_s + 1);
     const DpEnd left =
-        semi_gapped_score(a.data(), seed_q + 1, b.data(), seed_s + 1, params.x_drop_prelim);
+        semi_gapped_score(leftward(query, seed_q), leftward(subject, seed_s), params.x_drop_prelim);
     GappedHsp h;
     h.seed_q = seed_q;
     h.seed_s = seed_s;
@@ -311,10 +310,9 @@ std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_le
     h.s_off = seed_s + 1 - left.b_len;
     DpEnd right;
     if (seed_q + 1 < query_length && seed_s + 1 < subject_length) {
-      const int32_t m = query_length - seed_q - 1, n = subject_length - seed_s - 1;
-      a = forward(query, seed_q + 1, m);
-      b = forward(subject, seed_s + 1, n);
-      right = semi_gapped_score(a.data(), m, b.data(), n, params.x_drop_prelim);
+      right =
+          semi_gapped_score(rightward(query, seed_q + 1, query_length),
+                            rightward(subject, seed_s + 1, subject_length), params.x_drop_prelim);
       h.q_end = seed_q + 1 + right.a_len;
       h.s_end = seed_s + 1 + right.b_len;
     } else {
@@ -347,14 +345,11 @@ std::vector<GappedHsp> traceback_gapped(const uint8_t* query, int32_t query_leng
   for (GappedHsp& h : prelim) {
     if (tree.contains(h)) continue;  // by its preliminary coordinates and score
     const int32_t qs = h.seed_q, ss = h.seed_s;
-    std::vector<uint8_t> a = backward(query, qs, qs + 1);
-    std::vector<uint8_t> b = backward(subject, ss, ss + 1);
     const DpEnd left =
-        traceback_align(a.data(), qs + 1, b.data(), ss + 1, params.x_drop_final, &left_ops);
-    const int32_t m = query_length - qs - 1, n = subject_length - ss - 1;
-    a = forward(query, qs + 1, std::max(m, 0));
-    b = forward(subject, ss + 1, std::max(n, 0));
-    const DpEnd right = traceback_align(a.data(), m, b.data(), n, params.x_drop_final, &right_ops);
+        traceback_align(leftward(query, qs), leftward(subject, ss), params.x_drop_final, &left_ops);
+    const DpEnd right = traceback_align(rightward(query, qs + 1, query_length),
+                                        rightward(subject, ss + 1, subject_length),
+                                        params.x_drop_final, &right_ops);
     h.q_off = qs - left.a_len + 1;
     h.s_off = ss - left.b_len + 1;
     h.q_end = qs + right.a_len + 1;

@@ -15,19 +15,26 @@ namespace gpuseq::blast {
 inline constexpr int kGapOpen = 11;
 inline constexpr int kGapExtend = 1;
 
-// One direction of a semi-gapped X-drop alignment. a[1..m] and b[1..n] are the letters in
-// extension order; b[n + 1] must be readable and hold the sentinel code 0 (blastp reads it).
+// The letters of one extension direction, 1-based: letter k (1..count) is base[step*(k-1)];
+// letter count + 1 is the sentinel code 0 next to the sequence end, which blastp reads.
+struct Letters {
+  const uint8_t* base = nullptr;
+  int32_t count = 0;
+  int32_t step = 1;  // +1 to the right of the seed, -1 to the left
+  uint8_t operator[](int32_t k) const { return k <= count ? base[step * (k - 1)] : 0; }
+};
+
+// One direction of a semi-gapped X-drop alignment of a (rows) against b (columns).
 struct DpEnd {
   int32_t score = 0;
   int32_t a_len = 0;  // letters of a and b consumed at the best cell
   int32_t b_len = 0;
 };
-DpEnd semi_gapped_score(const uint8_t* a, int32_t m, const uint8_t* b, int32_t n, int32_t x_drop);
+DpEnd semi_gapped_score(const Letters& a, const Letters& b, int32_t x_drop);
 
 // The same recurrence with a traceback; ops are the alignment columns from the end cell back
 // to the start, 'M' (substitution), 'I' (a letter of a against a gap), 'D' (a letter of b).
-DpEnd traceback_align(const uint8_t* a, int32_t m, const uint8_t* b, int32_t n, int32_t x_drop,
-                      std::vector<char>* ops);
+DpEnd traceback_align(const Letters& a, const Letters& b, int32_t x_drop, std::vector<char>* ops);
 
 // A gapped HSP: [q_off, q_end) x [s_off, s_end), seeded at (seed_q, seed_s).
 struct GappedHsp {
