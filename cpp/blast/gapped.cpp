@@ -10,8 +10,9 @@ namespace gpuseq::blast {
 
 namespace {
 
-constexpr int32_t kMinInt = INT32_MIN / 2;  // MININT of blast_gapalign.c
-constexpr int kSeedWindow = 11;             // HSP_MAX_WINDOW
+constexpr int32_t kMinInt = INT32_MIN / 2;    // MININT of blast_gapalign.c
+constexpr int kSeedWindow = 11;               // HSP_MAX_WINDOW
+constexpr double kRestrictedFraction = 0.68;  // kRestrictedMult of BLAST_GetGappedScore
 
 // Traceback byte: the cell's own origin and whether the gap values it passes on extend.
 enum : uint8_t { kSub = 0, kGapInB = 1, kGapInA = 2, kOpMask = 3, kExtendB = 4, kExtendA = 8 };
@@ -147,6 +148,93 @@ DpEnd align(const Letters& a, const Letters& b, int32_t x_drop, Trace* trace) {
   end.score = best;
   end.a_len = best_i;
   end.b_len = best_j;
+  return end;
+}
+
+// s_RestrictedGappedAlign (Cameron et al. 2004), blastp's approximate score-only extension
+// for large databases: gaps may open only every kRestrictStep letters. In rows i with
+// i % kRestrictStep != 0 no horizontal gap is used or updated; vertical gaps are read and
+// updated only at the columns b_gap, b_gap + 10, ... of the row. Pruning, the best cell and
+// the row ends are as in align(); a row without horizontal gaps hands the row end its last
+// diagonal candidate as if it were one (blastp's behaviour).
+constexpr int32_t kRestrictStep = 10;  // RESTRICT_SIZE
+
+DpEnd restricted_align(const Letters& a, const Letters& b, int32_t x_drop) {
+  DpEnd end;
+  const int32_t m = a.count, n = b.count;
+  if (m <= 0 || n <= 0) return end;
+  const ScoreMatrix& matrix = blosum62();
+  const int32_t oe = kGapOpen + kGapExtend, e = kGapExtend;
+  const int32_t x = std::max(x_drop, oe);
+  thread_local std::vector<int32_t> h_scratch, e_scratch;
+  if (h_scratch.size() < static_cast<size_t>(n) + 2) {
+    h_scratch.resize(static_cast<size_t>(n) + 2);
+    e_scratch.resize(static_cast<size_t>(n) + 2);
+  }
+  int32_t* const H = h_scratch.data();
+  int32_t* const E = e_scratch.data();
+
+  H[0] = 0;
+  E[0] = -oe;
+  int32_t v = -oe, size = 1;
+  for (; size <= n && v >= -x; ++size) {
+    H[size] = v;
+    E[size] = v - oe;
+    v -= e;
+  }
+  int32_t best = 0, first = 0, b_gap = 0;
+  for (int32_t i = 1; i <= m; ++i) {
+    const auto& row = matrix[a[i]];
+    const bool horizontal = i % kRestrictStep == 0;  // horizontal gaps allowed in this row
+    int32_t cur = kMinInt, F = kMinInt, last = first;
+    for (int32_t j = first; j < size; ++j) {
+      const int32_t diag = H[j] + row[b[j + 1]];
+      const bool vertical = j == b_gap;
+      int32_t e_col = 0;
+      if (vertical) {
+        b_gap += kRestrictStep;
+        e_col = E[j];
+        if (cur < e_col) cur = e_col;
+      }
+      if (horizontal && cur < F) cur = F;
+      if (best - cur > x) {
+        H[j] = kMinInt;
+        if (j == first) ++first;
+      } else {
+        last = j;
+        if (cur > best) {
+          best = cur;
+          end.a_len = i;
+          end.b_len = j;
+        }
+        if (horizontal) F = std::max(cur - oe, F - e);
+        if (vertical) E[j] = std::max(cur - oe, e_col - e);
+        H[j] = cur;
+      }
+      cur = diag;
+    }
+    if (!horizontal) F = cur;
+    if (first == size) break;
+    // The first column of the next row where a vertical gap may open.
+    b_gap = first;
+    if (first % kRestrictStep > 0) b_gap += kRestrictStep - first % kRestrictStep;
+    if (last < size - 1) {
+      size = last + 1;
+    } else {
+      while (F >= best - x && size <= n) {
+        H[size] = F;
+        E[size] = F - oe;
+        F -= e;
+        ++size;
+      }
+    }
+    if (size <= n) {
+      H[size] = kMinInt;
+      E[size] = kMinInt;
+      ++size;
+    }
+  }
+  end.score = best;
   return end;
 }
 
@@ -289,7 +377,18 @@ std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_le
                                           const GappedParams& params) {
   std::vector<GappedHsp> hsps;
   ContainmentSet tree;
-  for (const UngappedHsp& u : ungapped) {
+  // Approximate (restricted) alignment when even the best ungapped HSP scores below 68% of
+  // the cutoff; a score between that and the cutoff is inconclusive: then everything found
+  // so far is dropped and the subject is aligned again exactly.
+  const auto restricted_cutoff = static_cast<int32_t>(kRestrictedFraction * params.prelim_cutoff);
+  bool restricted =
+      params.restricted_allowed && !ungapped.empty() && ungapped[0].score < restricted_cutoff;
+  auto extend = [&](const Letters& a, const Letters& b) {
+    return restricted ? restricted_align(a, b, params.x_drop_prelim)
+                      : semi_gapped_score(a, b, params.x_drop_prelim);
+  };
+  for (size_t k = 0; k < ungapped.size(); ++k) {
+    const UngappedHsp& u = ungapped[k];
     GappedHsp probe;
     probe.q_off = u.q_start;
     probe.q_end = u.q_start + u.length;
@@ -301,8 +400,7 @@ std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_le
     const int32_t seed_s = u.s_start + (seed_q - u.q_start);
 
     // Left part, the seed pair included; right part after it.
-    const DpEnd left =
-        semi_gapped_score(leftward(query, seed_q), leftward(subject, seed_s), params.x_drop_prelim);
+    const DpEnd left = extend(leftward(query, seed_q), leftward(subject, seed_s));
     GappedHsp h;
     h.seed_q = seed_q;
     h.seed_s = seed_s;
@@ -310,9 +408,8 @@ std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_le
     h.s_off = seed_s + 1 - left.b_len;
     DpEnd right;
     if (seed_q + 1 < query_length && seed_s + 1 < subject_length) {
-      right =
-          semi_gapped_score(rightward(query, seed_q + 1, query_length),
-                            rightward(subject, seed_s + 1, subject_length), params.x_drop_prelim);
+      right = extend(rightward(query, seed_q + 1, query_length),
+                     rightward(subject, seed_s + 1, subject_length));
       h.q_end = seed_q + 1 + right.a_len;
       h.s_end = seed_s + 1 + right.b_len;
     } else {
@@ -321,6 +418,13 @@ std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_le
       h.s_end = seed_s;
     }
     h.score = left.score + right.score;
+    if (restricted && h.score < params.prelim_cutoff && h.score >= restricted_cutoff) {
+      hsps.clear();
+      tree.clear();
+      restricted = false;
+      k = static_cast<size_t>(-1);  // start again from the first ungapped HSP
+      continue;
+    }
     if (h.score >= params.prelim_cutoff) {
       tree.add(h);
       hsps.push_back(std::move(h));

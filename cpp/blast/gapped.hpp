@@ -67,7 +67,8 @@ struct GappedParams {
   int32_t x_drop_final = 64;   // trunc(max(25 bits / lambda_g, x_drop_prelim))
   int32_t prelim_cutoff = 0;   // score-only HSPs are kept from this score on
   double evalue = 10.0;
-  KarlinBlock kbp;  // gapped block
+  bool restricted_allowed = true;  // evalue <= 10: blastp may align approximately first
+  KarlinBlock kbp;                 // gapped block
   GumbelBlock gbp;
 };
 

@@ -176,6 +176,7 @@ std::vector<GappedSearchHit> gapped_search(const uint8_t* query, const uint8_t* 
   gp.kbp = gapped_karlin_blosum62();
   gp.gbp = gumbel_blosum62_11_1(db_length);
   gp.evalue = options.evalue;
+  gp.restricted_allowed = options.evalue <= 10.0;  // RESTRICTED_ALIGNMENT_WORST_EVALUE
   // BlastInitialWordParametersNew/Update, BlastHitSavingParametersUpdate,
   // BlastExtensionParametersNew.
   st.x_drop_ungapped =

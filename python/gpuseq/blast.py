@@ -309,11 +309,8 @@ def blastp_gapped(
 ) -> pd.DataFrame:
     """``blastp -comp_based_stats 0 -seg no`` (gapped, BLOSUM62, gap costs 11/1) of every
     query against the subjects: the preliminary score-only X-drop extension, the traceback,
-    Spouge's E-values. Arguments and the returned DataFrame as :func:`blastp_ungapped`.
-
-    Not yet equal to blastp where its restricted (approximate) alignment runs: databases so
-    large (about 1e9 residues, or ``dbsize``) that the preliminary cutoff exceeds the gap
-    trigger by 1/0.68.
+    Spouge's E-values. Arguments and the returned DataFrame as :func:`blastp_ungapped`
+    (``xdrop_gap``, ``xdrop_gap_final``: blastp's flags of those names, in bits).
     """
     query_db = _read(queries)
     db = _read(subjects).without_empty()
