@@ -77,11 +77,15 @@ class _Encoded:
 
     def __init__(self, db: SequenceDatabase) -> None:
         codes = _EASEL_TO_NCBI[db.residues]
+        offsets = np.asarray(db.offsets, dtype=np.int64) - db.offsets[0]
         keep = codes != _DROPPED
-        # Offsets after dropping: count the kept residues before each sequence start.
-        kept_before = np.concatenate([[0], np.cumsum(keep, dtype=np.int64)])
-        self.codes = np.ascontiguousarray(codes[keep])
-        self.offsets = kept_before[np.asarray(db.offsets) - db.offsets[0]].astype(np.int64)
+        if keep.all():  # the usual case: nothing to drop
+            self.codes, self.offsets = codes, offsets
+        else:
+            # Offsets after dropping: count the kept residues before each sequence start.
+            kept_before = np.concatenate([[0], np.cumsum(keep, dtype=np.int64)])
+            self.codes = np.ascontiguousarray(codes[keep])
+            self.offsets = kept_before[offsets]
         self.names = [db.name(i) for i in range(len(db))]
         self.source = db.source
 
