@@ -82,38 +82,43 @@ std::vector<UngappedHsp> TwoHitFinder::run(const uint8_t* subject, int32_t subje
   std::vector<UngappedHsp> hsps;
   if (subject_length < kWordSize || query_length_ < kWordSize) return hsps;
   // Fresh diagonal state per subject (blastp's running offset has the same effect).
-  const size_t diagonals = static_cast<size_t>(query_length_) + subject_length;
-  last_hit_.assign(diagonals, kFarLeft);
-  extended_.assign(diagonals, 0);
-  const int32_t window = params_.window;
+  diagonals_.assign(static_cast<size_t>(query_length_) + subject_length, Diagonal{kFarLeft, 0});
+  // Diagonal d = q - s lives at d + subject_length; locals keep the hot loop in registers.
+  Diagonal* const diagonal = diagonals_.data() + subject_length;
+  const int32_t window = params_.window, cutoff = params_.cutoff;
   int64_t hits = 0, extended = 0;
 
-  scan_subject(lookup_, subject, subject_length, [&](int32_t q, int32_t s) {
-    ++hits;
-    const size_t d = static_cast<size_t>(q - s + subject_length);
-    int32_t& last = last_hit_[d];
-    if (extended_[d]) {
-      if (s < last) return;  // inside the stretch the last extension covered
-      last = s;
-      extended_[d] = 0;
-      return;
+  // The scan of scan_subject (lookup.hpp), written out for the two-hit state machine.
+  for (int32_t s = 0; s + kWordSize <= subject_length; ++s) {
+    const int cell = word_index(subject + s);
+    const int32_t* q_end = lookup_.end(cell);
+    for (const int32_t* qp = lookup_.begin(cell); qp != q_end; ++qp) {
+      const int32_t q = *qp;
+      ++hits;
+      Diagonal& diag = diagonal[q - s];
+      if (diag.extended) {
+        if (s < diag.last_hit) continue;  // inside the stretch the last extension covered
+        diag.last_hit = s;
+        diag.extended = 0;
+        continue;
+      }
+      const int64_t distance = static_cast<int64_t>(s) - diag.last_hit;
+      if (distance >= window) {
+        diag.last_hit = s;
+        continue;
+      }
+      if (distance < kWordSize) continue;  // overlaps the remembered hit
+      ++extended;
+      const Extension ext = extend(subject, subject_length, q, s, diag.last_hit + kWordSize);
+      if (ext.hsp.score >= cutoff) hsps.push_back(ext.hsp);
+      if (ext.right_extended) {
+        diag.extended = 1;
+        diag.last_hit = ext.s_last - (kWordSize - 1);
+      } else {
+        diag.last_hit = s;
+      }
     }
-    const int64_t distance = static_cast<int64_t>(s) - last;
-    if (distance >= window) {
-      last = s;
-      return;
-    }
-    if (distance < kWordSize) return;  // overlaps the remembered hit
-    ++extended;
-    Extension ext = extend(subject, subject_length, q, s, last + kWordSize);
-    if (ext.hsp.score >= params_.cutoff) hsps.push_back(ext.hsp);
-    if (ext.right_extended) {
-      extended_[d] = 1;
-      last = ext.s_last - (kWordSize - 1);
-    } else {
-      last = s;
-    }
-  });
+  }
 
   if (word_hits) *word_hits += hits;
   if (extensions) *extensions += extended;

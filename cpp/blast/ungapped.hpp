@@ -51,10 +51,13 @@ class TwoHitFinder {
   const uint8_t* query_;
   int32_t query_length_;
   UngappedParams params_;
-  // Per diagonal d = q - s (stored at d + subject_length): last hit's subject offset, and
-  // whether an extension has just covered the diagonal up to it.
-  std::vector<int32_t> last_hit_;
-  std::vector<uint8_t> extended_;
+  // Per diagonal d = q - s: the last hit's subject offset, and whether an extension has
+  // just covered the diagonal up to it.
+  struct Diagonal {
+    int32_t last_hit;
+    int32_t extended;
+  };
+  std::vector<Diagonal> diagonals_;
 };
 
 // Orders HSPs as blastp's ScoreCompareHSPs does.
