@@ -54,6 +54,24 @@ int32_t query_length_of(const CArray<uint8_t>& query) {
   return static_cast<int32_t>(query.shape(0));
 }
 
+// The queries' search buffers and original letters (identities), checked.
+std::vector<QueryInput> query_inputs(const std::vector<CArray<uint8_t>>& queries,
+                                     const std::vector<CArray<uint8_t>>& letters) {
+  if (queries.size() != letters.size())
+    throw std::invalid_argument("one letters array per query expected");
+  std::vector<QueryInput> inputs;
+  for (size_t k = 0; k < queries.size(); ++k) {
+    QueryInput q;
+    q.length = query_length_of(queries[k]);
+    if (letters[k].ndim() != 1 || letters[k].shape(0) != q.length)
+      throw std::invalid_argument("query_letters must have the query's length");
+    q.codes = queries[k].data();
+    q.letters = letters[k].data();
+    inputs.push_back(q);
+  }
+  return inputs;
+}
+
 py::dict karlin_dict(const KarlinBlock& k) {
   py::dict d;
   d["lambda"] = k.lambda;
@@ -257,68 +275,68 @@ void bind_blast(py::module_& m) {
 
   m.def(
       "blast_ungapped_search",
-      [](CArray<uint8_t> query, CArray<uint8_t> query_letters, CArray<uint8_t> codes,
-         CArray<int64_t> offsets, int64_t db_length, double evalue, int32_t max_target_seqs,
-         int threshold, int window, double x_drop_bits, int threads) {
-        int32_t n = query_length_of(query);
-        if (query_letters.ndim() != 1 || query_letters.shape(0) != n)
-          throw std::invalid_argument("query_letters must have the query's length");
+      [](std::vector<CArray<uint8_t>> queries, std::vector<CArray<uint8_t>> letters,
+         CArray<uint8_t> codes, CArray<int64_t> offsets, int64_t db_length, double evalue,
+         int32_t max_target_seqs, int threshold, int window, double x_drop_bits, int threads) {
+        std::vector<QueryInput> inputs = query_inputs(queries, letters);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
         UngappedSearchOptions o =
             search_options(evalue, max_target_seqs, threshold, window, x_drop_bits, threads);
-        QueryStatistics st;
+        std::vector<QueryStatistics> st;
         SearchCounters counters;
-        std::vector<SearchHit> hits;
+        std::vector<std::vector<SearchHit>> hits;
         {
           py::gil_scoped_release release;
-          hits = ungapped_search(query.data(), query_letters.data(), n, subjects.codes,
-                                 subjects.offsets, subjects.count, db_length, o, &st, &counters);
+          hits = ungapped_search(inputs, subjects.codes, subjects.offsets, subjects.count,
+                                 db_length, o, &st, &counters);
         }
-        std::vector<int32_t> subject_index, q_start, s_start, length, score, identities;
-        std::vector<double> evalues, bits;
-        for (const SearchHit& h : hits) {
-          subject_index.push_back(h.subject);
-          q_start.push_back(h.hsp.q_start);
-          s_start.push_back(h.hsp.s_start);
-          length.push_back(h.hsp.length);
-          score.push_back(h.hsp.score);
-          identities.push_back(h.identities);
-          evalues.push_back(h.evalue);
-          bits.push_back(h.bit_score);
+        py::list out;
+        for (size_t k = 0; k < hits.size(); ++k) {
+          std::vector<int32_t> subject_index, q_start, s_start, length, score, identities;
+          std::vector<double> evalues, bits;
+          for (const SearchHit& h : hits[k]) {
+            subject_index.push_back(h.subject);
+            q_start.push_back(h.hsp.q_start);
+            s_start.push_back(h.hsp.s_start);
+            length.push_back(h.hsp.length);
+            score.push_back(h.hsp.score);
+            identities.push_back(h.identities);
+            evalues.push_back(h.evalue);
+            bits.push_back(h.bit_score);
+          }
+          py::dict d;
+          d["subject"] = to_numpy(std::move(subject_index));
+          d["q_start"] = to_numpy(std::move(q_start));
+          d["s_start"] = to_numpy(std::move(s_start));
+          d["length"] = to_numpy(std::move(length));
+          d["score"] = to_numpy(std::move(score));
+          d["identities"] = to_numpy(std::move(identities));
+          d["evalue"] = to_numpy(std::move(evalues));
+          d["bit_score"] = to_numpy(std::move(bits));
+          d["statistics"] = statistics_dict(st[k]);
+          out.append(d);
         }
-        py::dict d;
-        d["subject"] = to_numpy(std::move(subject_index));
-        d["q_start"] = to_numpy(std::move(q_start));
-        d["s_start"] = to_numpy(std::move(s_start));
-        d["length"] = to_numpy(std::move(length));
-        d["score"] = to_numpy(std::move(score));
-        d["identities"] = to_numpy(std::move(identities));
-        d["evalue"] = to_numpy(std::move(evalues));
-        d["bit_score"] = to_numpy(std::move(bits));
-        d["statistics"] = statistics_dict(st);
         py::dict c;
         c["word_hits"] = counters.word_hits;
         c["extensions"] = counters.extensions;
         c["ungapped_hsps"] = counters.ungapped_hsps;
-        d["counters"] = c;
-        return d;
+        return py::make_tuple(out, c);
       },
-      py::arg("query"), py::arg("query_letters"), py::arg("codes"), py::arg("offsets"),
+      py::arg("queries"), py::arg("query_letters"), py::arg("codes"), py::arg("offsets"),
       py::arg("db_length"), py::arg("evalue") = 10.0, py::arg("max_target_seqs") = 500,
       py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
       py::arg("x_drop_bits") = 7.0, py::arg("threads") = 0,
-      "blastp -ungapped for one query: its reported HSPs in output order, with statistics.");
+      "blastp -ungapped for several queries scanned together: (one dict of rows in output "
+      "order and statistics per query, counters).");
 
   m.def(
       "blast_gapped_search",
-      [](CArray<uint8_t> query, CArray<uint8_t> query_letters, CArray<uint8_t> codes,
-         CArray<int64_t> offsets, int64_t db_length, double evalue, int32_t max_target_seqs,
-         int threshold, int window, double x_drop_ungapped_bits, double x_drop_gapped_bits,
-         double x_drop_final_bits, int threads) {
-        int32_t n = query_length_of(query);
-        if (query_letters.ndim() != 1 || query_letters.shape(0) != n)
-          throw std::invalid_argument("query_letters must have the query's length");
+      [](std::vector<CArray<uint8_t>> queries, std::vector<CArray<uint8_t>> letters,
+         CArray<uint8_t> codes, CArray<int64_t> offsets, int64_t db_length, double evalue,
+         int32_t max_target_seqs, int threshold, int window, double x_drop_ungapped_bits,
+         double x_drop_gapped_bits, double x_drop_final_bits, int threads) {
+        std::vector<QueryInput> inputs = query_inputs(queries, letters);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
         if (!(evalue > 0)) throw std::invalid_argument("evalue must be positive");
@@ -332,59 +350,65 @@ void bind_blast(py::module_& m) {
         o.x_drop_gapped_bits = x_drop_gapped_bits;
         o.x_drop_final_bits = x_drop_final_bits;
         o.threads = threads;
-        GappedQueryStatistics st;
-        std::vector<GappedSearchHit> hits;
+        std::vector<GappedQueryStatistics> st;
+        std::vector<std::vector<GappedSearchHit>> hits;
         {
           py::gil_scoped_release release;
-          hits = gapped_search(query.data(), query_letters.data(), n, subjects.codes,
-                               subjects.offsets, subjects.count, db_length, o, &st);
+          hits = gapped_search(inputs, subjects.codes, subjects.offsets, subjects.count, db_length,
+                               o, &st);
         }
-        std::vector<int32_t> subject_index, q_start, q_end, s_start, s_end, score, identities,
-            columns, gaps, gap_opens;
-        std::vector<double> evalues, bits;
-        for (const GappedSearchHit& h : hits) {
-          subject_index.push_back(h.subject);
-          q_start.push_back(h.hsp.q_off);
-          q_end.push_back(h.hsp.q_end);
-          s_start.push_back(h.hsp.s_off);
-          s_end.push_back(h.hsp.s_end);
-          score.push_back(h.hsp.score);
-          identities.push_back(h.identities);
-          columns.push_back(static_cast<int32_t>(h.hsp.ops.size()));
-          gaps.push_back(h.gaps);
-          gap_opens.push_back(h.gap_opens);
-          evalues.push_back(h.hsp.evalue);
-          bits.push_back(h.bit_score);
+        py::list out;
+        for (size_t k = 0; k < hits.size(); ++k) {
+          std::vector<int32_t> subject_index, q_start, q_end, s_start, s_end, score, identities,
+              columns, gaps, gap_opens;
+          std::vector<double> evalues, bits;
+          for (const GappedSearchHit& h : hits[k]) {
+            subject_index.push_back(h.subject);
+            q_start.push_back(h.hsp.q_off);
+            q_end.push_back(h.hsp.q_end);
+            s_start.push_back(h.hsp.s_off);
+            s_end.push_back(h.hsp.s_end);
+            score.push_back(h.hsp.score);
+            identities.push_back(h.identities);
+            columns.push_back(static_cast<int32_t>(h.hsp.ops.size()));
+            gaps.push_back(h.gaps);
+            gap_opens.push_back(h.gap_opens);
+            evalues.push_back(h.hsp.evalue);
+            bits.push_back(h.bit_score);
+          }
+          py::dict d;
+          d["subject"] = to_numpy(std::move(subject_index));
+          d["q_start"] = to_numpy(std::move(q_start));
+          d["q_end"] = to_numpy(std::move(q_end));
+          d["s_start"] = to_numpy(std::move(s_start));
+          d["s_end"] = to_numpy(std::move(s_end));
+          d["score"] = to_numpy(std::move(score));
+          d["identities"] = to_numpy(std::move(identities));
+          d["length"] = to_numpy(std::move(columns));
+          d["gaps"] = to_numpy(std::move(gaps));
+          d["gap_opens"] = to_numpy(std::move(gap_opens));
+          d["evalue"] = to_numpy(std::move(evalues));
+          d["bit_score"] = to_numpy(std::move(bits));
+          const GappedQueryStatistics& q = st[k];
+          py::dict sd = karlin_dict(q.ungapped);
+          sd["x_drop_ungapped"] = q.x_drop_ungapped;
+          sd["gap_trigger"] = q.gap_trigger;
+          sd["prelim_cutoff"] = q.prelim_cutoff;
+          sd["ungapped_cutoff"] = q.ungapped_cutoff;
+          sd["x_drop_prelim"] = q.x_drop_prelim;
+          sd["x_drop_final"] = q.x_drop_final;
+          d["statistics"] = sd;
+          out.append(d);
         }
-        py::dict d;
-        d["subject"] = to_numpy(std::move(subject_index));
-        d["q_start"] = to_numpy(std::move(q_start));
-        d["q_end"] = to_numpy(std::move(q_end));
-        d["s_start"] = to_numpy(std::move(s_start));
-        d["s_end"] = to_numpy(std::move(s_end));
-        d["score"] = to_numpy(std::move(score));
-        d["identities"] = to_numpy(std::move(identities));
-        d["length"] = to_numpy(std::move(columns));
-        d["gaps"] = to_numpy(std::move(gaps));
-        d["gap_opens"] = to_numpy(std::move(gap_opens));
-        d["evalue"] = to_numpy(std::move(evalues));
-        d["bit_score"] = to_numpy(std::move(bits));
-        py::dict s = karlin_dict(st.ungapped);
-        s["x_drop_ungapped"] = st.x_drop_ungapped;
-        s["gap_trigger"] = st.gap_trigger;
-        s["prelim_cutoff"] = st.prelim_cutoff;
-        s["ungapped_cutoff"] = st.ungapped_cutoff;
-        s["x_drop_prelim"] = st.x_drop_prelim;
-        s["x_drop_final"] = st.x_drop_final;
-        d["statistics"] = s;
-        return d;
+        return out;
       },
-      py::arg("query"), py::arg("query_letters"), py::arg("codes"), py::arg("offsets"),
+      py::arg("queries"), py::arg("query_letters"), py::arg("codes"), py::arg("offsets"),
       py::arg("db_length"), py::arg("evalue") = 10.0, py::arg("max_target_seqs") = 500,
       py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
       py::arg("x_drop_ungapped_bits") = 7.0, py::arg("x_drop_gapped_bits") = 15.0,
       py::arg("x_drop_final_bits") = 25.0, py::arg("threads") = 0,
-      "Gapped blastp (-comp_based_stats 0) for one query: its rows in output order.");
+      "Gapped blastp (-comp_based_stats 0) for several queries scanned together: one dict of "
+      "rows in output order per query.");
 }
 
 }  // namespace gpuseq::bindings

@@ -7,11 +7,16 @@
 
 namespace gpuseq::blast {
 
-WordLookup::WordLookup(const uint8_t* query, int32_t query_length, int threshold) {
+WordLookup::WordLookup(const uint8_t* query, int32_t query_length, int threshold)
+    : WordLookup(query, {{0, query_length}}, threshold) {}
+
+WordLookup::WordLookup(const uint8_t* query,
+                       const std::vector<std::pair<int32_t, int32_t>>& segments, int threshold) {
   const ScoreMatrix& m = blosum62();
   // Offsets of each distinct query word, words in increasing index (as blastp adds them).
   std::map<int, std::vector<int32_t>> words;
-  for (int32_t i = 0; i + kWordSize <= query_length; ++i) words[word_index(query + i)].push_back(i);
+  for (const auto& [begin, end] : segments)
+    for (int32_t i = begin; i + kWordSize <= end; ++i) words[word_index(query + i)].push_back(i);
 
   std::array<int, kAlphabetSize> row_max{};
   for (int a = 0; a < kAlphabetSize; ++a) row_max[a] = *std::max_element(m[a].begin(), m[a].end());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace gpuseq::blast {
@@ -19,6 +20,9 @@ inline constexpr int kWordCells = 1 << 15;
 class WordLookup {
  public:
   WordLookup(const uint8_t* query, int32_t query_length, int threshold = kDefaultThreshold);
+  // Several queries in one buffer: only words inside one [begin, end) segment are listed.
+  WordLookup(const uint8_t* codes, const std::vector<std::pair<int32_t, int32_t>>& segments,
+             int threshold = kDefaultThreshold);
 
   // Query offsets listed under the subject word at `word` (3 codes).
   const int32_t* begin(int cell) const { return offsets_.data() + cell_start_[cell]; }

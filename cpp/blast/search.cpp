@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <utility>
 
+#include "blast/alphabet.hpp"
 #include "common/parallel.hpp"
 
 namespace gpuseq::blast {
@@ -16,6 +18,67 @@ constexpr double kUngappedCutoffEvalue = 1.0e-300;  // CUTOFF_E_BLASTP
 int compare_evalues(double a, double b) {
   if (a < 1.0e-180 && b < 1.0e-180) return 0;
   return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+// A subject's place in a hit list (s_EvalueCompareHSPLists): best E-value (values below
+// 1e-180 tie), then the score of its first HSP, then the higher index first.
+double evalue_of(const SearchHit& h) { return h.evalue; }
+int32_t score_of(const SearchHit& h) { return h.hsp.score; }
+double evalue_of(const GappedSearchHit& h) { return h.hsp.evalue; }
+int32_t score_of(const GappedSearchHit& h) { return h.hsp.score; }
+double evalue_of(const GappedHsp& h) { return h.evalue; }
+int32_t score_of(const GappedHsp& h) { return h.score; }
+
+template <class List>
+bool ranks_before(const List& a, int32_t ia, const List& b, int32_t ib) {
+  auto best = [](const List& l) {
+    double e = evalue_of(l[0]);
+    for (const auto& h : l) e = std::min(e, evalue_of(h));
+    return e;
+  };
+  int c = compare_evalues(best(a), best(b));
+  if (c != 0) return c < 0;
+  if (score_of(a[0]) != score_of(b[0])) return score_of(a[0]) > score_of(b[0]);
+  return ia > ib;
+}
+
+// The subjects with hits in hit-list order, at most `capacity` of them.
+template <class Lists>
+std::vector<int32_t> ranked_subjects(const Lists& lists, size_t capacity) {
+  std::vector<int32_t> ranked;
+  for (int32_t i = 0; i < static_cast<int32_t>(lists.size()); ++i)
+    if (!lists[i].empty()) ranked.push_back(i);
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [&](int32_t a, int32_t b) { return ranks_before(lists[a], a, lists[b], b); });
+  if (ranked.size() > capacity) ranked.resize(capacity);
+  return ranked;
+}
+
+// The valid queries in one buffer, one 0 between neighbours (blastp's concatenated query).
+struct Concatenated {
+  std::vector<uint8_t> codes;
+  std::vector<QueryContext> contexts;
+  std::vector<int32_t> query_of;  // context -> index into the queries
+  std::vector<std::pair<int32_t, int32_t>> segments;
+};
+
+Concatenated concatenate(const std::vector<QueryInput>& queries, const std::vector<bool>& valid,
+                         const std::vector<int32_t>& x_drop, const std::vector<int32_t>& cutoff) {
+  Concatenated all;
+  for (size_t k = 0; k < queries.size(); ++k) {
+    if (!valid[k]) continue;
+    if (!all.codes.empty()) all.codes.push_back(kGapCode);
+    QueryContext c;
+    c.start = static_cast<int32_t>(all.codes.size());
+    c.length = queries[k].length;
+    c.x_drop = x_drop[k];
+    c.cutoff = cutoff[k];
+    all.codes.insert(all.codes.end(), queries[k].codes, queries[k].codes + queries[k].length);
+    all.contexts.push_back(c);
+    all.query_of.push_back(static_cast<int32_t>(k));
+    all.segments.emplace_back(c.start, c.start + c.length);
+  }
+  return all;
 }
 
 }  // namespace
@@ -52,30 +115,37 @@ QueryStatistics ungapped_query_statistics(const uint8_t* query, int32_t query_le
   return st;
 }
 
-std::vector<SearchHit> ungapped_search(const uint8_t* query, const uint8_t* query_letters,
-                                       int32_t query_length, const uint8_t* subjects,
-                                       const int64_t* offsets, int32_t subject_count,
-                                       int64_t db_length, const UngappedSearchOptions& options,
-                                       QueryStatistics* statistics, SearchCounters* counters) {
+std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput>& queries,
+                                                    const uint8_t* subjects, const int64_t* offsets,
+                                                    int32_t subject_count, int64_t db_length,
+                                                    const UngappedSearchOptions& options,
+                                                    std::vector<QueryStatistics>* statistics,
+                                                    SearchCounters* counters) {
+  const size_t nq = queries.size();
   const int64_t average_length = (offsets[subject_count] - offsets[0]) / std::max(1, subject_count);
-  const QueryStatistics st = ungapped_query_statistics(query, query_length, db_length,
-                                                       subject_count, average_length, options);
+  std::vector<QueryStatistics> st(nq);
+  std::vector<bool> valid(nq);
+  std::vector<int32_t> x_drop(nq), cutoff(nq);
+  for (size_t k = 0; k < nq; ++k) {
+    st[k] = ungapped_query_statistics(queries[k].codes, queries[k].length, db_length, subject_count,
+                                      average_length, options);
+    valid[k] = st[k].kbp.valid();
+    x_drop[k] = st[k].x_drop;
+    cutoff[k] = st[k].word_cutoff;
+  }
   if (statistics) *statistics = st;
-  std::vector<SearchHit> result;
-  if (!st.kbp.valid()) return result;
+  std::vector<std::vector<SearchHit>> result(nq);
+  const Concatenated all = concatenate(queries, valid, x_drop, cutoff);
+  if (all.contexts.empty()) return result;
+  const WordLookup lookup(all.codes.data(), all.segments, options.threshold);
 
-  const WordLookup lookup(query, query_length, options.threshold);
-  UngappedParams params;
-  params.x_drop = st.x_drop;
-  params.cutoff = st.word_cutoff;
-  params.window = options.window;
-
-  // Each subject's HSP list after the E-value threshold (blast_engine.c, per subject).
-  std::vector<std::vector<SearchHit>> per_subject(subject_count);
+  // Each (query, subject) HSP list after the E-value threshold (blast_engine.c).
+  std::vector<std::vector<std::vector<SearchHit>>> lists(
+      nq, std::vector<std::vector<SearchHit>>(subject_count));
   const int threads = options.threads > 0 ? options.threads : default_thread_count();
   std::vector<SearchCounters> worker_counters(std::max(1, threads));
   parallel_for_blocks(subject_count, 64, threads, [&](int64_t begin, int64_t end, int worker) {
-    TwoHitFinder finder(lookup, query, query_length, params);
+    TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
     SearchCounters& count = worker_counters[worker];
     for (int64_t i = begin; i < end; ++i) {
       const uint8_t* subject = subjects + offsets[i];
@@ -84,15 +154,17 @@ std::vector<SearchHit> ungapped_search(const uint8_t* query, const uint8_t* quer
           finder.run(subject, subject_length, &count.word_hits, &count.extensions);
       count.ungapped_hsps += static_cast<int64_t>(hsps.size());
       for (const UngappedHsp& h : hsps) {
+        const int32_t k = all.query_of[h.context];
         SearchHit hit;
         hit.subject = static_cast<int32_t>(i);
         hit.hsp = h;
-        hit.evalue = karlin_evalue(h.score, st.kbp, st.search_space);
+        hit.hsp.context = k;
+        hit.evalue = karlin_evalue(h.score, st[k].kbp, st[k].search_space);
         if (hit.evalue > options.evalue) continue;  // s_Blast_HSPListReapByPrelimEvalue
-        hit.bit_score = bit_score(h.score, st.kbp);
-        for (int32_t k = 0; k < h.length; ++k)
-          hit.identities += query_letters[h.q_start + k] == subject[h.s_start + k];
-        per_subject[i].push_back(hit);
+        hit.bit_score = bit_score(h.score, st[k].kbp);
+        for (int32_t p = 0; p < h.length; ++p)
+          hit.identities += queries[k].letters[h.q_start + p] == subject[h.s_start + p];
+        lists[k][i].push_back(hit);
       }
     }
   });
@@ -103,28 +175,12 @@ std::vector<SearchHit> ungapped_search(const uint8_t* query, const uint8_t* quer
       counters->ungapped_hsps += c.ungapped_hsps;
     }
   }
-
-  // The hit list (s_EvalueCompareHSPLists): best E-value, then the best HSP's score, then
-  // the higher subject index first; at most max_target_seqs subjects.
-  std::vector<int32_t> ranked;
-  for (int32_t i = 0; i < subject_count; ++i)
-    if (!per_subject[i].empty()) ranked.push_back(i);
-  auto best_evalue = [&](int32_t i) {
-    double best = per_subject[i][0].evalue;
-    for (const SearchHit& h : per_subject[i]) best = std::min(best, h.evalue);
-    return best;
-  };
-  std::stable_sort(ranked.begin(), ranked.end(), [&](int32_t a, int32_t b) {
-    int c = compare_evalues(best_evalue(a), best_evalue(b));
-    if (c != 0) return c < 0;
-    int32_t sa = per_subject[a][0].hsp.score, sb = per_subject[b][0].hsp.score;
-    if (sa != sb) return sa > sb;
-    return a > b;
-  });
-  if (options.max_target_seqs > 0 && ranked.size() > static_cast<size_t>(options.max_target_seqs))
-    ranked.resize(options.max_target_seqs);
-  for (int32_t i : ranked)
-    result.insert(result.end(), per_subject[i].begin(), per_subject[i].end());
+  // The hit list of each query: at most max_target_seqs subjects.
+  const size_t capacity = options.max_target_seqs > 0 ? static_cast<size_t>(options.max_target_seqs)
+                                                      : static_cast<size_t>(subject_count);
+  for (size_t k = 0; k < nq; ++k)
+    for (int32_t i : ranked_subjects(lists[k], capacity))
+      result[k].insert(result[k].end(), lists[k][i].begin(), lists[k][i].end());
   return result;
 }
 
@@ -132,117 +188,101 @@ namespace {
 
 constexpr int32_t kMinSubjectLength = 10;  // BLAST_SEQSRC_MINLENGTH: SeqDB's minimum length
 
-// A subject's place in a hit list (s_EvalueCompareHSPLists): best E-value (values below
-// 1e-180 tie), then the score of its first HSP, then the higher index first.
-template <class List>
-bool ranks_before(const List& a, int32_t ia, const List& b, int32_t ib) {
-  auto best = [](const List& l) {
-    double e = l[0].hsp.evalue;
-    for (const auto& h : l) e = std::min(e, h.hsp.evalue);
-    return e;
-  };
-  int c = compare_evalues(best(a), best(b));
-  if (c != 0) return c < 0;
-  if (a[0].hsp.score != b[0].hsp.score) return a[0].hsp.score > b[0].hsp.score;
-  return ia > ib;
-}
-
-template <class Lists>
-std::vector<int32_t> ranked_subjects(const Lists& lists, size_t capacity) {
-  std::vector<int32_t> ranked;
-  for (int32_t i = 0; i < static_cast<int32_t>(lists.size()); ++i)
-    if (!lists[i].empty()) ranked.push_back(i);
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [&](int32_t a, int32_t b) { return ranks_before(lists[a], a, lists[b], b); });
-  if (ranked.size() > capacity) ranked.resize(capacity);
-  return ranked;
-}
-
 }  // namespace
 
-std::vector<GappedSearchHit> gapped_search(const uint8_t* query, const uint8_t* query_letters,
-                                           int32_t query_length, const uint8_t* subjects,
-                                           const int64_t* offsets, int32_t subject_count,
-                                           int64_t db_length, const GappedSearchOptions& options,
-                                           GappedQueryStatistics* statistics) {
-  GappedQueryStatistics st;
-  st.ungapped = query_ungapped_karlin(query, query_length);
-  std::vector<GappedSearchHit> result;
-  if (!st.ungapped.valid()) {
-    if (statistics) *statistics = st;
-    return result;
+std::vector<std::vector<GappedSearchHit>> gapped_search(
+    const std::vector<QueryInput>& queries, const uint8_t* subjects, const int64_t* offsets,
+    int32_t subject_count, int64_t db_length, const GappedSearchOptions& options,
+    std::vector<GappedQueryStatistics>* statistics) {
+  const size_t nq = queries.size();
+  std::vector<GappedQueryStatistics> st(nq);
+  std::vector<GappedParams> gp(nq);
+  std::vector<bool> valid(nq);
+  std::vector<int32_t> x_drop(nq), cutoff(nq);
+  for (size_t k = 0; k < nq; ++k) {
+    GappedQueryStatistics& s = st[k];
+    s.ungapped = query_ungapped_karlin(queries[k].codes, queries[k].length);
+    valid[k] = s.ungapped.valid();
+    if (!valid[k]) continue;
+    GappedParams& p = gp[k];
+    p.kbp = gapped_karlin_blosum62();
+    p.gbp = gumbel_blosum62_11_1(db_length);
+    p.evalue = options.evalue;
+    p.restricted_allowed = options.evalue <= 10.0;  // RESTRICTED_ALIGNMENT_WORST_EVALUE
+    // BlastInitialWordParametersNew/Update, BlastHitSavingParametersUpdate,
+    // BlastExtensionParametersNew.
+    s.x_drop_ungapped =
+        static_cast<int32_t>(std::ceil(options.x_drop_ungapped_bits * kLn2 / s.ungapped.lambda));
+    s.gap_trigger = static_cast<int32_t>((options.gap_trigger_bits * kLn2 + s.ungapped.logK) /
+                                         s.ungapped.lambda);
+    s.prelim_cutoff =
+        spouge_cutoff(options.evalue, p.kbp, p.gbp, queries[k].length, kMinSubjectLength);
+    s.ungapped_cutoff = std::min(s.gap_trigger, s.prelim_cutoff);
+    s.x_drop_prelim = static_cast<int32_t>(options.x_drop_gapped_bits * kLn2 / p.kbp.lambda);
+    s.x_drop_final = static_cast<int32_t>(
+        std::max(options.x_drop_final_bits * kLn2 / p.kbp.lambda, double(s.x_drop_prelim)));
+    p.prelim_cutoff = s.prelim_cutoff;
+    p.x_drop_prelim = s.x_drop_prelim;
+    p.x_drop_final = s.x_drop_final;
+    x_drop[k] = s.x_drop_ungapped;
+    cutoff[k] = s.ungapped_cutoff;
   }
-  GappedParams gp;
-  gp.kbp = gapped_karlin_blosum62();
-  gp.gbp = gumbel_blosum62_11_1(db_length);
-  gp.evalue = options.evalue;
-  gp.restricted_allowed = options.evalue <= 10.0;  // RESTRICTED_ALIGNMENT_WORST_EVALUE
-  // BlastInitialWordParametersNew/Update, BlastHitSavingParametersUpdate,
-  // BlastExtensionParametersNew.
-  st.x_drop_ungapped =
-      static_cast<int32_t>(std::ceil(options.x_drop_ungapped_bits * kLn2 / st.ungapped.lambda));
-  st.gap_trigger = static_cast<int32_t>((options.gap_trigger_bits * kLn2 + st.ungapped.logK) /
-                                        st.ungapped.lambda);
-  st.prelim_cutoff = spouge_cutoff(options.evalue, gp.kbp, gp.gbp, query_length, kMinSubjectLength);
-  st.ungapped_cutoff = std::min(st.gap_trigger, st.prelim_cutoff);
-  st.x_drop_prelim = static_cast<int32_t>(options.x_drop_gapped_bits * kLn2 / gp.kbp.lambda);
-  st.x_drop_final = static_cast<int32_t>(
-      std::max(options.x_drop_final_bits * kLn2 / gp.kbp.lambda, double(st.x_drop_prelim)));
   if (statistics) *statistics = st;
-  gp.prelim_cutoff = st.prelim_cutoff;
-  gp.x_drop_prelim = st.x_drop_prelim;
-  gp.x_drop_final = st.x_drop_final;
-
-  const WordLookup lookup(query, query_length, options.threshold);
-  UngappedParams up;
-  up.x_drop = st.x_drop_ungapped;
-  up.cutoff = st.ungapped_cutoff;
-  up.window = options.window;
+  std::vector<std::vector<GappedSearchHit>> result(nq);
+  const Concatenated all = concatenate(queries, valid, x_drop, cutoff);
+  if (all.contexts.empty()) return result;
+  const WordLookup lookup(all.codes.data(), all.segments, options.threshold);
   const int threads = options.threads > 0 ? options.threads : default_thread_count();
   auto subject_at = [&](int64_t i) { return subjects + offsets[i]; };
   auto length_at = [&](int64_t i) { return static_cast<int32_t>(offsets[i + 1] - offsets[i]); };
 
-  // Preliminary stage per subject.
-  struct Entry {
-    GappedHsp hsp;
-  };
-  std::vector<std::vector<Entry>> prelim(subject_count);
+  // Preliminary stage per subject, all queries at once.
+  std::vector<std::vector<std::vector<GappedHsp>>> prelim(
+      nq, std::vector<std::vector<GappedHsp>>(subject_count));
   parallel_for_blocks(subject_count, 64, threads, [&](int64_t begin, int64_t end, int) {
-    TwoHitFinder finder(lookup, query, query_length, up);
+    TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
+    std::vector<std::vector<UngappedHsp>> per_query(nq);
     for (int64_t i = begin; i < end; ++i) {
       std::vector<UngappedHsp> ungapped = finder.run(subject_at(i), length_at(i));
       if (ungapped.empty()) continue;
-      for (GappedHsp& h :
-           preliminary_gapped(query, query_length, subject_at(i), length_at(i), ungapped, gp))
-        prelim[i].push_back(Entry{std::move(h)});
+      for (auto& l : per_query) l.clear();
+      for (UngappedHsp& h : ungapped) per_query[all.query_of[h.context]].push_back(h);
+      for (size_t k = 0; k < nq; ++k) {
+        if (per_query[k].empty()) continue;
+        for (GappedHsp& h : preliminary_gapped(queries[k].codes, queries[k].length, subject_at(i),
+                                               length_at(i), per_query[k], gp[k]))
+          prelim[k][i].push_back(std::move(h));
+      }
     }
   });
 
-  // Preliminary hit list (GetPrelimHitlistSize without composition-based statistics).
+  // Preliminary hit lists (GetPrelimHitlistSize without composition-based statistics).
   const int64_t n = std::max(1, options.max_target_seqs);
-  const size_t prelim_capacity =
-      static_cast<size_t>(std::min(std::max(2 * n, int64_t{10}), n + 50));
-  std::vector<int32_t> kept = ranked_subjects(prelim, prelim_capacity);
+  const auto prelim_capacity = static_cast<size_t>(std::min(std::max(2 * n, int64_t{10}), n + 50));
+  std::vector<std::pair<int32_t, int32_t>> work;  // (query, subject) to trace back
+  for (size_t k = 0; k < nq; ++k)
+    for (int32_t i : ranked_subjects(prelim[k], prelim_capacity))
+      work.emplace_back(static_cast<int32_t>(k), i);
 
-  // Traceback per kept subject.
-  std::vector<std::vector<GappedSearchHit>> final_lists(subject_count);
+  // Traceback per kept (query, subject).
+  std::vector<std::vector<GappedSearchHit>> traced(work.size());
   parallel_for_blocks(
-      static_cast<int64_t>(kept.size()), 8, threads, [&](int64_t begin, int64_t end, int) {
-        for (int64_t k = begin; k < end; ++k) {
-          const int32_t i = kept[k];
-          std::vector<GappedHsp> hsps;
-          for (Entry& e : prelim[i]) hsps.push_back(std::move(e.hsp));
+      static_cast<int64_t>(work.size()), 8, threads, [&](int64_t begin, int64_t end, int) {
+        for (int64_t w = begin; w < end; ++w) {
+          const auto [k, i] = work[w];
+          std::vector<GappedHsp> hsps = std::move(prelim[k][i]);
           const uint8_t* subject = subject_at(i);
-          for (GappedHsp& h :
-               traceback_gapped(query, query_length, subject, length_at(i), std::move(hsps), gp)) {
+          const uint8_t* letters = queries[k].letters;
+          for (GappedHsp& h : traceback_gapped(queries[k].codes, queries[k].length, subject,
+                                               length_at(i), std::move(hsps), gp[k])) {
             GappedSearchHit hit;
             hit.subject = i;
-            hit.bit_score = bit_score(h.score, gp.kbp);
+            hit.bit_score = bit_score(h.score, gp[k].kbp);
             int32_t q = h.q_off, s = h.s_off;
             char previous = 'M';
             for (char op : h.ops) {
               if (op == 'M') {
-                hit.identities += query_letters[q] == subject[s];
+                hit.identities += letters[q] == subject[s];
                 ++q;
                 ++s;
               } else {
@@ -256,13 +296,19 @@ std::vector<GappedSearchHit> gapped_search(const uint8_t* query, const uint8_t* 
               previous = op;
             }
             hit.hsp = std::move(h);
-            final_lists[i].push_back(std::move(hit));
+            traced[w].push_back(std::move(hit));
           }
         }
       });
 
-  for (int32_t i : ranked_subjects(final_lists, static_cast<size_t>(n)))
-    for (GappedSearchHit& h : final_lists[i]) result.push_back(std::move(h));
+  // Final hit lists: at most max_target_seqs subjects per query.
+  std::vector<std::vector<std::vector<GappedSearchHit>>> lists(
+      nq, std::vector<std::vector<GappedSearchHit>>(subject_count));
+  for (size_t w = 0; w < work.size(); ++w)
+    lists[work[w].first][work[w].second] = std::move(traced[w]);
+  for (size_t k = 0; k < nq; ++k)
+    for (int32_t i : ranked_subjects(lists[k], static_cast<size_t>(n)))
+      for (GappedSearchHit& h : lists[k][i]) result[k].push_back(std::move(h));
   return result;
 }
 

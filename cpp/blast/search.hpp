@@ -44,7 +44,7 @@ QueryStatistics ungapped_query_statistics(const uint8_t* query, int32_t query_le
 
 struct SearchHit {
   int32_t subject = 0;  // index into the subjects
-  UngappedHsp hsp;
+  UngappedHsp hsp;      // its context: the query's index
   int32_t identities = 0;
   double evalue = 0.0;
   double bit_score = 0.0;
@@ -56,17 +56,23 @@ struct SearchCounters {
   int64_t ungapped_hsps = 0;
 };
 
-// The HSPs blastp reports, in its output order: subjects ranked by best E-value (values
+// A query: its NCBIstdaa search buffer (O replaced by X) and its original letters (for
+// identities only).
+struct QueryInput {
+  const uint8_t* codes = nullptr;
+  const uint8_t* letters = nullptr;
+  int32_t length = 0;
+};
+
+// blastp -ungapped for several queries, scanned together as blastp concatenates them. For
+// each query, its rows in blastp's output order: subjects ranked by best E-value (values
 // below 1e-180 tie), then best score, then the higher subject index first; each subject's
-// HSPs by score. query: the NCBIstdaa search buffer (O replaced by X); query_letters: the
-// original codes, used for identities only. subjects: codes back to back, subject i is
-// [offsets[i], offsets[i+1]). An invalid query block (no statistics) gives no hits.
-std::vector<SearchHit> ungapped_search(const uint8_t* query, const uint8_t* query_letters,
-                                       int32_t query_length, const uint8_t* subjects,
-                                       const int64_t* offsets, int32_t subject_count,
-                                       int64_t db_length, const UngappedSearchOptions& options,
-                                       QueryStatistics* statistics = nullptr,
-                                       SearchCounters* counters = nullptr);
+// HSPs by score. subjects: codes back to back, subject i is [offsets[i], offsets[i+1]).
+// A query without statistics (e.g. all X) gets no rows.
+std::vector<std::vector<SearchHit>> ungapped_search(
+    const std::vector<QueryInput>& queries, const uint8_t* subjects, const int64_t* offsets,
+    int32_t subject_count, int64_t db_length, const UngappedSearchOptions& options,
+    std::vector<QueryStatistics>* statistics = nullptr, SearchCounters* counters = nullptr);
 
 // Gapped blastp (-comp_based_stats 0, BLOSUM62 11/1) for one query.
 struct GappedSearchOptions {
@@ -96,13 +102,12 @@ struct GappedQueryStatistics {
   int32_t x_drop_prelim = 0, x_drop_final = 0;
 };
 
-// The rows blastp reports in its output order (subjects by best E-value, then best score,
-// then the higher index first; HSPs of a subject by score). The preliminary hit list keeps
-// min(max(2N, 10), N + 50) subjects for the traceback (N = max_target_seqs).
-std::vector<GappedSearchHit> gapped_search(const uint8_t* query, const uint8_t* query_letters,
-                                           int32_t query_length, const uint8_t* subjects,
-                                           const int64_t* offsets, int32_t subject_count,
-                                           int64_t db_length, const GappedSearchOptions& options,
-                                           GappedQueryStatistics* statistics = nullptr);
+// Gapped blastp for several queries scanned together; for each query its rows in output
+// order (as ungapped_search). The preliminary hit list keeps min(max(2N, 10), N + 50)
+// subjects for the traceback (N = max_target_seqs).
+std::vector<std::vector<GappedSearchHit>> gapped_search(
+    const std::vector<QueryInput>& queries, const uint8_t* subjects, const int64_t* offsets,
+    int32_t subject_count, int64_t db_length, const GappedSearchOptions& options,
+    std::vector<GappedQueryStatistics>* statistics = nullptr);
 
 }  // namespace gpuseq::blast

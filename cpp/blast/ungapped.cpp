@@ -16,13 +16,28 @@ constexpr int32_t kFarLeft = std::numeric_limits<int32_t>::min() / 2;
 
 TwoHitFinder::TwoHitFinder(const WordLookup& lookup, const uint8_t* query, int32_t query_length,
                            const UngappedParams& params)
-    : lookup_(lookup), query_(query), query_length_(query_length), params_(params) {}
+    : TwoHitFinder(lookup, query, {QueryContext{0, query_length, params.x_drop, params.cutoff}},
+                   params.window) {}
+
+TwoHitFinder::TwoHitFinder(const WordLookup& lookup, const uint8_t* codes,
+                           std::vector<QueryContext> contexts, int32_t window)
+    : lookup_(lookup),
+      query_(codes),
+      query_length_(contexts.empty() ? 0 : contexts.back().start + contexts.back().length),
+      contexts_(std::move(contexts)),
+      window_(window) {}
+
+int32_t TwoHitFinder::context_of(int32_t q) const {  // BSearchContextInfo
+  auto it = std::upper_bound(contexts_.begin(), contexts_.end(), q,
+                             [](int32_t v, const QueryContext& c) { return v < c.start; });
+  return static_cast<int32_t>(it - contexts_.begin()) - 1;
+}
 
 // s_BlastAaExtendTwoHit: (q, s) is the second hit, first_end one past the first hit's word.
 TwoHitFinder::Extension TwoHitFinder::extend(const uint8_t* subject, int32_t subject_length,
-                                             int32_t q, int32_t s, int32_t first_end) const {
+                                             int32_t q, int32_t s, int32_t first_end,
+                                             int32_t x_drop) const {
   const ScoreMatrix& m = blosum62();
-  const int32_t x_drop = params_.x_drop;
 
   // Start the left extension one past the best-scoring prefix of the second word.
   int32_t prefix_best = 0, prefix_len = 0, acc = 0;
@@ -85,7 +100,8 @@ std::vector<UngappedHsp> TwoHitFinder::run(const uint8_t* subject, int32_t subje
   diagonals_.assign(static_cast<size_t>(query_length_) + subject_length, Diagonal{kFarLeft, 0});
   // Diagonal d = q - s lives at d + subject_length; locals keep the hot loop in registers.
   Diagonal* const diagonal = diagonals_.data() + subject_length;
-  const int32_t window = params_.window, cutoff = params_.cutoff;
+  const int32_t window = window_;
+  const bool several = contexts_.size() > 1;
   int64_t hits = 0, extended = 0;
 
   // The scan of scan_subject (lookup.hpp), written out for the two-hit state machine.
@@ -108,9 +124,21 @@ std::vector<UngappedHsp> TwoHitFinder::run(const uint8_t* subject, int32_t subje
         continue;
       }
       if (distance < kWordSize) continue;  // overlaps the remembered hit
+      const int32_t c = several ? context_of(q) : 0;
+      const QueryContext& context = contexts_[c];
+      if (q - distance < context.start) {  // the remembered hit was in the previous query
+        diag.last_hit = s;
+        continue;
+      }
       ++extended;
-      const Extension ext = extend(subject, subject_length, q, s, diag.last_hit + kWordSize);
-      if (ext.hsp.score >= cutoff) hsps.push_back(ext.hsp);
+      Extension ext =
+          extend(subject, subject_length, q, s, diag.last_hit + kWordSize, context.x_drop);
+      if (ext.hsp.score >= context.cutoff) {
+        ext.hsp.context = c;
+        ext.hsp.q_start -= context.start;
+        ext.hsp.seed_q -= context.start;
+        hsps.push_back(ext.hsp);
+      }
       if (ext.right_extended) {
         diag.extended = 1;
         diag.last_hit = ext.s_last - (kWordSize - 1);

@@ -285,8 +285,8 @@ def blast_spouge_cutoff(
     evalue: float, query_length: int, subject_length: int, db_length: int
 ) -> int: ...
 def blast_gapped_search(
-    query: ArrayLike,
-    query_letters: ArrayLike,
+    queries: list[ArrayLike],
+    query_letters: list[ArrayLike],
     codes: ArrayLike,
     offsets: ArrayLike,
     db_length: int,
@@ -298,7 +298,7 @@ def blast_gapped_search(
     x_drop_gapped_bits: float = 15.0,
     x_drop_final_bits: float = 25.0,
     threads: int = 0,
-) -> dict[str, Any]: ...
+) -> list[dict[str, Any]]: ...
 def blast_word_hits(
     query: ArrayLike, codes: ArrayLike, offsets: ArrayLike, threshold: int = 11
 ) -> dict[str, NDArray[np.int32]]: ...
@@ -312,8 +312,8 @@ def blast_ungapped_hsps(
     threshold: int = 11,
 ) -> dict[str, NDArray[np.int32]]: ...
 def blast_ungapped_search(
-    query: ArrayLike,
-    query_letters: ArrayLike,
+    queries: list[ArrayLike],
+    query_letters: list[ArrayLike],
     codes: ArrayLike,
     offsets: ArrayLike,
     db_length: int,
@@ -323,7 +323,7 @@ def blast_ungapped_search(
     window: int = 40,
     x_drop_bits: float = 7.0,
     threads: int = 0,
-) -> dict[str, Any]: ...
+) -> tuple[list[dict[str, Any]], dict[str, int]]: ...
 
 # Every build: NVRTC compilation of the GPU filter kernels (no GPU needed).
 def nvrtc_info() -> dict[str, Any]: ...

@@ -134,6 +134,18 @@ def _query_buffers(codes: np.ndarray, name: str, source: str) -> tuple[np.ndarra
     return search, letters
 
 
+def _queries(query_db: _Encoded) -> tuple[list[np.ndarray], list[np.ndarray], list[str]]:
+    """(search buffers, letters, names) of every query, all searched together."""
+    searches, letters = [], []
+    for qi in range(len(query_db)):
+        search, original = _query_buffers(
+            query_db.sequence(qi), query_db.names[qi], query_db.source
+        )
+        searches.append(search)
+        letters.append(original)
+    return searches, letters, query_db.names
+
+
 def _single_query(query: Any) -> tuple[np.ndarray, np.ndarray, str]:
     """A query given as a code array, a string of letters, or anything _read takes."""
     if isinstance(query, np.ndarray):
@@ -254,23 +266,22 @@ def blastp_ungapped(
         raise EmptyInputError(db.source, None, "no subject sequences")
     db_length = int(dbsize) if dbsize else int(db.offsets[-1])
     slen = np.diff(db.offsets)
+    searches, letters, names = _queries(query_db)
+    results, _ = _core.blast_ungapped_search(
+        searches,
+        letters,
+        db.codes,
+        db.offsets,
+        db_length,
+        float(evalue),
+        int(max_target_seqs),
+        int(threshold),
+        int(window_size),
+        float(xdrop_ungap),
+        int(threads),
+    )
     frames = []
-    for qi in range(len(query_db)):
-        name = query_db.names[qi]
-        search, letters = _query_buffers(query_db.sequence(qi), name, query_db.source)
-        r = _core.blast_ungapped_search(
-            search,
-            letters,
-            db.codes,
-            db.offsets,
-            db_length,
-            float(evalue),
-            int(max_target_seqs),
-            int(threshold),
-            int(window_size),
-            float(xdrop_ungap),
-            int(threads),
-        )
+    for name, search, r in zip(names, searches, results):
         length = r["length"]
         subject = r["subject"]
         frames.append(
@@ -324,25 +335,24 @@ def blastp_gapped(
         raise EmptyInputError(db.source, None, "no subject sequences")
     db_length = int(dbsize) if dbsize else int(db.offsets[-1])
     slen = np.diff(db.offsets)
+    searches, letters, names = _queries(query_db)
+    results = _core.blast_gapped_search(
+        searches,
+        letters,
+        db.codes,
+        db.offsets,
+        db_length,
+        float(evalue),
+        int(max_target_seqs),
+        int(threshold),
+        int(window_size),
+        float(xdrop_ungap),
+        float(xdrop_gap),
+        float(xdrop_gap_final),
+        int(threads),
+    )
     frames = []
-    for qi in range(len(query_db)):
-        name = query_db.names[qi]
-        search, letters = _query_buffers(query_db.sequence(qi), name, query_db.source)
-        r = _core.blast_gapped_search(
-            search,
-            letters,
-            db.codes,
-            db.offsets,
-            db_length,
-            float(evalue),
-            int(max_target_seqs),
-            int(threshold),
-            int(window_size),
-            float(xdrop_ungap),
-            float(xdrop_gap),
-            float(xdrop_gap_final),
-            int(threads),
-        )
+    for name, search, r in zip(names, searches, results):
         length = r["length"]
         subject = r["subject"]
         frames.append(
