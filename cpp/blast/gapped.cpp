@@ -32,7 +32,17 @@ struct Trace {
   }
 };
 
-DpEnd align(const Letters& a, const Letters& b, int32_t x_drop, Trace* trace) {
+// Letters with the direction known at compile time (the DP's inner loop reads them).
+template <int Step>
+struct Directed {
+  const uint8_t* base;
+  int32_t count;
+  uint8_t operator[](int32_t k) const { return k <= count ? base[Step * (k - 1)] : 0; }
+};
+
+template <int Step, bool kTrace>
+DpEnd align_directed(const Directed<Step>& a, const Directed<Step>& b, int32_t x_drop,
+                     Trace* trace) {
   DpEnd end;
   const int32_t m = a.count, n = b.count;
   if (m <= 0 || n <= 0) return end;
@@ -60,7 +70,7 @@ DpEnd align(const Letters& a, const Letters& b, int32_t x_drop, Trace* trace) {
     ++j;
   }
   int32_t size = j;  // columns 0..size-1 are live
-  if (trace) {
+  if (kTrace) {
     trace->row_offset.push_back(0);
     trace->row_first.push_back(0);
     trace->bytes.assign(size, kGapInA);
@@ -72,7 +82,7 @@ DpEnd align(const Letters& a, const Letters& b, int32_t x_drop, Trace* trace) {
     const auto& row = matrix[a[i]];
     int32_t cur = kMinInt, F = kMinInt, last = first;
     const int32_t row_first = first;
-    if (trace) {
+    if (kTrace) {
       trace->row_offset.push_back(static_cast<int64_t>(trace->bytes.size()));
       trace->row_first.push_back(row_first);
     }
@@ -116,11 +126,11 @@ DpEnd align(const Letters& a, const Letters& b, int32_t x_drop, Trace* trace) {
           op |= kExtendA;
         H[j] = cur;
       }
-      if (trace) trace->bytes.push_back(op);
+      if (kTrace) trace->bytes.push_back(op);
       cur = diag;
     }
     if (first == size) {
-      if (trace) trace->row_size.push_back(size - row_first);
+      if (kTrace) trace->row_size.push_back(size - row_first);
       break;
     }
     if (last < size - 1) {
@@ -132,16 +142,16 @@ DpEnd align(const Letters& a, const Letters& b, int32_t x_drop, Trace* trace) {
         E[size] = F - oe;
         F -= e;
         ++size;
-        if (trace) trace->bytes.push_back(kGapInA);
+        if (kTrace) trace->bytes.push_back(kGapInA);
       }
     }
     if (size <= n) {
       H[size] = kMinInt;
       E[size] = kMinInt;
       ++size;
-      if (trace) trace->bytes.push_back(kGapInA);
+      if (kTrace) trace->bytes.push_back(kGapInA);
     }
-    if (trace)
+    if (kTrace)
       trace->row_size.push_back(
           static_cast<int32_t>(trace->bytes.size() - trace->row_offset.back()));
   }
@@ -149,6 +159,18 @@ DpEnd align(const Letters& a, const Letters& b, int32_t x_drop, Trace* trace) {
   end.a_len = best_i;
   end.b_len = best_j;
   return end;
+}
+
+DpEnd align(const Letters& a, const Letters& b, int32_t x_drop, Trace* trace) {
+  if (a.step != b.step) throw std::logic_error("blast DP: both sequences in one direction");
+  if (a.step > 0) {
+    const Directed<1> da{a.base, a.count}, db{b.base, b.count};
+    return trace ? align_directed<1, true>(da, db, x_drop, trace)
+                 : align_directed<1, false>(da, db, x_drop, nullptr);
+  }
+  const Directed<-1> da{a.base, a.count}, db{b.base, b.count};
+  return trace ? align_directed<-1, true>(da, db, x_drop, trace)
+               : align_directed<-1, false>(da, db, x_drop, nullptr);
 }
 
 // s_RestrictedGappedAlign (Cameron et al. 2004), blastp's approximate score-only extension
