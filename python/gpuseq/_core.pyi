@@ -281,6 +281,80 @@ def gpu_run_cascade(
     threads: int = 0,
 ) -> dict[str, Any]: ...
 
+# ---- blast_bindings.cpp (cpp/blast: blastp's stages on the CPU) --------------------------
+
+blast_blosum62: NDArray[np.int32]  # 28 x 28, flattened; rows = query NCBIstdaa code
+blast_easel_to_ncbi: NDArray[np.uint8]  # Easel code -> NCBIstdaa code (255: dropped)
+blast_letters: str  # NCBIstdaa letters by code
+
+def blast_query_karlin(query: ArrayLike) -> dict[str, Any]: ...
+def blast_length_adjustment(
+    K: float,
+    logK: float,
+    alpha_over_lambda: float,
+    beta: float,
+    query_length: int,
+    db_length: int,
+    db_sequences: int,
+) -> int: ...
+def blast_ungapped_query_statistics(
+    query: ArrayLike,
+    db_length: int,
+    db_sequences: int,
+    evalue: float,
+    x_drop_bits: float = 7.0,
+    average_subject_length: int = -1,
+) -> dict[str, Any]: ...
+def blast_gapped_statistics(
+    query_length: int, db_length: int, db_sequences: int
+) -> dict[str, Any]: ...
+def blast_gapped_scores(
+    scores: ArrayLike, query_length: int, subject_lengths: ArrayLike, db_length: int
+) -> dict[str, NDArray[np.float64]]: ...
+def blast_spouge_cutoff(
+    evalue: float, query_length: int, subject_length: int, db_length: int
+) -> int: ...
+def blast_gapped_search(
+    queries: list[ArrayLike],
+    query_letters: list[ArrayLike],
+    codes: ArrayLike,
+    offsets: ArrayLike,
+    db_length: int,
+    evalue: float = 10.0,
+    max_target_seqs: int = 500,
+    threshold: int = 11,
+    window: int = 40,
+    x_drop_ungapped_bits: float = 7.0,
+    x_drop_gapped_bits: float = 15.0,
+    x_drop_final_bits: float = 25.0,
+    threads: int = 0,
+) -> list[dict[str, Any]]: ...
+def blast_word_hits(
+    query: ArrayLike, codes: ArrayLike, offsets: ArrayLike, threshold: int = 11
+) -> dict[str, NDArray[np.int32]]: ...
+def blast_ungapped_hsps(
+    query: ArrayLike,
+    codes: ArrayLike,
+    offsets: ArrayLike,
+    x_drop: int,
+    cutoff: int,
+    window: int = 40,
+    threshold: int = 11,
+) -> dict[str, NDArray[np.int32]]: ...
+def blast_ungapped_search(
+    queries: list[ArrayLike],
+    query_letters: list[ArrayLike],
+    codes: ArrayLike,
+    offsets: ArrayLike,
+    db_length: int,
+    evalue: float = 10.0,
+    max_target_seqs: int = 500,
+    threshold: int = 11,
+    window: int = 40,
+    x_drop_bits: float = 7.0,
+    threads: int = 0,
+) -> tuple[list[dict[str, Any]], dict[str, int]]: ...
+
 # Every build: NVRTC compilation of the GPU filter kernels (no GPU needed).
 def nvrtc_info() -> dict[str, Any]: ...
 def nvrtc_compile(

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""gpuseq's CPU blastp against NCBI blastp 2.12 on one generated database, in one run.
+
+The database: ``--subjects`` random proteins (lengths 50-700, Robinson & Robinson
+composition) with homologs of three queries (100, 500 and 1,000 residues) planted at 30-90%
+identity. Each tool runs as its own process, from the FASTA files (gpuseq) or the BLAST
+database made by ``makeblastdb`` (blastp, not timed) to an outfmt-6 file:
+
+    blastp -query Q -db DB [-ungapped] -comp_based_stats 0 -seg no -num_threads N
+           -outfmt "6 std qlen slen score" -out F
+    python -c "gpuseq.blast.blastp_[un]gapped(Q, subjects.fa, threads=N) -> F"
+
+Rows are compared (their number and how many equal), wall times are the median of
+``--repeat`` runs, the ratio is blastp's time over gpuseq's (above 1: gpuseq is faster). A
+JSON record goes to benchmarks/results/.
+
+    python benchmarks/bench_blastp.py                          # 100,000 subjects, 1 thread
+    python benchmarks/bench_blastp.py --subjects 20000 --threads 1 2 --repeat 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from provenance import REPO, source_info  # noqa: E402
+
+AMINO = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
+ROBINSON = np.array(
+    [78.05, 19.25, 53.64, 62.95, 38.56, 73.77, 21.99, 51.42, 57.44, 90.19,
+     22.43, 44.87, 52.03, 42.64, 51.29, 71.20, 58.41, 64.41, 13.30, 32.16]
+)  # fmt: skip
+OUTFMT = "6 std qlen slen score"
+OURS = """
+import sys
+from gpuseq import blast
+query, subjects, out, mode, threads = sys.argv[1:]
+search = blast.blastp_ungapped if mode == "ungapped" else blast.blastp_gapped
+hits = search(query, subjects, threads=int(threads))
+with open(out, "w") as f:
+    f.writelines(line + "\\n" for line in blast.outfmt6_lines(hits))
+"""
+
+
+def write_database(folder: Path, subjects: int, seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    p = ROBINSON / ROBINSON.sum()
+
+    def protein(n: int) -> str:
+        return "".join(rng.choice(AMINO, size=n, p=p))
+
+    queries = [(f"q{n}", protein(n)) for n in (100, 500, 1000)]
+    planted = []
+    for name, seq in queries:
+        for identity in (0.9, 0.7, 0.5, 0.4, 0.3):
+            keep = rng.random(len(seq)) < identity
+            body = "".join(c if k else protein(1) for c, k in zip(seq, keep))
+            planted.append(f">{name}_{int(identity * 100)}\n{protein(50)}{body}{protein(50)}\n")
+    planted_count = len(planted)
+    planted_residues = sum(len(p.split("\n")[1]) for p in planted)
+    lengths = rng.integers(50, 701, size=subjects)
+    letters = rng.choice(AMINO, size=int(lengths.sum()), p=p)
+    bounds = np.concatenate([[0], np.cumsum(lengths)])
+    every = max(1, subjects // len(planted))
+    with open(folder / "subjects.fa", "w") as f:
+        for i in range(subjects):
+            f.write(f">s{i}\n{''.join(letters[bounds[i] : bounds[i + 1]])}\n")
+            if i % every == 0 and planted:
+                f.write(planted.pop())
+        f.writelines(planted)
+    with open(folder / "queries.fa", "w") as f:
+        f.writelines(f">{n}\n{s}\n" for n, s in queries)
+    subprocess.run(["makeblastdb", "-in", folder / "subjects.fa", "-dbtype", "prot", "-out",
+                    folder / "db"], check=True, capture_output=True)  # fmt: skip
+    return {"subjects": subjects + planted_count, "residues": int(lengths.sum()) + planted_residues,
+            "query_lengths": [100, 500, 1000]}  # fmt: skip
+
+
+def timed(argv: list, repeat: int) -> list[float]:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def machine() -> dict:
+    info = {"hostname": platform.node(), "platform": platform.platform(),
+            "cpu_count": os.cpu_count(), "load_average": os.getloadavg()}  # fmt: skip
+    try:
+        with open("/proc/cpuinfo") as f:
+            info["cpu_model"] = next(
+                line.split(":", 1)[1].strip() for line in f if line.startswith("model name")
+            )
+    except (OSError, StopIteration):
+        pass
+    return info
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--subjects", type=int, default=100_000, help="database size [100000]")
+    ap.add_argument("--threads", type=int, nargs="+", default=[1], help="thread counts [1]")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per command [3]")
+    ap.add_argument("--modes", nargs="+", default=["gapped", "ungapped"],
+                    choices=["gapped", "ungapped"])  # fmt: skip
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", help="JSON output (default benchmarks/results/blastp-<host>-...)")
+    args = ap.parse_args(argv)
+    blastp = shutil.which("blastp")
+    if blastp is None or shutil.which("makeblastdb") is None:
+        sys.exit("NCBI BLAST+ is not installed (apt-get install ncbi-blast+)")
+    version = subprocess.run([blastp, "-version"], capture_output=True, text=True).stdout
+
+    started = datetime.datetime.now().astimezone()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench_blastp-") as tmp:
+        folder = Path(tmp)
+        data = write_database(folder, args.subjects, args.seed)
+        print(f"{data['subjects']} subjects, {data['residues']} residues; queries "
+              f"{data['query_lengths']}")  # fmt: skip
+        print(f"{'mode':<9} {'threads':>7} {'blastp s':>9} {'gpuseq s':>9} {'ratio':>6} "
+              f"{'rows':>6} {'equal':>6}")  # fmt: skip
+        env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+        for mode in args.modes:
+            for threads in args.threads:
+                ref, ours = folder / f"ref-{mode}.tsv", folder / f"ours-{mode}.tsv"
+                blast_cmd = [blastp, "-query", folder / "queries.fa", "-db", folder / "db",
+                             *(["-ungapped"] if mode == "ungapped" else []),
+                             "-comp_based_stats", "0", "-seg", "no", "-num_threads",
+                             str(threads), "-outfmt", OUTFMT, "-out", ref]  # fmt: skip
+                our_cmd = [sys.executable, "-c", OURS, folder / "queries.fa",
+                           folder / "subjects.fa", ours, mode, str(threads)]  # fmt: skip
+                t_ref = timed(blast_cmd, args.repeat)
+                t_ours = []
+                for _ in range(args.repeat):
+                    start = time.perf_counter()
+                    subprocess.run(our_cmd, check=True, env=env)
+                    t_ours.append(time.perf_counter() - start)
+                expected = ref.read_text().splitlines()
+                got = ours.read_text().splitlines()
+                equal = sum(a == b for a, b in zip(expected, got))
+                row = {"mode": mode, "threads": threads,
+                       "blastp_s": statistics.median(t_ref), "gpuseq_s": statistics.median(t_ours),
+                       "blastp_times_s": t_ref, "gpuseq_times_s": t_ours,
+                       "rows_blastp": len(expected), "rows_gpuseq": len(got),
+                       "rows_equal": equal,
+                       "blastp_command": shlex.join(map(str, blast_cmd))}  # fmt: skip
+                row["ratio"] = row["blastp_s"] / row["gpuseq_s"]
+                rows.append(row)
+                print(f"{mode:<9} {threads:>7} {row['blastp_s']:9.2f} {row['gpuseq_s']:9.2f} "
+                      f"{row['ratio']:6.2f} {len(expected):>6} {equal:>6}")  # fmt: skip
+
+    import gpuseq
+
+    record = {
+        "benchmark": "blastp",
+        "started": started.isoformat(timespec="seconds"),
+        "command": shlex.join([sys.executable, *sys.argv]),
+        "machine": machine(),
+        "software": {
+            "gpuseq": gpuseq.__version__,
+            "git": source_info(),
+            "blastp": version.strip(),
+        },  # fmt: skip
+        "database": data,
+        "repeat": args.repeat,
+        "results": rows,
+    }
+    out = Path(args.out or REPO / "benchmarks" / "results" /
+               f"blastp-{platform.node()}-{started:%Y%m%d-%H%M%S}.json")  # fmt: skip
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,414 @@
+// BLASTP stages (cpp/blast): each stage callable on its own, numpy arrays in and out.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bindings/numpy_util.hpp"
+#include "blast/alphabet.hpp"
+#include "blast/gapped.hpp"
+#include "blast/lookup.hpp"
+#include "blast/search.hpp"
+#include "blast/statistics.hpp"
+#include "blast/ungapped.hpp"
+
+namespace gpuseq::bindings {
+
+namespace {
+
+using namespace gpuseq::blast;
+
+// Subjects as NCBIstdaa codes back to back, subject i = codes[offsets[i]:offsets[i+1]].
+struct SubjectArrays {
+  const uint8_t* codes;
+  const int64_t* offsets;
+  int32_t count;
+};
+
+SubjectArrays subject_arrays(const CArray<uint8_t>& codes, const CArray<int64_t>& offsets) {
+  if (codes.ndim() != 1 || offsets.ndim() != 1 || offsets.shape(0) < 1)
+    throw std::invalid_argument("subjects: 1-D codes and at least one offset expected");
+  const int64_t n = offsets.shape(0) - 1;
+  const int64_t* o = offsets.data();
+  if (o[0] != 0 || o[n] != codes.shape(0))
+    throw std::invalid_argument("subject offsets must run from 0 to len(codes)");
+  for (int64_t i = 0; i < n; ++i)
+    if (o[i + 1] < o[i] || o[i + 1] - o[i] > INT32_MAX)
+      throw std::invalid_argument("subject offsets must be increasing");
+  if (n > INT32_MAX) throw std::invalid_argument("too many subjects");
+  return {codes.data(), o, static_cast<int32_t>(n)};
+}
+
+void check_codes(const uint8_t* codes, int64_t n, const char* what) {
+  for (int64_t i = 0; i < n; ++i)
+    if (codes[i] >= kAlphabetSize)
+      throw std::invalid_argument(std::string(what) + ": NCBIstdaa codes must be below 28");
+}
+
+int32_t query_length_of(const CArray<uint8_t>& query) {
+  if (query.ndim() != 1 || query.shape(0) > INT32_MAX)
+    throw std::invalid_argument("query must be a 1-D array of codes");
+  check_codes(query.data(), query.shape(0), "query");
+  return static_cast<int32_t>(query.shape(0));
+}
+
+// The queries' search buffers and original letters (identities), checked.
+std::vector<QueryInput> query_inputs(const std::vector<CArray<uint8_t>>& queries,
+                                     const std::vector<CArray<uint8_t>>& letters) {
+  if (queries.size() != letters.size())
+    throw std::invalid_argument("one letters array per query expected");
+  std::vector<QueryInput> inputs;
+  for (size_t k = 0; k < queries.size(); ++k) {
+    QueryInput q;
+    q.length = query_length_of(queries[k]);
+    if (letters[k].ndim() != 1 || letters[k].shape(0) != q.length)
+      throw std::invalid_argument("query_letters must have the query's length");
+    q.codes = queries[k].data();
+    q.letters = letters[k].data();
+    inputs.push_back(q);
+  }
+  return inputs;
+}
+
+py::dict karlin_dict(const KarlinBlock& k) {
+  py::dict d;
+  d["lambda"] = k.lambda;
+  d["K"] = k.K;
+  d["logK"] = k.logK;
+  d["H"] = k.H;
+  d["valid"] = k.valid();
+  return d;
+}
+
+py::dict statistics_dict(const QueryStatistics& st) {
+  py::dict d = karlin_dict(st.kbp);
+  d["length_adjustment"] = st.length_adjustment;
+  d["search_space"] = st.search_space;
+  d["x_drop"] = st.x_drop;
+  d["gap_trigger"] = st.gap_trigger;
+  d["evalue_cutoff"] = st.evalue_cutoff;
+  d["word_cutoff"] = st.word_cutoff;
+  return d;
+}
+
+UngappedSearchOptions search_options(double evalue, int32_t max_target_seqs, int threshold,
+                                     int window, double x_drop_bits, int threads) {
+  if (!(evalue > 0)) throw std::invalid_argument("evalue must be positive");
+  if (window < 1) throw std::invalid_argument("window must be at least 1");
+  UngappedSearchOptions o;
+  o.evalue = evalue;
+  o.max_target_seqs = max_target_seqs;
+  o.threshold = threshold;
+  o.window = window;
+  o.x_drop_bits = x_drop_bits;
+  o.threads = threads;
+  return o;
+}
+
+}  // namespace
+
+void bind_blast(py::module_& m) {
+  {
+    std::vector<int32_t> flat;
+    for (const auto& row : blosum62()) flat.insert(flat.end(), row.begin(), row.end());
+    m.attr("blast_blosum62") = to_numpy(std::move(flat));
+    const auto& map = easel_to_ncbi();
+    m.attr("blast_easel_to_ncbi") = to_numpy(std::vector<uint8_t>(map.begin(), map.end()));
+    m.attr("blast_letters") = std::string(kNcbiLetters);
+  }
+
+  m.def(
+      "blast_query_karlin",
+      [](CArray<uint8_t> query) {
+        int32_t n = query_length_of(query);
+        return karlin_dict(query_ungapped_karlin(query.data(), n));
+      },
+      py::arg("query"), "The query's ungapped Karlin-Altschul block (lambda, K, logK, H).");
+
+  m.def("blast_length_adjustment", &length_adjustment, py::arg("K"), py::arg("logK"),
+        py::arg("alpha_over_lambda"), py::arg("beta"), py::arg("query_length"),
+        py::arg("db_length"), py::arg("db_sequences"), "BLAST_ComputeLengthAdjustment.");
+
+  m.def(
+      "blast_ungapped_query_statistics",
+      [](CArray<uint8_t> query, int64_t db_length, int32_t db_sequences, double evalue,
+         double x_drop_bits, int64_t average_subject_length) {
+        int32_t n = query_length_of(query);
+        if (db_sequences < 1) throw std::invalid_argument("db_sequences must be at least 1");
+        UngappedSearchOptions o =
+            search_options(evalue, 0, kDefaultThreshold, kTwoHitWindow, x_drop_bits, 1);
+        if (average_subject_length < 0) average_subject_length = db_length / db_sequences;
+        return statistics_dict(ungapped_query_statistics(query.data(), n, db_length, db_sequences,
+                                                         average_subject_length, o));
+      },
+      py::arg("query"), py::arg("db_length"), py::arg("db_sequences"), py::arg("evalue"),
+      py::arg("x_drop_bits") = 7.0, py::arg("average_subject_length") = -1,
+      "Karlin block, effective search space, X-drop and cutoffs of an ungapped blastp query.");
+
+  m.def(
+      "blast_gapped_statistics",
+      [](int32_t query_length, int64_t db_length, int32_t db_sequences) {
+        if (query_length < 1 || db_sequences < 1)
+          throw std::invalid_argument("query_length and db_sequences must be at least 1");
+        const KarlinBlock kbp = gapped_karlin_blosum62();
+        py::dict d = karlin_dict(kbp);
+        // BLAST_CalcEffLengths with the gapped block and its alpha, beta (BLOSUM62 11/1).
+        const int32_t adjustment =
+            length_adjustment(kbp.K, kbp.logK, kBlosum62Gapped11_1.alpha / kbp.lambda,
+                              kBlosum62Gapped11_1.beta, query_length, db_length, db_sequences);
+        d["length_adjustment"] = adjustment;
+        d["search_space"] =
+            effective_search_space(query_length, db_length, db_sequences, adjustment);
+        return d;
+      },
+      py::arg("query_length"), py::arg("db_length"), py::arg("db_sequences"),
+      "Gapped BLOSUM62 11/1 block, length adjustment and effective search space of a query.");
+
+  m.def(
+      "blast_gapped_scores",
+      [](CArray<int32_t> scores, int32_t query_length, CArray<int32_t> subject_lengths,
+         int64_t db_length) {
+        if (scores.ndim() != 1 || subject_lengths.ndim() != 1 ||
+            scores.shape(0) != subject_lengths.shape(0))
+          throw std::invalid_argument("scores and subject_lengths must be 1-D of one length");
+        const KarlinBlock kbp = gapped_karlin_blosum62();
+        const GumbelBlock gbp = gumbel_blosum62_11_1(db_length);
+        std::vector<double> evalues(scores.shape(0)), bits(scores.shape(0));
+        for (py::ssize_t i = 0; i < scores.shape(0); ++i) {
+          evalues[i] =
+              spouge_evalue(scores.data()[i], kbp, gbp, query_length, subject_lengths.data()[i]);
+          bits[i] = bit_score(scores.data()[i], kbp);
+        }
+        py::dict d;
+        d["evalue"] = to_numpy(std::move(evalues));
+        d["bit_score"] = to_numpy(std::move(bits));
+        return d;
+      },
+      py::arg("scores"), py::arg("query_length"), py::arg("subject_lengths"), py::arg("db_length"),
+      "Gapped blastp's E-values (Spouge's finite-size correction) and bit scores of raw scores.");
+
+  m.def(
+      "blast_spouge_cutoff",
+      [](double evalue, int32_t query_length, int32_t subject_length, int64_t db_length) {
+        if (!(evalue > 0)) throw std::invalid_argument("evalue must be positive");
+        return spouge_cutoff(evalue, gapped_karlin_blosum62(), gumbel_blosum62_11_1(db_length),
+                             query_length, subject_length);
+      },
+      py::arg("evalue"), py::arg("query_length"), py::arg("subject_length"), py::arg("db_length"),
+      "BLAST_SpougeEtoS: the largest gapped score whose E-value is still above evalue.");
+
+  m.def(
+      "blast_word_hits",
+      [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets, int threshold) {
+        int32_t n = query_length_of(query);
+        SubjectArrays subjects = subject_arrays(codes, offsets);
+        std::vector<int32_t> subject_index, q_off, s_off;
+        {
+          py::gil_scoped_release release;
+          WordLookup lookup(query.data(), n, threshold);
+          for (int32_t i = 0; i < subjects.count; ++i) {
+            const int64_t begin = subjects.offsets[i];
+            scan_subject(lookup, subjects.codes + begin,
+                         static_cast<int32_t>(subjects.offsets[i + 1] - begin),
+                         [&](int32_t q, int32_t s) {
+                           subject_index.push_back(i);
+                           q_off.push_back(q);
+                           s_off.push_back(s);
+                         });
+          }
+        }
+        py::dict d;
+        d["subject"] = to_numpy(std::move(subject_index));
+        d["query_offset"] = to_numpy(std::move(q_off));
+        d["subject_offset"] = to_numpy(std::move(s_off));
+        return d;
+      },
+      py::arg("query"), py::arg("codes"), py::arg("offsets"),
+      py::arg("threshold") = kDefaultThreshold,
+      "Word hits (subject, query offset, subject offset) in blastp's scan order.");
+
+  m.def(
+      "blast_ungapped_hsps",
+      [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets, int32_t x_drop,
+         int32_t cutoff, int window, int threshold) {
+        int32_t n = query_length_of(query);
+        SubjectArrays subjects = subject_arrays(codes, offsets);
+        std::vector<int32_t> subject_index, q_start, s_start, length, score, seed_q, seed_s;
+        {
+          py::gil_scoped_release release;
+          WordLookup lookup(query.data(), n, threshold);
+          UngappedParams params;
+          params.x_drop = x_drop;
+          params.cutoff = cutoff;
+          params.window = window;
+          TwoHitFinder finder(lookup, query.data(), n, params);
+          for (int32_t i = 0; i < subjects.count; ++i) {
+            const int64_t begin = subjects.offsets[i];
+            for (const UngappedHsp& h :
+                 finder.run(subjects.codes + begin,
+                            static_cast<int32_t>(subjects.offsets[i + 1] - begin))) {
+              subject_index.push_back(i);
+              q_start.push_back(h.q_start);
+              s_start.push_back(h.s_start);
+              length.push_back(h.length);
+              score.push_back(h.score);
+              seed_q.push_back(h.seed_q);
+              seed_s.push_back(h.seed_s);
+            }
+          }
+        }
+        py::dict d;
+        d["subject"] = to_numpy(std::move(subject_index));
+        d["q_start"] = to_numpy(std::move(q_start));
+        d["s_start"] = to_numpy(std::move(s_start));
+        d["length"] = to_numpy(std::move(length));
+        d["score"] = to_numpy(std::move(score));
+        d["seed_q"] = to_numpy(std::move(seed_q));
+        d["seed_s"] = to_numpy(std::move(seed_s));
+        return d;
+      },
+      py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("x_drop"), py::arg("cutoff"),
+      py::arg("window") = kTwoHitWindow, py::arg("threshold") = kDefaultThreshold,
+      "Two-hit ungapped extensions scoring at least cutoff, per subject in blastp's order.");
+
+  m.def(
+      "blast_ungapped_search",
+      [](std::vector<CArray<uint8_t>> queries, std::vector<CArray<uint8_t>> letters,
+         CArray<uint8_t> codes, CArray<int64_t> offsets, int64_t db_length, double evalue,
+         int32_t max_target_seqs, int threshold, int window, double x_drop_bits, int threads) {
+        std::vector<QueryInput> inputs = query_inputs(queries, letters);
+        SubjectArrays subjects = subject_arrays(codes, offsets);
+        check_codes(subjects.codes, codes.shape(0), "subjects");
+        UngappedSearchOptions o =
+            search_options(evalue, max_target_seqs, threshold, window, x_drop_bits, threads);
+        std::vector<QueryStatistics> st;
+        SearchCounters counters;
+        std::vector<std::vector<SearchHit>> hits;
+        {
+          py::gil_scoped_release release;
+          hits = ungapped_search(inputs, subjects.codes, subjects.offsets, subjects.count,
+                                 db_length, o, &st, &counters);
+        }
+        py::list out;
+        for (size_t k = 0; k < hits.size(); ++k) {
+          std::vector<int32_t> subject_index, q_start, s_start, length, score, identities;
+          std::vector<double> evalues, bits;
+          for (const SearchHit& h : hits[k]) {
+            subject_index.push_back(h.subject);
+            q_start.push_back(h.hsp.q_start);
+            s_start.push_back(h.hsp.s_start);
+            length.push_back(h.hsp.length);
+            score.push_back(h.hsp.score);
+            identities.push_back(h.identities);
+            evalues.push_back(h.evalue);
+            bits.push_back(h.bit_score);
+          }
+          py::dict d;
+          d["subject"] = to_numpy(std::move(subject_index));
+          d["q_start"] = to_numpy(std::move(q_start));
+          d["s_start"] = to_numpy(std::move(s_start));
+          d["length"] = to_numpy(std::move(length));
+          d["score"] = to_numpy(std::move(score));
+          d["identities"] = to_numpy(std::move(identities));
+          d["evalue"] = to_numpy(std::move(evalues));
+          d["bit_score"] = to_numpy(std::move(bits));
+          d["statistics"] = statistics_dict(st[k]);
+          out.append(d);
+        }
+        py::dict c;
+        c["word_hits"] = counters.word_hits;
+        c["extensions"] = counters.extensions;
+        c["ungapped_hsps"] = counters.ungapped_hsps;
+        return py::make_tuple(out, c);
+      },
+      py::arg("queries"), py::arg("query_letters"), py::arg("codes"), py::arg("offsets"),
+      py::arg("db_length"), py::arg("evalue") = 10.0, py::arg("max_target_seqs") = 500,
+      py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
+      py::arg("x_drop_bits") = 7.0, py::arg("threads") = 0,
+      "blastp -ungapped for several queries scanned together: (one dict of rows in output "
+      "order and statistics per query, counters).");
+
+  m.def(
+      "blast_gapped_search",
+      [](std::vector<CArray<uint8_t>> queries, std::vector<CArray<uint8_t>> letters,
+         CArray<uint8_t> codes, CArray<int64_t> offsets, int64_t db_length, double evalue,
+         int32_t max_target_seqs, int threshold, int window, double x_drop_ungapped_bits,
+         double x_drop_gapped_bits, double x_drop_final_bits, int threads) {
+        std::vector<QueryInput> inputs = query_inputs(queries, letters);
+        SubjectArrays subjects = subject_arrays(codes, offsets);
+        check_codes(subjects.codes, codes.shape(0), "subjects");
+        if (!(evalue > 0)) throw std::invalid_argument("evalue must be positive");
+        if (window < 1) throw std::invalid_argument("window must be at least 1");
+        GappedSearchOptions o;
+        o.evalue = evalue;
+        o.max_target_seqs = max_target_seqs;
+        o.threshold = threshold;
+        o.window = window;
+        o.x_drop_ungapped_bits = x_drop_ungapped_bits;
+        o.x_drop_gapped_bits = x_drop_gapped_bits;
+        o.x_drop_final_bits = x_drop_final_bits;
+        o.threads = threads;
+        std::vector<GappedQueryStatistics> st;
+        std::vector<std::vector<GappedSearchHit>> hits;
+        {
+          py::gil_scoped_release release;
+          hits = gapped_search(inputs, subjects.codes, subjects.offsets, subjects.count, db_length,
+                               o, &st);
+        }
+        py::list out;
+        for (size_t k = 0; k < hits.size(); ++k) {
+          std::vector<int32_t> subject_index, q_start, q_end, s_start, s_end, score, identities,
+              columns, gaps, gap_opens;
+          std::vector<double> evalues, bits;
+          for (const GappedSearchHit& h : hits[k]) {
+            subject_index.push_back(h.subject);
+            q_start.push_back(h.hsp.q_off);
+            q_end.push_back(h.hsp.q_end);
+            s_start.push_back(h.hsp.s_off);
+            s_end.push_back(h.hsp.s_end);
+            score.push_back(h.hsp.score);
+            identities.push_back(h.identities);
+            columns.push_back(static_cast<int32_t>(h.hsp.ops.size()));
+            gaps.push_back(h.gaps);
+            gap_opens.push_back(h.gap_opens);
+            evalues.push_back(h.hsp.evalue);
+            bits.push_back(h.bit_score);
+          }
+          py::dict d;
+          d["subject"] = to_numpy(std::move(subject_index));
+          d["q_start"] = to_numpy(std::move(q_start));
+          d["q_end"] = to_numpy(std::move(q_end));
+          d["s_start"] = to_numpy(std::move(s_start));
+          d["s_end"] = to_numpy(std::move(s_end));
+          d["score"] = to_numpy(std::move(score));
+          d["identities"] = to_numpy(std::move(identities));
+          d["length"] = to_numpy(std::move(columns));
+          d["gaps"] = to_numpy(std::move(gaps));
+          d["gap_opens"] = to_numpy(std::move(gap_opens));
+          d["evalue"] = to_numpy(std::move(evalues));
+          d["bit_score"] = to_numpy(std::move(bits));
+          const GappedQueryStatistics& q = st[k];
+          py::dict sd = karlin_dict(q.ungapped);
+          sd["x_drop_ungapped"] = q.x_drop_ungapped;
+          sd["gap_trigger"] = q.gap_trigger;
+          sd["prelim_cutoff"] = q.prelim_cutoff;
+          sd["ungapped_cutoff"] = q.ungapped_cutoff;
+          sd["x_drop_prelim"] = q.x_drop_prelim;
+          sd["x_drop_final"] = q.x_drop_final;
+          d["statistics"] = sd;
+          out.append(d);
+        }
+        return out;
+      },
+      py::arg("queries"), py::arg("query_letters"), py::arg("codes"), py::arg("offsets"),
+      py::arg("db_length"), py::arg("evalue") = 10.0, py::arg("max_target_seqs") = 500,
+      py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
+      py::arg("x_drop_ungapped_bits") = 7.0, py::arg("x_drop_gapped_bits") = 15.0,
+      py::arg("x_drop_final_bits") = 25.0, py::arg("threads") = 0,
+      "Gapped blastp (-comp_based_stats 0) for several queries scanned together: one dict of "
+      "rows in output order per query.");
+}
+
+}  // namespace gpuseq::bindings

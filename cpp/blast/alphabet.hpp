@@ -1,0 +1,34 @@
+// NCBIstdaa letters and BLOSUM62 exactly as NCBI blastp 2.12 uses them (spec: blastp.md 2, 3).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace gpuseq::blast {
+
+// NCBIstdaa: code = index in this string. Code 0 is the gap and also the sentinel byte that
+// blastp keeps around every sequence; it scores kScoreMin against everything.
+inline constexpr std::string_view kNcbiLetters = "-ABCDEFGHIKLMNPQRSTVWXYZU*OJ";
+inline constexpr int kAlphabetSize = 28;
+inline constexpr uint8_t kGapCode = 0;
+inline constexpr uint8_t kCodeC = 3;
+inline constexpr uint8_t kCodeX = 21;
+inline constexpr uint8_t kCodeU = 24;
+inline constexpr uint8_t kCodeO = 26;
+inline constexpr int kScoreMin = -32768;    // BLAST_SCORE_MIN: pairs with the gap code
+inline constexpr int kMatrixLowScore = -4;  // BLOSUM62 loscore / hiscore (blast_stat.c)
+inline constexpr int kMatrixHighScore = 11;
+
+using ScoreMatrix = std::array<std::array<int, kAlphabetSize>, kAlphabetSize>;
+
+// BLOSUM62 indexed [query code][subject code] as BlastScoreBlkProteinMatrixLoad builds it:
+// U scores as C, O as X, the gap row and column kScoreMin.
+const ScoreMatrix& blosum62();
+
+// Code of each Easel amino code (gpuseq's digitized alphabet "ACDEFGHIKLMNPQRSTVWY-BJZOUX*~"),
+// or kDropped for the codes blastp removes from a sequence ('.', '~').
+inline constexpr uint8_t kDropped = 255;
+const std::array<uint8_t, 256>& easel_to_ncbi();
+
+}  // namespace gpuseq::blast

@@ -1,0 +1,508 @@
+#include "blast/gapped.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <tuple>
+
+#include "blast/alphabet.hpp"
+
+namespace gpuseq::blast {
+
+namespace {
+
+constexpr int32_t kMinInt = INT32_MIN / 2;    // MININT of blast_gapalign.c
+constexpr int kSeedWindow = 11;               // HSP_MAX_WINDOW
+constexpr double kRestrictedFraction = 0.68;  // kRestrictedMult of BLAST_GetGappedScore
+
+// Traceback byte: the cell's own origin and whether the gap values it passes on extend.
+enum : uint8_t { kSub = 0, kGapInB = 1, kGapInA = 2, kOpMask = 3, kExtendB = 4, kExtendA = 8 };
+
+// The recurrence of Blast_SemiGappedAlign / ALIGN_EX (spec 11.8, 12.3). Rows i = 1..m are
+// letters of a; column j means j letters of b consumed. With `trace`, one byte per computed
+// cell is appended (row by row) and each row's first column and length are recorded.
+struct Trace {
+  std::vector<uint8_t> bytes;
+  std::vector<int64_t> row_offset;  // index of the row's first byte
+  std::vector<int32_t> row_first;   // column of the row's first byte
+  std::vector<int32_t> row_size;    // columns recorded in the row
+  uint8_t at(int32_t i, int32_t j) const {
+    if (j < row_first[i] || j >= row_first[i] + row_size[i])
+      throw std::logic_error("blast traceback left the computed band");
+    return bytes[row_offset[i] + (j - row_first[i])];
+  }
+};
+
+// Letters with the direction known at compile time (the DP's inner loop reads them).
+template <int Step>
+struct Directed {
+  const uint8_t* base;
+  int32_t count;
+  uint8_t operator[](int32_t k) const { return k <= count ? base[Step * (k - 1)] : 0; }
+};
+
+template <int Step, bool kTrace>
+DpEnd align_directed(const Directed<Step>& a, const Directed<Step>& b, int32_t x_drop,
+                     Trace* trace) {
+  DpEnd end;
+  const int32_t m = a.count, n = b.count;
+  if (m <= 0 || n <= 0) return end;
+  const ScoreMatrix& matrix = blosum62();
+  const int32_t oe = kGapOpen + kGapExtend, e = kGapExtend;
+  const int32_t x = std::max(x_drop, oe);
+  // Columns are written before they are read (row 0, then cells appended at row ends), so
+  // the scratch rows need no clearing between calls.
+  thread_local std::vector<int32_t> h_scratch, e_scratch;
+  if (h_scratch.size() < static_cast<size_t>(n) + 2) {
+    h_scratch.resize(static_cast<size_t>(n) + 2);
+    e_scratch.resize(static_cast<size_t>(n) + 2);
+  }
+  int32_t* const H = h_scratch.data();  // plain pointers: no thread-local lookup per cell
+  int32_t* const E = e_scratch.data();
+
+  // Row 0: a horizontal gap from the start while it stays within the X-drop.
+  H[0] = 0;
+  E[0] = -oe;
+  int32_t v = -oe, j = 1;
+  while (j <= n && v >= -x) {
+    H[j] = v;
+    E[j] = v - oe;
+    v -= e;
+    ++j;
+  }
+  int32_t size = j;  // columns 0..size-1 are live
+  if (kTrace) {
+    trace->row_offset.push_back(0);
+    trace->row_first.push_back(0);
+    trace->bytes.assign(size, kGapInA);
+    trace->row_size.push_back(size);
+  }
+
+  int32_t best = 0, best_i = 0, best_j = 0, first = 0;
+  for (int32_t i = 1; i <= m; ++i) {
+    const auto& row = matrix[a[i]];
+    int32_t cur = kMinInt, F = kMinInt, last = first;
+    const int32_t row_first = first;
+    if (kTrace) {
+      trace->row_offset.push_back(static_cast<int64_t>(trace->bytes.size()));
+      trace->row_first.push_back(row_first);
+    }
+    for (j = first; j < size; ++j) {
+      int32_t e_col = E[j];
+      const int32_t diag = H[j] + row[b[j + 1]];  // candidate for cell (i, j + 1)
+      uint8_t op = kSub;
+      if (cur < e_col) {
+        cur = e_col;
+        op = kGapInB;
+      }
+      if (cur < F) {
+        cur = F;
+        op = kGapInA;
+      }
+      if (best - cur > x) {
+        // Pruned: the first live column moves right; elsewhere H dies, E and F stay as they
+        // are (blastp's quirk: no extension penalty applied to them).
+        if (j == first)
+          ++first;
+        else
+          H[j] = kMinInt;
+      } else {
+        last = j;
+        if (cur > best) {
+          best = cur;
+          best_i = i;
+          best_j = j;
+        }
+        F -= e;
+        e_col -= e;
+        if (e_col < cur - oe) {
+          E[j] = cur - oe;
+        } else {
+          E[j] = e_col;
+          op |= kExtendB;
+        }
+        if (F < cur - oe)
+          F = cur - oe;
+        else
+          op |= kExtendA;
+        H[j] = cur;
+      }
+      if (kTrace) trace->bytes.push_back(op);
+      cur = diag;
+    }
+    if (first == size) {
+      if (kTrace) trace->row_size.push_back(size - row_first);
+      break;
+    }
+    if (last < size - 1) {
+      size = last + 1;
+    } else {
+      // The last column is alive: the horizontal gap may run on past it.
+      while (F >= best - x && size <= n) {
+        H[size] = F;
+        E[size] = F - oe;
+        F -= e;
+        ++size;
+        if (kTrace) trace->bytes.push_back(kGapInA);
+      }
+    }
+    if (size <= n) {
+      H[size] = kMinInt;
+      E[size] = kMinInt;
+      ++size;
+      if (kTrace) trace->bytes.push_back(kGapInA);
+    }
+    if (kTrace)
+      trace->row_size.push_back(
+          static_cast<int32_t>(trace->bytes.size() - trace->row_offset.back()));
+  }
+  end.score = best;
+  end.a_len = best_i;
+  end.b_len = best_j;
+  return end;
+}
+
+DpEnd align(const Letters& a, const Letters& b, int32_t x_drop, Trace* trace) {
+  if (a.step != b.step) throw std::logic_error("blast DP: both sequences in one direction");
+  if (a.step > 0) {
+    const Directed<1> da{a.base, a.count}, db{b.base, b.count};
+    return trace ? align_directed<1, true>(da, db, x_drop, trace)
+                 : align_directed<1, false>(da, db, x_drop, nullptr);
+  }
+  const Directed<-1> da{a.base, a.count}, db{b.base, b.count};
+  return trace ? align_directed<-1, true>(da, db, x_drop, trace)
+               : align_directed<-1, false>(da, db, x_drop, nullptr);
+}
+
+// s_RestrictedGappedAlign (Cameron et al. 2004), blastp's approximate score-only extension
+// for large databases: gaps may open only every kRestrictStep letters. In rows i with
+// i % kRestrictStep != 0 no horizontal gap is used or updated; vertical gaps are read and
+// updated only at the columns b_gap, b_gap + 10, ... of the row. Pruning, the best cell and
+// the row ends are as in align(); a row without horizontal gaps hands the row end its last
+// diagonal candidate as if it were one (blastp's behaviour).
+constexpr int32_t kRestrictStep = 10;  // RESTRICT_SIZE
+
+DpEnd restricted_align(const Letters& a, const Letters& b, int32_t x_drop) {
+  DpEnd end;
+  const int32_t m = a.count, n = b.count;
+  if (m <= 0 || n <= 0) return end;
+  const ScoreMatrix& matrix = blosum62();
+  const int32_t oe = kGapOpen + kGapExtend, e = kGapExtend;
+  const int32_t x = std::max(x_drop, oe);
+  thread_local std::vector<int32_t> h_scratch, e_scratch;
+  if (h_scratch.size() < static_cast<size_t>(n) + 2) {
+    h_scratch.resize(static_cast<size_t>(n) + 2);
+    e_scratch.resize(static_cast<size_t>(n) + 2);
+  }
+  int32_t* const H = h_scratch.data();
+  int32_t* const E = e_scratch.data();
+
+  H[0] = 0;
+  E[0] = -oe;
+  int32_t v = -oe, size = 1;
+  for (; size <= n && v >= -x; ++size) {
+    H[size] = v;
+    E[size] = v - oe;
+    v -= e;
+  }
+  int32_t best = 0, first = 0, b_gap = 0;
+  for (int32_t i = 1; i <= m; ++i) {
+    const auto& row = matrix[a[i]];
+    const bool horizontal = i % kRestrictStep == 0;  // horizontal gaps allowed in this row
+    int32_t cur = kMinInt, F = kMinInt, last = first;
+    for (int32_t j = first; j < size; ++j) {
+      const int32_t diag = H[j] + row[b[j + 1]];
+      const bool vertical = j == b_gap;
+      int32_t e_col = 0;
+      if (vertical) {
+        b_gap += kRestrictStep;
+        e_col = E[j];
+        if (cur < e_col) cur = e_col;
+      }
+      if (horizontal && cur < F) cur = F;
+      if (best - cur > x) {
+        H[j] = kMinInt;
+        if (j == first) ++first;
+      } else {
+        last = j;
+        if (cur > best) {
+          best = cur;
+          end.a_len = i;
+          end.b_len = j;
+        }
+        if (horizontal) F = std::max(cur - oe, F - e);
+        if (vertical) E[j] = std::max(cur - oe, e_col - e);
+        H[j] = cur;
+      }
+      cur = diag;
+    }
+    if (!horizontal) F = cur;
+    if (first == size) break;
+    // The first column of the next row where a vertical gap may open.
+    b_gap = first;
+    if (first % kRestrictStep > 0) b_gap += kRestrictStep - first % kRestrictStep;
+    if (last < size - 1) {
+      size = last + 1;
+    } else {
+      while (F >= best - x && size <= n) {
+        H[size] = F;
+        E[size] = F - oe;
+        F -= e;
+        ++size;
+      }
+    }
+    if (size <= n) {
+      H[size] = kMinInt;
+      E[size] = kMinInt;
+      ++size;
+    }
+  }
+  end.score = best;
+  return end;
+}
+
+// The letters from `from` towards the sequence start (seed included) or towards its end.
+Letters leftward(const uint8_t* s, int32_t from) { return Letters{s + from, from + 1, -1}; }
+Letters rightward(const uint8_t* s, int32_t from, int32_t length) {
+  return Letters{s + from, std::max(length - from, 0), 1};
+}
+
+// Of two HSPs with a common start or end, whether the one already in the set stays: the
+// higher score, then the shorter query extent, then the shorter subject extent, then it.
+bool member_wins(const GappedHsp& t, const GappedHsp& h) {
+  if (t.score != h.score) return t.score > h.score;
+  const int32_t tq = t.q_end - t.q_off, hq = h.q_end - h.q_off;
+  if (tq != hq) return tq < hq;
+  const int32_t ts = t.s_end - t.s_off, hs = h.s_end - h.s_off;
+  if (ts != hs) return ts < hs;
+  return true;
+}
+
+}  // namespace
+
+DpEnd semi_gapped_score(const Letters& a, const Letters& b, int32_t x_drop) {
+  return align(a, b, x_drop, nullptr);
+}
+
+DpEnd traceback_align(const Letters& a, const Letters& b, int32_t x_drop, std::vector<char>* ops) {
+  Trace trace;
+  DpEnd end = align(a, b, x_drop, &trace);
+  ops->clear();
+  if (a.count <= 0 || b.count <= 0) return end;
+  int32_t i = end.a_len, j = end.b_len;
+  uint8_t state = kSub;
+  while (i > 0 || j > 0) {
+    const uint8_t v = trace.at(i, j);
+    if (state == kGapInA)
+      state = (v & kExtendA) ? kGapInA : (v & kOpMask);
+    else if (state == kGapInB)
+      state = (v & kExtendB) ? kGapInB : (v & kOpMask);
+    else
+      state = v & kOpMask;
+    if (state == kGapInA) {
+      --j;
+      ops->push_back('D');
+    } else if (state == kGapInB) {
+      --i;
+      ops->push_back('I');
+    } else {
+      --i;
+      --j;
+      ops->push_back('M');
+    }
+  }
+  return end;
+}
+
+bool ContainmentSet::contains(const GappedHsp& h) const {
+  for (const GappedHsp& t : members_) {
+    if (h.score <= t.score && t.q_off <= h.q_off && h.q_off <= t.q_end && t.s_off <= h.s_off &&
+        h.s_off <= t.s_end && t.q_off <= h.q_end && h.q_end <= t.q_end && t.s_off <= h.s_end &&
+        h.s_end <= t.s_end)
+      return true;
+  }
+  return false;
+}
+
+void ContainmentSet::add(const GappedHsp& h) {
+  GappedHsp copy;  // the set needs coordinates and scores only
+  copy.q_off = h.q_off;
+  copy.q_end = h.q_end;
+  copy.s_off = h.s_off;
+  copy.s_end = h.s_end;
+  copy.score = h.score;
+  // A common start point, then a common end point: the better HSP of the two stays.
+  for (auto it = members_.begin(); it != members_.end(); ++it) {
+    if (it->q_off == h.q_off && it->s_off == h.s_off) {
+      if (member_wins(*it, h)) return;
+      members_.erase(it);
+      break;
+    }
+  }
+  for (auto it = members_.begin(); it != members_.end(); ++it) {
+    if (it->q_end == h.q_end && it->s_end == h.s_end) {
+      if (member_wins(*it, h)) return;
+      members_.erase(it);
+      break;
+    }
+  }
+  members_.push_back(copy);
+}
+
+void sort_by_score(std::vector<GappedHsp>& hsps) {
+  std::stable_sort(hsps.begin(), hsps.end(), [](const GappedHsp& a, const GappedHsp& b) {
+    return std::make_tuple(-a.score, a.s_off, -a.s_end, a.q_off, -a.q_end) <
+           std::make_tuple(-b.score, b.s_off, -b.s_end, b.q_off, -b.q_end);
+  });
+}
+
+void purge_common_endpoints(std::vector<GappedHsp>& hsps) {
+  if (hsps.size() < 2) return;
+  std::stable_sort(hsps.begin(), hsps.end(), [](const GappedHsp& a, const GappedHsp& b) {
+    return std::make_tuple(a.q_off, a.s_off, -a.score, -a.q_end, -a.s_end) <
+           std::make_tuple(b.q_off, b.s_off, -b.score, -b.q_end, -b.s_end);
+  });
+  std::vector<GappedHsp> kept;
+  for (GappedHsp& h : hsps)
+    if (kept.empty() || kept.back().q_off != h.q_off || kept.back().s_off != h.s_off)
+      kept.push_back(std::move(h));
+  std::stable_sort(kept.begin(), kept.end(), [](const GappedHsp& a, const GappedHsp& b) {
+    return std::make_tuple(a.q_end, a.s_end, -a.score, -a.q_off, -a.s_off) <
+           std::make_tuple(b.q_end, b.s_end, -b.score, -b.q_off, -b.s_off);
+  });
+  hsps.clear();
+  for (GappedHsp& h : kept)
+    if (hsps.empty() || hsps.back().q_end != h.q_end || hsps.back().s_end != h.s_end)
+      hsps.push_back(std::move(h));
+}
+
+int32_t gapped_start(const uint8_t* query, const uint8_t* subject, const UngappedHsp& u) {
+  if (u.length <= kSeedWindow) return u.q_start + u.length / 2;
+  const ScoreMatrix& m = blosum62();
+  const uint8_t* q = query + u.q_start;
+  const uint8_t* s = subject + u.s_start;
+  int32_t score = 0;
+  for (int k = 0; k < kSeedWindow; ++k) score += m[q[k]][s[k]];
+  int32_t best = score, best_end = kSeedWindow - 1;
+  for (int32_t k = kSeedWindow; k < u.length; ++k) {
+    score += m[q[k]][s[k]] - m[q[k - kSeedWindow]][s[k - kSeedWindow]];
+    if (score > best) {
+      best = score;
+      best_end = k;
+    }
+  }
+  return best > 0 ? u.q_start + best_end - kSeedWindow / 2 : u.q_start;
+}
+
+std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_length,
+                                          const uint8_t* subject, int32_t subject_length,
+                                          const std::vector<UngappedHsp>& ungapped,
+                                          const GappedParams& params) {
+  std::vector<GappedHsp> hsps;
+  ContainmentSet tree;
+  // Approximate (restricted) alignment when even the best ungapped HSP scores below 68% of
+  // the cutoff; a score between that and the cutoff is inconclusive: then everything found
+  // so far is dropped and the subject is aligned again exactly.
+  const auto restricted_cutoff = static_cast<int32_t>(kRestrictedFraction * params.prelim_cutoff);
+  bool restricted =
+      params.restricted_allowed && !ungapped.empty() && ungapped[0].score < restricted_cutoff;
+  auto extend = [&](const Letters& a, const Letters& b) {
+    return restricted ? restricted_align(a, b, params.x_drop_prelim)
+                      : semi_gapped_score(a, b, params.x_drop_prelim);
+  };
+  for (size_t k = 0; k < ungapped.size(); ++k) {
+    const UngappedHsp& u = ungapped[k];
+    GappedHsp probe;
+    probe.q_off = u.q_start;
+    probe.q_end = u.q_start + u.length;
+    probe.s_off = u.s_start;
+    probe.s_end = u.s_start + u.length;
+    probe.score = u.score;
+    if (tree.contains(probe)) continue;
+    const int32_t seed_q = gapped_start(query, subject, u);
+    const int32_t seed_s = u.s_start + (seed_q - u.q_start);
+
+    // Left part, the seed pair included; right part after it.
+    const DpEnd left = extend(leftward(query, seed_q), leftward(subject, seed_s));
+    GappedHsp h;
+    h.seed_q = seed_q;
+    h.seed_s = seed_s;
+    h.q_off = seed_q + 1 - left.a_len;
+    h.s_off = seed_s + 1 - left.b_len;
+    DpEnd right;
+    if (seed_q + 1 < query_length && seed_s + 1 < subject_length) {
+      right = extend(rightward(query, seed_q + 1, query_length),
+                     rightward(subject, seed_s + 1, subject_length));
+      h.q_end = seed_q + 1 + right.a_len;
+      h.s_end = seed_s + 1 + right.b_len;
+    } else {
+      // blastp's quirk: with nothing to the right the end excludes the seed pair.
+      h.q_end = seed_q;
+      h.s_end = seed_s;
+    }
+    h.score = left.score + right.score;
+    if (restricted && h.score < params.prelim_cutoff && h.score >= restricted_cutoff) {
+      hsps.clear();
+      tree.clear();
+      restricted = false;
+      k = static_cast<size_t>(-1);  // start again from the first ungapped HSP
+      continue;
+    }
+    if (h.score >= params.prelim_cutoff) {
+      tree.add(h);
+      hsps.push_back(std::move(h));
+    }
+  }
+  purge_common_endpoints(hsps);
+  sort_by_score(hsps);
+  std::vector<GappedHsp> kept;
+  for (GappedHsp& h : hsps) {
+    h.evalue = spouge_evalue(h.score, params.kbp, params.gbp, query_length, subject_length);
+    if (h.evalue <= params.evalue) kept.push_back(std::move(h));
+  }
+  return kept;
+}
+
+std::vector<GappedHsp> traceback_gapped(const uint8_t* query, int32_t query_length,
+                                        const uint8_t* subject, int32_t subject_length,
+                                        std::vector<GappedHsp> prelim, const GappedParams& params) {
+  std::vector<GappedHsp> done;
+  ContainmentSet tree;
+  std::vector<char> left_ops, right_ops;
+  for (GappedHsp& h : prelim) {
+    if (tree.contains(h)) continue;  // by its preliminary coordinates and score
+    const int32_t qs = h.seed_q, ss = h.seed_s;
+    const DpEnd left =
+        traceback_align(leftward(query, qs), leftward(subject, ss), params.x_drop_final, &left_ops);
+    const DpEnd right = traceback_align(rightward(query, qs + 1, query_length),
+                                        rightward(subject, ss + 1, subject_length),
+                                        params.x_drop_final, &right_ops);
+    h.q_off = qs - left.a_len + 1;
+    h.s_off = ss - left.b_len + 1;
+    h.q_end = qs + right.a_len + 1;
+    h.s_end = ss + right.b_len + 1;
+    h.score = left.score + right.score;
+    // The left walk runs from the alignment's start to the seed, the right one from its end.
+    h.ops = left_ops;
+    h.ops.insert(h.ops.end(), right_ops.rbegin(), right_ops.rend());
+    tree.add(h);
+    done.push_back(std::move(h));
+  }
+  purge_common_endpoints(done);
+  sort_by_score(done);
+  tree.clear();
+  std::vector<GappedHsp> kept;
+  for (GappedHsp& h : done) {
+    if (tree.contains(h)) continue;
+    tree.add(h);
+    kept.push_back(std::move(h));
+  }
+  std::vector<GappedHsp> result;
+  for (GappedHsp& h : kept) {
+    h.evalue = spouge_evalue(h.score, params.kbp, params.gbp, query_length, subject_length);
+    if (h.evalue <= params.evalue) result.push_back(std::move(h));
+  }
+  sort_by_score(result);
+  return result;
+}
+
+}  // namespace gpuseq::blast

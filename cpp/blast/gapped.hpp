@@ -1,0 +1,88 @@
+// Gapped stages of blastp (composition-based statistics off): the preliminary score-only
+// X-drop extension and the traceback, with blastp's containment set, common-endpoint purge
+// and hit lists (spec: blastp.md sections 11, 12; NCBI blast_gapalign.c Blast_SemiGappedAlign,
+// ALIGN_EX, BLAST_GetGappedScore, blast_traceback.c, blast_itree.c, blast_hits.c).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "blast/statistics.hpp"
+#include "blast/ungapped.hpp"
+
+namespace gpuseq::blast {
+
+inline constexpr int kGapOpen = 11;
+inline constexpr int kGapExtend = 1;
+
+// The letters of one extension direction, 1-based: letter k (1..count) is base[step*(k-1)];
+// letter count + 1 is the sentinel code 0 next to the sequence end, which blastp reads.
+struct Letters {
+  const uint8_t* base = nullptr;
+  int32_t count = 0;
+  int32_t step = 1;  // +1 to the right of the seed, -1 to the left
+  uint8_t operator[](int32_t k) const { return k <= count ? base[step * (k - 1)] : 0; }
+};
+
+// One direction of a semi-gapped X-drop alignment of a (rows) against b (columns).
+struct DpEnd {
+  int32_t score = 0;
+  int32_t a_len = 0;  // letters of a and b consumed at the best cell
+  int32_t b_len = 0;
+};
+DpEnd semi_gapped_score(const Letters& a, const Letters& b, int32_t x_drop);
+
+// The same recurrence with a traceback; ops are the alignment columns from the end cell back
+// to the start, 'M' (substitution), 'I' (a letter of a against a gap), 'D' (a letter of b).
+DpEnd traceback_align(const Letters& a, const Letters& b, int32_t x_drop, std::vector<char>* ops);
+
+// A gapped HSP: [q_off, q_end) x [s_off, s_end), seeded at (seed_q, seed_s).
+struct GappedHsp {
+  int32_t q_off = 0, q_end = 0, s_off = 0, s_end = 0, score = 0;
+  int32_t seed_q = 0, seed_s = 0;
+  double evalue = 0.0;
+  std::vector<char> ops;  // traceback: columns left to right
+};
+
+// blastp's interval tree as a set (BlastIntervalTreeContainsHSP / BlastIntervalTreeAddHSP).
+class ContainmentSet {
+ public:
+  bool contains(const GappedHsp& h) const;
+  void add(const GappedHsp& h);
+  void clear() { members_.clear(); }
+
+ private:
+  std::vector<GappedHsp> members_;  // coordinates and scores only
+};
+
+// Blast_HSPListPurgeHSPsWithCommonEndpoints then the score order (ScoreCompareHSPs).
+void purge_common_endpoints(std::vector<GappedHsp>& hsps);
+void sort_by_score(std::vector<GappedHsp>& hsps);
+
+// BlastGetStartForGappedAlignment: the query offset to start the gapped extension from.
+int32_t gapped_start(const uint8_t* query, const uint8_t* subject, const UngappedHsp& u);
+
+struct GappedParams {
+  int32_t x_drop_prelim = 38;  // trunc(15 bits / lambda_g)
+  int32_t x_drop_final = 64;   // trunc(max(25 bits / lambda_g, x_drop_prelim))
+  int32_t prelim_cutoff = 0;   // score-only HSPs are kept from this score on
+  double evalue = 10.0;
+  bool restricted_allowed = true;  // evalue <= 10: blastp may align approximately first
+  KarlinBlock kbp;                 // gapped block
+  GumbelBlock gbp;
+};
+
+// Preliminary stage for one subject (BLAST_GetGappedScore, then the purge, the score order,
+// E-values and the E-value threshold). ungapped: the subject's ungapped HSPs in blastp's order.
+std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_length,
+                                          const uint8_t* subject, int32_t subject_length,
+                                          const std::vector<UngappedHsp>& ungapped,
+                                          const GappedParams& params);
+
+// Traceback stage for one subject (Blast_TracebackFromHSPList without composition-based
+// statistics): final HSPs in score order, E-values set, ops filled.
+std::vector<GappedHsp> traceback_gapped(const uint8_t* query, int32_t query_length,
+                                        const uint8_t* subject, int32_t subject_length,
+                                        std::vector<GappedHsp> prelim, const GappedParams& params);
+
+}  // namespace gpuseq::blast

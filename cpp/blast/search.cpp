@@ -1,0 +1,315 @@
+#include "blast/search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <utility>
+
+#include "blast/alphabet.hpp"
+#include "common/parallel.hpp"
+
+namespace gpuseq::blast {
+
+namespace {
+
+constexpr double kUngappedCutoffEvalue = 1.0e-300;  // CUTOFF_E_BLASTP
+
+// s_EvalueComp: E-values below 1e-180 compare equal.
+int compare_evalues(double a, double b) {
+  if (a < 1.0e-180 && b < 1.0e-180) return 0;
+  return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+// A subject's place in a hit list (s_EvalueCompareHSPLists): best E-value (values below
+// 1e-180 tie), then the score of its first HSP, then the higher index first.
+double evalue_of(const SearchHit& h) { return h.evalue; }
+int32_t score_of(const SearchHit& h) { return h.hsp.score; }
+double evalue_of(const GappedSearchHit& h) { return h.hsp.evalue; }
+int32_t score_of(const GappedSearchHit& h) { return h.hsp.score; }
+double evalue_of(const GappedHsp& h) { return h.evalue; }
+int32_t score_of(const GappedHsp& h) { return h.score; }
+
+template <class List>
+bool ranks_before(const List& a, int32_t ia, const List& b, int32_t ib) {
+  auto best = [](const List& l) {
+    double e = evalue_of(l[0]);
+    for (const auto& h : l) e = std::min(e, evalue_of(h));
+    return e;
+  };
+  int c = compare_evalues(best(a), best(b));
+  if (c != 0) return c < 0;
+  if (score_of(a[0]) != score_of(b[0])) return score_of(a[0]) > score_of(b[0]);
+  return ia > ib;
+}
+
+// The subjects with hits in hit-list order, at most `capacity` of them.
+template <class Lists>
+std::vector<int32_t> ranked_subjects(const Lists& lists, size_t capacity) {
+  std::vector<int32_t> ranked;
+  for (int32_t i = 0; i < static_cast<int32_t>(lists.size()); ++i)
+    if (!lists[i].empty()) ranked.push_back(i);
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [&](int32_t a, int32_t b) { return ranks_before(lists[a], a, lists[b], b); });
+  if (ranked.size() > capacity) ranked.resize(capacity);
+  return ranked;
+}
+
+// The valid queries in one buffer, one 0 between neighbours (blastp's concatenated query).
+struct Concatenated {
+  std::vector<uint8_t> codes;
+  std::vector<QueryContext> contexts;
+  std::vector<int32_t> query_of;  // context -> index into the queries
+  std::vector<std::pair<int32_t, int32_t>> segments;
+};
+
+Concatenated concatenate(const std::vector<QueryInput>& queries, const std::vector<bool>& valid,
+                         const std::vector<int32_t>& x_drop, const std::vector<int32_t>& cutoff) {
+  Concatenated all;
+  for (size_t k = 0; k < queries.size(); ++k) {
+    if (!valid[k]) continue;
+    if (!all.codes.empty()) all.codes.push_back(kGapCode);
+    QueryContext c;
+    c.start = static_cast<int32_t>(all.codes.size());
+    c.length = queries[k].length;
+    c.x_drop = x_drop[k];
+    c.cutoff = cutoff[k];
+    all.codes.insert(all.codes.end(), queries[k].codes, queries[k].codes + queries[k].length);
+    all.contexts.push_back(c);
+    all.query_of.push_back(static_cast<int32_t>(k));
+    all.segments.emplace_back(c.start, c.start + c.length);
+  }
+  return all;
+}
+
+}  // namespace
+
+QueryStatistics ungapped_query_statistics(const uint8_t* query, int32_t query_length,
+                                          int64_t db_length, int32_t db_sequences,
+                                          int64_t average_subject_length,
+                                          const UngappedSearchOptions& options) {
+  QueryStatistics st;
+  st.kbp = query_ungapped_karlin(query, query_length);
+  if (!st.kbp.valid()) return st;
+  const KarlinBlock& kbp = st.kbp;
+
+  // BLAST_CalcEffLengths with the ungapped alpha and beta of BLOSUM62.
+  st.length_adjustment =
+      length_adjustment(kbp.K, kbp.logK, kBlosum62Ungapped.alpha / kbp.lambda,
+                        kBlosum62Ungapped.beta, query_length, db_length, db_sequences);
+  st.search_space =
+      effective_search_space(query_length, db_length, db_sequences, st.length_adjustment);
+
+  // BlastInitialWordParametersNew: X-drop in whole raw units, rounded up.
+  st.x_drop = static_cast<int32_t>(std::ceil(options.x_drop_bits * kLn2 / kbp.lambda));
+  // BlastHitSavingParametersUpdate: the score reaching the E-value threshold.
+  st.evalue_cutoff = cutoff_score(options.evalue, kbp, st.search_space);
+  // BlastInitialWordParametersUpdate for ungapped searches: the score for E = 1e-300 over
+  // min(average subject length, query length) x average subject length, capped by the gap
+  // trigger and by the E-value cutoff.
+  st.gap_trigger = static_cast<int32_t>((options.gap_trigger_bits * kLn2 + kbp.logK) / kbp.lambda);
+  const int64_t word_space =
+      std::min<int64_t>(average_subject_length, query_length) * average_subject_length;
+  int32_t cutoff = cutoff_score(kUngappedCutoffEvalue, kbp, word_space);
+  cutoff = std::min(cutoff, st.gap_trigger);
+  st.word_cutoff = std::min(cutoff, st.evalue_cutoff);
+  return st;
+}
+
+std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput>& queries,
+                                                    const uint8_t* subjects, const int64_t* offsets,
+                                                    int32_t subject_count, int64_t db_length,
+                                                    const UngappedSearchOptions& options,
+                                                    std::vector<QueryStatistics>* statistics,
+                                                    SearchCounters* counters) {
+  const size_t nq = queries.size();
+  const int64_t average_length = (offsets[subject_count] - offsets[0]) / std::max(1, subject_count);
+  std::vector<QueryStatistics> st(nq);
+  std::vector<bool> valid(nq);
+  std::vector<int32_t> x_drop(nq), cutoff(nq);
+  for (size_t k = 0; k < nq; ++k) {
+    st[k] = ungapped_query_statistics(queries[k].codes, queries[k].length, db_length, subject_count,
+                                      average_length, options);
+    valid[k] = st[k].kbp.valid();
+    x_drop[k] = st[k].x_drop;
+    cutoff[k] = st[k].word_cutoff;
+  }
+  if (statistics) *statistics = st;
+  std::vector<std::vector<SearchHit>> result(nq);
+  const Concatenated all = concatenate(queries, valid, x_drop, cutoff);
+  if (all.contexts.empty()) return result;
+  const WordLookup lookup(all.codes.data(), all.segments, options.threshold);
+
+  // Each (query, subject) HSP list after the E-value threshold (blast_engine.c).
+  std::vector<std::vector<std::vector<SearchHit>>> lists(
+      nq, std::vector<std::vector<SearchHit>>(subject_count));
+  const int threads = options.threads > 0 ? options.threads : default_thread_count();
+  std::vector<SearchCounters> worker_counters(std::max(1, threads));
+  parallel_for_blocks(subject_count, 64, threads, [&](int64_t begin, int64_t end, int worker) {
+    TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
+    SearchCounters& count = worker_counters[worker];
+    for (int64_t i = begin; i < end; ++i) {
+      const uint8_t* subject = subjects + offsets[i];
+      const auto subject_length = static_cast<int32_t>(offsets[i + 1] - offsets[i]);
+      std::vector<UngappedHsp> hsps =
+          finder.run(subject, subject_length, &count.word_hits, &count.extensions);
+      count.ungapped_hsps += static_cast<int64_t>(hsps.size());
+      for (const UngappedHsp& h : hsps) {
+        const int32_t k = all.query_of[h.context];
+        SearchHit hit;
+        hit.subject = static_cast<int32_t>(i);
+        hit.hsp = h;
+        hit.hsp.context = k;
+        hit.evalue = karlin_evalue(h.score, st[k].kbp, st[k].search_space);
+        if (hit.evalue > options.evalue) continue;  // s_Blast_HSPListReapByPrelimEvalue
+        hit.bit_score = bit_score(h.score, st[k].kbp);
+        for (int32_t p = 0; p < h.length; ++p)
+          hit.identities += queries[k].letters[h.q_start + p] == subject[h.s_start + p];
+        lists[k][i].push_back(hit);
+      }
+    }
+  });
+  if (counters) {
+    for (const SearchCounters& c : worker_counters) {
+      counters->word_hits += c.word_hits;
+      counters->extensions += c.extensions;
+      counters->ungapped_hsps += c.ungapped_hsps;
+    }
+  }
+  // The hit list of each query: at most max_target_seqs subjects.
+  const size_t capacity = options.max_target_seqs > 0 ? static_cast<size_t>(options.max_target_seqs)
+                                                      : static_cast<size_t>(subject_count);
+  for (size_t k = 0; k < nq; ++k)
+    for (int32_t i : ranked_subjects(lists[k], capacity))
+      result[k].insert(result[k].end(), lists[k][i].begin(), lists[k][i].end());
+  return result;
+}
+
+namespace {
+
+constexpr int32_t kMinSubjectLength = 10;  // BLAST_SEQSRC_MINLENGTH: SeqDB's minimum length
+
+}  // namespace
+
+std::vector<std::vector<GappedSearchHit>> gapped_search(
+    const std::vector<QueryInput>& queries, const uint8_t* subjects, const int64_t* offsets,
+    int32_t subject_count, int64_t db_length, const GappedSearchOptions& options,
+    std::vector<GappedQueryStatistics>* statistics) {
+  const size_t nq = queries.size();
+  std::vector<GappedQueryStatistics> st(nq);
+  std::vector<GappedParams> gp(nq);
+  std::vector<bool> valid(nq);
+  std::vector<int32_t> x_drop(nq), cutoff(nq);
+  for (size_t k = 0; k < nq; ++k) {
+    GappedQueryStatistics& s = st[k];
+    s.ungapped = query_ungapped_karlin(queries[k].codes, queries[k].length);
+    valid[k] = s.ungapped.valid();
+    if (!valid[k]) continue;
+    GappedParams& p = gp[k];
+    p.kbp = gapped_karlin_blosum62();
+    p.gbp = gumbel_blosum62_11_1(db_length);
+    p.evalue = options.evalue;
+    p.restricted_allowed = options.evalue <= 10.0;  // RESTRICTED_ALIGNMENT_WORST_EVALUE
+    // BlastInitialWordParametersNew/Update, BlastHitSavingParametersUpdate,
+    // BlastExtensionParametersNew.
+    s.x_drop_ungapped =
+        static_cast<int32_t>(std::ceil(options.x_drop_ungapped_bits * kLn2 / s.ungapped.lambda));
+    s.gap_trigger = static_cast<int32_t>((options.gap_trigger_bits * kLn2 + s.ungapped.logK) /
+                                         s.ungapped.lambda);
+    s.prelim_cutoff =
+        spouge_cutoff(options.evalue, p.kbp, p.gbp, queries[k].length, kMinSubjectLength);
+    s.ungapped_cutoff = std::min(s.gap_trigger, s.prelim_cutoff);
+    s.x_drop_prelim = static_cast<int32_t>(options.x_drop_gapped_bits * kLn2 / p.kbp.lambda);
+    s.x_drop_final = static_cast<int32_t>(
+        std::max(options.x_drop_final_bits * kLn2 / p.kbp.lambda, double(s.x_drop_prelim)));
+    p.prelim_cutoff = s.prelim_cutoff;
+    p.x_drop_prelim = s.x_drop_prelim;
+    p.x_drop_final = s.x_drop_final;
+    x_drop[k] = s.x_drop_ungapped;
+    cutoff[k] = s.ungapped_cutoff;
+  }
+  if (statistics) *statistics = st;
+  std::vector<std::vector<GappedSearchHit>> result(nq);
+  const Concatenated all = concatenate(queries, valid, x_drop, cutoff);
+  if (all.contexts.empty()) return result;
+  const WordLookup lookup(all.codes.data(), all.segments, options.threshold);
+  const int threads = options.threads > 0 ? options.threads : default_thread_count();
+  auto subject_at = [&](int64_t i) { return subjects + offsets[i]; };
+  auto length_at = [&](int64_t i) { return static_cast<int32_t>(offsets[i + 1] - offsets[i]); };
+
+  // Preliminary stage per subject, all queries at once.
+  std::vector<std::vector<std::vector<GappedHsp>>> prelim(
+      nq, std::vector<std::vector<GappedHsp>>(subject_count));
+  parallel_for_blocks(subject_count, 64, threads, [&](int64_t begin, int64_t end, int) {
+    TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
+    std::vector<std::vector<UngappedHsp>> per_query(nq);
+    for (int64_t i = begin; i < end; ++i) {
+      std::vector<UngappedHsp> ungapped = finder.run(subject_at(i), length_at(i));
+      if (ungapped.empty()) continue;
+      for (auto& l : per_query) l.clear();
+      for (UngappedHsp& h : ungapped) per_query[all.query_of[h.context]].push_back(h);
+      for (size_t k = 0; k < nq; ++k) {
+        if (per_query[k].empty()) continue;
+        for (GappedHsp& h : preliminary_gapped(queries[k].codes, queries[k].length, subject_at(i),
+                                               length_at(i), per_query[k], gp[k]))
+          prelim[k][i].push_back(std::move(h));
+      }
+    }
+  });
+
+  // Preliminary hit lists (GetPrelimHitlistSize without composition-based statistics).
+  const int64_t n = std::max(1, options.max_target_seqs);
+  const auto prelim_capacity = static_cast<size_t>(std::min(std::max(2 * n, int64_t{10}), n + 50));
+  std::vector<std::pair<int32_t, int32_t>> work;  // (query, subject) to trace back
+  for (size_t k = 0; k < nq; ++k)
+    for (int32_t i : ranked_subjects(prelim[k], prelim_capacity))
+      work.emplace_back(static_cast<int32_t>(k), i);
+
+  // Traceback per kept (query, subject).
+  std::vector<std::vector<GappedSearchHit>> traced(work.size());
+  parallel_for_blocks(
+      static_cast<int64_t>(work.size()), 8, threads, [&](int64_t begin, int64_t end, int) {
+        for (int64_t w = begin; w < end; ++w) {
+          const auto [k, i] = work[w];
+          std::vector<GappedHsp> hsps = std::move(prelim[k][i]);
+          const uint8_t* subject = subject_at(i);
+          const uint8_t* letters = queries[k].letters;
+          for (GappedHsp& h : traceback_gapped(queries[k].codes, queries[k].length, subject,
+                                               length_at(i), std::move(hsps), gp[k])) {
+            GappedSearchHit hit;
+            hit.subject = i;
+            hit.bit_score = bit_score(h.score, gp[k].kbp);
+            int32_t q = h.q_off, s = h.s_off;
+            char previous = 'M';
+            for (char op : h.ops) {
+              if (op == 'M') {
+                hit.identities += letters[q] == subject[s];
+                ++q;
+                ++s;
+              } else {
+                ++hit.gaps;
+                if (op != previous) ++hit.gap_opens;
+                if (op == 'I')
+                  ++q;
+                else
+                  ++s;
+              }
+              previous = op;
+            }
+            hit.hsp = std::move(h);
+            traced[w].push_back(std::move(hit));
+          }
+        }
+      });
+
+  // Final hit lists: at most max_target_seqs subjects per query.
+  std::vector<std::vector<std::vector<GappedSearchHit>>> lists(
+      nq, std::vector<std::vector<GappedSearchHit>>(subject_count));
+  for (size_t w = 0; w < work.size(); ++w)
+    lists[work[w].first][work[w].second] = std::move(traced[w]);
+  for (size_t k = 0; k < nq; ++k)
+    for (int32_t i : ranked_subjects(lists[k], static_cast<size_t>(n)))
+      for (GappedSearchHit& h : lists[k][i]) result[k].push_back(std::move(h));
+  return result;
+}
+
+}  // namespace gpuseq::blast

@@ -1,0 +1,113 @@
+// blastp -ungapped (with -comp_based_stats 0 -seg no) for one query against a set of subjects:
+// the stages of lookup.hpp and ungapped.hpp, then blastp's ungapped cutoffs, E-values,
+// E-value threshold and hit list (NCBI blast_engine.c, blast_parameters.c, blast_hits.c).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "blast/gapped.hpp"
+#include "blast/statistics.hpp"
+#include "blast/ungapped.hpp"
+
+namespace gpuseq::blast {
+
+struct UngappedSearchOptions {
+  double evalue = 10.0;
+  int32_t max_target_seqs = 500;
+  int threshold = kDefaultThreshold;
+  int window = kTwoHitWindow;
+  double x_drop_bits = 7.0;        // -xdrop_ungap
+  double gap_trigger_bits = 22.0;  // BLAST_GAP_TRIGGER_PROT (caps the ungapped cutoff)
+  int threads = 0;                 // 0: all cores
+};
+
+// Everything blastp derives from the query and the database size before searching.
+struct QueryStatistics {
+  KarlinBlock kbp;  // the query's ungapped block (lambda, K, H)
+  int32_t length_adjustment = 0;
+  int64_t search_space = 0;  // effective search space (E-values use it)
+  int32_t x_drop = 0;        // ungapped X-drop, raw score
+  int32_t gap_trigger = 0;
+  int32_t evalue_cutoff = 0;  // lowest score with E-value <= evalue
+  int32_t word_cutoff = 0;    // ungapped HSPs are kept from this score on
+};
+
+// BlastInitialWordParametersNew/Update, BlastHitSavingParametersUpdate and
+// BLAST_CalcEffLengths for an ungapped blastp search. db_length: total residues (or -dbsize),
+// db_sequences: number of subjects, average_subject_length: the database's real total over
+// its count (BlastSeqSrcGetAvgSeqLen; -dbsize does not change it).
+QueryStatistics ungapped_query_statistics(const uint8_t* query, int32_t query_length,
+                                          int64_t db_length, int32_t db_sequences,
+                                          int64_t average_subject_length,
+                                          const UngappedSearchOptions& options);
+
+struct SearchHit {
+  int32_t subject = 0;  // index into the subjects
+  UngappedHsp hsp;      // its context: the query's index
+  int32_t identities = 0;
+  double evalue = 0.0;
+  double bit_score = 0.0;
+};
+
+struct SearchCounters {
+  int64_t word_hits = 0;
+  int64_t extensions = 0;
+  int64_t ungapped_hsps = 0;
+};
+
+// A query: its NCBIstdaa search buffer (O replaced by X) and its original letters (for
+// identities only).
+struct QueryInput {
+  const uint8_t* codes = nullptr;
+  const uint8_t* letters = nullptr;
+  int32_t length = 0;
+};
+
+// blastp -ungapped for several queries, scanned together as blastp concatenates them. For
+// each query, its rows in blastp's output order: subjects ranked by best E-value (values
+// below 1e-180 tie), then best score, then the higher subject index first; each subject's
+// HSPs by score. subjects: codes back to back, subject i is [offsets[i], offsets[i+1]).
+// A query without statistics (e.g. all X) gets no rows.
+std::vector<std::vector<SearchHit>> ungapped_search(
+    const std::vector<QueryInput>& queries, const uint8_t* subjects, const int64_t* offsets,
+    int32_t subject_count, int64_t db_length, const UngappedSearchOptions& options,
+    std::vector<QueryStatistics>* statistics = nullptr, SearchCounters* counters = nullptr);
+
+// Gapped blastp (-comp_based_stats 0, BLOSUM62 11/1) for one query.
+struct GappedSearchOptions {
+  double evalue = 10.0;
+  int32_t max_target_seqs = 500;
+  int threshold = kDefaultThreshold;
+  int window = kTwoHitWindow;
+  double x_drop_ungapped_bits = 7.0;  // -xdrop_ungap
+  double x_drop_gapped_bits = 15.0;   // -xdrop_gap
+  double x_drop_final_bits = 25.0;    // -xdrop_gap_final
+  double gap_trigger_bits = 22.0;
+  int threads = 0;
+};
+
+struct GappedSearchHit {
+  int32_t subject = 0;
+  GappedHsp hsp;  // final coordinates, score, E-value and alignment columns
+  double bit_score = 0.0;
+  int32_t identities = 0;
+  int32_t gaps = 0;       // gap columns
+  int32_t gap_opens = 0;  // runs of gap columns
+};
+
+struct GappedQueryStatistics {
+  KarlinBlock ungapped;  // the query's own block (X-drop, gap trigger)
+  int32_t x_drop_ungapped = 0, gap_trigger = 0, prelim_cutoff = 0, ungapped_cutoff = 0;
+  int32_t x_drop_prelim = 0, x_drop_final = 0;
+};
+
+// Gapped blastp for several queries scanned together; for each query its rows in output
+// order (as ungapped_search). The preliminary hit list keeps min(max(2N, 10), N + 50)
+// subjects for the traceback (N = max_target_seqs).
+std::vector<std::vector<GappedSearchHit>> gapped_search(
+    const std::vector<QueryInput>& queries, const uint8_t* subjects, const int64_t* offsets,
+    int32_t subject_count, int64_t db_length, const GappedSearchOptions& options,
+    std::vector<GappedQueryStatistics>* statistics = nullptr);
+
+}  // namespace gpuseq::blast

@@ -1,0 +1,73 @@
+// Karlin-Altschul statistics as blastp 2.12 computes them (spec: blastp.md sections 5, 13).
+// Every function names the NCBI routine whose arithmetic it follows; the operation order is
+// kept so that the doubles, and therefore cutoffs and printed E-values, come out the same.
+#pragma once
+
+#include <cstdint>
+
+namespace gpuseq::blast {
+
+inline constexpr double kLn2 = 0.69314718055994530941723212145818;  // NCBIMATH_LN2
+
+struct KarlinBlock {
+  double lambda = -1.0;
+  double K = -1.0;
+  double logK = 0.0;
+  double H = -1.0;
+  bool valid() const { return lambda > 0.0 && K > 0.0 && H > 0.0; }
+};
+
+// Tabulated BLOSUM62 rows of blast_stat.c (blosum62_values): no gaps, and gap costs 11/1.
+struct TabulatedParams {
+  double lambda, K, H, alpha, beta;
+};
+inline constexpr TabulatedParams kBlosum62Ungapped{0.3176, 0.134, 0.4012, 0.7916, -3.2};
+inline constexpr TabulatedParams kBlosum62Gapped11_1{0.267, 0.041, 0.14, 1.9, -30.0};
+
+// The gapped block of BLOSUM62 11/1 (the same for every query): lambda, K, ln K, H.
+KarlinBlock gapped_karlin_blosum62();
+
+// Gumbel parameters for Spouge's finite-size correction (Blast_GumbelBlkLoadFromTables for
+// BLOSUM62 with gap costs 11/1; b, Beta, Tau derived as NCBI derives them).
+struct GumbelBlock {
+  double lambda, C, G, a, Alpha, Sigma, a_un, Alpha_un, b, Beta, Tau;
+  int64_t db_length;  // total database residues (or -dbsize)
+};
+GumbelBlock gumbel_blosum62_11_1(int64_t db_length);
+
+// BLAST_SpougeStoE: the database-wide E-value of a raw score for a query of length m and a
+// subject of length n (real lengths). kbp: the block the score is in (gapped).
+double spouge_evalue(int32_t score, const KarlinBlock& kbp, const GumbelBlock& gbp, int32_t m,
+                     int32_t n);
+
+// BLAST_SpougeEtoS: the largest score whose E-value is still above e0 (blastp saves gapped
+// HSPs scoring at least this).
+int32_t spouge_cutoff(double e0, const KarlinBlock& kbp, const GumbelBlock& gbp, int32_t m,
+                      int32_t n);
+
+// The query's own ungapped block (Blast_ScoreBlkKbpUngappedCalc): query residue frequencies
+// (X not counted) against Robinson & Robinson background frequencies under BLOSUM62.
+// codes: the query's NCBIstdaa search buffer. The block is invalid (lambda = -1) when the
+// score distribution has no negative mean, e.g. a query of X only.
+KarlinBlock query_ungapped_karlin(const uint8_t* codes, int64_t length);
+
+// BLAST_ComputeLengthAdjustment: the integer length adjustment of the effective lengths.
+int32_t length_adjustment(double K, double logK, double alpha_over_lambda, double beta,
+                          int32_t query_length, int64_t db_length, int32_t db_sequences);
+
+// BLAST_CalcEffLengths for one query: (db_length - N*adj) * (query_length - adj), the
+// effective database length at least 1.
+int64_t effective_search_space(int32_t query_length, int64_t db_length, int32_t db_sequences,
+                               int32_t adjustment);
+
+// BLAST_KarlinStoE_simple: searchsp * K * exp(-lambda * S).
+double karlin_evalue(int32_t score, const KarlinBlock& kbp, int64_t search_space);
+
+// BLAST_Cutoffs without gap decay: the smallest score whose E-value over search_space is at
+// most evalue (BlastKarlinEtoS_simple), and at least 1.
+int32_t cutoff_score(double evalue, const KarlinBlock& kbp, int64_t search_space);
+
+// (lambda * S - ln K) / ln 2 (Blast_HSPListGetBitScores).
+double bit_score(int32_t score, const KarlinBlock& kbp);
+
+}  // namespace gpuseq::blast

@@ -1,0 +1,80 @@
+// Ungapped stage: blastp's two-hit rule and ungapped X-drop extension
+// (spec: blastp.md sections 8, 9, 10; NCBI aa_ungapped.c s_BlastAaWordFinder_TwoHit,
+// s_BlastAaExtendTwoHit, s_BlastAaExtendLeft, s_BlastAaExtendRight).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "blast/lookup.hpp"
+
+namespace gpuseq::blast {
+
+inline constexpr int kTwoHitWindow = 40;
+
+// One ungapped alignment: [q_start, q_start + length) x [s_start, s_start + length).
+// (seed_q, seed_s) is the second word hit that triggered the extension.
+struct UngappedHsp {
+  int32_t q_start = 0, s_start = 0, length = 0, score = 0;
+  int32_t seed_q = 0, seed_s = 0;
+  int32_t context = 0;  // which query (offsets are relative to its start)
+};
+
+struct UngappedParams {
+  int32_t x_drop = 16;  // raw score, ceil(7 bits) for the query (statistics)
+  int32_t cutoff = 1;   // keep extensions scoring at least this
+  int32_t window = kTwoHitWindow;
+};
+
+// One query inside a buffer of several (blastp's concatenated query "contexts"): its start,
+// length, X-drop and cutoff. The buffer holds the sentinel code 0 between queries.
+struct QueryContext {
+  int32_t start = 0, length = 0;
+  int32_t x_drop = 16, cutoff = 1;
+};
+
+// Per-subject work space of the two-hit method (one per thread).
+class TwoHitFinder {
+ public:
+  TwoHitFinder(const WordLookup& lookup, const uint8_t* query, int32_t query_length,
+               const UngappedParams& params);
+  // Several queries scanned together: `codes` holds them with one 0 between neighbours and
+  // the lookup table lists their words only. HSPs carry their context and its offsets.
+  TwoHitFinder(const WordLookup& lookup, const uint8_t* codes, std::vector<QueryContext> contexts,
+               int32_t window = kTwoHitWindow);
+
+  // The ungapped HSPs of one subject scoring at least params.cutoff, in the order blastp
+  // keeps its HSP list: score descending, s_start ascending, s_end descending, q_start
+  // ascending, q_end descending (ScoreCompareHSPs). Adds the number of word hits and of
+  // extensions to the counters.
+  std::vector<UngappedHsp> run(const uint8_t* subject, int32_t subject_length,
+                               int64_t* word_hits = nullptr, int64_t* extensions = nullptr);
+
+ private:
+  struct Extension {
+    UngappedHsp hsp;
+    bool right_extended = false;
+    int32_t s_last = 0;  // where the right extension stopped
+  };
+  Extension extend(const uint8_t* subject, int32_t subject_length, int32_t q, int32_t s,
+                   int32_t first_end, int32_t x_drop) const;
+  int32_t context_of(int32_t q) const;
+
+  const WordLookup& lookup_;
+  const uint8_t* query_;  // all queries
+  int32_t query_length_;  // of the whole buffer
+  std::vector<QueryContext> contexts_;
+  int32_t window_;
+  // Per diagonal d = q - s: the last hit's subject offset, and whether an extension has
+  // just covered the diagonal up to it.
+  struct Diagonal {
+    int32_t last_hit;
+    int32_t extended;
+  };
+  std::vector<Diagonal> diagonals_;
+};
+
+// Orders HSPs as blastp's ScoreCompareHSPs does.
+void sort_by_score(std::vector<UngappedHsp>& hsps);
+
+}  // namespace gpuseq::blast

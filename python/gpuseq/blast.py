@@ -1,0 +1,431 @@
+"""BLASTP on the CPU, equal to NCBI blastp 2.12 (composition-based statistics off, so far).
+
+The C++ stages live in ``cpp/blast`` (spec: ``shared/specs/blastp.md``); each one can be
+called on its own here, as the GPU stages will be compared against them:
+
+- :func:`query_statistics`: the query's ungapped Karlin-Altschul block, the effective search
+  space, the X-drop and the cutoffs; :func:`gapped_statistics` and :func:`gapped_scores`:
+  gapped blastp's search space, E-values (Spouge's finite-size correction) and bit scores;
+- :func:`word_hits`: the neighbourhood-word lookup table (w = 3, T = 11, BLOSUM62) and subject
+  scanning, as (subject, query offset, subject offset) hits;
+- :func:`ungapped_hsps`: the two-hit rule (window 40) with the ungapped X-drop extension;
+- :func:`blastp_ungapped`: ``blastp -ungapped -comp_based_stats 0 -seg no`` end to end, as
+  a DataFrame of blastp's ``-outfmt "6 std qlen slen score"`` columns;
+  :func:`blastp_gapped`: ``blastp -comp_based_stats 0 -seg no`` (the preliminary score-only
+  X-drop extension, the traceback, Spouge's E-values); :func:`outfmt6_lines` prints either
+  as blastp does.
+
+Sequences are given as FASTA paths, :class:`~gpuseq.SequenceDatabase` objects or records
+(``(name, sequence)`` pairs, Biopython ``SeqRecord``), read with the project's FASTA reader
+(Easel's letters). They are turned into NCBIstdaa codes as blastp does: ``.`` and ``~`` are
+dropped; in queries ``O`` is searched as ``X`` (identities still compare the letter ``O``).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import _core
+from .errors import EmptyInputError
+from .sequences import SequenceDatabase, SequenceSource, iter_sequence_chunks
+
+__all__ = [
+    "OUTFMT6_COLUMNS",
+    "blastp_ungapped",
+    "blastp_gapped",
+    "query_statistics",
+    "gapped_statistics",
+    "gapped_scores",
+    "word_hits",
+    "ungapped_hsps",
+    "encode",
+    "outfmt6_lines",
+    "format_evalue",
+    "format_bitscore",
+]
+
+#: The DataFrame's columns: outfmt 6 ``std`` plus ``qlen slen score``.
+OUTFMT6_COLUMNS = [
+    "qseqid",
+    "sseqid",
+    "pident",
+    "length",
+    "mismatch",
+    "gapopen",
+    "qstart",
+    "qend",
+    "sstart",
+    "send",
+    "evalue",
+    "bitscore",
+    "qlen",
+    "slen",
+    "score",
+]
+
+_EASEL_TO_NCBI = np.asarray(_core.blast_easel_to_ncbi, dtype=np.uint8)
+_DROPPED = 255
+_NCBI_O, _NCBI_X = _core.blast_letters.index("O"), _core.blast_letters.index("X")
+
+
+class _Encoded:
+    """Sequences as NCBIstdaa codes back to back, with their names."""
+
+    def __init__(self, db: SequenceDatabase) -> None:
+        codes = _EASEL_TO_NCBI[db.residues]
+        offsets = np.asarray(db.offsets, dtype=np.int64) - db.offsets[0]
+        keep = codes != _DROPPED
+        if keep.all():  # the usual case: nothing to drop
+            self.codes, self.offsets = codes, offsets
+        else:
+            # Offsets after dropping: count the kept residues before each sequence start.
+            kept_before = np.concatenate([[0], np.cumsum(keep, dtype=np.int64)])
+            self.codes = np.ascontiguousarray(codes[keep])
+            self.offsets = kept_before[offsets]
+        self.names = [db.name(i) for i in range(len(db))]
+        self.source = db.source
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def without_empty(self) -> _Encoded:
+        """The sequences that have residues: makeblastdb leaves empty records out of a
+        database (they count neither as sequences nor as letters)."""
+        lengths = np.diff(self.offsets)
+        if (lengths > 0).all():
+            return self
+        kept = copy.copy(self)
+        kept.offsets = np.concatenate([[0], np.cumsum(lengths[lengths > 0])]).astype(np.int64)
+        kept.names = [n for n, k in zip(self.names, lengths > 0) if k]
+        return kept
+
+    def sequence(self, i: int) -> np.ndarray:
+        return self.codes[self.offsets[i] : self.offsets[i + 1]]
+
+
+def encode(sequences: SequenceSource) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """NCBIstdaa codes, offsets and names of sequences as blastp stores a database."""
+    enc = _read(sequences)
+    return enc.codes, enc.offsets, enc.names
+
+
+def _read(sequences: SequenceSource | _Encoded) -> _Encoded:
+    if isinstance(sequences, _Encoded):
+        return sequences
+    if isinstance(sequences, SequenceDatabase):
+        return _Encoded(sequences)
+    if isinstance(sequences, (str, os.PathLike)) or isinstance(sequences, Iterable):
+        label, _, chunks = iter_sequence_chunks(sequences)
+        return _Encoded(SequenceDatabase.concatenate(list(chunks), label))
+    raise TypeError(f"cannot read sequences from {type(sequences).__name__}")
+
+
+def _query_buffers(codes: np.ndarray, name: str, source: str) -> tuple[np.ndarray, np.ndarray]:
+    """(search buffer, letters) of one query: blastp searches O as X (GetSequenceProtein)."""
+    if len(codes) == 0:
+        raise EmptyInputError(source, None, "query has no residues", name)
+    letters = np.ascontiguousarray(codes)
+    search = letters.copy()
+    search[search == _NCBI_O] = _NCBI_X
+    return search, letters
+
+
+def _queries(query_db: _Encoded) -> tuple[list[np.ndarray], list[np.ndarray], list[str]]:
+    """(search buffers, letters, names) of every query, all searched together."""
+    searches, letters = [], []
+    for qi in range(len(query_db)):
+        search, original = _query_buffers(
+            query_db.sequence(qi), query_db.names[qi], query_db.source
+        )
+        searches.append(search)
+        letters.append(original)
+    return searches, letters, query_db.names
+
+
+def _single_query(query: Any) -> tuple[np.ndarray, np.ndarray, str]:
+    """A query given as a code array, a string of letters, or anything _read takes."""
+    if isinstance(query, np.ndarray):
+        codes = np.ascontiguousarray(query, dtype=np.uint8)
+        return codes, codes, "<query>"
+    if isinstance(query, str) and not os.path.exists(query):
+        query = [("query", query)]
+    enc = _read(query)
+    search, letters = _query_buffers(enc.sequence(0), enc.names[0], enc.source)
+    return search, letters, enc.names[0]
+
+
+def query_statistics(
+    query: Any,
+    db_length: int,
+    db_sequences: int,
+    evalue: float = 10.0,
+    xdrop_ungap: float = 7.0,
+    average_subject_length: int | None = None,
+) -> dict:
+    """What blastp -ungapped derives from a query and the database size.
+
+    ``db_length`` is the database's total residues (or ``-dbsize``);
+    ``average_subject_length`` its real total over ``db_sequences`` (the default, which
+    ``-dbsize`` does not change).
+
+    Returns a dict: ``lambda``, ``K``, ``logK``, ``H`` (the query's ungapped Karlin-Altschul
+    block, the first "Lambda K H" line of blastp's report), ``valid``, ``length_adjustment``,
+    ``search_space`` (the report's "Effective search space used"), ``x_drop``,
+    ``gap_trigger``, ``evalue_cutoff`` and ``word_cutoff`` (raw scores).
+    """
+    search, _, _ = _single_query(query)
+    return _core.blast_ungapped_query_statistics(
+        search,
+        int(db_length),
+        int(db_sequences),
+        float(evalue),
+        float(xdrop_ungap),
+        -1 if average_subject_length is None else int(average_subject_length),
+    )
+
+
+def gapped_statistics(query_length: int, db_length: int, db_sequences: int) -> dict:
+    """Gapped blastp's (BLOSUM62, gap costs 11/1) block ``lambda``, ``K``, ``logK``, ``H``,
+    ``length_adjustment`` and ``search_space`` (the report's "Effective search space used")."""
+    return _core.blast_gapped_statistics(int(query_length), int(db_length), int(db_sequences))
+
+
+def gapped_scores(
+    scores: Any, query_length: int, subject_lengths: Any, db_length: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(E-values, bit scores) gapped blastp gives raw scores: Spouge's finite-size corrected
+    E-value with the real query and subject lengths and the database length."""
+    scores = np.asarray(scores, dtype=np.int32)
+    lengths = np.broadcast_to(np.asarray(subject_lengths, dtype=np.int32), scores.shape)
+    r = _core.blast_gapped_scores(scores, int(query_length), lengths, int(db_length))
+    return r["evalue"], r["bit_score"]
+
+
+def word_hits(query: Any, subjects: SequenceSource, threshold: int = 11) -> pd.DataFrame:
+    """Every word hit of the subjects in blastp's scan order: columns ``subject`` (index),
+    ``query_offset``, ``subject_offset`` (0-based starts of the 3-residue words)."""
+    search, _, _ = _single_query(query)
+    db = _read(subjects)
+    return pd.DataFrame(_core.blast_word_hits(search, db.codes, db.offsets, int(threshold)))
+
+
+def ungapped_hsps(
+    query: Any,
+    subjects: SequenceSource,
+    x_drop: int,
+    cutoff: int,
+    window: int = 40,
+    threshold: int = 11,
+) -> pd.DataFrame:
+    """The two-hit ungapped extensions scoring at least ``cutoff`` (raw X-drop ``x_drop``),
+    each subject's in blastp's HSP order: columns ``subject``, ``q_start``, ``s_start``
+    (0-based), ``length``, ``score``, ``seed_q``, ``seed_s`` (the second word hit)."""
+    search, _, _ = _single_query(query)
+    db = _read(subjects)
+    return pd.DataFrame(
+        _core.blast_ungapped_hsps(
+            search, db.codes, db.offsets, int(x_drop), int(cutoff), int(window), int(threshold)
+        )
+    )
+
+
+def blastp_ungapped(
+    queries: SequenceSource,
+    subjects: SequenceSource,
+    evalue: float = 10.0,
+    max_target_seqs: int = 500,
+    threshold: int = 11,
+    window_size: int = 40,
+    xdrop_ungap: float = 7.0,
+    dbsize: int | None = None,
+    threads: int = 0,
+) -> pd.DataFrame:
+    """``blastp -ungapped -comp_based_stats 0 -seg no`` of every query against the subjects.
+
+    Arguments are blastp's flags of the same names (``dbsize``: ``-dbsize``, the database
+    length used for statistics; default the subjects' total residues).
+
+    Returns:
+        A DataFrame with :data:`OUTFMT6_COLUMNS` (``evalue``, ``bitscore`` and ``pident`` as
+        numbers; :func:`outfmt6_lines` prints them as blastp does), rows in blastp's order:
+        queries in input order, subjects by best E-value, each subject's HSPs by score.
+
+    Raises:
+        EmptyInputError: no queries or subjects, or a query without residues.
+        AlphabetError, FormatError: unreadable sequences (file, line and record named).
+    """
+    query_db = _read(queries)
+    db = _read(subjects).without_empty()
+    if len(query_db) == 0:
+        raise EmptyInputError(query_db.source, None, "no query sequences")
+    if len(db) == 0:
+        raise EmptyInputError(db.source, None, "no subject sequences")
+    db_length = int(dbsize) if dbsize else int(db.offsets[-1])
+    slen = np.diff(db.offsets)
+    searches, letters, names = _queries(query_db)
+    results, _ = _core.blast_ungapped_search(
+        searches,
+        letters,
+        db.codes,
+        db.offsets,
+        db_length,
+        float(evalue),
+        int(max_target_seqs),
+        int(threshold),
+        int(window_size),
+        float(xdrop_ungap),
+        int(threads),
+    )
+    frames = []
+    for name, search, r in zip(names, searches, results):
+        length = r["length"]
+        subject = r["subject"]
+        frames.append(
+            pd.DataFrame(
+                {
+                    "qseqid": name,
+                    "sseqid": [db.names[i] for i in subject],
+                    "pident": 100.0 * r["identities"] / np.maximum(length, 1),
+                    "length": length,
+                    "mismatch": length - r["identities"],
+                    "gapopen": 0,
+                    "qstart": r["q_start"] + 1,
+                    "qend": r["q_start"] + length,
+                    "sstart": r["s_start"] + 1,
+                    "send": r["s_start"] + length,
+                    "evalue": r["evalue"],
+                    "bitscore": r["bit_score"],
+                    "qlen": len(search),
+                    "slen": slen[subject] if len(subject) else np.zeros(0, np.int64),
+                    "score": r["score"],
+                },
+                columns=OUTFMT6_COLUMNS,
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+def blastp_gapped(
+    queries: SequenceSource,
+    subjects: SequenceSource,
+    evalue: float = 10.0,
+    max_target_seqs: int = 500,
+    threshold: int = 11,
+    window_size: int = 40,
+    xdrop_ungap: float = 7.0,
+    xdrop_gap: float = 15.0,
+    xdrop_gap_final: float = 25.0,
+    dbsize: int | None = None,
+    threads: int = 0,
+) -> pd.DataFrame:
+    """``blastp -comp_based_stats 0 -seg no`` (gapped, BLOSUM62, gap costs 11/1) of every
+    query against the subjects: the preliminary score-only X-drop extension, the traceback,
+    Spouge's E-values. Arguments and the returned DataFrame as :func:`blastp_ungapped`
+    (``xdrop_gap``, ``xdrop_gap_final``: blastp's flags of those names, in bits).
+    """
+    query_db = _read(queries)
+    db = _read(subjects).without_empty()
+    if len(query_db) == 0:
+        raise EmptyInputError(query_db.source, None, "no query sequences")
+    if len(db) == 0:
+        raise EmptyInputError(db.source, None, "no subject sequences")
+    db_length = int(dbsize) if dbsize else int(db.offsets[-1])
+    slen = np.diff(db.offsets)
+    searches, letters, names = _queries(query_db)
+    results = _core.blast_gapped_search(
+        searches,
+        letters,
+        db.codes,
+        db.offsets,
+        db_length,
+        float(evalue),
+        int(max_target_seqs),
+        int(threshold),
+        int(window_size),
+        float(xdrop_ungap),
+        float(xdrop_gap),
+        float(xdrop_gap_final),
+        int(threads),
+    )
+    frames = []
+    for name, search, r in zip(names, searches, results):
+        length = r["length"]
+        subject = r["subject"]
+        frames.append(
+            pd.DataFrame(
+                {
+                    "qseqid": name,
+                    "sseqid": [db.names[i] for i in subject],
+                    "pident": 100.0 * r["identities"] / np.maximum(length, 1),
+                    "length": length,
+                    "mismatch": length - r["identities"] - r["gaps"],
+                    "gapopen": r["gap_opens"],
+                    "qstart": r["q_start"] + 1,
+                    "qend": r["q_end"],
+                    "sstart": r["s_start"] + 1,
+                    "send": r["s_end"],
+                    "evalue": r["evalue"],
+                    "bitscore": r["bit_score"],
+                    "qlen": len(search),
+                    "slen": slen[subject] if len(subject) else np.zeros(0, np.int64),
+                    "score": r["score"],
+                },
+                columns=OUTFMT6_COLUMNS,
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+def format_evalue(evalue: float) -> str:
+    """An E-value as blastp's tabular output prints it (CAlignFormatUtil::GetScoreString)."""
+    if evalue < 1.0e-180:
+        return "0.0"
+    if evalue < 0.0009:
+        return f"{evalue:.2e}"
+    if evalue < 0.1:
+        return f"{evalue:4.3f}"
+    if evalue < 1.0:
+        return f"{evalue:3.2f}"
+    if evalue < 10.0:
+        return f"{evalue:2.1f}"
+    return f"{evalue:2.0f}"
+
+
+def format_bitscore(bits: float) -> str:
+    """A bit score as blastp's tabular output prints it: above 99.9 the integer part."""
+    if bits > 99999:
+        return f"{bits:5.3e}"
+    if bits > 99.9:
+        return f"{int(bits):3d}"
+    return f"{bits:4.1f}"
+
+
+def outfmt6_lines(hits: pd.DataFrame) -> list[str]:
+    """The rows as blastp ``-outfmt "6 std qlen slen score"`` prints them (no newlines)."""
+    lines = []
+    for row in hits.itertuples(index=False):
+        fields = [
+            row.qseqid,
+            row.sseqid,
+            f"{row.pident:.3f}",
+            row.length,
+            row.mismatch,
+            row.gapopen,
+            row.qstart,
+            row.qend,
+            row.sstart,
+            row.send,
+            format_evalue(row.evalue),
+            format_bitscore(row.bitscore),
+            row.qlen,
+            row.slen,
+            row.score,
+        ]
+        lines.append("\t".join(str(f) for f in fields))
+    return lines
