@@ -49,7 +49,7 @@ GAPPED_FLAGS = {**FLAGS, "xdrop_gap": "-xdrop_gap", "xdrop_gap_final": "-xdrop_g
     ids=["default", "evalue1000", "evalue1e-5", "max_target_seqs7", "max_target_seqs1",
          "xdrop10_40", "dbsize5e9"],
 )  # fmt: skip
-def test_gapped_rows_equalrun_blastp(blast_data, options):
+def test_gapped_rows_equal_blastp(blast_data, options):
     flags = []
     for key, value in options.items():
         flags += [GAPPED_FLAGS[key], str(value)]

@@ -53,7 +53,7 @@ def blast_data(tmp_path_factory) -> dict:
     ids=["default", "evalue1000", "evalue1e-5", "max_target_seqs7", "T13_A20_X12", "T9",
          "dbsize5e9"],
 )  # fmt: skip
-def test_outfmt6_rows_equalrun_blastp(blast_data, options):
+def test_outfmt6_rows_equal_blastp(blast_data, options):
     flags = []
     for key, value in options.items():
         flags += [FLAGS[key], str(value)]
@@ -79,7 +79,7 @@ def test_threads_do_not_change_rows(blast_data):
         ("with_O", "MKTAYIAKQRQISFVKSHFSRQOOLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQ"),
     ],
 )
-def test_edge_queries_equalrun_blastp(blast_data, tmp_path, name, sequence):
+def test_edge_queries_equal_blastp(blast_data, tmp_path, name, sequence):
     fasta = tmp_path / "q.fa"
     write_fasta(fasta, [(name, sequence)])
     expected = run_blastp(blast_data, fasta, "-outfmt", OUTFMT, "-evalue", "1e6")
@@ -134,7 +134,7 @@ def test_database_letters_as_makeblastdb_stores_them(tmp_path):
     assert blast.outfmt6_lines(hits) == expected
 
 
-def test_gapped_statistics_equalrun_blastp(blast_data, tmp_path):
+def test_gapped_statistics_equal_blastp(blast_data, tmp_path):
     """For gapped blastp (the next stages): E-values and bit scores of the raw scores blastp
     prints, and the gapped effective search space of its report, from our statistics."""
     rows = run_blastp(

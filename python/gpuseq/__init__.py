@@ -45,6 +45,8 @@ _LAZY = {
     "InputError": "errors",
     "InvalidDataError": "errors",
     "OutputTooLargeError": "errors",
+    "UnsupportedOptionError": "errors",
+    "blastp": "blast",
     "SequenceTooLongError": "errors",
     "read_hmms": "hmm",
     "HmmsearchOptions": "hmmsearch",
@@ -80,6 +82,8 @@ __all__ = [
     "GpuOutOfMemoryError",
     "InvalidDataError",
     "OutputTooLargeError",
+    "UnsupportedOptionError",
+    "blastp",
     "pairwise_distances",
     "nearest_neighbors",
     "read_genotypes",
@@ -87,6 +91,7 @@ __all__ = [
 
 if TYPE_CHECKING:  # static checkers and IDEs see the eager imports
     from .backend import cuda_devices
+    from .blast import blastp
     from .database import makedb, open_database
     from .distance import nearest_neighbors, pairwise_distances, read_genotypes
     from .errors import (
@@ -102,6 +107,7 @@ if TYPE_CHECKING:  # static checkers and IDEs see the eager imports
         InvalidDataError,
         OutputTooLargeError,
         SequenceTooLongError,
+        UnsupportedOptionError,
     )
     from .hmm import read_hmms
     from .hmmsearch import HmmsearchOptions, HmmsearchResult, hmmsearch

@@ -37,6 +37,8 @@ from .sequences import SequenceDatabase, SequenceSource, iter_sequence_chunks
 
 __all__ = [
     "OUTFMT6_COLUMNS",
+    "blastp",
+    "write_tabular",
     "blastp_ungapped",
     "blastp_gapped",
     "query_statistics",
@@ -429,3 +431,152 @@ def outfmt6_lines(hits: pd.DataFrame) -> list[str]:
         ]
         lines.append("\t".join(str(f) for f in fields))
     return lines
+
+
+# ---- the search as blastp's users call it -------------------------------------------------
+
+#: blastp's ``-outfmt 6`` field names that we write, with their order in ``std``.
+STD_FIELDS = OUTFMT6_COLUMNS[:12]
+TABULAR_FIELDS = OUTFMT6_COLUMNS
+_BLAST_DB_SUFFIXES = (".pin", ".psq", ".phr", ".pal", ".pdb", ".pot")
+
+
+def blastp(
+    query: SequenceSource,
+    db: SequenceSource,
+    *,
+    evalue: float = 10.0,
+    max_target_seqs: int = 500,
+    num_threads: int = 0,
+    matrix: str = "BLOSUM62",
+    gapopen: int = 11,
+    gapextend: int = 1,
+    word_size: int = 3,
+    threshold: int = 11,
+    comp_based_stats: int | str = 2,
+    seg: str = "no",
+    ungapped: bool = False,
+    window_size: int = 40,
+    xdrop_ungap: float = 7.0,
+    xdrop_gap: float = 15.0,
+    xdrop_gap_final: float = 25.0,
+    dbsize: int | None = None,
+) -> pd.DataFrame:
+    """Protein search with NCBI blastp's results (BLAST+ 2.12), its flags as keywords.
+
+    Arguments:
+        query: the queries: a FASTA path (plain or gzip; several records allowed), a
+            :class:`~gpuseq.SequenceDatabase`, or records (``(name, sequence)`` pairs,
+            Biopython ``SeqRecord``).
+        db: the subjects, the same ways, or a database made by :func:`gpuseq.makedb`. A
+            BLAST-format database (``makeblastdb``'s files) is refused with the command that
+            turns it into FASTA.
+        evalue, max_target_seqs, num_threads (0: all cores), matrix, gapopen, gapextend,
+        word_size, threshold, comp_based_stats, seg, ungapped, window_size, xdrop_ungap,
+        xdrop_gap, xdrop_gap_final, dbsize: blastp's flags of the same names, with its
+            defaults. Implemented so far: BLOSUM62 with gap costs 11/1, words of 3,
+            ``comp_based_stats=0`` and ``seg="no"``. blastp's default
+            ``comp_based_stats=2`` (composition-based score adjustment) is not implemented
+            yet and raises :class:`~gpuseq.UnsupportedOptionError` (pass 0 explicitly).
+
+    Returns:
+        A DataFrame of blastp's ``-outfmt "6 std qlen slen score"`` columns
+        (:data:`OUTFMT6_COLUMNS`; E-values and bit scores as numbers), rows in blastp's
+        order; :func:`write_tabular` writes it as blastp does.
+
+    Raises:
+        UnsupportedOptionError: an option value blastp takes that gpuseq does not implement.
+        ValueError: a value blastp rejects (e.g. a negative E-value).
+        InputError, FormatError, AlphabetError, EmptyInputError: bad inputs, naming the file
+            and record.
+    """
+    _check_blastp_options(locals())
+    db = _refuse_blast_database(db)
+    common = dict(evalue=float(evalue), max_target_seqs=int(max_target_seqs),
+                  threshold=int(threshold), window_size=int(window_size),
+                  xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=int(num_threads))
+    if ungapped:
+        return blastp_ungapped(query, db, **common)
+    return blastp_gapped(query, db, xdrop_gap=float(xdrop_gap),
+                         xdrop_gap_final=float(xdrop_gap_final), **common)
+
+
+def _check_blastp_options(o: dict) -> None:
+    from .errors import UnsupportedOptionError
+
+    def unsupported(flag: str, value, supported: str) -> None:
+        raise UnsupportedOptionError(f"blastp -{flag} {value}: gpuseq implements {supported} "
+                                     "so far")
+
+    if not (isinstance(o["evalue"], (int, float)) and o["evalue"] > 0):
+        raise ValueError(f"-evalue must be a positive number, not {o['evalue']!r}")
+    for flag in ("max_target_seqs", "threshold", "window_size"):
+        if int(o[flag]) < (0 if flag == "window_size" else 1):
+            raise ValueError(f"-{flag} must be positive, not {o[flag]!r}")
+    if int(o["num_threads"]) < 0:
+        raise ValueError(f"-num_threads must be 0 (all cores) or more, not {o['num_threads']}")
+    if str(o["matrix"]).upper() != "BLOSUM62":
+        unsupported("matrix", o["matrix"], "BLOSUM62")
+    if (int(o["gapopen"]), int(o["gapextend"])) != (11, 1):
+        unsupported("gapopen/-gapextend", f"{o['gapopen']}/{o['gapextend']}", "11/1")
+    if int(o["word_size"]) != 3:
+        unsupported("word_size", o["word_size"], "3")
+    cbs = str(o["comp_based_stats"]).upper()
+    if cbs not in ("0", "F"):
+        if cbs not in ("1", "2", "3", "D", "T"):
+            raise ValueError(f"-comp_based_stats must be 0, 1, 2, 3, D, F or T, not {cbs!r}")
+        unsupported("comp_based_stats", o["comp_based_stats"],
+                    "0 (pass comp_based_stats=0; blastp's default 2, the composition-based "
+                    "score adjustment, is still to come)")
+    if o["ungapped"] and cbs not in ("0", "F"):
+        raise ValueError("-ungapped needs -comp_based_stats 0 (blastp's own rule)")
+    if str(o["seg"]).lower() != "no":
+        unsupported("seg", o["seg"], "'no'")
+
+
+def _refuse_blast_database(db):
+    """db, unless it names a BLAST-format database: then an error saying how to convert it."""
+    from .errors import FormatError
+
+    if isinstance(db, (str, os.PathLike)):
+        path = os.fspath(db)
+        if not os.path.exists(path) and any(
+            os.path.exists(path + suffix) for suffix in _BLAST_DB_SUFFIXES
+        ):
+            raise FormatError(path, None, "is a BLAST-format database (makeblastdb's files); "
+                              f"gpuseq reads FASTA or its own databases: convert it with "
+                              f"'blastdbcmd -db {path} -entry all -out {path}.fa' (then "
+                              f"'gpuseq makedb {path}.fa {path}.gsdb' for a packed database)")
+    return db
+
+
+def write_tabular(hits: pd.DataFrame, out, fields: list[str] | None = None) -> None:
+    """Rows as blastp ``-outfmt "6 FIELDS"`` writes them, to a path or a text stream
+    (fields: None or ``["std"]`` for the 12 standard columns; ``std`` may be combined with
+    ``qlen``, ``slen``, ``score`` and the standard names)."""
+    names = tabular_fields(fields)
+    formatters = {"pident": lambda v: f"{v:.3f}", "evalue": format_evalue,
+                  "bitscore": format_bitscore}
+    columns = [hits[name].tolist() for name in names]
+    lines = ["\t".join(formatters.get(name, str)(value) for name, value in zip(names, row))
+             for row in zip(*columns)]
+    text = "".join(line + "\n" for line in lines)
+    if isinstance(out, (str, os.PathLike)):
+        with open(out, "w") as f:
+            f.write(text)
+    else:
+        out.write(text)
+
+
+def tabular_fields(fields: list[str] | None) -> list[str]:
+    """The column names of an ``-outfmt 6`` field list (``std`` expanded)."""
+    names: list[str] = []
+    for field in fields or ["std"]:
+        if field == "std":
+            names += STD_FIELDS
+        elif field in TABULAR_FIELDS:
+            names.append(field)
+        else:
+            raise ValueError(f"-outfmt 6 field {field!r}: gpuseq writes std, "
+                             f"{', '.join(TABULAR_FIELDS)}")
+    return names

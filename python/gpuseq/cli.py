@@ -1,5 +1,6 @@
-"""Command line: ``gpuseq hmmsearch`` (hmmsearch's flags and outputs), ``gpuseq makedb``,
-``gpuseq distance`` (all-pairs distances to .npy), ``gpuseq info``."""
+"""Command line: ``gpuseq hmmsearch`` (hmmsearch's flags and outputs), ``gpuseq blastp``
+(blastp's flags, tabular output), ``gpuseq makedb``, ``gpuseq distance`` (all-pairs distances
+to .npy), ``gpuseq info``."""
 
 from __future__ import annotations
 
@@ -205,6 +206,58 @@ def _run_distance(args) -> int:
     return 0
 
 
+def _blastp_parser(sub) -> None:
+    p = sub.add_parser(
+        "blastp",
+        help="protein search with NCBI blastp's results (tabular output)",
+        description="Search protein queries against a protein database. Results equal NCBI "
+        "blastp 2.12's; the flags are blastp's (single dash), the output its -outfmt 6.",
+        allow_abbrev=False,
+    )
+    p.add_argument("-query", required=True, help="query FASTA file (several records allowed)")
+    p.add_argument("-db", required=True,
+                   help="subjects: FASTA (plain or gzip) or a database made by 'gpuseq makedb'")
+    p.add_argument("-out", default="-", help="output file [stdout]")
+    p.add_argument("-outfmt", default="6",
+                   help="'6' or '6 FIELDS' with std, qlen, slen, score and the std names [6]")
+    p.add_argument("-evalue", type=float, default=10.0)
+    p.add_argument("-max_target_seqs", type=int, default=500)
+    p.add_argument("-num_threads", type=int, default=0, help="threads [all cores]")
+    p.add_argument("-matrix", default="BLOSUM62")
+    p.add_argument("-gapopen", type=int, default=11)
+    p.add_argument("-gapextend", type=int, default=1)
+    p.add_argument("-word_size", type=int, default=3)
+    p.add_argument("-threshold", type=int, default=11)
+    p.add_argument("-comp_based_stats", default="2",
+                   help="0 (implemented) or blastp's default 2 (not yet) [2]")
+    p.add_argument("-seg", default="no")
+    p.add_argument("-ungapped", action="store_true")
+    p.add_argument("-window_size", type=int, default=40)
+    p.add_argument("-xdrop_ungap", type=float, default=7.0)
+    p.add_argument("-xdrop_gap", type=float, default=15.0)
+    p.add_argument("-xdrop_gap_final", type=float, default=25.0)
+    p.add_argument("-dbsize", type=int, default=None)
+
+
+def _run_blastp(args) -> int:
+    from .blast import blastp, tabular_fields, write_tabular
+
+    words = args.outfmt.split()
+    if not words or words[0] != "6":
+        raise ValueError(f"-outfmt {args.outfmt!r}: gpuseq writes the tabular format 6")
+    fields = tabular_fields(words[1:] or None)  # checked before the search
+    hits = blastp(args.query, args.db, evalue=args.evalue,
+                  max_target_seqs=args.max_target_seqs, num_threads=args.num_threads,
+                  matrix=args.matrix, gapopen=args.gapopen, gapextend=args.gapextend,
+                  word_size=args.word_size, threshold=args.threshold,
+                  comp_based_stats=args.comp_based_stats, seg=args.seg, ungapped=args.ungapped,
+                  window_size=args.window_size, xdrop_ungap=args.xdrop_ungap,
+                  xdrop_gap=args.xdrop_gap, xdrop_gap_final=args.xdrop_gap_final,
+                  dbsize=args.dbsize)
+    write_tabular(hits, sys.stdout if args.out == "-" else args.out, fields)
+    return 0
+
+
 def _run_info() -> int:
     from . import build_info
 
@@ -234,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     mk.add_argument("output", help="database folder to create (e.g. db.gsdb)")
     mk.add_argument("--cpu", type=int, default=0, metavar="N", help="parsing threads [all cores]")
     _distance_parser(sub)
+    _blastp_parser(sub)
     sub.add_parser("info", help="show the build and the GPUs gpuseq can use")
     args = parser.parse_args(argv)
     try:
@@ -243,6 +297,8 @@ def main(argv: list[str] | None = None) -> int:
             return _run_makedb(args)
         if args.command == "distance":
             return _run_distance(args)
+        if args.command == "blastp":
+            return _run_blastp(args)
         return _run_info()
     except (GpuseqError, FileExistsError, ValueError) as exc:
         print(f"Error: {exc}", file=sys.stderr)

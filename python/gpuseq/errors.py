@@ -17,6 +17,7 @@ __all__ = [
     "GpuOutOfMemoryError",
     "InvalidDataError",
     "OutputTooLargeError",
+    "UnsupportedOptionError",
 ]
 
 
@@ -103,3 +104,7 @@ class InvalidDataError(GpuseqError, ValueError):
 
 class OutputTooLargeError(GpuseqError, MemoryError):
     """A result does not fit in memory; write it to a file or ask for less."""
+
+
+class UnsupportedOptionError(GpuseqError, ValueError):
+    """An option value the reference tool accepts that gpuseq does not implement yet."""

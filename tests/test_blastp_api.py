@@ -1,0 +1,110 @@
+"""gpuseq.blastp and ``gpuseq blastp`` as blastp's users call them: the command's tabular
+output equals Debian's blastp line for line (FASTA and packed databases), Biopython's
+Bio.SearchIO reads it as blastp's, and options or inputs blastp would not run, or that gpuseq
+does not implement yet, get clear typed errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from blast_data import MISSING, OUTFMT, SKIP_REASON, make_database, run_blastp, write_fasta
+
+import gpuseq
+from gpuseq import blast
+
+pytestmark = pytest.mark.skipif(MISSING, reason=SKIP_REASON)
+
+
+@pytest.fixture(scope="module")
+def blast_data(tmp_path_factory) -> dict:
+    return make_database(tmp_path_factory.mktemp("blastp_api"))
+
+
+def _gpuseq_blastp(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "gpuseq.cli", "blastp", *map(str, args)],
+                          capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("outfmt", [OUTFMT, "6"])
+def test_command_output_equals_blastp(blast_data, tmp_path, outfmt):
+    expected = run_blastp(blast_data, blast_data["query_fasta"], "-outfmt", outfmt,
+                          "-evalue", "100", ungapped=False)
+    assert len(expected) > 30
+    packed = tmp_path / "db.gsdb"
+    gpuseq.makedb(blast_data["db_fasta"], packed)
+    for db in (blast_data["db_fasta"], packed):
+        out = tmp_path / "hits.tsv"
+        run = _gpuseq_blastp("-query", blast_data["query_fasta"], "-db", db, "-out", out,
+                             "-outfmt", outfmt, "-evalue", "100", "-comp_based_stats", "0")
+        assert run.returncode == 0, run.stderr
+        assert out.read_text().splitlines() == expected, db
+
+
+def test_biopython_reads_the_output_as_blastps(blast_data, tmp_path):
+    from Bio import SearchIO
+
+    ours, theirs = tmp_path / "ours.tsv", tmp_path / "theirs.tsv"
+    hits = gpuseq.blastp(blast_data["query_fasta"], blast_data["db_fasta"], comp_based_stats=0)
+    blast.write_tabular(hits, ours)
+    theirs.write_text("\n".join(run_blastp(blast_data, blast_data["query_fasta"], "-outfmt",
+                                           "6", ungapped=False)) + "\n")
+
+    def summary(path):
+        return [(q.id, h.id, hsp.evalue, hsp.bitscore, hsp.query_start, hsp.hit_end)
+                for q in SearchIO.parse(str(path), "blast-tab") for h in q for hsp in h]
+
+    assert summary(ours) == summary(theirs)
+    assert len(summary(ours)) > 20
+
+
+def test_ungapped_through_the_public_function(blast_data):
+    expected = run_blastp(blast_data, blast_data["query_fasta"], "-outfmt", OUTFMT)
+    hits = gpuseq.blastp(blast_data["query_fasta"], blast_data["db_fasta"], ungapped=True,
+                         comp_based_stats="F")
+    assert blast.outfmt6_lines(hits) == expected
+
+
+def test_options_blastp_takes_but_gpuseq_does_not_implement(blast_data):
+    q, db = blast_data["query_fasta"], blast_data["db_fasta"]
+    with pytest.raises(gpuseq.UnsupportedOptionError, match="comp_based_stats 2"):
+        gpuseq.blastp(q, db)  # blastp's default: composition-based statistics
+    for options, words in (
+        (dict(matrix="PAM30"), "matrix"),
+        (dict(gapopen=10), "gapopen"),
+        (dict(word_size=2), "word_size"),
+        (dict(seg="yes"), "seg"),
+    ):
+        with pytest.raises(gpuseq.UnsupportedOptionError, match=words):
+            gpuseq.blastp(q, db, comp_based_stats=0, **options)
+    # The command says it on one line and fails.
+    run = _gpuseq_blastp("-query", q, "-db", db)
+    assert run.returncode == 1 and "comp_based_stats" in run.stderr
+
+
+def test_values_blastp_rejects(blast_data):
+    q, db = blast_data["query_fasta"], blast_data["db_fasta"]
+    for options in (dict(evalue=-1), dict(max_target_seqs=0), dict(comp_based_stats="x"),
+                    dict(ungapped=True, comp_based_stats=2)):
+        with pytest.raises(ValueError):
+            gpuseq.blastp(q, db, **{"comp_based_stats": 0, **options})
+    run = _gpuseq_blastp("-query", q, "-db", db, "-comp_based_stats", "0", "-outfmt", "5")
+    assert run.returncode == 1 and "outfmt" in run.stderr
+
+
+def test_bad_inputs_name_the_file_and_record(blast_data, tmp_path):
+    q, db = blast_data["query_fasta"], blast_data["db_fasta"]
+    # A BLAST-format database: how to convert it.
+    with pytest.raises(gpuseq.FormatError, match="blastdbcmd"):
+        gpuseq.blastp(q, blast_data["db"], comp_based_stats=0)
+    with pytest.raises(gpuseq.InputError, match="no such file"):
+        gpuseq.blastp(q, tmp_path / "missing.fa", comp_based_stats=0)
+    empty = tmp_path / "empty.fa"
+    write_fasta(empty, [("e1", "")])
+    with pytest.raises(gpuseq.EmptyInputError, match="e1"):
+        gpuseq.blastp(empty, db, comp_based_stats=0)
+    bad = tmp_path / "bad.fa"
+    bad.write_text(">ok\nACDEF\n>bad one\nAC1DE\n")
+    with pytest.raises(gpuseq.AlphabetError, match="bad"):
+        gpuseq.blastp(bad, db, comp_based_stats=0)
