@@ -262,15 +262,7 @@ def blastp_ungapped(
         EmptyInputError: no queries or subjects, or a query without residues.
         AlphabetError, FormatError: unreadable sequences (file, line and record named).
     """
-    query_db = _read(queries)
-    db = _read(subjects).without_empty()
-    if len(query_db) == 0:
-        raise EmptyInputError(query_db.source, None, "no query sequences")
-    if len(db) == 0:
-        raise EmptyInputError(db.source, None, "no subject sequences")
-    db_length = int(dbsize) if dbsize else int(db.offsets[-1])
-    slen = np.diff(db.offsets)
-    searches, letters, names = _queries(query_db)
+    db, db_length, searches, letters, names = _search_inputs(queries, subjects, dbsize)
     results, _ = _core.blast_ungapped_search(
         searches,
         letters,
@@ -284,33 +276,7 @@ def blastp_ungapped(
         float(xdrop_ungap),
         int(threads),
     )
-    frames = []
-    for name, search, r in zip(names, searches, results):
-        length = r["length"]
-        subject = r["subject"]
-        frames.append(
-            pd.DataFrame(
-                {
-                    "qseqid": name,
-                    "sseqid": [db.names[i] for i in subject],
-                    "pident": 100.0 * r["identities"] / np.maximum(length, 1),
-                    "length": length,
-                    "mismatch": length - r["identities"],
-                    "gapopen": 0,
-                    "qstart": r["q_start"] + 1,
-                    "qend": r["q_start"] + length,
-                    "sstart": r["s_start"] + 1,
-                    "send": r["s_start"] + length,
-                    "evalue": r["evalue"],
-                    "bitscore": r["bit_score"],
-                    "qlen": len(search),
-                    "slen": slen[subject] if len(subject) else np.zeros(0, np.int64),
-                    "score": r["score"],
-                },
-                columns=OUTFMT6_COLUMNS,
-            )
-        )
-    return pd.concat(frames, ignore_index=True)
+    return _hits_frame(db, names, searches, results)
 
 
 def blastp_gapped(
@@ -331,15 +297,7 @@ def blastp_gapped(
     Spouge's E-values. Arguments and the returned DataFrame as :func:`blastp_ungapped`
     (``xdrop_gap``, ``xdrop_gap_final``: blastp's flags of those names, in bits).
     """
-    query_db = _read(queries)
-    db = _read(subjects).without_empty()
-    if len(query_db) == 0:
-        raise EmptyInputError(query_db.source, None, "no query sequences")
-    if len(db) == 0:
-        raise EmptyInputError(db.source, None, "no subject sequences")
-    db_length = int(dbsize) if dbsize else int(db.offsets[-1])
-    slen = np.diff(db.offsets)
-    searches, letters, names = _queries(query_db)
+    db, db_length, searches, letters, names = _search_inputs(queries, subjects, dbsize)
     results = _core.blast_gapped_search(
         searches,
         letters,
@@ -355,10 +313,31 @@ def blastp_gapped(
         float(xdrop_gap_final),
         int(threads),
     )
+    return _hits_frame(db, names, searches, results)
+
+
+def _search_inputs(queries, subjects, dbsize):
+    """(subjects without empty records, database length for the statistics, the queries'
+    search buffers, letters and names), or EmptyInputError naming the source."""
+    query_db = _read(queries)
+    db = _read(subjects).without_empty()
+    if len(query_db) == 0:
+        raise EmptyInputError(query_db.source, None, "no query sequences")
+    if len(db) == 0:
+        raise EmptyInputError(db.source, None, "no subject sequences")
+    db_length = int(dbsize) if dbsize else int(db.offsets[-1])
+    return (db, db_length, *_queries(query_db))
+
+
+def _hits_frame(db, names, searches, results) -> pd.DataFrame:
+    """The rows of every query's HSPs (the C++ search's arrays) with OUTFMT6_COLUMNS; the
+    ungapped search gives no gaps and no ends (its HSPs have one length on both)."""
+    slen = np.diff(db.offsets)
     frames = []
     for name, search, r in zip(names, searches, results):
         length = r["length"]
         subject = r["subject"]
+        gaps = r.get("gaps", 0)
         frames.append(
             pd.DataFrame(
                 {
@@ -366,12 +345,12 @@ def blastp_gapped(
                     "sseqid": [db.names[i] for i in subject],
                     "pident": 100.0 * r["identities"] / np.maximum(length, 1),
                     "length": length,
-                    "mismatch": length - r["identities"] - r["gaps"],
-                    "gapopen": r["gap_opens"],
+                    "mismatch": length - r["identities"] - gaps,
+                    "gapopen": r.get("gap_opens", 0),
                     "qstart": r["q_start"] + 1,
-                    "qend": r["q_end"],
+                    "qend": r["q_end"] if "q_end" in r else r["q_start"] + length,
                     "sstart": r["s_start"] + 1,
-                    "send": r["s_end"],
+                    "send": r["s_end"] if "s_end" in r else r["s_start"] + length,
                     "evalue": r["evalue"],
                     "bitscore": r["bit_score"],
                     "qlen": len(search),
