@@ -8,6 +8,7 @@
 
 #include "bindings/numpy_util.hpp"
 #include "blast/alphabet.hpp"
+#include "blast/composition.hpp"
 #include "blast/gapped.hpp"
 #include "blast/lookup.hpp"
 #include "blast/search.hpp"
@@ -107,6 +108,14 @@ UngappedSearchOptions search_options(double evalue, int32_t max_target_seqs, int
   return o;
 }
 
+TrueAaProbabilities true_aa_argument(const CArray<double>& p, const char* what) {
+  if (p.ndim() != 1 || p.shape(0) != kTrueAminoAcids)
+    throw std::invalid_argument(std::string(what) + ": 20 probabilities expected");
+  TrueAaProbabilities out{};
+  for (int i = 0; i < kTrueAminoAcids; ++i) out[i] = p.data()[i];
+  return out;
+}
+
 }  // namespace
 
 void bind_blast(py::module_& m) {
@@ -118,6 +127,67 @@ void bind_blast(py::module_& m) {
     m.attr("blast_easel_to_ncbi") = to_numpy(std::vector<uint8_t>(map.begin(), map.end()));
     m.attr("blast_letters") = std::string(kNcbiLetters);
   }
+
+  {
+    std::vector<double> joint, background;
+    for (const auto& row : blosum62_joint_probabilities())
+      joint.insert(joint.end(), row.begin(), row.end());
+    const auto& bg = blosum62_background();
+    background.assign(bg.begin(), bg.end());
+    m.attr("blast_blosum62_joint_probabilities") = to_numpy(std::move(joint));
+    m.attr("blast_blosum62_background") = to_numpy(std::move(background));
+  }
+
+  m.def(
+      "blast_composition",
+      [](CArray<uint8_t> codes) {
+        const int32_t n = query_length_of(codes);
+        const AaComposition c = read_composition(codes.data(), n);
+        const TrueAaProbabilities p = true_aa_probabilities(c);
+        return py::make_tuple(to_numpy(std::vector<double>(p.begin(), p.end())),
+                              c.true_amino_acids);
+      },
+      py::arg("codes"),
+      "Blast_ReadAaComposition: (20 probabilities in ARNDCQEGHILKMFPSTWYV order, letters "
+      "counted); U counts as C.");
+
+  m.def(
+      "blast_matrix_adjust_rule",
+      [](int mode, int32_t query_length, int32_t subject_length, CArray<double> query,
+         CArray<double> subject) {
+        if (mode < 0 || mode > 3) throw std::invalid_argument("mode must be 0 to 3");
+        const MatrixAdjustRule rule = choose_matrix_adjust_rule(
+            mode, query_length, subject_length, true_aa_argument(query, "query"),
+            true_aa_argument(subject, "subject"));
+        switch (rule) {
+          case MatrixAdjustRule::kDontAdjust:
+            return std::string("none");
+          case MatrixAdjustRule::kScaleOldMatrix:
+            return std::string("scale");
+          default:
+            return std::string("relative_entropy");
+        }
+      },
+      py::arg("mode"), py::arg("query_length"), py::arg("subject_length"), py::arg("query"),
+      py::arg("subject"), "Blast_ChooseMatrixAdjustRule: 'none', 'scale' or 'relative_entropy'.");
+
+  m.def(
+      "blast_composition_lambda",
+      [](CArray<double> scores, CArray<double> rows, CArray<double> columns) {
+        if (scores.ndim() != 2 || scores.shape(0) != scores.shape(1))
+          throw std::invalid_argument("scores must be a square matrix");
+        const auto n = scores.shape(0);
+        if (rows.ndim() != 1 || columns.ndim() != 1 || rows.shape(0) != n || columns.shape(0) != n)
+          throw std::invalid_argument("one probability per matrix row and column expected");
+        std::vector<double> flat(scores.data(), scores.data() + n * n);
+        int iterations = 0;
+        const double lambda = lambda_full_precision(
+            flat, static_cast<int>(n), rows.data(), columns.data(), kCompoLambdaErrorTolerance,
+            kCompoLambdaFunctionTolerance, kCompoLambdaIterationLimit, &iterations);
+        return py::make_tuple(lambda, iterations);
+      },
+      py::arg("scores"), py::arg("row_probabilities"), py::arg("column_probabilities"),
+      "Blast_CalcLambdaFullPrecision with blastp's tolerances: (lambda or -1, iterations).");
 
   m.def(
       "blast_query_karlin",

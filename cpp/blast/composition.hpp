@@ -1,0 +1,71 @@
+// Composition-based statistics for blastp (-comp_based_stats 1 and 2; spec: blastp.md 14):
+// residue compositions as blastp counts them, the rule that picks a subject's matrix
+// adjustment, and the lambda of a score matrix under two compositions. Functions name the
+// NCBI routine (composition_adjustment/) whose arithmetic they follow, in the same order.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "blast/alphabet.hpp"
+
+namespace gpuseq::blast {
+
+// The 20 true amino acids, in NCBI's composition order ARNDCQEGHILKMFPSTWYV.
+inline constexpr int kTrueAminoAcids = 20;
+using TrueAaProbabilities = std::array<double, kTrueAminoAcids>;
+
+// Index in ARNDCQEGHILKMFPSTWYV of each NCBIstdaa code, -1 for the others (B, X, Z, U, ...).
+const std::array<int, kAlphabetSize>& ncbi_to_true_aa();
+
+// BLOSUM62's background letter probabilities (margins of its joint probabilities).
+const TrueAaProbabilities& blosum62_background();
+// BLOSUM62's joint pair probabilities, [i][j] in ARNDCQEGHILKMFPSTWYV order.
+const std::array<TrueAaProbabilities, kTrueAminoAcids>& blosum62_joint_probabilities();
+
+struct AaComposition {
+  std::array<double, kAlphabetSize> probability{};  // by NCBIstdaa code; 0 for non-true codes
+  int32_t true_amino_acids = 0;                     // how many letters were counted
+};
+
+// Blast_ReadAaComposition: the frequencies of the 20 true amino acids among themselves, U
+// counted as C; every other letter (X, B, Z, J, O, *) is left out.
+AaComposition read_composition(const uint8_t* codes, int64_t length);
+
+// s_GatherLetterProbs: a composition in ARNDCQEGHILKMFPSTWYV order.
+TrueAaProbabilities true_aa_probabilities(const AaComposition& composition);
+
+// Blast_GetRelativeEntropy: the square root of the Jensen-Shannon divergence of a and b
+// (the "distance" of the mode-2 rule).
+double composition_distance(const TrueAaProbabilities& a, const TrueAaProbabilities& b);
+
+// What a subject's matrix becomes (EMatrixAdjustRule).
+enum class MatrixAdjustRule {
+  kDontAdjust,      // mode 0
+  kScaleOldMatrix,  // Schaffer et al. 2001: BLOSUM62 rescaled by a lambda ratio (mode 1)
+  kRelativeEntropy  // Yu & Altschul 2005: target frequencies at relative entropy 0.44
+};
+
+// Blast_ChooseMatrixAdjustRule for blastp's modes 0-3. Lengths are the full sequence lengths,
+// probabilities the true_aa_probabilities of query and subject.
+MatrixAdjustRule choose_matrix_adjust_rule(int mode, int32_t query_length, int32_t subject_length,
+                                           const TrueAaProbabilities& query,
+                                           const TrueAaProbabilities& subject);
+
+// Blast_CalcLambdaFullPrecision: the positive lambda with
+// sum_ij row_i col_j exp(lambda S_ij) = 1, by NCBI's safeguarded Newton iteration in
+// x = exp(-lambda). scores: alphabet_size x alphabet_size, row major. Returns -1 when no
+// lambda exists (non-negative mean or no positive score) or the iteration limit is reached;
+// iterations receives the iteration count (max_iterations when it failed).
+double lambda_full_precision(const std::vector<double>& scores, int alphabet_size,
+                             const double* row_probabilities, const double* column_probabilities,
+                             double lambda_tolerance, double function_tolerance, int max_iterations,
+                             int* iterations = nullptr);
+
+// Tolerances blastp uses for that lambda (composition_adjustment.c).
+inline constexpr int kCompoLambdaIterationLimit = 100;
+inline constexpr double kCompoLambdaErrorTolerance = 0.0000001;
+inline constexpr double kCompoLambdaFunctionTolerance = 0.00001;
+
+}  // namespace gpuseq::blast
