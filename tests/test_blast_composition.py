@@ -115,3 +115,93 @@ def test_composition_lambda_is_the_root(proteome):
         assert lam == pytest.approx(brentq(phi, 1e-3, 2.0, xtol=1e-14), rel=1e-6)
     # No lambda when the expected score is not negative.
     assert _core.blast_composition_lambda(np.ones((20, 20)), BACKGROUND, BACKGROUND)[0] == -1
+
+
+def test_ideal_lambda_is_blosum62s_tabulated_ungapped_lambda():
+    # blast_stat.c tabulates BLOSUM62's ungapped lambda as 0.3176 (Robinson frequencies).
+    assert _core.blast_ideal_lambda() == pytest.approx(0.3176, abs=5e-5)
+
+
+def with_pseudocounts(p: np.ndarray, n: int) -> np.ndarray:
+    """Spec 14.2: 20 pseudocounts of BLOSUM62's background."""
+    w = 20 / (n + 20)
+    return (1 - w) * p / p.sum() + w * BACKGROUND
+
+
+def stationarity_residual(x, q, scores=None) -> float:
+    """How far ln(x/q) is from row effect + column effect (+ eta * scores): the optimality
+    condition of min sum x ln(x/q) under margin (and relative-entropy) constraints."""
+    rows = np.kron(np.eye(20), np.ones((20, 1)))
+    cols = np.kron(np.ones((20, 1)), np.eye(20))
+    basis = [rows, cols] + ([scores.reshape(-1, 1)] if scores is not None else [])
+    design = np.hstack(basis)
+    target = np.log(x / q).ravel()
+    coef, *_ = np.linalg.lstsq(design, target, rcond=None)
+    return float(np.abs(design @ coef - target).max())
+
+
+@pytest.mark.parametrize("relative_entropy", [0.44, 0.0])
+def test_target_frequencies_solve_their_problem(proteome, relative_entropy):
+    for a, b in [(proteome[0], proteome[1]), (proteome[2], "KKKKEEEE" * 20)]:
+        r = with_pseudocounts(*counted_composition(a))
+        c = with_pseudocounts(*counted_composition(b))
+        x, status, iterations = _core.blast_optimize_target_frequencies(
+            JOINT.ravel(), r, c, relative_entropy
+        )
+        assert status == 0 and 0 < iterations < 2000
+        x = x.reshape(20, 20)
+        np.testing.assert_allclose(x.sum(axis=1), r, atol=1e-9)
+        np.testing.assert_allclose(x.sum(axis=0), c, atol=1e-9)
+        scores = np.log(JOINT / np.outer(r, c))
+        if relative_entropy:
+            assert (x * np.log(x / np.outer(r, c))).sum() == pytest.approx(0.44, abs=1e-9)
+            assert stationarity_residual(x, JOINT, scores) < 1e-6
+        else:
+            assert stationarity_residual(x, JOINT) < 1e-6
+
+
+def nint(v: np.ndarray) -> np.ndarray:
+    return np.trunc(v + np.where(v >= 0, 0.5, -0.5)).astype(int)
+
+
+def test_adjusted_matrices_follow_the_spec(proteome):
+    lam = _core.blast_ideal_lambda() / 32
+    true = codes_of(ARND)
+    start = np.asarray(_core.blast_blosum62_at_lambda(lam)).reshape(28, 28)
+    rules = set()
+    for a, b in [(proteome[0], proteome[1]), (proteome[3], proteome[9]), (proteome[5], "A" * 80)]:
+        pq, nq = counted_composition(a)
+        ps, ns = counted_composition(b)
+        for mode in (1, 2):
+            flat, rule, ratio, status = _core.blast_adjusted_matrix(mode, codes_of(a), codes_of(b))
+            assert status == 0
+            m = np.asarray(flat).reshape(28, 28)
+            rules.add(rule)
+            if rule == "scale":
+                # Lambda of the start matrix under the two compositions over the standard one,
+                # clamped to [0.5, 1]; the ratios rescaled to lambda / ratio (spec 14.2).
+                block = start[np.ix_(true, true)]
+
+                def phi(x, block=block, pq=pq, ps=ps):
+                    return (np.outer(pq, ps) * np.exp(x * block)).sum() - 1
+
+                expected = min(max(brentq(phi, 1e-5, 1.0, xtol=1e-15) / lam, 0.5), 1.0)
+                assert ratio == pytest.approx(expected, rel=1e-6)
+                ratios = JOINT / np.outer(BACKGROUND, BACKGROUND)
+                # BLOSUM62's frequency ratios are JOINT's to 8 digits; a .5 boundary is rare.
+                diff = m[np.ix_(true, true)] - nint(np.log(ratios) / (lam / ratio))
+                assert np.abs(diff).max() <= 1 and (diff != 0).mean() < 0.01
+            else:
+                r, c = with_pseudocounts(pq, nq), with_pseudocounts(ps, ns)
+                x = _core.blast_optimize_target_frequencies(JOINT.ravel(), r, c, 0.44)[0]
+                x = x.reshape(20, 20)
+                expected = nint(np.log(x / x.sum() / np.outer(r, c)) / lam)
+                np.testing.assert_array_equal(m[np.ix_(true, true)], expected)
+            # X scores: averages under the compositions, at most -1 (spec 14.2).
+            x_code = _core.blast_letters.index("X")
+            assert (m[true, x_code] <= -1).all() and (m[x_code, true] <= -1).all()
+            stop = _core.blast_letters.index("*")
+            np.testing.assert_array_equal(m[stop], start[stop])
+    assert rules == {"scale", "relative_entropy"}
+    # A sequence without amino acids leaves the matrix alone.
+    assert _core.blast_adjusted_matrix(2, codes_of("XXXX"), codes_of(proteome[0]))[3] == 1

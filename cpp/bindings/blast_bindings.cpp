@@ -189,6 +189,61 @@ void bind_blast(py::module_& m) {
       py::arg("scores"), py::arg("row_probabilities"), py::arg("column_probabilities"),
       "Blast_CalcLambdaFullPrecision with blastp's tolerances: (lambda or -1, iterations).");
 
+  m.def("blast_ideal_lambda", &ideal_ungapped_lambda,
+        "BLOSUM62's ideal ungapped lambda (Robinson & Robinson frequencies both sides).");
+
+  m.def(
+      "blast_optimize_target_frequencies",
+      [](CArray<double> q, CArray<double> row_sums, CArray<double> col_sums,
+         double relative_entropy) {
+        const auto n = row_sums.shape(0);
+        if (row_sums.ndim() != 1 || col_sums.ndim() != 1 || col_sums.shape(0) != n ||
+            q.size() != n * n)
+          throw std::invalid_argument("q must hold n x n values for n row and column sums");
+        std::vector<double> x(static_cast<size_t>(n * n));
+        int iterations = 0;
+        const int status = optimize_target_frequencies(
+            x.data(), static_cast<int>(n), &iterations, q.data(), row_sums.data(), col_sums.data(),
+            relative_entropy > 0.0, relative_entropy, 0.00000001, 2000);
+        return py::make_tuple(to_numpy(std::move(x)), status, iterations);
+      },
+      py::arg("q"), py::arg("row_sums"), py::arg("col_sums"), py::arg("relative_entropy"),
+      "Blast_OptimizeTargetFrequencies with blastp's tolerance (1e-8, 2000 iterations): "
+      "(x, status 0 when converged, iterations); relative_entropy 0: unconstrained.");
+
+  m.def(
+      "blast_adjusted_matrix",
+      [](int mode, CArray<uint8_t> query, CArray<uint8_t> subject) {
+        if (mode < 1 || mode > 3) throw std::invalid_argument("mode must be 1 to 3");
+        const int32_t qn = query_length_of(query), sn = query_length_of(subject);
+        const double lambda = ideal_ungapped_lambda() / kCompoScalingFactor;
+        const ScoreMatrix start = blosum62_at_lambda(lambda);
+        ScoreMatrix matrix = start;
+        const MatrixAdjustment a =
+            adjust_scores(&matrix, mode, read_composition(query.data(), qn), qn,
+                          read_composition(subject.data(), sn), sn, lambda, start);
+        std::vector<int32_t> flat;
+        for (const auto& row : matrix) flat.insert(flat.end(), row.begin(), row.end());
+        const char* rule = a.rule == MatrixAdjustRule::kScaleOldMatrix    ? "scale"
+                           : a.rule == MatrixAdjustRule::kRelativeEntropy ? "relative_entropy"
+                                                                          : "none";
+        return py::make_tuple(to_numpy(std::move(flat)), std::string(rule), a.lambda_ratio,
+                              a.status);
+      },
+      py::arg("mode"), py::arg("query"), py::arg("subject"),
+      "Blast_AdjustScores: the subject's 28 x 28 matrix in 1/32 units (flat), the rule, the "
+      "lambda ratio (scaling) and the status (1: a sequence without true amino acids).");
+
+  m.def(
+      "blast_blosum62_at_lambda",
+      [](double lambda) {
+        std::vector<int32_t> flat;
+        for (const auto& row : blosum62_at_lambda(lambda))
+          flat.insert(flat.end(), row.begin(), row.end());
+        return to_numpy(std::move(flat));
+      },
+      py::arg("lambda_"), "Blast_Int4MatrixFromFreq on BLOSUM62's frequency ratios (flat).");
+
   m.def(
       "blast_query_karlin",
       [](CArray<uint8_t> query) {

@@ -1,6 +1,7 @@
 // Composition-based statistics (spec: blastp.md 14); see composition.hpp.
 #include "blast/composition.hpp"
 
+#include <climits>
 #include <cmath>
 
 namespace gpuseq::blast {
@@ -159,6 +160,151 @@ constexpr double kBlosum62Background[kTrueAminoAcids] = {
     2.6212984805266227e-02, 6.7917367618953756e-02, 9.8907868497150955e-02, 5.8155682303079680e-02,
     2.4990197579643110e-02, 4.7418459742284751e-02, 3.8538003320306206e-02, 5.7229029476494421e-02,
     5.0891364550287033e-02, 1.3029956129972148e-02, 3.2281512313758580e-02, 7.2919098205619245e-02,
+};
+
+// BLOSUM62's frequency ratios p(i,j) / (p(i) p(j)) over NCBIstdaa (NCBI's matrix_freq_ratios.c:
+// ambiguity codes, X, U, O, J and * included); blastp's composition stage rescales their logs.
+constexpr double kBlosum62FrequencyRatios[kAlphabetSize][kAlphabetSize] = {
+    {0.00000000e+00, 0.00000000e+00, 0.00000000e+00, 0.00000000e+00, 0.00000000e+00, 0.00000000e+00,
+     0.00000000e+00, 0.00000000e+00, 0.00000000e+00, 0.00000000e+00, 0.00000000e+00, 0.00000000e+00,
+     0.00000000e+00, 0.00000000e+00, 0.00000000e+00, 0.00000000e+00, 0.00000000e+00, 0.00000000e+00,
+     0.00000000e+00, 0.00000000e+00, 0.00000000e+00, 0.00000000e+00, 0.00000000e+00, 0.00000000e+00,
+     0.00000000e+00, 0.00000000e+00, 0.00000000e+00, 0.00000000e+00},
+    {0.00000000e+00, 3.90294070e+00, 5.64459671e-01, 8.67987664e-01, 5.44605275e-01, 7.41264113e-01,
+     4.64893827e-01, 1.05686961e+00, 5.69364849e-01, 6.32481035e-01, 7.75390239e-01, 6.01945975e-01,
+     7.23150342e-01, 5.88307640e-01, 7.54121369e-01, 7.56803943e-01, 6.12698600e-01, 1.47210399e+00,
+     9.84401956e-01, 9.36458396e-01, 4.16548781e-01, 7.50000000e-01, 5.42611869e-01, 7.47274948e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 6.14377313e-01},
+    {0.00000000e+00, 5.64459671e-01, 4.43758048e+00, 3.45226274e-01, 4.74290926e+00, 1.33503378e+00,
+     3.24101420e-01, 7.38524318e-01, 9.25449581e-01, 3.33981361e-01, 8.54849426e-01, 2.97257620e-01,
+     4.04640322e-01, 4.07083696e+00, 5.53838329e-01, 9.44103648e-01, 7.02873767e-01, 1.05798620e+00,
+     8.26250098e-01, 3.51280513e-01, 2.52855433e-01, 7.50000000e-01, 4.09444638e-01, 1.18382127e+00,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 3.12208474e-01},
+    {0.00000000e+00, 8.67987664e-01, 3.45226274e-01, 1.95765857e+01, 3.01454345e-01, 2.85934574e-01,
+     4.38990118e-01, 4.20387870e-01, 3.55049505e-01, 6.53458801e-01, 3.49128465e-01, 6.42275633e-01,
+     6.11354340e-01, 3.97802620e-01, 3.79562691e-01, 3.65781531e-01, 3.08939296e-01, 7.38415701e-01,
+     7.40551692e-01, 7.55844055e-01, 4.49983903e-01, 7.50000000e-01, 4.34203398e-01, 3.16819526e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 6.46828489e-01},
+    {0.00000000e+00, 5.44605275e-01, 4.74290926e+00, 3.01454345e-01, 7.39792738e+00, 1.68781075e+00,
+     2.98969081e-01, 6.34301019e-01, 6.78558839e-01, 3.39015407e-01, 7.84090406e-01, 2.86613046e-01,
+     3.46454634e-01, 1.55385281e+00, 5.98716826e-01, 8.97081129e-01, 5.73200024e-01, 9.13504624e-01,
+     6.94789868e-01, 3.36500142e-01, 2.32102315e-01, 7.50000000e-01, 3.45683565e-01, 1.38195506e+00,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 3.07946931e-01},
+    {0.00000000e+00, 7.41264113e-01, 1.33503378e+00, 2.85934574e-01, 1.68781075e+00, 5.46952608e+00,
+     3.30743991e-01, 4.81267655e-01, 9.60040718e-01, 3.30522558e-01, 1.30827885e+00, 3.72873704e-01,
+     5.00342289e-01, 9.11298183e-01, 6.79202587e-01, 1.90173784e+00, 9.60797602e-01, 9.50357185e-01,
+     7.41425610e-01, 4.28943130e-01, 3.74300212e-01, 7.50000000e-01, 4.96467354e-01, 4.08949895e+00,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 3.55631838e-01},
+    {0.00000000e+00, 4.64893827e-01, 3.24101420e-01, 4.38990118e-01, 2.98969081e-01, 3.30743991e-01,
+     8.12879702e+00, 3.40640908e-01, 6.51990521e-01, 9.45769883e-01, 3.44043119e-01, 1.15459749e+00,
+     1.00437163e+00, 3.54288952e-01, 2.87444758e-01, 3.33972402e-01, 3.80726330e-01, 4.39973597e-01,
+     4.81693683e-01, 7.45089738e-01, 1.37437942e+00, 7.50000000e-01, 2.76938063e+00, 3.31992746e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 1.06958025e+00},
+    {0.00000000e+00, 1.05686961e+00, 7.38524318e-01, 4.20387870e-01, 6.34301019e-01, 4.81267655e-01,
+     3.40640908e-01, 6.87630691e+00, 4.92966576e-01, 2.75009722e-01, 5.88871736e-01, 2.84504012e-01,
+     3.95486600e-01, 8.63711406e-01, 4.77385507e-01, 5.38649627e-01, 4.49983999e-01, 9.03596525e-01,
+     5.79271582e-01, 3.36954912e-01, 4.21690355e-01, 7.50000000e-01, 3.48714366e-01, 5.03463109e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 2.80638726e-01},
+    {0.00000000e+00, 5.69364849e-01, 9.25449581e-01, 3.55049505e-01, 6.78558839e-01, 9.60040718e-01,
+     6.51990521e-01, 4.92966576e-01, 1.35059997e+01, 3.26288125e-01, 7.78887490e-01, 3.80675486e-01,
+     5.84132623e-01, 1.22200067e+00, 4.72879831e-01, 1.16798104e+00, 9.17048021e-01, 7.36731740e-01,
+     5.57503254e-01, 3.39447442e-01, 4.44088955e-01, 7.50000000e-01, 1.79790413e+00, 1.04047242e+00,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 3.58533474e-01},
+    {0.00000000e+00, 6.32481035e-01, 3.33981361e-01, 6.53458801e-01, 3.39015407e-01, 3.30522558e-01,
+     9.45769883e-01, 2.75009722e-01, 3.26288125e-01, 3.99792994e+00, 3.96372934e-01, 1.69443475e+00,
+     1.47774450e+00, 3.27934752e-01, 3.84662860e-01, 3.82937802e-01, 3.54751311e-01, 4.43163582e-01,
+     7.79816110e-01, 2.41751209e+00, 4.08874390e-01, 7.50000000e-01, 6.30388931e-01, 3.50796872e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 2.63222650e+00},
+    {0.00000000e+00, 7.75390239e-01, 8.54849426e-01, 3.49128465e-01, 7.84090406e-01, 1.30827885e+00,
+     3.44043119e-01, 5.88871736e-01, 7.78887490e-01, 3.96372934e-01, 4.76433717e+00, 4.28270363e-01,
+     6.25302816e-01, 9.39841129e-01, 7.03774479e-01, 1.55432308e+00, 2.07680867e+00, 9.31919141e-01,
+     7.92905803e-01, 4.56542720e-01, 3.58930071e-01, 7.50000000e-01, 5.32179333e-01, 1.40344922e+00,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 4.15284382e-01},
+    {0.00000000e+00, 6.01945975e-01, 2.97257620e-01, 6.42275633e-01, 2.86613046e-01, 3.72873704e-01,
+     1.15459749e+00, 2.84504012e-01, 3.80675486e-01, 1.69443475e+00, 4.28270363e-01, 3.79662137e+00,
+     1.99429557e+00, 3.10043276e-01, 3.71121724e-01, 4.77325586e-01, 4.73919278e-01, 4.28893743e-01,
+     6.60328975e-01, 1.31423573e+00, 5.68037074e-01, 7.50000000e-01, 6.92059423e-01, 4.13275887e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 2.94078574e+00},
+    {0.00000000e+00, 7.23150342e-01, 4.04640322e-01, 6.11354340e-01, 3.46454634e-01, 5.00342289e-01,
+     1.00437163e+00, 3.95486600e-01, 5.84132623e-01, 1.47774450e+00, 6.25302816e-01, 1.99429557e+00,
+     6.48145121e+00, 4.74529655e-01, 4.23898024e-01, 8.64250293e-01, 6.22623369e-01, 5.98558924e-01,
+     7.93801616e-01, 1.26893679e+00, 6.10296214e-01, 7.50000000e-01, 7.08364628e-01, 6.41102583e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 1.78399892e+00},
+    {0.00000000e+00, 5.88307640e-01, 4.07083696e+00, 3.97802620e-01, 1.55385281e+00, 9.11298183e-01,
+     3.54288952e-01, 8.63711406e-01, 1.22200067e+00, 3.27934752e-01, 9.39841129e-01, 3.10043276e-01,
+     4.74529655e-01, 7.09409488e+00, 4.99932836e-01, 1.00058442e+00, 8.58630478e-01, 1.23152924e+00,
+     9.84152635e-01, 3.69033853e-01, 2.77782896e-01, 7.50000000e-01, 4.86030806e-01, 9.45834265e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 3.17327197e-01},
+    {0.00000000e+00, 7.54121369e-01, 5.53838329e-01, 3.79562691e-01, 5.98716826e-01, 6.79202587e-01,
+     2.87444758e-01, 4.77385507e-01, 4.72879831e-01, 3.84662860e-01, 7.03774479e-01, 3.71121724e-01,
+     4.23898024e-01, 4.99932836e-01, 1.28375437e+01, 6.41280589e-01, 4.81534905e-01, 7.55503259e-01,
+     6.88897122e-01, 4.43082984e-01, 2.81833164e-01, 7.50000000e-01, 3.63521119e-01, 6.64534287e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 3.76634549e-01},
+    {0.00000000e+00, 7.56803943e-01, 9.44103648e-01, 3.65781531e-01, 8.97081129e-01, 1.90173784e+00,
+     3.33972402e-01, 5.38649627e-01, 1.16798104e+00, 3.82937802e-01, 1.55432308e+00, 4.77325586e-01,
+     8.64250293e-01, 1.00058442e+00, 6.41280589e-01, 6.24442175e+00, 1.40579606e+00, 9.65555228e-01,
+     7.91320741e-01, 4.66777931e-01, 5.09360272e-01, 7.50000000e-01, 6.11094097e-01, 3.58149606e+00,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 4.38898727e-01},
+    {0.00000000e+00, 6.12698600e-01, 7.02873767e-01, 3.08939296e-01, 5.73200024e-01, 9.60797602e-01,
+     3.80726330e-01, 4.49983999e-01, 9.17048021e-01, 3.54751311e-01, 2.07680867e+00, 4.73919278e-01,
+     6.22623369e-01, 8.58630478e-01, 4.81534905e-01, 1.40579606e+00, 6.66557707e+00, 7.67165633e-01,
+     6.77754679e-01, 4.20072316e-01, 3.95102106e-01, 7.50000000e-01, 5.55965425e-01, 1.13292384e+00,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 4.25403989e-01},
+    {0.00000000e+00, 1.47210399e+00, 1.05798620e+00, 7.38415701e-01, 9.13504624e-01, 9.50357185e-01,
+     4.39973597e-01, 9.03596525e-01, 7.36731740e-01, 4.43163582e-01, 9.31919141e-01, 4.28893743e-01,
+     5.98558924e-01, 1.23152924e+00, 7.55503259e-01, 9.65555228e-01, 7.67165633e-01, 3.84284741e+00,
+     1.61392097e+00, 5.65223766e-01, 3.85303035e-01, 7.50000000e-01, 5.57520051e-01, 9.56235816e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 4.34703235e-01},
+    {0.00000000e+00, 9.84401956e-01, 8.26250098e-01, 7.40551692e-01, 6.94789868e-01, 7.41425610e-01,
+     4.81693683e-01, 5.79271582e-01, 5.57503254e-01, 7.79816110e-01, 7.92905803e-01, 6.60328975e-01,
+     7.93801616e-01, 9.84152635e-01, 6.88897122e-01, 7.91320741e-01, 6.77754679e-01, 1.61392097e+00,
+     4.83210516e+00, 9.80943005e-01, 4.30934144e-01, 7.50000000e-01, 5.73156574e-01, 7.60725140e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 7.08974203e-01},
+    {0.00000000e+00, 9.36458396e-01, 3.51280513e-01, 7.55844055e-01, 3.36500142e-01, 4.28943130e-01,
+     7.45089738e-01, 3.36954912e-01, 3.39447442e-01, 2.41751209e+00, 4.56542720e-01, 1.31423573e+00,
+     1.26893679e+00, 3.69033853e-01, 4.43082984e-01, 4.66777931e-01, 4.20072316e-01, 5.65223766e-01,
+     9.80943005e-01, 3.69215640e+00, 3.74456332e-01, 7.50000000e-01, 6.58038693e-01, 4.43577702e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 1.76339815e+00},
+    {0.00000000e+00, 4.16548781e-01, 2.52855433e-01, 4.49983903e-01, 2.32102315e-01, 3.74300212e-01,
+     1.37437942e+00, 4.21690355e-01, 4.44088955e-01, 4.08874390e-01, 3.58930071e-01, 5.68037074e-01,
+     6.10296214e-01, 2.77782896e-01, 2.81833164e-01, 5.09360272e-01, 3.95102106e-01, 3.85303035e-01,
+     4.30934144e-01, 3.74456332e-01, 3.81077833e+01, 7.50000000e-01, 2.10980812e+00, 4.26541694e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 5.03239261e-01},
+    {0.00000000e+00, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01,
+     7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01,
+     7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01,
+     7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 7.50000000e-01},
+    {0.00000000e+00, 5.42611869e-01, 4.09444638e-01, 4.34203398e-01, 3.45683565e-01, 4.96467354e-01,
+     2.76938063e+00, 3.48714366e-01, 1.79790413e+00, 6.30388931e-01, 5.32179333e-01, 6.92059423e-01,
+     7.08364628e-01, 4.86030806e-01, 3.63521119e-01, 6.11094097e-01, 5.55965425e-01, 5.57520051e-01,
+     5.73156574e-01, 6.58038693e-01, 2.10980812e+00, 7.50000000e-01, 9.83220341e+00, 5.40805192e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 6.66952325e-01},
+    {0.00000000e+00, 7.47274948e-01, 1.18382127e+00, 3.16819526e-01, 1.38195506e+00, 4.08949895e+00,
+     3.31992746e-01, 5.03463109e-01, 1.04047242e+00, 3.50796872e-01, 1.40344922e+00, 4.13275887e-01,
+     6.41102583e-01, 9.45834265e-01, 6.64534287e-01, 3.58149606e+00, 1.13292384e+00, 9.56235816e-01,
+     7.60725140e-01, 4.43577702e-01, 4.26541694e-01, 7.50000000e-01, 5.40805192e-01, 3.89300249e+00,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 3.87839626e-01},
+    {0.00000000e+00, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01,
+     7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01,
+     7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01,
+     7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 7.50000000e-01},
+    {0.00000000e+00, 2.50000000e-01, 2.50000000e-01, 2.50000000e-01, 2.50000000e-01, 2.50000000e-01,
+     2.50000000e-01, 2.50000000e-01, 2.50000000e-01, 2.50000000e-01, 2.50000000e-01, 2.50000000e-01,
+     2.50000000e-01, 2.50000000e-01, 2.50000000e-01, 2.50000000e-01, 2.50000000e-01, 2.50000000e-01,
+     2.50000000e-01, 2.50000000e-01, 2.50000000e-01, 2.50000000e-01, 2.50000000e-01, 2.50000000e-01,
+     2.50000000e-01, 1.33300000e+00, 2.50000000e-01, 2.50000000e-01},
+    {0.00000000e+00, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01,
+     7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01,
+     7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01,
+     7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01, 7.50000000e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 7.50000000e-01},
+    {0.00000000e+00, 6.14377313e-01, 3.12208474e-01, 6.46828489e-01, 3.07946931e-01, 3.55631838e-01,
+     1.06958025e+00, 2.80638726e-01, 3.58533474e-01, 2.63222650e+00, 4.15284382e-01, 2.94078574e+00,
+     1.78399892e+00, 3.17327197e-01, 3.76634549e-01, 4.38898727e-01, 4.25403989e-01, 4.34703235e-01,
+     7.08974203e-01, 1.76339815e+00, 5.03239261e-01, 7.50000000e-01, 6.66952325e-01, 3.87839626e-01,
+     7.50000000e-01, 2.50000000e-01, 7.50000000e-01, 2.81516607e+00},
 };
 
 // Thresholds of the mode-2 rule (compo_mode_condition.c).
@@ -360,6 +506,457 @@ double lambda_full_precision(const std::vector<double>& scores, int alphabet_siz
   }
   if (iterations) *iterations = k;
   return k < max_iterations ? -std::log(x) : -1.0;
+}
+
+}  // namespace gpuseq::blast
+
+namespace gpuseq::blast {
+
+namespace {
+
+// The linear constraints of the target-frequency problem as a (2n-1) x n^2 matrix A: rows
+// 0..n-1 are column sums, rows n..2n-2 the sums of rows 1..n-1 (row 0's sum follows from
+// the others). y = beta y + alpha A x.
+void multiply_by_a(double beta, double* y, int n, double alpha, const double* x) {
+  if (beta == 0.0) {
+    for (int i = 0; i < 2 * n - 1; ++i) y[i] = 0.0;
+  } else if (beta != 1.0) {
+    for (int i = 0; i < 2 * n - 1; ++i) y[i] *= beta;
+  }
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) y[j] += alpha * x[i * n + j];
+  for (int i = 1; i < n; ++i)
+    for (int j = 0; j < n; ++j) y[i + n - 1] += alpha * x[i * n + j];
+}
+
+// y = beta y + alpha A^T x.
+void multiply_by_a_transpose(double beta, double* y, int n, double alpha, const double* x) {
+  if (beta == 0.0) {
+    for (int k = 0; k < n * n; ++k) y[k] = 0.0;
+  } else if (beta != 1.0) {
+    for (int k = 0; k < n * n; ++k) y[k] *= beta;
+  }
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const int k = i * n + j;
+      y[k] += alpha * x[j];
+      if (i > 0) y[k] += alpha * x[i + n - 1];
+    }
+}
+
+// Nlm_EuclideanNorm: the 2-norm, scaled against overflow.
+double euclidean_norm(const double* v, int n) {
+  double sum = 1.0, scale = 0.0;
+  for (int i = 0; i < n; ++i) {
+    if (v[i] != 0.0) {
+      const double a = std::fabs(v[i]);
+      if (scale < a) {
+        sum = 1.0 + sum * (scale / a) * (scale / a);
+        scale = a;
+      } else {
+        sum += (a / scale) * (a / scale);
+      }
+    }
+  }
+  return scale * std::sqrt(sum);
+}
+
+// A lower-triangular matrix, row i holding columns 0..i.
+using LowerTriangle = std::vector<std::vector<double>>;
+
+// Nlm_FactorLtriangPosDef: Cholesky factor of the symmetric positive definite matrix whose
+// lower triangle a holds, in place.
+void cholesky_factor(LowerTriangle& a, int m) {
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < i; ++j) {
+      double t = a[i][j];
+      for (int k = 0; k < j; ++k) t -= a[i][k] * a[j][k];
+      a[i][j] = t / a[j][j];
+    }
+    double t = a[i][i];
+    for (int k = 0; k < i; ++k) t -= a[i][k] * a[i][k];
+    a[i][i] = std::sqrt(t);
+  }
+}
+
+// Nlm_SolveLtriangPosDef: solves L L^T y = b in place.
+void cholesky_solve(double* x, int m, const LowerTriangle& l) {
+  for (int i = 0; i < m; ++i) {
+    double t = x[i];
+    for (int j = 0; j < i; ++j) t -= l[i][j] * x[j];
+    x[i] = t / l[i][i];
+  }
+  for (int j = m - 1; j >= 0; --j) {
+    x[j] /= l[j][j];
+    for (int i = 0; i < j; ++i) x[i] -= l[j][i] * x[j];
+  }
+}
+
+}  // namespace
+
+int optimize_target_frequencies(double* x, int n, int* iterations, const double* q,
+                                const double* row_sums, const double* col_sums,
+                                bool constrain_relative_entropy, double relative_entropy,
+                                double tolerance, int max_iterations) {
+  const int nn = n * n;
+  const int m_linear = 2 * n - 1;
+  const int m = constrain_relative_entropy ? m_linear + 1 : m_linear;
+  std::vector<double> resid_x(nn), resid_z(m_linear + 1), z(m_linear + 1, 0.0);
+  std::vector<double> old_scores(nn), work(nn), grad_value(nn), grad_re(nn), d_inv(nn);
+  LowerTriangle w(2 * n);
+  for (int i = 0; i < 2 * n; ++i) w[i].assign(i + 1, 0.0);
+  // Scores (lambda 1) of q under the wanted margins: the relative entropy constraint's term.
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      old_scores[i * n + j] = std::log(q[i * n + j] / (row_sums[i] * col_sums[j]));
+  for (int k = 0; k < nn; ++k) x[k] = q[k];
+
+  int its = 0;
+  double rnorm = 0.0;
+  while (its <= max_iterations) {
+    // Objective sum x ln(x/q) and the relative entropy constraint, with their gradients.
+    double value_re = 0.0;
+    for (int k = 0; k < nn; ++k) {
+      double t = std::log(x[k] / q[k]);
+      grad_value[k] = t + 1;
+      if (constrain_relative_entropy) {
+        t += old_scores[k];
+        value_re += x[k] * t;
+        grad_re[k] = t + 1;
+      }
+    }
+    // Residuals: dual (gradient of the Lagrangian) and primal (constraints).
+    if (constrain_relative_entropy) {
+      const double eta = z[m_linear];
+      for (int k = 0; k < nn; ++k) resid_x[k] = -grad_value[k] + eta * grad_re[k];
+    } else {
+      for (int k = 0; k < nn; ++k) resid_x[k] = -grad_value[k];
+    }
+    multiply_by_a_transpose(1.0, resid_x.data(), n, 1.0, z.data());
+    const double norm_x = euclidean_norm(resid_x.data(), nn);
+    for (int i = 0; i < n; ++i) resid_z[i] = col_sums[i];
+    for (int i = 1; i < n; ++i) resid_z[i + n - 1] = row_sums[i];
+    multiply_by_a(1.0, resid_z.data(), n, -1.0, x);
+    double norm_z;
+    if (constrain_relative_entropy) {
+      resid_z[m_linear] = relative_entropy - value_re;
+      norm_z = euclidean_norm(resid_z.data(), 2 * n);
+    } else {
+      norm_z = euclidean_norm(resid_z.data(), m_linear);
+    }
+    rnorm = std::sqrt(norm_x * norm_x + norm_z * norm_z);
+    if (!(rnorm > tolerance)) break;  // converged (a NaN norm stops too)
+    if (++its > max_iterations) break;
+
+    // Factor the Newton system (D J^T; J 0) by block reduction: D is diagonal, W holds the
+    // Cholesky factor of J D^-1 J^T.
+    if (constrain_relative_entropy) {
+      const double eta = z[m - 1];
+      for (int k = 0; k < nn; ++k) d_inv[k] = x[k] / (1 - eta);
+    } else {
+      for (int k = 0; k < nn; ++k) d_inv[k] = x[k];
+    }
+    for (int r = 0; r < m_linear; ++r)
+      for (int c = 0; c <= r; ++c) w[r][c] = 0.0;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const double d = d_inv[i * n + j];
+        w[j][j] += d;
+        if (i > 0) {
+          w[i + n - 1][j] += d;
+          w[i + n - 1][i + n - 1] += d;
+        }
+      }
+    if (constrain_relative_entropy) {
+      w[m - 1][m - 1] = 0.0;
+      for (int k = 0; k < nn; ++k) {
+        work[k] = d_inv[k] * grad_re[k];
+        w[m - 1][m - 1] += grad_re[k] * work[k];
+      }
+      multiply_by_a(0.0, w[m - 1].data(), n, 1.0, work.data());
+    }
+    cholesky_factor(w, m);
+
+    // Solve for the step (in resid_x, resid_z).
+    for (int k = 0; k < nn; ++k) work[k] = resid_x[k] * d_inv[k];
+    multiply_by_a(1.0, resid_z.data(), n, -1.0, work.data());
+    if (constrain_relative_entropy)
+      for (int k = 0; k < nn; ++k) resid_z[m - 1] -= grad_re[k] * work[k];
+    cholesky_solve(resid_z.data(), m, w);
+    if (constrain_relative_entropy)
+      for (int k = 0; k < nn; ++k) resid_x[k] += grad_re[k] * resid_z[m - 1];
+    multiply_by_a_transpose(1.0, resid_x.data(), n, 1.0, resid_z.data());
+    for (int k = 0; k < nn; ++k) resid_x[k] *= d_inv[k];
+
+    // Nlm_StepBound: the largest step up to 1/0.95 that keeps x non-negative, times 0.95.
+    double alpha = 1.0 / .95;
+    for (int k = 0; k < nn; ++k) {
+      const double to_boundary = -x[k] / resid_x[k];
+      if (to_boundary >= 0 && to_boundary < alpha) alpha = to_boundary;
+    }
+    alpha *= 0.95;
+    for (int k = 0; k < nn; ++k) x[k] += alpha * resid_x[k];
+    for (int i = 0; i < m; ++i) z[i] += alpha * resid_z[i];
+  }
+  if (iterations) *iterations = its;
+  const bool converged =
+      its <= max_iterations && rnorm <= tolerance && (!constrain_relative_entropy || z[m - 1] < 1);
+  return converged ? 0 : 1;
+}
+
+}  // namespace gpuseq::blast
+
+namespace gpuseq::blast {
+
+namespace {
+
+constexpr int kPseudocounts = 20;                // kReMatrixAdjustmentPseudocounts
+constexpr double kTargetRelativeEntropy = 0.44;  // kFixedReBlosum62
+constexpr double kMaximumXScore = -1.0;
+constexpr double kAdjustTolerance = 0.00000001;
+constexpr int kAdjustIterationLimit = 2000;
+constexpr double kLambdaRatioLowerBound = 0.5;
+
+// NCBIstdaa codes the adjustment treats specially.
+constexpr int kB = 2, kD = 4, kE = 5, kI = 9, kL = 11, kN = 13, kQ = 15, kZ = 23, kJ = 27;
+constexpr int kStop = 25;
+
+using RealMatrix = std::array<std::array<double, kAlphabetSize>, kAlphabetSize>;
+
+// NCBI's Nint: round half away from zero, then truncate.
+long nint(double x) {
+  x += (x >= 0. ? 0.5 : -0.5);
+  return static_cast<long>(x);
+}
+
+// Blast_FreqRatioToScore on a whole matrix.
+void ratios_to_scores(RealMatrix& m, double lambda) {
+  for (auto& row : m)
+    for (double& v : row) v = (0.0 == v) ? kCompoScoreMin : std::log(v) / lambda;
+}
+
+// s_RoundScoreMatrix.
+void round_scores(ScoreMatrix* out, const RealMatrix& m) {
+  for (int i = 0; i < kAlphabetSize; ++i)
+    for (int j = 0; j < kAlphabetSize; ++j)
+      (*out)[i][j] = m[i][j] < INT_MIN ? INT_MIN : static_cast<int>(nint(m[i][j]));
+}
+
+// s_CalcAvgScore: the mean of scores[k * stride] over the true amino acids k.
+double average_score(const double* scores, int stride, const double* probabilities) {
+  double sum = 0.0;
+  const auto& true_aa = ncbi_to_true_aa();
+  for (int j = 0; j < kAlphabetSize; ++j)
+    if (true_aa[j] >= 0) sum += scores[j * stride] * probabilities[j];
+  return sum;
+}
+
+double x_score(const double* scores, int stride, const double* probabilities) {
+  const double average = average_score(scores, stride, probabilities);
+  return average < kMaximumXScore ? average : kMaximumXScore;
+}
+
+// s_SetXUOScores: X scores are averages (at most -1), U scores as C, O as X.
+void set_xuo_scores(RealMatrix& m, const double* row_probs, const double* col_probs) {
+  const auto& true_aa = ncbi_to_true_aa();
+  double score_xx = 0.0;
+  for (int i = 0; i < kAlphabetSize; ++i) {
+    if (true_aa[i] >= 0) {
+      const double average_ix = average_score(m[i].data(), 1, col_probs);
+      m[i][kCodeX] = average_ix < kMaximumXScore ? average_ix : kMaximumXScore;
+      score_xx += average_ix * row_probs[i];
+      m[kCodeX][i] = x_score(&m[0][i], kAlphabetSize, row_probs);
+    }
+  }
+  m[kCodeX][kCodeX] = score_xx < kMaximumXScore ? score_xx : kMaximumXScore;
+  for (int ambiguous : {kB, kZ, kJ}) {
+    m[ambiguous][kCodeX] = x_score(m[ambiguous].data(), 1, col_probs);
+    m[kCodeX][ambiguous] = x_score(&m[0][ambiguous], kAlphabetSize, row_probs);
+  }
+  m[kCodeU] = m[kCodeC];
+  for (int i = 0; i < kAlphabetSize; ++i) m[i][kCodeU] = m[i][kCodeC];
+  m[kCodeO] = m[kCodeX];
+  for (int i = 0; i < kAlphabetSize; ++i) m[i][kCodeO] = m[i][kCodeX];
+}
+
+void copy_stop_scores(ScoreMatrix* m, const ScoreMatrix& start) {
+  for (int i = 0; i < kAlphabetSize; ++i) {
+    (*m)[i][kStop] = start[i][kStop];
+    (*m)[kStop][i] = start[kStop][i];
+  }
+}
+
+// s_ScaleSquareMatrix: BLOSUM62's frequency ratios at lambda, X/U/O under the compositions.
+void scale_square_matrix(ScoreMatrix* out, const double* row_probs, const double* col_probs,
+                         double lambda, const ScoreMatrix& start) {
+  RealMatrix scores;
+  for (int i = 0; i < kAlphabetSize; ++i)
+    for (int j = 0; j < kAlphabetSize; ++j) scores[i][j] = kBlosum62FrequencyRatios[i][j];
+  ratios_to_scores(scores, lambda);
+  set_xuo_scores(scores, row_probs, col_probs);
+  round_scores(out, scores);
+  copy_stop_scores(out, start);
+}
+
+// Blast_CompositionBasedStats (Schaffer et al. 2001): lambda of the start matrix under the two
+// compositions; the matrix rescaled by the ratio to the standard lambda, clamped to [0.5, 1].
+double composition_based_stats(ScoreMatrix* out, const double* query_prob,
+                               const double* subject_prob, double scaled_lambda,
+                               const ScoreMatrix& start) {
+  // s_GetScoreRange and s_GetMatrixScoreProbs over the true amino acid columns.
+  const auto& true_aa = ncbi_to_true_aa();
+  int min_score = 0, max_score = 0;
+  for (int i = 0; i < kAlphabetSize; ++i)
+    for (int j = 0; j < kAlphabetSize; ++j) {
+      if (true_aa[j] < 0) continue;
+      const int s = start[i][j];
+      if (s < min_score && s > kCompoScoreMin) min_score = s;
+      if (s > max_score) max_score = s;
+    }
+  std::vector<double> probs(max_score - min_score + 1, 0.0);
+  for (int i = 0; i < kAlphabetSize; ++i)
+    for (int j = 0; j < kAlphabetSize; ++j) {
+      if (true_aa[j] < 0) continue;
+      if (start[i][j] >= min_score)
+        probs[start[i][j] - min_score] += query_prob[i] * subject_prob[j];
+    }
+  // s_CalcLambda
+  double mean = 0.0;
+  for (int k = 0; k <= max_score - min_score; ++k) mean += (min_score + k) * probs[k];
+  const double lambda = karlin_lambda_nr(probs.data(), min_score, max_score, mean, scaled_lambda);
+  double ratio = lambda / scaled_lambda;
+  if (ratio > 1) ratio = 1;
+  if (ratio < kLambdaRatioLowerBound) ratio = kLambdaRatioLowerBound;
+  scale_square_matrix(out, query_prob, subject_prob, scaled_lambda / ratio, start);
+  return ratio;
+}
+
+// Blast_ApplyPseudocounts: mix the observed frequencies with the background.
+void apply_pseudocounts(TrueAaProbabilities& probs, int observations,
+                        const TrueAaProbabilities& background) {
+  double sum = 0.0;
+  for (double p : probs) sum += p;
+  if (sum == 0.0) sum = 1.0;
+  const double pseudocounts = kPseudocounts;
+  const double weight = pseudocounts / (observations + pseudocounts);
+  for (int i = 0; i < kTrueAminoAcids; ++i)
+    probs[i] = (1.0 - weight) * probs[i] / sum + weight * background[i];
+}
+
+// s_UnpackLetterProbs and s_SetPairAmbigProbsToSum: ARND... probabilities by NCBIstdaa code,
+// B, Z and J the sums of their two letters.
+std::array<double, kAlphabetSize> unpack_probabilities(const TrueAaProbabilities& p) {
+  std::array<double, kAlphabetSize> out{};
+  const auto& true_aa = ncbi_to_true_aa();
+  for (int c = 0; c < kAlphabetSize; ++c) out[c] = true_aa[c] >= 0 ? p[true_aa[c]] : 0.0;
+  out[kB] = out[kD] + out[kN];
+  out[kZ] = out[kE] + out[kQ];
+  out[kJ] = out[kI] + out[kL];
+  return out;
+}
+
+// s_ScoresStdAlphabet: target frequencies (20 x 20) as NCBIstdaa scores at lambda.
+void scores_from_target_frequencies(ScoreMatrix* out, const std::vector<double>& target,
+                                    const TrueAaProbabilities& row_prob,
+                                    const TrueAaProbabilities& col_prob, double lambda,
+                                    const ScoreMatrix& start) {
+  const std::array<double, kAlphabetSize> rows = unpack_probabilities(row_prob);
+  const std::array<double, kAlphabetSize> cols = unpack_probabilities(col_prob);
+  // Blast_TrueAaToStdTargetFreqs: normalised, ambiguity pairs summed.
+  const auto& true_aa = ncbi_to_true_aa();
+  double sum = 0.0;
+  for (int a = 0; a < kTrueAminoAcids; ++a)
+    for (int b = 0; b < kTrueAminoAcids; ++b) sum += target[a * kTrueAminoAcids + b];
+  RealMatrix m{};
+  for (int a_code = 0; a_code < kAlphabetSize; ++a_code) {
+    const int a = true_aa[a_code];
+    if (a < 0) continue;  // rows of other codes stay 0
+    for (int b_code = 0; b_code < kAlphabetSize; ++b_code) {
+      const int b = true_aa[b_code];
+      m[a_code][b_code] = b < 0 ? 0.0 : target[a * kTrueAminoAcids + b] / sum;
+    }
+    m[a_code][kB] = m[a_code][kD] + m[a_code][kN];
+    m[a_code][kZ] = m[a_code][kE] + m[a_code][kQ];
+    m[a_code][kJ] = m[a_code][kI] + m[a_code][kL];
+  }
+  for (auto [pair, first, second] : {std::array<int, 3>{kB, kD, kN}, {kZ, kE, kQ}, {kJ, kI, kL}}) {
+    m[pair] = m[first];
+    for (int c = 0; c < kAlphabetSize; ++c) m[pair][c] += 1.0 * m[second][c];
+  }
+  // Blast_CalcFreqRatios
+  for (int i = 0; i < kAlphabetSize; ++i)
+    if (rows[i] > 0)
+      for (int j = 0; j < kAlphabetSize; ++j)
+        if (cols[j] > 0) m[i][j] /= (rows[i] * cols[j]);
+  ratios_to_scores(m, lambda);
+  set_xuo_scores(m, rows.data(), cols.data());
+  round_scores(out, m);
+  copy_stop_scores(out, start);
+}
+
+// Blast_CompositionMatrixAdj with a target relative entropy (eUserSpecifiedRelEntropy).
+int relative_entropy_matrix(ScoreMatrix* out, const AaComposition& query,
+                            const AaComposition& subject, double scaled_lambda,
+                            const ScoreMatrix& start) {
+  // Blast_GetJointProbsForMatrix: the joint probabilities and their margins, summed here.
+  const auto& joint = blosum62_joint_probabilities();
+  std::vector<double> q(kTrueAminoAcids * kTrueAminoAcids);
+  TrueAaProbabilities first_margin{}, second_margin{};
+  for (int i = 0; i < kTrueAminoAcids; ++i)
+    for (int j = 0; j < kTrueAminoAcids; ++j) {
+      q[i * kTrueAminoAcids + j] = joint[i][j];
+      first_margin[i] += joint[i][j];
+      second_margin[j] += joint[i][j];
+    }
+  TrueAaProbabilities row_probs = true_aa_probabilities(query);
+  TrueAaProbabilities col_probs = true_aa_probabilities(subject);
+  apply_pseudocounts(row_probs, query.true_amino_acids, first_margin);
+  apply_pseudocounts(col_probs, subject.true_amino_acids, second_margin);
+  std::vector<double> target(q.size());
+  int iterations = 0;
+  const int status =
+      optimize_target_frequencies(target.data(), kTrueAminoAcids, &iterations, q.data(),
+                                  row_probs.data(), col_probs.data(), kTargetRelativeEntropy > 0.0,
+                                  kTargetRelativeEntropy, kAdjustTolerance, kAdjustIterationLimit);
+  if (status != 0) return status;
+  scores_from_target_frequencies(out, target, row_probs, col_probs, scaled_lambda, start);
+  return 0;
+}
+
+}  // namespace
+
+ScoreMatrix blosum62_at_lambda(double lambda) {
+  ScoreMatrix out;
+  for (int i = 0; i < kAlphabetSize; ++i)
+    for (int j = 0; j < kAlphabetSize; ++j) {
+      const double ratio = kBlosum62FrequencyRatios[i][j];
+      const double score = 0.0 == ratio ? kCompoScoreMin : std::log(ratio) / lambda;
+      out[i][j] = score < INT_MIN ? INT_MIN : static_cast<int>(nint(score));
+    }
+  return out;
+}
+
+MatrixAdjustment adjust_scores(ScoreMatrix* matrix, int mode, const AaComposition& query,
+                               int32_t query_length, const AaComposition& subject,
+                               int32_t subject_length, double scaled_lambda,
+                               const ScoreMatrix& start_matrix) {
+  MatrixAdjustment result;
+  if (query.true_amino_acids == 0 || subject.true_amino_acids == 0) {
+    result.status = 1;  // e.g. a subject SEG masked entirely: nothing to adjust to
+    return result;
+  }
+  result.rule = mode == 1 ? MatrixAdjustRule::kScaleOldMatrix
+                          : choose_matrix_adjust_rule(mode, query_length, subject_length,
+                                                      true_aa_probabilities(query),
+                                                      true_aa_probabilities(subject));
+  if (result.rule != MatrixAdjustRule::kScaleOldMatrix) {
+    if (relative_entropy_matrix(matrix, query, subject, scaled_lambda, start_matrix) == 0)
+      return result;
+    result.rule = MatrixAdjustRule::kScaleOldMatrix;  // the optimisation failed
+  }
+  result.lambda_ratio = composition_based_stats(
+      matrix, query.probability.data(), subject.probability.data(), scaled_lambda, start_matrix);
+  return result;
 }
 
 }  // namespace gpuseq::blast

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "blast/alphabet.hpp"
+#include "blast/statistics.hpp"
 
 namespace gpuseq::blast {
 
@@ -62,6 +63,41 @@ double lambda_full_precision(const std::vector<double>& scores, int alphabet_siz
                              const double* row_probabilities, const double* column_probabilities,
                              double lambda_tolerance, double function_tolerance, int max_iterations,
                              int* iterations = nullptr);
+
+// Blast_OptimizeTargetFrequencies (Yu & Altschul 2005): the target frequencies x (n x n, row
+// major) nearest to q in relative entropy whose row sums are row_sums, whose column sums are
+// col_sums and, when constrain_relative_entropy, whose relative entropy under those margins
+// is relative_entropy; Newton's method on the optimality conditions, steps kept inside the
+// positive orthant. Returns 0 when it converged to a minimizer, 1 otherwise; iterations
+// receives the number of Newton steps.
+int optimize_target_frequencies(double* x, int n, int* iterations, const double* q,
+                                const double* row_sums, const double* col_sums,
+                                bool constrain_relative_entropy, double relative_entropy,
+                                double tolerance, int max_iterations);
+
+// blastp's composition stage works in scores scaled by 32 (SCALING_FACTOR in blast_kappa.c).
+inline constexpr int kCompoScalingFactor = 32;
+
+// Blast_Int4MatrixFromFreq: BLOSUM62's frequency ratios as scores at lambda (rounded with
+// NCBI's Nint; a zero ratio, e.g. the gap code's, scores -32768). At the ideal ungapped
+// lambda / 32 this is the start matrix of the composition stage.
+ScoreMatrix blosum62_at_lambda(double lambda);
+
+struct MatrixAdjustment {
+  int status = 0;  // 0 adjusted; 1 a sequence without true amino acids (matrix untouched)
+  MatrixAdjustRule rule = MatrixAdjustRule::kDontAdjust;
+  double lambda_ratio = 1.0;  // scaling only (the scaled matrix is at lambda / this)
+};
+
+// Blast_AdjustScores for blastp's modes 1-3 (no composition p-value): the subject's matrix in
+// matrix, from the start matrix (blosum62_at_lambda(scaled_lambda)) and the compositions;
+// lengths are the full sequence lengths (the mode-2 rule's). The relative-entropy adjustment
+// (target relative entropy 0.44, 20 pseudocounts) falls back to scaling when its
+// optimisation fails.
+MatrixAdjustment adjust_scores(ScoreMatrix* matrix, int mode, const AaComposition& query,
+                               int32_t query_length, const AaComposition& subject,
+                               int32_t subject_length, double scaled_lambda,
+                               const ScoreMatrix& start_matrix);
 
 // Tolerances blastp uses for that lambda (composition_adjustment.c).
 inline constexpr int kCompoLambdaIterationLimit = 100;
