@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "blast/gapped.hpp"
 #include "blast/lookup.hpp"
 #include "blast/search.hpp"
+#include "blast/seg.hpp"
 #include "blast/statistics.hpp"
 #include "blast/ungapped.hpp"
 
@@ -188,6 +190,22 @@ void bind_blast(py::module_& m) {
       },
       py::arg("scores"), py::arg("row_probabilities"), py::arg("column_probabilities"),
       "Blast_CalcLambdaFullPrecision with blastp's tolerances: (lambda or -1, iterations).");
+
+  m.def(
+      "blast_seg",
+      [](CArray<uint8_t> codes, int window, double locut, double hicut) {
+        const int32_t n = query_length_of(codes);
+        SegParameters p;
+        p.window = window;
+        p.locut = locut;
+        p.hicut = hicut;
+        auto segments = seg_segments(codes.data(), n, p);
+        std::sort(segments.begin(), segments.end());
+        return segments;
+      },
+      py::arg("codes"), py::arg("window") = 10, py::arg("locut") = 1.8, py::arg("hicut") = 2.1,
+      "SEG (blast_seg.c SeqBufferSeg): low-complexity segments [begin, end], sorted; the "
+      "defaults are the composition stage's.");
 
   m.def("blast_ideal_lambda", &ideal_ungapped_lambda,
         "BLOSUM62's ideal ungapped lambda (Robinson & Robinson frequencies both sides).");
