@@ -205,3 +205,52 @@ def test_adjusted_matrices_follow_the_spec(proteome):
     assert rules == {"scale", "relative_entropy"}
     # A sequence without amino acids leaves the matrix alone.
     assert _core.blast_adjusted_matrix(2, codes_of("XXXX"), codes_of(proteome[0]))[3] == 1
+
+
+def edited(seq: str, rng: np.random.Generator) -> str:
+    """A homolog: about 15% substitutions and a few insertions/deletions."""
+    out = []
+    for c in seq:
+        r = rng.random()
+        if r < 0.15:
+            out.append(ARND[rng.integers(20)])
+        elif r < 0.17:
+            continue
+        elif r < 0.19:
+            out.append(c + ARND[rng.integers(20)] * 3)
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def score_of_columns(q, s, q_off, s_off, ops, matrix, gap_open, gap_extend) -> int:
+    score, i, j, previous = 0, q_off, s_off, "M"
+    for op in ops:
+        if op == "M":
+            score += matrix[q[i], s[j]]
+            i, j = i + 1, j + 1
+        else:
+            score -= gap_extend + (gap_open if op != previous else 0)
+            i, j = (i + 1, j) if op == "I" else (i, j + 1)
+        previous = op
+    return score
+
+
+def test_traceback_with_a_scaled_or_adjusted_matrix(proteome):
+    rng = np.random.default_rng(11)
+    blosum = np.asarray(_core.blast_blosum62, dtype=np.int32).reshape(28, 28)
+    scaled = np.where(blosum == -32768, -32768, blosum * 32).astype(np.int32)
+    for seq in proteome[10:30]:
+        q, s = codes_of(seq), codes_of(edited(seq, rng))
+        seed = (len(q) // 2, min(len(s) - 1, len(q) // 2))
+        plain = _core.blast_traceback_from_seed(q, s, *seed, 64, blosum.ravel(), 11, 1)
+        big = _core.blast_traceback_from_seed(q, s, *seed, 64 * 32, scaled.ravel(), 352, 32)
+        # Scaling every score, gap cost and the X-drop by 32 changes nothing but the score.
+        assert big[1:] == plain[1:] and big[0] == 32 * plain[0]
+        assert score_of_columns(q, s, plain[1], plain[3], plain[5], blosum, 11, 1) == plain[0]
+        m = np.asarray(_core.blast_adjusted_matrix(2, q, s)[0]).reshape(28, 28)
+        adjusted = _core.blast_traceback_from_seed(q, s, *seed, 2076, m.ravel(), 352, 32)
+        score, q_off, q_end, s_off, s_end, ops = adjusted
+        assert score_of_columns(q, s, q_off, s_off, ops, m, 352, 32) == score
+        assert q_end - q_off == ops.count("M") + ops.count("I")
+        assert s_end - s_off == ops.count("M") + ops.count("D")

@@ -207,6 +207,39 @@ void bind_blast(py::module_& m) {
       "SEG (blast_seg.c SeqBufferSeg): low-complexity segments [begin, end], sorted; the "
       "defaults are the composition stage's.");
 
+  m.def(
+      "blast_traceback_from_seed",
+      [](CArray<uint8_t> query, CArray<uint8_t> subject, int32_t seed_q, int32_t seed_s,
+         int32_t x_drop, CArray<int32_t> matrix, int32_t gap_open, int32_t gap_extend) {
+        const int32_t qn = query_length_of(query), sn = query_length_of(subject);
+        if (seed_q < 0 || seed_q >= qn || seed_s < 0 || seed_s >= sn)
+          throw std::invalid_argument("the seed must lie inside both sequences");
+        if (matrix.size() != kAlphabetSize * kAlphabetSize)
+          throw std::invalid_argument("matrix must hold 28 x 28 scores");
+        ScoreMatrix m;
+        for (int i = 0; i < kAlphabetSize; ++i)
+          for (int j = 0; j < kAlphabetSize; ++j) m[i][j] = matrix.data()[i * kAlphabetSize + j];
+        const DpScoring scoring{&m, gap_open, gap_extend};
+        std::vector<char> left_ops, right_ops;
+        const uint8_t* q = query.data();
+        const uint8_t* s = subject.data();
+        const DpEnd left =
+            traceback_align(Letters{q + seed_q, seed_q + 1, -1},
+                            Letters{s + seed_s, seed_s + 1, -1}, x_drop, &left_ops, scoring);
+        const DpEnd right = traceback_align(Letters{q + seed_q + 1, qn - seed_q - 1, 1},
+                                            Letters{s + seed_s + 1, sn - seed_s - 1, 1}, x_drop,
+                                            &right_ops, scoring);
+        std::string ops(left_ops.begin(), left_ops.end());
+        ops.append(right_ops.rbegin(), right_ops.rend());
+        return py::make_tuple(left.score + right.score, seed_q - left.a_len + 1,
+                              seed_q + right.a_len + 1, seed_s - left.b_len + 1,
+                              seed_s + right.b_len + 1, ops);
+      },
+      py::arg("query"), py::arg("subject"), py::arg("seed_q"), py::arg("seed_s"), py::arg("x_drop"),
+      py::arg("matrix"), py::arg("gap_open"), py::arg("gap_extend"),
+      "BLAST_GappedAlignmentWithTraceback's two X-drop DPs from a seed pair with any matrix "
+      "and gap costs: (score, q_off, q_end, s_off, s_end, columns 'M'/'I'/'D').");
+
   m.def("blast_ideal_lambda", &ideal_ungapped_lambda,
         "BLOSUM62's ideal ungapped lambda (Robinson & Robinson frequencies both sides).");
 

@@ -306,6 +306,16 @@ def blast_adjusted_matrix(
     mode: int, query: ArrayLike, subject: ArrayLike
 ) -> tuple[NDArray[np.int32], str, float, int]: ...
 def blast_blosum62_at_lambda(lambda_: float) -> NDArray[np.int32]: ...
+def blast_traceback_from_seed(
+    query: ArrayLike,
+    subject: ArrayLike,
+    seed_q: int,
+    seed_s: int,
+    x_drop: int,
+    matrix: ArrayLike,
+    gap_open: int,
+    gap_extend: int,
+) -> tuple[int, int, int, int, int, str]: ...
 def blast_seg(
     codes: ArrayLike, window: int = 10, locut: float = 1.8, hicut: float = 2.1
 ) -> list[tuple[int, int]]: ...
