@@ -511,8 +511,10 @@ void bind_blast(py::module_& m) {
       [](std::vector<CArray<uint8_t>> queries, std::vector<CArray<uint8_t>> letters,
          CArray<uint8_t> codes, CArray<int64_t> offsets, int64_t db_length, double evalue,
          int32_t max_target_seqs, int threshold, int window, double x_drop_ungapped_bits,
-         double x_drop_gapped_bits, double x_drop_final_bits, int threads) {
+         double x_drop_gapped_bits, double x_drop_final_bits, int threads, int comp_based_stats) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters);
+        if (comp_based_stats < 0 || comp_based_stats > 2)
+          throw std::invalid_argument("comp_based_stats must be 0, 1 or 2");
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
         if (!(evalue > 0)) throw std::invalid_argument("evalue must be positive");
@@ -526,6 +528,7 @@ void bind_blast(py::module_& m) {
         o.x_drop_gapped_bits = x_drop_gapped_bits;
         o.x_drop_final_bits = x_drop_final_bits;
         o.threads = threads;
+        o.comp_based_stats = comp_based_stats;
         std::vector<GappedQueryStatistics> st;
         std::vector<std::vector<GappedSearchHit>> hits;
         {
@@ -582,9 +585,9 @@ void bind_blast(py::module_& m) {
       py::arg("db_length"), py::arg("evalue") = 10.0, py::arg("max_target_seqs") = 500,
       py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
       py::arg("x_drop_ungapped_bits") = 7.0, py::arg("x_drop_gapped_bits") = 15.0,
-      py::arg("x_drop_final_bits") = 25.0, py::arg("threads") = 0,
-      "Gapped blastp (-comp_based_stats 0) for several queries scanned together: one dict of "
-      "rows in output order per query.");
+      py::arg("x_drop_final_bits") = 25.0, py::arg("threads") = 0, py::arg("comp_based_stats") = 0,
+      "Gapped blastp (-comp_based_stats 0, 1 or 2) for several queries scanned together: one "
+      "dict of rows in output order per query.");
 }
 
 }  // namespace gpuseq::bindings

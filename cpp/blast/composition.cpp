@@ -4,6 +4,8 @@
 #include <climits>
 #include <cmath>
 
+#include "blast/seg.hpp"
+
 namespace gpuseq::blast {
 
 namespace {
@@ -956,6 +958,338 @@ MatrixAdjustment adjust_scores(ScoreMatrix* matrix, int mode, const AaCompositio
   }
   result.lambda_ratio = composition_based_stats(
       matrix, query.probability.data(), subject.probability.data(), scaled_lambda, start_matrix);
+  return result;
+}
+
+}  // namespace gpuseq::blast
+
+namespace gpuseq::blast {
+
+namespace {
+
+constexpr double kContainmentBits = 2.0;  // KAPPA_BIT_TOL
+
+// The near-identity test (blast_kappa.c s_TestNearIdentical): a subject aligning almost
+// identically to the query keeps its low-complexity regions (no SEG). Identities are counted
+// along the alignment's ranges allowing shifts of up to 8 letters, 8-letter words re-anchoring.
+constexpr int kMaxShift = 8;
+constexpr int kWordSize = 8;
+constexpr uint64_t kWordMask = 0xFFFFFFFFFFull;
+constexpr double kNearIdenticalBitsPerPosition = 1.74;
+constexpr int32_t kMinimumLengthNearIdentical = 50;
+constexpr double kMinFractionNearIdentical = 0.95;
+
+int extend_right(const uint8_t* q, int qlen, const uint8_t* s, int slen, int* q_ext, int* s_ext,
+                 int* align_len) {
+  int identical = 0, qp = 0, sp = 0, gaps_q = 0, gaps_s = 0;
+  while (qp < qlen && sp < slen) {
+    bool match = false;
+    while (qp < qlen && sp < slen && q[qp] == s[sp]) {
+      ++identical;
+      ++qp;
+      ++sp;
+    }
+    for (int n = 1; n < kMaxShift && qp + n + 1 < qlen && sp + n + 1 < slen && !match; ++n) {
+      if (q[qp + n] == s[sp + n] && q[qp + n + 1] == s[sp + n + 1]) {
+        qp += n + 2;
+        sp += n + 2;
+        identical += 2;
+        match = true;
+      }
+      if (!match && q[qp + n] == s[sp] && q[qp + n + 1] == s[sp + 1]) {
+        qp += n + 2;
+        sp += 2;
+        identical += 2;
+        gaps_s += n;
+        match = true;
+      }
+      if (!match && q[qp] == s[sp + n] && q[qp + 1] == s[sp + n + 1]) {
+        qp += 2;
+        sp += n + 2;
+        identical += 2;
+        gaps_q += n;
+        match = true;
+      }
+    }
+    if (!match) break;
+  }
+  *q_ext = qp;
+  *s_ext = sp;
+  *align_len = qp > sp ? qp + gaps_q : sp + gaps_s;
+  return identical;
+}
+
+int extend_left(const uint8_t* q, int qlen, const uint8_t* s, int slen, int* q_ext, int* s_ext,
+                int* align_len) {
+  int identical = 0, qp = qlen - 1, sp = slen - 1, gaps_q = 0, gaps_s = 0;
+  while (qp >= 0 && sp >= 0) {
+    bool match = false;
+    while (qp > 0 && sp > 0 && q[qp] == s[sp]) {
+      ++identical;
+      --qp;
+      --sp;
+    }
+    for (int n = 1; n < kMaxShift && qp - n - 1 > 0 && sp - n - 1 > 0 && !match; ++n) {
+      if (q[qp - n] == s[sp - n] && q[qp - n - 1] == s[sp - n - 1]) {
+        qp -= n + 2;
+        sp -= n + 2;
+        identical += 2;
+        match = true;
+      }
+      if (!match && q[qp - n] == s[sp] && q[qp - n - 1] == s[sp - 1]) {
+        qp -= n + 2;
+        sp -= 2;
+        identical += 2;
+        gaps_s += n;
+        match = true;
+      }
+      if (!match && q[qp] == s[sp - n] && q[qp - 1] == s[sp - n - 1]) {
+        qp -= 2;
+        sp -= n + 2;
+        identical += 2;
+        gaps_q += n;
+        match = true;
+      }
+    }
+    if (!match) break;
+  }
+  *q_ext = qlen - qp - 1;
+  *s_ext = slen - sp - 1;
+  *align_len += *q_ext > *s_ext ? *q_ext + gaps_q : *s_ext + gaps_s;
+  return identical;
+}
+
+uint64_t word_hash(const uint8_t* data) {
+  uint64_t hash = 0;
+  for (int k = 0; k < kWordSize; ++k) {
+    hash <<= 5;
+    hash += data[k];
+  }
+  return hash;
+}
+
+// s_CreateWordArray: the hash of the word starting at each query position (the last one left
+// 0, as NCBI leaves it); empty for a query shorter than a word.
+std::vector<uint64_t> query_words(const uint8_t* query, int32_t length) {
+  if (length < kWordSize) return {};
+  std::vector<uint64_t> words(length - kWordSize + 1, 0);
+  words[0] = word_hash(query);
+  for (int32_t i = 1; i < length - kWordSize; ++i)
+    words[i] = ((words[i - 1] << 5) & kWordMask) + query[i + kWordSize - 1];
+  return words;
+}
+
+int count_identical(const uint8_t* q, const uint64_t* q_words, int qlen, const uint8_t* s,
+                    int slen) {  // s_FindNumIdentical
+  if (!q_words || qlen < kWordSize || slen < kWordSize) return 0;
+  uint64_t hash = 0;
+  int q_from = 0, s_from = 0, identical = 0;
+  bool match = false;
+  for (int sp = 0; sp < slen - kWordSize; ++sp) {
+    if (sp == 0 || match) {
+      hash = word_hash(s + sp);
+    } else {
+      hash <<= 5;
+      hash &= kWordMask;
+      hash += s[sp + kWordSize - 1];
+    }
+    int qp = q_from;
+    for (; qp < qlen - kWordSize; ++qp)
+      if (q_words[qp] == hash) break;
+    if (qp < qlen - kWordSize) {
+      const int q_start = qp, s_start = sp;
+      int ql, sl, qr, sr, al = 0, ar = 0;
+      match = true;
+      identical += kWordSize;
+      identical +=
+          extend_left(q + q_from, q_start - q_from, s + s_from, s_start - s_from, &ql, &sl, &al);
+      identical += extend_right(q + q_start + kWordSize, qlen - q_start - kWordSize,
+                                s + s_start + kWordSize, slen - s_start - kWordSize, &qr, &sr, &ar);
+      q_from = q_start + kWordSize + qr;
+      s_from = s_start + kWordSize + sr;
+      sp = s_from - 1;
+    } else {
+      match = false;
+    }
+  }
+  return identical;
+}
+
+bool near_identical(const uint8_t* subject, const uint8_t* query,
+                    const std::vector<uint64_t>& words,
+                    const GappedHsp& a) {  // s_TestNearIdentical
+  const int q_start = a.q_off, q_end = a.q_end - 1, s_start = a.s_off, s_end = a.s_end - 1;
+  const int qlen = q_end - q_start + 1, slen = s_end - s_start + 1;
+  const int align_len = std::min(qlen, slen);
+  int ql = 0, sl = 0, qr = 0, sr = 0, al = 0, ar = 0;
+  int identical = extend_right(query + q_start, qlen, subject + s_start, slen, &qr, &sr, &ar);
+  auto fraction_ok = [&] {
+    return static_cast<double>(identical) / static_cast<double>(align_len) >
+           kMinFractionNearIdentical;
+  };
+  if (qr >= qlen || sr >= slen) return fraction_ok();
+  identical += extend_left(query + q_start + qr, qlen - qr, subject + s_start + sr, slen - sr, &ql,
+                           &sl, &al);
+  if (ql + qr >= qlen || sl + sr >= slen) return fraction_ok();
+  identical +=
+      count_identical(query + q_start + qr, words.empty() ? nullptr : words.data() + q_start + qr,
+                      qlen - ql - qr, subject + s_start + sr, slen - sl - sr);
+  return fraction_ok();
+}
+
+// KAPPA_CONTAINED_IN_HSP / CONTAINED_IN_HSP: both corners of inner inside outer, inclusive.
+bool corners_inside(const GappedHsp& outer, const GappedHsp& inner) {
+  auto inside = [&](int32_t q, int32_t s) {
+    return outer.q_off <= q && outer.q_end >= q && outer.s_off <= s && outer.s_end >= s;
+  };
+  return inside(inner.q_off, inner.s_off) && inside(inner.q_end, inner.s_end);
+}
+
+// Removes a gap run at either end of the columns, giving its cost back to the score (the
+// traceback keeps none; they appear when the matrix changed since the preliminary stage).
+void strip_end_gaps(GappedHsp& h, int32_t gap_open, int32_t gap_extend) {
+  auto run = [](auto begin, auto end) {
+    int32_t n = 0;
+    for (auto it = begin; it != end && *it != 'M' && *it == *begin; ++it) ++n;
+    return n;
+  };
+  if (!h.ops.empty() && h.ops.front() != 'M') {
+    const int32_t n = run(h.ops.begin(), h.ops.end());
+    if (h.ops.front() == 'I')
+      h.q_off += n;
+    else
+      h.s_off += n;
+    h.score += gap_open + n * gap_extend;
+    h.ops.erase(h.ops.begin(), h.ops.begin() + n);
+  }
+  if (!h.ops.empty() && h.ops.back() != 'M') {
+    const int32_t n = run(h.ops.rbegin(), h.ops.rend());
+    if (h.ops.back() == 'I')
+      h.q_end -= n;
+    else
+      h.s_end -= n;
+    h.score += gap_open + n * gap_extend;
+    h.ops.resize(h.ops.size() - n);
+  }
+}
+
+}  // namespace
+
+std::vector<GappedHsp> composition_realign(const uint8_t* query, int32_t query_length,
+                                           const AaComposition& query_composition,
+                                           const uint8_t* subject, int32_t subject_length,
+                                           const std::vector<GappedHsp>& prelim,
+                                           const RedoParams& params) {
+  std::vector<GappedHsp> aligned;  // NCBI's list: newest first
+  if (prelim.empty()) return aligned;
+  const std::vector<uint64_t> words = query_words(query, query_length);
+  const double near_cutoff = kNearIdenticalBitsPerPosition * kLn2 / params.kbp.lambda;
+  // s_preliminaryTestNearIdentical: long enough and scoring enough per position.
+  auto maybe_near_identical = [&](const GappedHsp& in) {
+    if (in.s_end - in.s_off + 1 < std::min(query_length, kMinimumLengthNearIdentical)) return false;
+    const int32_t align_len = std::min(in.q_end - in.q_off, in.s_end - in.s_off);
+    return static_cast<double>(in.score * kCompoScalingFactor) / align_len >= near_cutoff;
+  };
+  std::vector<uint8_t> data;  // the subject as aligned: SEG-masked unless near-identical
+  ScoreMatrix matrix = params.start_matrix;
+  const DpScoring scoring{&matrix, params.gap_open, params.gap_extend};
+  const double containment = kContainmentBits * kLn2 / params.kbp.lambda;
+  bool maybe_biased = true, near = true, old_near = false;
+  int adjustments = 0;
+  std::vector<char> left_ops, right_ops;
+  for (size_t index = 0; index < prelim.size(); ++index) {
+    const GappedHsp& in = prelim[index];
+    if (index == 0 || maybe_biased) near = maybe_near_identical(in);
+    if (index == 0 || (maybe_biased && near != old_near)) {
+      data.assign(subject, subject + subject_length);
+      // s_SequenceGetProteinRange: the near-identity test looks at the subject's best HSP.
+      if (maybe_biased && (!near || !near_identical(data.data(), query, words, prelim[0])))
+        maybe_biased = seg_mask(data.data(), subject_length, kCompositionSegParameters);
+    }
+    // s_IsContained: inside a realigned HSP scoring at least 2 bits more.
+    const double in_score = static_cast<double>(in.score * kCompoScalingFactor);
+    bool contained = false;
+    for (const GappedHsp& a : aligned)
+      if (corners_inside(a, in) && in_score + containment <= a.score) contained = true;
+    if (contained) {
+      old_near = near;
+      continue;
+    }
+    bool adjust_failed = false;
+    if (index == 0 || near != old_near) {
+      const MatrixAdjustment adjustment =
+          adjust_scores(&matrix, params.mode, query_composition, query_length,
+                        read_composition(data.data(), subject_length), subject_length,
+                        params.scaled_lambda, params.start_matrix);
+      adjust_failed = adjustment.status != 0;  // no true amino acids: this HSP is dropped
+      ++adjustments;
+    }
+    old_near = near;
+    if (adjust_failed) continue;
+    const uint8_t* target = data.data();
+    const int32_t qs = in.seed_q, ss = in.seed_s;
+    const DpEnd left =
+        traceback_align(Letters{query + qs, qs + 1, -1}, Letters{target + ss, ss + 1, -1},
+                        params.x_drop, &left_ops, scoring);
+    const DpEnd right = traceback_align(Letters{query + qs + 1, query_length - qs - 1, 1},
+                                        Letters{target + ss + 1, subject_length - ss - 1, 1},
+                                        params.x_drop, &right_ops, scoring);
+    GappedHsp h;
+    h.seed_q = qs;
+    h.seed_s = ss;
+    h.q_off = qs - left.a_len + 1;
+    h.s_off = ss - left.b_len + 1;
+    h.q_end = qs + right.a_len + 1;
+    h.s_end = ss + right.b_len + 1;
+    h.score = left.score + right.score;
+    h.ops = left_ops;
+    h.ops.insert(h.ops.end(), right_ops.rbegin(), right_ops.rend());
+    strip_end_gaps(h, params.gap_open, params.gap_extend);
+    if (h.score < 1) continue;
+    // s_WithDistinctEnds: an HSP sharing a start or an end with a better one is dropped; a
+    // new one replaces those it shares an end with.
+    bool include = true;
+    for (const GappedHsp& a : aligned)
+      if (((a.q_off == h.q_off && a.s_off == h.s_off) ||
+           (a.q_end == h.q_end && a.s_end == h.s_end)) &&
+          h.score <= a.score) {
+        include = false;
+        break;
+      }
+    if (!include) continue;
+    std::vector<GappedHsp> next;
+    next.push_back(std::move(h));
+    for (GappedHsp& a : aligned) {
+      const GappedHsp& n = next.front();
+      if ((a.q_off == n.q_off && a.s_off == n.s_off) || (a.q_end == n.q_end && a.s_end == n.s_end))
+        continue;
+      next.push_back(std::move(a));
+    }
+    aligned = std::move(next);
+  }
+  sort_by_score(aligned);
+  // s_HitlistReapContained: drop an HSP inside an earlier one that scores at least as much.
+  std::vector<bool> dropped(aligned.size(), false);
+  for (size_t r = 1; r < aligned.size(); ++r)
+    for (size_t b = 0; b < r && !dropped[r]; ++b)
+      if (!dropped[b] && corners_inside(aligned[b], aligned[r]) &&
+          aligned[r].score <= aligned[b].score)
+        dropped[r] = true;
+  std::vector<GappedHsp> result;
+  double best = 0.0;
+  bool any = false;
+  for (size_t r = 0; r < aligned.size(); ++r) {
+    if (dropped[r]) continue;
+    GappedHsp& h = aligned[r];
+    h.evalue = spouge_evalue(h.score, params.kbp, params.gbp, query_length, subject_length);
+    if (h.evalue > params.evalue) continue;
+    if (!any || h.evalue < best) best = h.evalue;
+    any = true;
+    result.push_back(std::move(h));
+  }
+  if (!any || best > params.evalue) return {};
+  for (GappedHsp& h : result)  // s_HSPListNormalizeScores: back to BLOSUM62 units
+    h.score = static_cast<int32_t>(nint(static_cast<double>(h.score) / kCompoScalingFactor));
   return result;
 }
 

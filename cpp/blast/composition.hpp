@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "blast/alphabet.hpp"
+#include "blast/gapped.hpp"
 #include "blast/statistics.hpp"
 
 namespace gpuseq::blast {
@@ -98,6 +99,29 @@ MatrixAdjustment adjust_scores(ScoreMatrix* matrix, int mode, const AaCompositio
                                int32_t query_length, const AaComposition& subject,
                                int32_t subject_length, double scaled_lambda,
                                const ScoreMatrix& start_matrix);
+
+// The composition stage's realignment of one subject (Blast_RedoOneMatch for blastp, then
+// s_HitlistReapContained, s_HitlistEvaluateAndPurge and s_HSPListNormalizeScores).
+struct RedoParams {
+  int mode = 2;
+  double scaled_lambda = 0.0;  // the ideal ungapped lambda / 32
+  ScoreMatrix start_matrix{};  // blosum62_at_lambda(scaled_lambda)
+  KarlinBlock kbp;             // the gapped block with lambda / 32
+  GumbelBlock gbp{};
+  double evalue = 10.0;
+  int32_t x_drop = 0;  // trunc(max(25 ln2 / (lambda_g / 32), 64))
+  int32_t gap_open = 11 * kCompoScalingFactor, gap_extend = kCompoScalingFactor;
+};
+
+// prelim: the subject's preliminary HSPs in score order (unscaled scores, seeds). The query
+// has U replaced by C; the subject is SEG-masked here. Returns the subject's HSPs in score
+// order with E-values (from the scaled scores), scores rounded back to BLOSUM62 units, and
+// columns; empty when the best E-value is above params.evalue.
+std::vector<GappedHsp> composition_realign(const uint8_t* query, int32_t query_length,
+                                           const AaComposition& query_composition,
+                                           const uint8_t* subject, int32_t subject_length,
+                                           const std::vector<GappedHsp>& prelim,
+                                           const RedoParams& params);
 
 // Tolerances blastp uses for that lambda (composition_adjustment.c).
 inline constexpr int kCompoLambdaIterationLimit = 100;

@@ -360,6 +360,7 @@ def blast_gapped_search(
     x_drop_gapped_bits: float = 15.0,
     x_drop_final_bits: float = 25.0,
     threads: int = 0,
+    comp_based_stats: int = 0,
 ) -> list[dict[str, Any]]: ...
 def blast_word_hits(
     query: ArrayLike, codes: ArrayLike, offsets: ArrayLike, threshold: int = 11
