@@ -1,4 +1,4 @@
-"""BLASTP on the CPU, equal to NCBI blastp 2.12 (composition-based statistics off, so far).
+"""BLASTP on the CPU, equal to NCBI blastp 2.12 (composition-based statistics 0, 1 and 2).
 
 The C++ stages live in ``cpp/blast`` (spec: ``shared/specs/blastp.md``); each one can be
 called on its own here, as the GPU stages will be compared against them:
@@ -11,9 +11,9 @@ called on its own here, as the GPU stages will be compared against them:
 - :func:`ungapped_hsps`: the two-hit rule (window 40) with the ungapped X-drop extension;
 - :func:`blastp_ungapped`: ``blastp -ungapped -comp_based_stats 0 -seg no`` end to end, as
   a DataFrame of blastp's ``-outfmt "6 std qlen slen score"`` columns;
-  :func:`blastp_gapped`: ``blastp -comp_based_stats 0 -seg no`` (the preliminary score-only
-  X-drop extension, the traceback, Spouge's E-values); :func:`outfmt6_lines` prints either
-  as blastp does.
+  :func:`blastp_gapped`: ``blastp -seg no`` (the preliminary score-only X-drop extension,
+  the traceback or, with ``comp_based_stats`` 1 or 2, blastp's composition stage, Spouge's
+  E-values); :func:`outfmt6_lines` prints either as blastp does.
 
 Sequences are given as FASTA paths, :class:`~gpuseq.SequenceDatabase` objects or records
 (``(name, sequence)`` pairs, Biopython ``SeqRecord``), read with the project's FASTA reader
