@@ -298,6 +298,12 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
 
   // Traceback per kept (query, subject).
   std::vector<std::vector<GappedSearchHit>> traced(work.size());
+  std::vector<double> prelim_best(work.size(), 0.0);  // best preliminary E-value
+  for (size_t w = 0; w < work.size(); ++w) {
+    const auto& hsps = prelim[work[w].first][work[w].second];
+    for (size_t h = 0; h < hsps.size(); ++h)
+      if (h == 0 || hsps[h].evalue < prelim_best[w]) prelim_best[w] = hsps[h].evalue;
+  }
   parallel_for_blocks(
       static_cast<int64_t>(work.size()), 8, threads, [&](int64_t begin, int64_t end, int) {
         for (int64_t w = begin; w < end; ++w) {
@@ -337,6 +343,30 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
           }
         }
       });
+
+  // BlastCompo_EarlyTermination: blastp realigns subjects in increasing index; once
+  // max_target_seqs of them reached E <= 0.002 (the heap's inclusion threshold), a subject
+  // whose preliminary best E-value is above 5 x 0.002 is skipped. Realigning needs nothing
+  // from other subjects, so replaying that order on the finished results is exact.
+  if (composition) {
+    constexpr double kInclusionEvalue = 0.002, kEvalueStretch = 5;
+    std::vector<int64_t> significant(nq, 0);
+    std::vector<size_t> order(work.size());
+    for (size_t w = 0; w < work.size(); ++w) order[w] = w;
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return work[a].second < work[b].second; });
+    for (size_t w : order) {
+      const int32_t k = work[w].first;
+      if (significant[k] >= n && prelim_best[w] > kEvalueStretch * kInclusionEvalue) {
+        traced[w].clear();
+        continue;
+      }
+      double best = 0.0;
+      for (size_t h = 0; h < traced[w].size(); ++h)
+        if (h == 0 || traced[w][h].hsp.evalue < best) best = traced[w][h].hsp.evalue;
+      if (!traced[w].empty() && best <= kInclusionEvalue) ++significant[k];
+    }
+  }
 
   // Final hit lists: at most max_target_seqs subjects per query.
   std::vector<std::vector<std::vector<GappedSearchHit>>> lists(
