@@ -49,6 +49,7 @@ struct FlushDenormalsContext {
 void bind_sequences(py::module_& m);
 void bind_hmm(py::module_& m);
 void bind_distance(py::module_& m);
+void bind_mrf(py::module_& m);
 
 }  // namespace gpuseq::bindings
 
@@ -105,4 +106,5 @@ PYBIND11_MODULE(_core, m) {
   bindings::bind_sequences(m);
   bindings::bind_hmm(m);
   bindings::bind_distance(m);
+  bindings::bind_mrf(m);
 }
