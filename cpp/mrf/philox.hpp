@@ -23,8 +23,10 @@ GPUSEQ_HOST_DEVICE inline PhiloxWords philox4x32_10(PhiloxWords counter, uint32_
   for (int round = 0; round < 10; ++round) {
     const uint64_t product0 = uint64_t{kMultiplier0} * counter[0];
     const uint64_t product1 = uint64_t{kMultiplier1} * counter[2];
-    const uint32_t hi0 = static_cast<uint32_t>(product0 >> 32), lo0 = static_cast<uint32_t>(product0);
-    const uint32_t hi1 = static_cast<uint32_t>(product1 >> 32), lo1 = static_cast<uint32_t>(product1);
+    const uint32_t hi0 = static_cast<uint32_t>(product0 >> 32);
+    const uint32_t lo0 = static_cast<uint32_t>(product0);
+    const uint32_t hi1 = static_cast<uint32_t>(product1 >> 32);
+    const uint32_t lo1 = static_cast<uint32_t>(product1);
     counter = {hi1 ^ counter[1] ^ key0, lo1, hi0 ^ counter[3] ^ key1, lo0};
     key0 += kWeyl0;
     key1 += kWeyl1;
