@@ -53,11 +53,32 @@ PHILOX_KAT = [
 ]
 
 
+WORD = np.uint64(0xFFFFFFFF)
+
+
+def numpy_philox(counter, key0, key1):
+    """Philox-4x32-10 written from Salmon et al. 2011, vectorised: counter is four arrays of
+    32-bit words (in uint64), the result the four output words."""
+    c0, c1, c2, c3 = (np.asarray(c, dtype=np.uint64) for c in counter)
+    k0, k1 = np.uint64(key0), np.uint64(key1)
+    for _ in range(10):
+        p0 = np.uint64(0xD2511F53) * c0
+        p1 = np.uint64(0xCD9E8D57) * c2
+        hi0, lo0 = p0 >> np.uint64(32), p0 & WORD
+        hi1, lo1 = p1 >> np.uint64(32), p1 & WORD
+        c0, c1, c2, c3 = hi1 ^ c1 ^ k0, lo1, hi0 ^ c3 ^ k1, lo0
+        k0 = (k0 + np.uint64(0x9E3779B9)) & WORD
+        k1 = (k1 + np.uint64(0xBB67AE85)) & WORD
+    return c0, c1, c2, c3
+
+
 @pytest.mark.parametrize("counter, key, expected", PHILOX_KAT)
 def test_philox_known_answers(counter, key, expected):
     words = [int(w, 16) for w in counter.split()]
     k0, k1 = (int(w, 16) for w in key.split())
-    assert list(_core.philox4x32_10(words, k0, k1)) == [int(w, 16) for w in expected.split()]
+    expected = [int(w, 16) for w in expected.split()]
+    assert list(_core.philox4x32_10(words, k0, k1)) == expected
+    assert [int(w) for w in numpy_philox(words, k0, k1)] == expected
 
 
 # ---- accuracy on phantoms ------------------------------------------------------------------
@@ -127,10 +148,12 @@ def colour_masks(shape, neighbourhood):
     return [colour == c for c in range(8)]
 
 
-def numpy_icm_sweep(volume, labels, means, variances, beta, neighbourhood):
-    """One ICM sweep written from the model's definition: each colour at once, every voxel's
-    local energy for every label from the neighbour labels (read through a padded copy), the
-    lowest (first) one taken."""
+def numpy_sweep(volume, labels, means, variances, beta, neighbourhood, mode="icm", seed=0,
+                sweep=0, threshold=0.0):
+    """One sweep written from the model's definition: each colour at once, every voxel's local
+    energy for every label from the neighbour labels (read through a padded copy); ICM takes the
+    lowest (first) one, metropolis the Philox proposal (counter: voxel index low and high
+    words, sweep, 0; key: the seed's words) when the energy drops by more than threshold."""
     k = len(means)
     labels = labels.copy()
     nz, ny, nx = labels.shape
@@ -151,8 +174,19 @@ def numpy_icm_sweep(volume, labels, means, variances, beta, neighbourhood):
             for label in range(k):
                 same[label] += shifted == label
         energy = data + beta * (neighbours - same).astype(np.float64)
-        best = np.argmin(energy, axis=0).astype(np.uint8)  # first minimum: lowest label
-        labels[mask] = best[mask]
+        if mode == "icm":
+            best = np.argmin(energy, axis=0).astype(np.uint8)  # first minimum: lowest label
+            labels[mask] = best[mask]
+            continue
+        index = np.arange(labels.size, dtype=np.uint64).reshape(labels.shape)
+        r0 = numpy_philox((index & WORD, index >> np.uint64(32), np.full_like(index, sweep),
+                           np.zeros_like(index)), seed & 0xFFFFFFFF, seed >> 32)[0]
+        proposal = ((r0 * np.uint64(k)) >> np.uint64(32)).astype(np.int64)
+        current = labels.astype(np.int64)
+        drop = (np.take_along_axis(energy, current[None], 0)[0]
+                - np.take_along_axis(energy, proposal[None], 0)[0])
+        take = mask & (proposal != current) & (drop > threshold)
+        labels[take] = proposal[take]
     return labels
 
 
@@ -162,9 +196,29 @@ def test_icm_sweep_equals_numpy(neighbourhood):
     start = nearest_mean_labels(volume, kmeans_means(volume, 3))
     res = gpuseq.segment_mrf(volume, init=start, beta=0.7, neighbourhood=neighbourhood,
                              max_sweeps=1, threads=2)
-    expected = numpy_icm_sweep(volume, start, res.means[0], res.variances[0], 0.7,
-                               neighbourhood)
+    expected = numpy_sweep(volume, start, res.means[0], res.variances[0], 0.7, neighbourhood)
     assert res.changed[0] == np.sum(expected != start) > 0
+    np.testing.assert_array_equal(res.labels, expected)
+
+
+@pytest.mark.parametrize("neighbourhood, seed, threshold", [
+    (6, 0, 0.0), (18, 2**40 + 3, 0.0), (26, 77, 0.5),
+])
+def test_metropolis_sweeps_equal_numpy(neighbourhood, seed, threshold):
+    """Two sweeps, so that the sweep number in Philox's counter and the class Gaussians
+    re-estimated between sweeps are both checked."""
+    volume, _ = phantom(size=15, noise=45.0, seed=5)
+    start = np.random.default_rng(seed % 1000).integers(0, 3, volume.shape).astype(np.uint8)
+    res = gpuseq.segment_mrf(volume, init=start, beta=0.8, neighbourhood=neighbourhood,
+                             mode="metropolis", max_sweeps=2, tolerance=0.0, seed=seed,
+                             threshold=threshold, threads=2)
+    assert res.sweeps == 2
+    expected = start
+    for sweep in range(2):
+        before = expected
+        expected = numpy_sweep(volume, expected, res.means[sweep], res.variances[sweep], 0.8,
+                               neighbourhood, "metropolis", seed, sweep, threshold)
+        assert res.changed[sweep] == np.sum(expected != before) > 0
     np.testing.assert_array_equal(res.labels, expected)
 
 
