@@ -146,6 +146,8 @@ double total_energy(const float* intensity, const uint8_t* labels, VolumeShape s
                     const ClassModel& model, double beta, int neighbourhood, int threads) {
   const std::vector<Offset> forward = forward_offsets(neighbourhood);
   const int64_t nz = shape.nz, ny = shape.ny, nx = shape.nx;
+  std::vector<int64_t> forward_index;
+  for (const Offset& o : forward) forward_index.push_back((o.dz * ny + o.dy) * nx + o.dx);
   std::vector<double> slice_energy(nz, 0.0);
   parallel_for_blocks(nz, 1, resolve_threads(threads), [&](int64_t z0, int64_t z1, int) {
     for (int64_t z = z0; z < z1; ++z) {
@@ -154,11 +156,12 @@ double total_energy(const float* intensity, const uint8_t* labels, VolumeShape s
         const int64_t base = (z * ny + y) * nx;
         for (int64_t x = 0; x < nx; ++x) {
           const int l = labels[base + x];
+          const bool interior = z < nz - 1 && y > 0 && y < ny - 1 && x > 0 && x < nx - 1;
           int different = 0;
-          for (const Offset& o : forward) {
-            if (!inside(shape, z + o.dz, y + o.dy, x + o.dx)) continue;
-            const int64_t j = ((z + o.dz) * ny + (y + o.dy)) * nx + (x + o.dx);
-            different += labels[j] != l;
+          for (size_t n = 0; n < forward.size(); ++n) {
+            const Offset& o = forward[n];
+            if (!interior && !inside(shape, z + o.dz, y + o.dy, x + o.dx)) continue;
+            different += labels[base + x + forward_index[n]] != l;
           }
           row += data_term(model, l, intensity[base + x]) + beta * different;
         }
