@@ -185,6 +185,8 @@ int64_t sweep_once(const float* intensity, uint8_t* labels, VolumeShape shape,
   const uint32_t key1 = static_cast<uint32_t>(options.seed >> 32);
   std::vector<int64_t> slice_changed(nz, 0);
 
+  // No voxel has a neighbour of its own colour, so within one colour every update reads only
+  // labels that no worker writes: the result is that of any serial order.
   for (int colour = 0; colour < colour_count(options.neighbourhood); ++colour) {
     parallel_for_blocks(nz, 1, resolve_threads(options.threads),
                         [&](int64_t z0, int64_t z1, int) {

@@ -3,7 +3,7 @@
 K Gaussian intensity classes and a Potts prior over 6, 18 or 26 neighbours::
 
     res = gpuseq.segment_mrf(ct, classes=3, beta=1.0, neighbourhood=26, mode="icm")
-    res.labels      # uint8 volume, shape of ct; 0 is the class of lowest mean
+    res.labels      # uint8 volume, shape of ct (from K-means, 0 is the darkest class)
     res.energy      # total energy before the first sweep and after each sweep
     res.changed     # labels changed by each sweep
 
