@@ -361,3 +361,27 @@ def nvrtc_compile(
     name_expressions: list[str], arch: str, cache: bool = True, device: str = ""
 ) -> tuple[bytes, list[str]]: ...
 def nvrtc_cache_stats() -> dict[str, int]: ...
+
+# ---- mrf_bindings.cpp --------------------------------------------------------------------
+def mrf_segment(
+    volume: ArrayLike,
+    initial_labels: ArrayLike,
+    classes: int,
+    beta: float,
+    neighbourhood: int,
+    mode: str,
+    max_sweeps: int,
+    tolerance: float,
+    threshold: float,
+    seed: int,
+    threads: int,
+) -> dict[str, NDArray[Any]]:
+    """Sweeps the MRF from initial_labels (float32 volume, uint8 labels, both z, y, x): labels,
+    energy and means/variances (flat, classes per row) before the first sweep and after each,
+    changed (labels changed by each sweep)."""
+
+def mrf_connected_component(labels: ArrayLike, z: int, y: int, x: int) -> NDArray[np.uint8]:
+    """uint8 mask of the voxels 6-connected to (z, y, x) through voxels of its label."""
+
+def philox4x32_10(counter: list[int], key0: int, key1: int) -> list[int]:
+    """Philox-4x32-10 of four counter words and two key words (the MRF's proposals)."""
