@@ -121,6 +121,38 @@ def short_name(info: dict | None = None) -> str:
     return info["commit"][:7]
 
 
+def machine_info() -> dict:
+    """The host a CPU benchmark ran on: name, platform, Python, cores, load, CPU model."""
+    import platform
+
+    info = {"hostname": platform.node(), "platform": platform.platform(),
+            "python": platform.python_version(), "cpu_count": os.cpu_count(),
+            "load_average": os.getloadavg()}  # fmt: skip
+    try:
+        with open("/proc/cpuinfo") as f:
+            info["cpu_model"] = next(line.split(":", 1)[1].strip() for line in f
+                                     if line.startswith("model name"))  # fmt: skip
+    except (OSError, StopIteration):
+        pass
+    return info
+
+
+def wall_times(argv: list, repeat: int, *, env: dict | None = None,
+               warm_up: bool = False) -> list[float]:
+    """Wall seconds of `repeat` runs of a command as its own process (stdout discarded),
+    after an untimed run with warm_up (page cache, bytecode)."""
+    import time
+
+    for _ in range(int(warm_up)):
+        subprocess.run([str(a) for a in argv], check=True, stdout=subprocess.DEVNULL, env=env)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run([str(a) for a in argv], check=True, stdout=subprocess.DEVNULL, env=env)
+        times.append(time.perf_counter() - start)
+    return times
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rev", help="print the source hash of this commit instead")
