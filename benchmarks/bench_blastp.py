@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
-import platform
 import shlex
 import shutil
 import statistics
@@ -37,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from provenance import REPO, machine_info, source_info, wall_times  # noqa: E402
+from provenance import REPO, machine_info, source_info, wall_times, write_record  # noqa: E402
 
 AMINO = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
 ROBINSON = np.array(
@@ -150,11 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         "repeat": args.repeat,
         "results": rows,
     }
-    out = Path(args.out or REPO / "benchmarks" / "results" /
-               f"blastp-{platform.node()}-{started:%Y%m%d-%H%M%S}.json")  # fmt: skip
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(record, indent=1) + "\n")
-    print(f"wrote {out}")
+    write_record(record, args.out, "blastp", started)
     return 0
 
 

@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
-import platform
 import shlex
 import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from provenance import REPO, machine_info, source_info, wall_times  # noqa: E402
+from provenance import REPO, machine_info, source_info, wall_times, write_record  # noqa: E402
 
 EXAMPLES = REPO / "examples"
 # `python -m gpuseq.cli` is what the `gpuseq` console script runs (gpuseq.cli:main), without
@@ -75,11 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         "repeat": args.repeat,
         "results": rows,
     }
-    out = Path(args.out or REPO / "benchmarks" / "results" /
-               f"startup-{platform.node()}-{started:%Y%m%d-%H%M%S}.json")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(record, indent=1) + "\n")
-    print(f"wrote {out}")
+    write_record(record, args.out, "startup", started)
     return 0
 
 

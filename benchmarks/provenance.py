@@ -153,6 +153,18 @@ def wall_times(argv: list, repeat: int, *, env: dict | None = None,
     return times
 
 
+def write_record(record: dict, out: str | None, name: str, started) -> Path:
+    """The benchmark's JSON record to `out`, or to benchmarks/results/NAME-HOST-DATE.json."""
+    import platform
+
+    path = Path(out or REPO / "benchmarks" / "results" /
+                f"{name}-{platform.node()}-{started:%Y%m%d-%H%M%S}.json")  # fmt: skip
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"wrote {path}")
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rev", help="print the source hash of this commit instead")
