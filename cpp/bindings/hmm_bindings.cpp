@@ -263,7 +263,11 @@ void bind_gpu_hmm(py::module_& m) {
       .def_property_readonly("msv_stripes", &gh::DeviceProfile::msv_stripes)
       .def_property_readonly("viterbi_stripes", &gh::DeviceProfile::viterbi_stripes)
       .def_property_readonly("sequences_per_warp", &gh::DeviceProfile::sequences_per_warp)
-      .def_property_readonly("multi_stripes", &gh::DeviceProfile::multi_stripes);
+      .def_property_readonly("multi_stripes", &gh::DeviceProfile::multi_stripes)
+      .def_property("ssv_multi", &gh::DeviceProfile::ssv_multi, &gh::DeviceProfile::set_ssv_multi,
+                    "The SSV too on the S-lane kernels (True when sequences_per_warp was "
+                    "given); a search sets it for models that share S (the sequence blocks "
+                    "are planned once per chunk and S).");
   m.def("gpu_choose_sequences_per_warp", &gh::choose_sequences_per_warp, py::arg("M"),
         py::arg("msv_bits") = 16,
         "Targets per warp of the S-lane SSV/MSV kernels for a model of M nodes (1: a warp per "

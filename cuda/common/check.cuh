@@ -53,10 +53,16 @@ DeviceArray<T> device_alloc(size_t count) {
   return DeviceArray<T>(static_cast<T*>(p));
 }
 
+// Host to device through two pinned staging buffers on a stream of its own (cuda/common/
+// device.cu): host copies into one buffer overlap the DMA from the other, and pageable memory
+// (an mmapped database) moves at pinned speed. Synchronous for the caller; copies from several
+// threads take turns. Small copies, or no pinned memory to be had, go by plain cudaMemcpy.
+void copy_to_device(void* device, const void* host, size_t bytes);
+
 template <class T>
 DeviceArray<T> device_copy(const T* host, size_t count) {
   DeviceArray<T> d = device_alloc<T>(count);
-  if (count) GPUSEQ_CUDA_CHECK(cudaMemcpy(d.get(), host, count * sizeof(T), cudaMemcpyHostToDevice));
+  if (count) copy_to_device(d.get(), host, count * sizeof(T));
   return d;
 }
 

@@ -490,12 +490,11 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
 
   int& S = options_.sequences_per_warp;
   // S chosen by model length (choose_sequences_per_warp) or given: S > 1 runs the MSV on the
-  // S-lane kernels (the targets the SSV left undecided), and the SSV only when S is given. The
-  // S-lane SSV kernel is the faster one up to M = 1536 (12.0 against 4.5 TCUPS at M = 150),
-  // but in a search its sequence blocks, planned on the host for every chunk and S (about 0.1 s
-  // for a chunk of 64 M residues), cost far more than it saves there (the SSV of a model over
-  // such a chunk takes milliseconds): 6 models over 490 M residues on the H100, filters 4.8 s
-  // with it, 1.0 s without. Planning the blocks on the GPU would lift this.
+  // S-lane kernels (the targets the SSV left undecided), and the SSV when S is given or
+  // set_ssv_multi says so. The S-lane SSV kernel is the faster one up to M = 1536 (12.0
+  // against 4.5 TCUPS at M = 150), but its sequence blocks are planned on the host once per
+  // chunk and S (about 10 ms for 180,000 targets), more than one model's SSV over the chunk
+  // saves (about 1.3 ms at M = 150): they pay when several models of a search share them.
   ssv_multi_ = S != 0;
   if (S == 0) S = choose_sequences_per_warp(M, msv_bits);
   if (S != 1) {
@@ -540,6 +539,13 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
 }
 
 DeviceProfile::~DeviceProfile() = default;
+
+void DeviceProfile::set_ssv_multi(bool on) {
+  if (on && options_.sequences_per_warp < 2)
+    throw std::invalid_argument("the SSV runs on sequence blocks only with 2 or more targets "
+                                "per warp");
+  ssv_multi_ = on;
+}
 
 void set_allocation_limit_for_tests(size_t bytes) { allocation_limit_for_tests().store(bytes); }
 

@@ -83,7 +83,10 @@ class DeviceProfile {
   int viterbi_stripes() const { return viterbi_stripes_; }
   int sequences_per_warp() const { return options_.sequences_per_warp; }
   int multi_stripes() const { return multi_stripes_; }  // H of the S-lane kernels (0 if S = 1)
-  bool ssv_multi() const { return ssv_multi_; }  // the SSV too on the S-lane kernels (S given)
+  // The SSV too on the S-lane kernels: when S was given, or set by a search whose models share
+  // S often enough to pay for the SSV's sequence blocks (hmmsearch.py). Needs S > 1.
+  bool ssv_multi() const { return ssv_multi_; }
+  void set_ssv_multi(bool on);
 
   struct Tables;
   const Tables& tables() const { return *tables_; }

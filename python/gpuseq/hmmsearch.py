@@ -19,6 +19,7 @@ from __future__ import annotations
 import inspect
 import os
 import sys
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import fields
@@ -33,11 +34,15 @@ from .errors import HmmFormatError, SequenceTooLongError
 from .hmm import HmmSource, read_hmms, search_profile
 from .hmmsearch_options import HmmsearchOptions
 from .hmmsearch_results import HmmsearchResult
-from .sequences import DEFAULT_BLOCK_BYTES, SequenceSource, iter_sequence_chunks
+from .sequences import DEFAULT_BLOCK_BYTES, SequenceSource, iter_sequence_chunks, read_ahead
 
 __all__ = ["hmmsearch", "HmmsearchOptions", "HmmsearchResult"]
 
 _STAGE_PASSED = 4  # CascadeStage::kStagePassed in cpp/hmm/cascade.hpp
+#: Models of one search that share a targets-per-warp count S before their SSV runs on the
+#: S-lane kernels (sequence blocks planned per chunk and S, about 10 ms for 180,000 targets,
+#: against about 1.3 ms saved per model at M = 150). Provisional: to be measured.
+SSV_BLOCKS_MIN_MODELS = 4
 _BIT_CUTOFFS = {"gathering": "GA", "noise": "NC", "trusted": "TC"}
 
 
@@ -123,15 +128,23 @@ def hmmsearch(
         _check_cutoffs(hmm_list, options.bit_cutoffs, hmms)
     queries = [(hmm, search_profile(hmm)) for hmm in hmm_list]
     F1_, F2_, _, bias_on = options.filter_thresholds
-    run_filters = _filter_runner(where, [profile for _, profile in queries], F1_, F2_, bias_on)
+    run_filters, upload = _filter_runner(
+        where, [profile for _, profile in queries], F1_, F2_, bias_on
+    )
 
     label, total, chunks = iter_sequence_chunks(sequences, threads, block_bytes, tformat)
+    # On the GPU, the next chunk is uploaded on a thread while this one is filtered.
+    uploaded = (
+        read_ahead((chunk, upload(chunk)) for chunk in chunks)
+        if upload is not None
+        else ((chunk, None) for chunk in chunks)
+    )
     counts = [dict(n_past_msv=0, n_past_bias=0, n_past_vit=0) for _ in queries]
     nseqs = nres = 0
     bar = _progress_bar(progress, total)
     downstream = _Downstream([hmm for hmm, _ in queries], options, threads)
     try:
-        for chunk in chunks:
+        for chunk, targets in uploaded:
             lengths = chunk.lengths
             too_long = np.flatnonzero(lengths > _core.max_target_length)
             if len(too_long):
@@ -141,7 +154,7 @@ def hmmsearch(
                 )
             nseqs += len(chunk)
             nres += chunk.total_residues
-            for q, r in run_filters(chunk, threads):
+            for q, r in run_filters(chunk, targets, threads):
                 for key in counts[q]:
                     counts[q][key] += r[key]
                 passed = np.flatnonzero(r["stage"] == _STAGE_PASSED)
@@ -153,6 +166,7 @@ def hmmsearch(
                 callback(nres, total)
         top_hits = downstream.finish(nseqs)
     finally:
+        uploaded.close()
         downstream.close()
         if bar is not None:
             bar.close()
@@ -245,9 +259,10 @@ def _is_stdin(source: Any) -> bool:
 
 
 def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bool):
-    """run(chunk, threads) yields (model index, cascade result) per model (MSV -> bias ->
-    Viterbi filter), model by model so that HMMER's downstream can start on a model's
-    survivors while the next model runs.
+    """(run, upload): run(chunk, targets, threads) yields (model index, cascade result) per
+    model (MSV -> bias -> Viterbi filter), model by model so that HMMER's downstream can start
+    on a model's survivors while the next model runs. upload(chunk) gives the chunk's GPU copy
+    for `targets` (None: the CPU filters only, or no GPU memory for it).
 
     On the GPU a chunk is uploaded once for all models, and a chunk of a database the caller
     holds stays uploaded for later searches (SequenceDatabase.device_copies). What the GPU
@@ -265,6 +280,12 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
             return None
 
     gpu = [gpu_profile(p) for p in profiles] if where == "cuda" else [None] * len(profiles)
+    # The S-lane SSV's sequence blocks are planned once per chunk and S: they pay when enough
+    # models share them.
+    share = Counter(g.sequences_per_warp for g in gpu if g is not None)
+    for g in gpu:
+        if g is not None and g.sequences_per_warp > 1:
+            g.ssv_multi = share[g.sequences_per_warp] >= SSV_BLOCKS_MIN_MODELS
 
     def cascade(q: int, residues, offsets, targets, threads: int) -> dict:
         if targets is None or gpu[q] is None:
@@ -304,9 +325,7 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
             copies[key] = targets
         return targets
 
-    def run(chunk, threads: int):
-        wanted = [q for q in range(len(profiles)) if gpu[q] is not None]
-        targets = upload(chunk) if wanted else None
+    def run(chunk, targets, threads: int):
         for q in range(len(profiles)):
             if gpu[q] is None:
                 yield q, cascade(q, chunk.residues, chunk.offsets, None, threads)
@@ -322,7 +341,7 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
                     result = split(q, chunk.residues, chunk.offsets, threads)
                 yield q, result
 
-    return run
+    return run, (upload if any(g is not None for g in gpu) else None)
 
 
 def _concatenate_cascades(a: dict, b: dict) -> dict:
