@@ -6,6 +6,7 @@
 
 #include "common/check.cuh"
 #include "common/device.hpp"
+#include "common/parallel.hpp"
 
 namespace gpuseq::cuda {
 
@@ -63,6 +64,47 @@ void copy_to_device(void* device, const void* host, size_t bytes) {
     GPUSEQ_CUDA_CHECK(cudaEventRecord(s.done[b], s.stream));
   }
   GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(s.stream));
+}
+
+void copy_to_host_2d(void* host, size_t host_pitch, const void* device, size_t device_pitch,
+                     size_t row_bytes, size_t rows, int threads) {
+  Staging& s = staging();
+  std::unique_lock<std::mutex> lock(s.mutex);
+  const size_t rows_per_buffer = row_bytes ? Staging::kBufferBytes / row_bytes : 0;
+  if (rows * row_bytes < Staging::kDirectBelow || rows_per_buffer == 0 || !s.prepare()) {
+    lock.unlock();
+    GPUSEQ_CUDA_CHECK(cudaMemcpy2D(host, host_pitch, device, device_pitch, row_bytes, rows,
+                                   cudaMemcpyDeviceToHost));
+    return;
+  }
+  auto* to = static_cast<char*>(host);
+  const auto* from = static_cast<const char*>(device);
+  const size_t pieces = (rows + rows_per_buffer - 1) / rows_per_buffer;
+  auto rows_of = [&](size_t piece) {
+    return std::min(rows_per_buffer, rows - piece * rows_per_buffer);
+  };
+  auto start = [&](size_t piece) {  // DMA of a piece into its buffer
+    const int b = static_cast<int>(piece % 2);
+    const size_t r0 = piece * rows_per_buffer;
+    GPUSEQ_CUDA_CHECK(cudaMemcpy2DAsync(s.buffer[b], row_bytes, from + r0 * device_pitch,
+                                        device_pitch, row_bytes, rows_of(piece),
+                                        cudaMemcpyDeviceToHost, s.stream));
+    GPUSEQ_CUDA_CHECK(cudaEventRecord(s.done[b], s.stream));
+  };
+  start(0);
+  for (size_t piece = 0; piece < pieces; ++piece) {
+    const int b = static_cast<int>(piece % 2);
+    GPUSEQ_CUDA_CHECK(cudaEventSynchronize(s.done[b]));
+    if (piece + 1 < pieces) start(piece + 1);  // into the other buffer, while we copy out
+    const size_t r0 = piece * rows_per_buffer;
+    const auto* staged = static_cast<const char*>(s.buffer[b]);
+    parallel_for_blocks(static_cast<int64_t>(rows_of(piece)), 64, threads,
+                        [&](int64_t begin, int64_t end, int) {
+                          for (int64_t r = begin; r < end; ++r)
+                            std::memcpy(to + (r0 + r) * host_pitch, staged + r * row_bytes,
+                                        row_bytes);
+                        });
+  }
 }
 
 std::vector<DeviceInfo> list_devices() {

@@ -53,7 +53,7 @@ class PaperEngine : public distance::DistanceEngine {
     else
       launch<Metric::kManhattan>(tile, out, cols);
     seconds_ = timer_.stop_seconds();
-    copy_tile_to_host(out, tile, tile.out);
+    copy_tile_to_host(out, tile, tile.out, p_.threads);
     if (tile.compared != nullptr)
       fill_host_tile(tile, tile.compared, static_cast<int32_t>(p_.x.attributes));
   }
@@ -149,10 +149,10 @@ class BitPlaneEngine : public distance::DistanceEngine {
       product(x_.bits, y_->bits, ep);
     }
     seconds_ = timer_.stop_seconds();
-    copy_tile_to_host(out, tile, tile.out);
+    copy_tile_to_host(out, tile, tile.out, p_.threads);
     if (tile.compared != nullptr) {
       if (p_.missing)
-        copy_tile_to_host(compared, tile, tile.compared);
+        copy_tile_to_host(compared, tile, tile.compared, p_.threads);
       else
         fill_host_tile(tile, tile.compared, static_cast<int32_t>(p_.x.attributes));
     }

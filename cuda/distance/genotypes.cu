@@ -16,11 +16,11 @@ int32_t* TileBuffer::get(size_t count) {
   return data.get();
 }
 
-void copy_tile_to_host(const int32_t* device, const distance::OutputTile& tile, int32_t* host) {
+void copy_tile_to_host(const int32_t* device, const distance::OutputTile& tile, int32_t* host,
+                       int threads) {
   const int64_t rows = tile.row_end - tile.row_begin, cols = tile.col_end - tile.col_begin;
-  GPUSEQ_CUDA_CHECK(cudaMemcpy2D(host, tile.stride * sizeof(int32_t), device,
-                                 cols * sizeof(int32_t), cols * sizeof(int32_t), rows,
-                                 cudaMemcpyDeviceToHost));
+  copy_to_host_2d(host, tile.stride * sizeof(int32_t), device, cols * sizeof(int32_t),
+                  cols * sizeof(int32_t), rows, threads);
 }
 
 void fill_host_tile(const distance::OutputTile& tile, int32_t* host, int32_t value) {

@@ -20,7 +20,9 @@ struct TileBuffer {
   int32_t* get(size_t count);
 };
 
-void copy_tile_to_host(const int32_t* device, const distance::OutputTile& tile, int32_t* host);
+// Through pinned staging, the host rows written by `threads` threads (cuda/common/device.cu).
+void copy_tile_to_host(const int32_t* device, const distance::OutputTile& tile, int32_t* host,
+                       int threads);
 void fill_host_tile(const distance::OutputTile& tile, int32_t* host, int32_t value);
 
 // The paper's layouts: int32 attribute-major ("naive") or instance-major ("coalesced"), and
