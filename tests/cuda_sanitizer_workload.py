@@ -1,4 +1,5 @@
-"""Runs every GPU kernel once on small inputs (both metrics, missing values, several tiles):
+"""Runs every GPU kernel once on small inputs (both metrics, missing values, several tiles,
+k-nearest selection):
 the workload compute-sanitizer's memcheck and racecheck are run on (run_on_gpu_host.sh).
 Exits non-zero if a GPU result differs from the CPU twin."""
 
@@ -20,6 +21,11 @@ for metric in ("hamming", "manhattan"):
     cpu = gpuseq.pairwise_distances(Xm, metric=metric, backend="cpu")
     gpu = gpuseq.pairwise_distances(Xm, metric=metric, backend="cuda", tile=40)
     failures += not np.array_equal(gpu, cpu)
+    # k nearest selected on the device (blocks narrower than k, the row's own column left out).
+    for k in (5, 64):
+        cpu_knn = gpuseq.nearest_neighbors(Xm, k, metric=metric, backend="cpu", tile=30)
+        gpu_knn = gpuseq.nearest_neighbors(Xm, k, metric=metric, backend="cuda", tile=30)
+        failures += not all(np.array_equal(g, c) for g, c in zip(gpu_knn, cpu_knn))
 # Every tiling of the tensor-core product (wgmma on sm_90a) on edge-sized bit matrices.
 a = rng.integers(0, 2**63, (130, 32), dtype=np.uint64)
 b = rng.integers(0, 2**63, (260, 32), dtype=np.uint64)

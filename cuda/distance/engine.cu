@@ -14,6 +14,7 @@ namespace gpuseq::cuda {
 using distance::BitPlanes;
 using distance::DistanceProblem;
 using distance::Metric;
+using distance::NearestTile;
 using distance::OutputTile;
 
 namespace {
@@ -110,6 +111,48 @@ class BitPlaneEngine : public distance::DistanceEngine {
   void compute(const OutputTile& tile) override {
     const int64_t rows = tile.row_end - tile.row_begin, cols = tile.col_end - tile.col_begin;
     if (rows <= 0 || cols <= 0) return;
+    const int32_t* out = distances_on_device(tile);
+    copy_tile_to_host(out, tile, tile.out, p_.threads);
+    if (tile.compared != nullptr) {
+      if (p_.missing)
+        copy_tile_to_host(compared_.get(static_cast<size_t>(rows * cols)), tile, tile.compared,
+                          p_.threads);
+      else
+        fill_host_tile(tile, tile.compared, static_cast<int32_t>(p_.x.attributes));
+    }
+  }
+
+  // Selected on the device: a warp per row keeps the k best keys, k columns per row come back
+  // (DistanceEngine::nearest, on the host, past kMaxDeviceNearest).
+  void nearest(const NearestTile& tile) override {
+    const int64_t rows = tile.row_end - tile.row_begin, cols = tile.col_end - tile.col_begin;
+    if (tile.k > kMaxDeviceNearest || cols <= 0 || rows <= 0) {
+      DistanceEngine::nearest(tile);
+      return;
+    }
+    OutputTile block;
+    block.row_begin = tile.row_begin;
+    block.row_end = tile.row_end;
+    block.col_begin = tile.col_begin;
+    block.col_end = tile.col_end;
+    const int32_t* distances = distances_on_device(block);
+    const size_t slots = static_cast<size_t>(rows) * static_cast<size_t>(tile.k);
+    DeviceArray<int64_t> index = device_alloc<int64_t>(slots);
+    DeviceArray<int32_t> distance = device_alloc<int32_t>(slots);
+    select_nearest_on_device(distances, tile, index.get(), distance.get());
+    GPUSEQ_CUDA_CHECK(cudaMemcpy(tile.index, index.get(), slots * sizeof(int64_t),
+                                 cudaMemcpyDeviceToHost));
+    GPUSEQ_CUDA_CHECK(cudaMemcpy(tile.distance, distance.get(), slots * sizeof(int32_t),
+                                 cudaMemcpyDeviceToHost));
+  }
+
+  double last_device_seconds() const override { return seconds_; }
+
+ private:
+  // The tile's distances (and compared counts, with missing values) in the device buffers,
+  // rows x cols; seconds_ is the products' time.
+  const int32_t* distances_on_device(const OutputTile& tile) {
+    const int64_t rows = tile.row_end - tile.row_begin, cols = tile.col_end - tile.col_begin;
     int32_t* out = out_.get(static_cast<size_t>(rows * cols));
     int32_t* compared = p_.missing ? compared_.get(static_cast<size_t>(rows * cols)) : nullptr;
     const int64_t r0 = tile.row_begin, c0 = tile.col_begin;
@@ -149,17 +192,9 @@ class BitPlaneEngine : public distance::DistanceEngine {
       product(x_.bits, y_->bits, ep);
     }
     seconds_ = timer_.stop_seconds();
-    copy_tile_to_host(out, tile, tile.out, p_.threads);
-    if (tile.compared != nullptr) {
-      if (p_.missing)
-        copy_tile_to_host(compared, tile, tile.compared, p_.threads);
-      else
-        fill_host_tile(tile, tile.compared, static_cast<int32_t>(p_.x.attributes));
-    }
+    return out;
   }
-  double last_device_seconds() const override { return seconds_; }
 
- private:
   // One matrix's planes on the device: validity planes with missing values, weights for
   // manhattan without.
   struct DevicePlanes {
