@@ -1,7 +1,6 @@
 """Runs every GPU kernel once on small inputs (both metrics, missing values, several tiles,
-k-nearest selection):
-the workload compute-sanitizer's memcheck and racecheck are run on (run_on_gpu_host.sh).
-Exits non-zero if a GPU result differs from the CPU twin."""
+k-nearest selection): the workload compute-sanitizer's memcheck and racecheck are run on
+(run_on_gpu_host.sh). Exits non-zero if a GPU result differs from the CPU twin."""
 
 import numpy as np
 
