@@ -54,9 +54,13 @@ for M in (3, 130, 700, 3000):
         gpu = gpuseq._core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
         cpu = gpuseq._core.filter_scores(profile, which, db.residues, db.offsets)
         failures += not np.array_equal(gpu, cpu, equal_nan=True)
-    gpu = gpuseq._core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 0.02, 1e-3, True, 2)
+    gpu = gpuseq._core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 0.02, 1e-3, True, 2,
+                                       F3=1e-5)  # with the Forward bound's kernel
     cpu = gpuseq._core.run_cascade(profile, db.residues, db.offsets, 0.02, 1e-3, True, 2)
     failures += not np.array_equal(gpu["stage"], cpu["stage"])
+    gpu = gpuseq._core.gpu_forward_scores(gp, targets)
+    cpu = gpuseq._core.forward_scores(profile, db.residues, db.offsets)
+    failures += not np.array_equal(gpu, cpu, equal_nan=True)
 # The kernels NVRTC compiles at run time (cuda/hmm/runtime_compile.cpp): exact stripe counts
 # the static set lacks (11, 30 16-bit stripes) and a model longer than it takes, against the
 # static kernels and the CPU.

@@ -22,6 +22,7 @@
 #include "hmm/msv.cuh"
 #include "hmm/runtime_compile.hpp"
 #include "hmm/msv_multi.cuh"
+#include "hmm/forward_bound.cuh"
 #include "hmm/sequence_blocks.hpp"
 #include "hmm/viterbi_filter.cuh"
 #include "hmm/viterbi_fused.cuh"
@@ -447,6 +448,7 @@ struct DeviceProfile::Tables {
   DeviceArray<int16_t> walters_emissions;      // thread per target: M x 32 words
   DeviceArray<uint32_t> msv_multi;            // S-lane tables: H x 32 codes x W entries
   DeviceArray<uint32_t> fused_viterbi;        // viterbi_fused.cuh: FusedViterbiTables
+  DeviceArray<double> forward_match, forward_transitions;  // forward_bound.cuh
   size_t fused_dd_at = 0, fused_emissions_at = 0;
   int fused_emission_max = 0;
 };
@@ -529,6 +531,15 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
     tables_->fused_dd_at = fused.dd_at;
     tables_->fused_emissions_at = fused.emissions_at;
     tables_->fused_emission_max = fused.emission_max;
+  }
+  {
+    const ::gpuseq::hmm::ForwardProfile fp = ::gpuseq::hmm::make_forward_profile(profile.scores);
+    tables_->forward_match = device_copy(fp.match.data(), fp.match.size());
+    std::vector<double> transitions;
+    for (const std::vector<double>* t : {&fp.mm, &fp.mi, &fp.md, &fp.im, &fp.ii, &fp.dm, &fp.dd,
+                                         &fp.begin})
+      transitions.insert(transitions.end(), t->begin(), t->end());
+    tables_->forward_transitions = device_copy(transitions.data(), transitions.size());
   }
   if (options_.viterbi == KernelOptions::Viterbi::kThreadPerTarget) {
     const std::vector<int4> walters = walters_transitions(vp);
@@ -946,6 +957,51 @@ std::vector<float> viterbi_scores(const DeviceProfile& dp, const DeviceTargets& 
   return scores;
 }
 
+// A thread per target, longest first so that a warp's targets end together, in launches
+// whose DP rows take at most kForwardScratchBytes.
+std::vector<double> forward_scores_on_device(const DeviceProfile& dp, const DeviceTargets& dt,
+                                             const std::vector<int32_t>& ids) {
+  constexpr size_t kForwardScratchBytes = size_t{512} << 20;
+  constexpr int kThreads = 128;
+  std::vector<double> out(ids.size(), std::numeric_limits<double>::quiet_NaN());
+  if (ids.empty()) return out;
+  const int M = dp.profile().M;
+  const std::vector<int64_t>& offsets = dt.buffers().host_offsets;
+  std::vector<int32_t> order(ids.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+    return offsets[ids[a] + 1] - offsets[ids[a]] > offsets[ids[b] + 1] - offsets[ids[b]];
+  });
+  const size_t row_bytes = 6 * sizeof(double) * static_cast<size_t>(M + 1);
+  const size_t most = std::max<size_t>(kThreads, kForwardScratchBytes / row_bytes / kThreads *
+                                                     kThreads);
+  const DeviceForwardTables tables{dp.tables().forward_match.get(),
+                                   dp.tables().forward_transitions.get(), M};
+  for (size_t first = 0; first < order.size(); first += most) {
+    const size_t n = std::min(most, order.size() - first);
+    std::vector<int32_t> batch(n);
+    for (size_t j = 0; j < n; ++j) batch[j] = ids[order[first + j]];
+    const int blocks = static_cast<int>((n + kThreads - 1) / kThreads);
+    const size_t threads = static_cast<size_t>(blocks) * kThreads;
+    DeviceArray<int32_t> d_ids = device_copy(batch.data(), n);
+    DeviceArray<double> d_c = device_alloc<double>(n);
+    DeviceArray<long long> d_e = device_alloc<long long>(n);
+    DeviceArray<double> rows = device_alloc<double>(6 * static_cast<size_t>(M + 1) * threads);
+    const TargetList list{dt.buffers().residues.get(), dt.buffers().offsets.get(), d_ids.get(),
+                          nullptr, nullptr, static_cast<int>(n)};
+    forward_bound_kernel<<<blocks, kThreads>>>(tables, list, d_c.get(), d_e.get(), rows.get());
+    GPUSEQ_CUDA_CHECK_LAUNCH("forward_bound_kernel");
+    std::vector<double> c(n);
+    std::vector<long long> e(n);
+    GPUSEQ_CUDA_CHECK(cudaMemcpy(c.data(), d_c.get(), n * sizeof(double), cudaMemcpyDeviceToHost));
+    GPUSEQ_CUDA_CHECK(
+        cudaMemcpy(e.data(), d_e.get(), n * sizeof(long long), cudaMemcpyDeviceToHost));
+    for (size_t j = 0; j < n; ++j)
+      out[order[first + j]] = ::gpuseq::hmm::forward_score_from(c[j], e[j]);
+  }
+  return out;
+}
+
 std::vector<int32_t> non_empty_targets(const SequenceBatch& host) {
   std::vector<int32_t> ids;
   for (int64_t i = 0; i < host.count; ++i)
@@ -969,6 +1025,11 @@ double kernel_seconds(const DeviceProfile& dp, const DeviceTargets& dt, Filter w
   double seconds = 0;
   run_kernel(kernel, dp, dt, ids, params, repeats, &seconds);
   return seconds;
+}
+
+std::vector<double> forward_scores(const DeviceProfile& dp, const DeviceTargets& dt,
+                                   const std::vector<int32_t>& ids) {
+  return forward_scores_on_device(dp, dt, ids);
 }
 
 std::vector<float> filter_scores(const DeviceProfile& dp, const DeviceTargets& dt, Filter which) {
@@ -1007,8 +1068,32 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
   t0 = Clock::now();
   const std::vector<float> vit = viterbi_scores(dp, dt, ids);
   for (size_t w = 0; w < ids.size(); ++w) stages.after_viterbi(ids[w], vit[w]);
-  if (seconds != nullptr) *seconds = {msv_s, decisions_s, since(t0)};
-  return stages.finish();
+  const double viterbi_s = since(t0);
+  ::gpuseq::hmm::CascadeResult result = stages.finish();
+  if (options.F3 < 1.0) {
+    // The Forward bound: survivors that cannot pass HMMER's Forward test stay here.
+    t0 = Clock::now();
+    std::vector<int32_t> passed;
+    for (int64_t i = 0; i < host.count; ++i)
+      if (result.stage[i] == ::gpuseq::hmm::kStagePassed) passed.push_back(static_cast<int32_t>(i));
+    const std::vector<double> fwd = forward_scores_on_device(dp, dt, passed);
+    result.downstream.assign(static_cast<size_t>(host.count), 0);
+    const cpu::SearchProfile& p = dp.profile();
+    for (size_t w = 0; w < passed.size(); ++w) {
+      const int32_t i = passed[w];
+      const float filtersc = options.bias_filter ? result.bias_score[i] : dt.null1()[i];
+      result.downstream[i] = ::gpuseq::hmm::forward_may_pass(
+          fwd[w], filtersc, host.length(i), p.M, p.evalue_parameters[4], p.evalue_parameters[5],
+          options.F3);
+    }
+    if (seconds != nullptr) seconds->forward = since(t0);
+  }
+  if (seconds != nullptr) {
+    seconds->msv = msv_s;
+    seconds->decisions = decisions_s;
+    seconds->viterbi = viterbi_s;
+  }
+  return result;
 }
 
 }  // namespace gpuseq::cuda::hmm

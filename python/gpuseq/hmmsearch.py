@@ -127,9 +127,9 @@ def hmmsearch(
     if options.bit_cutoffs:
         _check_cutoffs(hmm_list, options.bit_cutoffs, hmms)
     queries = [(hmm, search_profile(hmm)) for hmm in hmm_list]
-    F1_, F2_, _, bias_on = options.filter_thresholds
+    F1_, F2_, F3_, bias_on = options.filter_thresholds
     run_filters, upload = _filter_runner(
-        where, [profile for _, profile in queries], F1_, F2_, bias_on
+        where, [profile for _, profile in queries], F1_, F2_, bias_on, F3_
     )
 
     label, total, chunks = iter_sequence_chunks(sequences, threads, block_bytes, tformat)
@@ -157,7 +157,10 @@ def hmmsearch(
             for q, r in run_filters(chunk, targets, threads):
                 for key in counts[q]:
                     counts[q][key] += r[key]
-                passed = np.flatnonzero(r["stage"] == _STAGE_PASSED)
+                passed = r["stage"] == _STAGE_PASSED
+                if "downstream" in r:  # the GPU's Forward bound: the others cannot pass
+                    passed &= r["downstream"].astype(bool)
+                passed = np.flatnonzero(passed)
                 downstream.submit(q, chunk.to_pyhmmer(passed), nseqs)
             downstream.end_chunk(nseqs)
             if bar is not None:
@@ -258,7 +261,8 @@ def _is_stdin(source: Any) -> bool:
     return isinstance(source, (str, os.PathLike)) and os.fspath(source) == "-"
 
 
-def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bool):
+def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bool,
+                   F3: float = 1.0):
     """(run, upload): run(chunk, targets, threads) yields (model index, cascade result) per
     model (MSV -> bias -> Viterbi filter), model by model so that HMMER's downstream can start
     on a model's survivors while the next model runs. upload(chunk) gives the chunk's GPU copy
@@ -291,7 +295,7 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
         if targets is None or gpu[q] is None:
             return _core.run_cascade(profiles[q], residues, offsets, F1, F2, bias_on, threads)
         return _core.gpu_run_cascade(
-            gpu[q], targets, F1=F1, F2=F2, bias_filter=bias_on, threads=threads
+            gpu[q], targets, F1=F1, F2=F2, bias_filter=bias_on, threads=threads, F3=F3
         )
 
     def split(q: int, residues, offsets, threads: int) -> dict:
@@ -355,6 +359,9 @@ def _concatenate_cascades(a: dict, b: dict) -> dict:
             return {k: x[k] + y.get(k, 0) for k in x}
         return x + y
 
+    if ("downstream" in a) != ("downstream" in b):  # one part ran no Forward bound: all go
+        for part in (a, b):
+            part.setdefault("downstream", np.ones(len(part["stage"]), dtype=np.uint8))
     return {key: join(a[key], b[key]) if key in b else a[key] for key in a}
 
 
