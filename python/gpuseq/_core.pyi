@@ -244,6 +244,12 @@ class GpuProfile:
     def sequences_per_warp(self) -> int: ...
     @property
     def multi_stripes(self) -> int: ...
+    @property
+    def ssv_multi(self) -> bool:
+        """The SSV too on the S-lane kernels (True when sequences_per_warp was given); a
+        search sets it for models that share S."""
+    @ssv_multi.setter
+    def ssv_multi(self, on: bool) -> None: ...
 
 def gpu_choose_sequences_per_warp(M: int, msv_bits: int = 16) -> int: ...
 
@@ -279,7 +285,13 @@ def gpu_run_cascade(
     F2: float = 1e-3,
     bias_filter: bool = True,
     threads: int = 0,
-) -> dict[str, Any]: ...
+    F3: float = 1.0,
+) -> dict[str, Any]:
+    """run_cascade on the GPU; with F3 < 1 also ``downstream`` (uint8 per target): the
+    survivors that may pass HMMER's Forward test (the Forward bound)."""
+
+def gpu_forward_scores(profile: GpuProfile, targets: GpuTargets) -> NDArray[np.float64]:
+    """forward_scores on the GPU (a thread per target): the same values bit for bit."""
 
 # ---- blast_bindings.cpp (cpp/blast: blastp's stages on the CPU) --------------------------
 
