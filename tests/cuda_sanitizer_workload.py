@@ -120,6 +120,11 @@ for bits, S in [(16, S) for S in (2, 4, 8, 16, 32, 64)] + [(8, S) for S in (2, 1
         gpu = gpuseq._core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
         cpu = gpuseq._core.filter_scores(profile, which, db.residues, db.offsets)
         failures += not np.array_equal(gpu, cpu, equal_nan=True)
+    # The cascade with its SSV on the S-lane kernels, as a search of several models runs it.
+    gp.ssv_multi = True
+    gpu = gpuseq._core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 0.02, 1e-3, True, 2)
+    cpu = gpuseq._core.run_cascade(profile, db.residues, db.offsets, 0.02, 1e-3, True, 2)
+    failures += not np.array_equal(gpu["stage"], cpu["stage"])
 # The fused Viterbi kernel (cuda/hmm/viterbi_fused.cuh): transitions in registers (M up to
 # 768) and read every row (800: 13 stripes, NVRTC only; 3000), static and NVRTC kernels.
 for M in (1, 130, 800, 3000):
