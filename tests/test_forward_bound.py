@@ -58,7 +58,7 @@ def test_forward_scores_within_margin_of_hmmer_and_never_drop_a_pass(corpora, hm
 
 @pytest.mark.cuda
 def test_gpu_forward_scores_equal_the_cpu_twin(corpora):
-    """The thread-per-target kernel (cuda/hmm/forward_bound.cuh) gives forward_scores' bits."""
+    """The warp-per-target kernel (cuda/hmm/forward_bound.cuh) gives forward_scores' bits."""
     compared = 0
     for model_path, fasta in corpora:
         db = gpuseq.read_fasta(fasta)

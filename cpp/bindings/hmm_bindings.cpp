@@ -374,7 +374,7 @@ void bind_gpu_hmm(py::module_& m) {
         return to_numpy(std::move(out));
       },
       py::arg("profile"), py::arg("targets"),
-      "forward_scores on the GPU (a thread per target): the same values bit for bit.");
+      "forward_scores on the GPU (a warp per target): the same values bit for bit.");
 }
 #endif
 

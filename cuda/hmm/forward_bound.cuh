@@ -1,11 +1,10 @@
-// The Forward filter score in double on the GPU, a thread per target: the twin of
-// forward_score (cpp/hmm/forward_bound.hpp), whose row update and rescaling it runs from the
-// same source, so that both give the same bits (no fused multiply-adds on either side, powers
-// of two for the scaling). Rows as in Walters et al. 2009 (viterbi_walters.cuh): previous and
-// current M, I and D rows per thread in global scratch, interleaved by thread (node k of
-// thread t at k * nthreads + t), so that a warp's loads of one node are contiguous; the
-// model's tables are read warp-uniformly (broadcast) except the emission, which depends on
-// each thread's residue.
+// The Forward filter score in double on the GPU, a warp per target: the twin of forward_score
+// (cpp/hmm/forward_bound.hpp), whose block steps it runs from the same source, lane l on the
+// nodes l * B + 1 .. (l + 1) * B, so that both give the same bits (no fused multiply-adds on
+// either side, powers of two for the scaling, the same order of every addition). A warp's
+// row (M, I, D) lives in global scratch with node j of lane l at slot j * 32 + l, and the
+// model's tables are laid out the same way (forward_block_tables), so that every load and
+// store of a warp is one contiguous 256-byte run.
 #pragma once
 
 #include <cstdint>
@@ -15,75 +14,97 @@
 
 namespace gpuseq::cuda::hmm {
 
-// The double tables on the device: match (kAminoKp rows of M + 1), then the transition
-// arrays mm, mi, md, im, ii, dm, dd and begin, each M + 1 (ForwardProfile's layout).
+// The double tables on the device, slot-indexed (width = 32 x B slots per array; padding
+// zero): match odds of each residue (kAminoKp arrays), then the arrays named in
+// kForwardArrays' order.
 struct DeviceForwardTables {
-  const double* match;
-  const double* transitions;  // 8 arrays of M + 1, in the order above
-  int M;
-  __device__ double at(int array, int k) const {
-    return __ldg(transitions + static_cast<size_t>(array) * (M + 1) + k);
+  enum Array { kMmInto, kImInto, kDmInto, kBegin, kMi, kIi, kMdInto, kDdInto, kForwardArrays };
+  const double* match_odds;
+  const double* transitions;
+  int64_t width;
+  __device__ double at(int array, int64_t s) const {
+    return __ldg(transitions + array * width + s);
   }
-  __device__ double match_odds(int x, int k) const {
-    return __ldg(match + static_cast<size_t>(x) * (M + 1) + k);
-  }
-  // forward_row's table access.
-  struct View {
-    const DeviceForwardTables& t;
-    __device__ double match(int x, int k) const { return t.match_odds(x, k); }
-    __device__ double mm(int k) const { return t.at(0, k); }
-    __device__ double mi(int k) const { return t.at(1, k); }
-    __device__ double md(int k) const { return t.at(2, k); }
-    __device__ double im(int k) const { return t.at(3, k); }
-    __device__ double ii(int k) const { return t.at(4, k); }
-    __device__ double dm(int k) const { return t.at(5, k); }
-    __device__ double dd(int k) const { return t.at(6, k); }
-    __device__ double begin(int k) const { return t.at(7, k); }
-  };
+  __device__ double match(int x, int64_t s) const { return __ldg(match_odds + x * width + s); }
+  __device__ double begin(int64_t s) const { return at(kBegin, s); }
+  __device__ double mi(int64_t s) const { return at(kMi, s); }
+  __device__ double ii(int64_t s) const { return at(kIi, s); }
+  __device__ double mm_into(int64_t s) const { return at(kMmInto, s); }
+  __device__ double im_into(int64_t s) const { return at(kImInto, s); }
+  __device__ double dm_into(int64_t s) const { return at(kDmInto, s); }
+  __device__ double md_into(int64_t s) const { return at(kMdInto, s); }
+  __device__ double dd_into(int64_t s) const { return at(kDdInto, s); }
 };
 
-// Target j of the launch is list.ids[j] (list.param and list.out unused); its result is c_move[j] and
-// exponent[j] (forward_score_from turns them into nats on the host). rows: 6 x (M + 1) x
-// (gridDim.x * blockDim.x) doubles.
-__global__ void forward_bound_kernel(DeviceForwardTables tables, TargetList list,
+// A warp's row: three arrays of `width` slots.
+struct DeviceForwardRow {
+  double* base;
+  int64_t width;
+  __device__ double& m(int64_t s) const { return base[s]; }
+  __device__ double& i(int64_t s) const { return base[width + s]; }
+  __device__ double& d(int64_t s) const { return base[2 * width + s]; }
+};
+
+// Target j of the launch is list.ids[j] (list.param and list.out unused); its result is
+// c_move[j] and exponent[j] (forward_score_from turns them into nats on the host). rows:
+// 3 x width doubles per warp of the launch. Blocks of whole warps.
+__global__ void forward_bound_kernel(DeviceForwardTables tables, TargetList list, int B,
                                      double* c_move, long long* exponent, double* rows) {
+  using ::gpuseq::hmm::ForwardBlockEnd;
+  using ::gpuseq::hmm::ForwardNode;
   using ::gpuseq::hmm::ForwardSpecials;
-  const int64_t nthreads = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  const int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const int M = tables.M;
-  const int64_t width = static_cast<int64_t>(M + 1) * nthreads;
-  double* base[6];
-  for (int r = 0; r < 6; ++r) base[r] = rows + r * width;
-  auto node = [&](int r) {
-    return [&, r](int k) -> double& { return base[r][static_cast<int64_t>(k) * nthreads + t]; };
-  };
-  const DeviceForwardTables::View view{tables};
-  for (int64_t j = t; j < list.n; j += nthreads) {
+  namespace fb = ::gpuseq::hmm;
+  constexpr unsigned kAll = 0xffffffffu;
+  const int lane = threadIdx.x & 31;
+  const int64_t warps = static_cast<int64_t>(gridDim.x) * (blockDim.x / 32);
+  const int64_t warp = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const int64_t width = tables.width;
+  const DeviceForwardRow r{rows + warp * 3 * width, width};
+  const int64_t last = static_cast<int64_t>(B - 1) * 32 + lane;  // this lane's last node
+  // This lane's first node's D->D and M->D transitions: the link from the left lane.
+  const double md_first = tables.md_into(lane), dd_first = tables.dd_into(lane);
+  for (int64_t j = warp; j < list.n; j += warps) {
     const int32_t id = list.ids[j];
     const uint8_t* dsq = list.residues + list.offsets[id];
     const int64_t L = list.offsets[id + 1] - list.offsets[id];
-    int prev = 0, cur = 3;  // rows prev..prev+2 and cur..cur+2: M, I, D
-    for (int r = 0; r < 6; ++r)
-      for (int k = 0; k <= M; ++k) node(r)(k) = 0.0;
+    for (int64_t s = lane; s < 3 * width; s += 32) r.base[s] = 0.0;
     // forward_length_model, in float as p7_ReconfigLength.
     const float pmove = (2.0f + 1.0f) / ((static_cast<float>(L) + 2.0f) + 1.0f);
     const double move = static_cast<double>(pmove), loop = static_cast<double>(1.0f - pmove);
-    ForwardSpecials s;
-    s.B = ::gpuseq::hmm::forward_detail::mul(s.N, move);
+    ForwardSpecials sp;
+    sp.B = fb::forward_detail::mul(sp.N, move);
     for (int64_t i = 0; i < L; ++i) {
-      ::gpuseq::hmm::forward_row(view, M, dsq[i], loop, move, node(prev), node(prev + 1),
-                                 node(prev + 2), node(cur), node(cur + 1), node(cur + 2), s);
-      ::gpuseq::hmm::forward_rescale(s, [&](double f) {
-        for (int k = 1; k <= M; ++k)
-          for (int r = cur; r < cur + 3; ++r)
-            node(r)(k) = ::gpuseq::hmm::forward_detail::mul(node(r)(k), f);
+      // The left node (the left lane's last, previous row) before any lane writes.
+      const ForwardNode mine{r.m(last), r.i(last), r.d(last)};
+      ForwardNode left{__shfl_up_sync(kAll, mine.m, 1), __shfl_up_sync(kAll, mine.i, 1),
+                       __shfl_up_sync(kAll, mine.d, 1)};
+      if (lane == 0) left = ForwardNode{};
+      __syncwarp();
+      const ForwardBlockEnd end =
+          fb::forward_block_pass(tables, r, dsq[i], sp.B, lane, 32, B, left);
+      // D at each lane's first node, lane to lane.
+      double d_first = 0;
+      for (int from = 0; from < 31; ++from) {
+        const double d_last = fb::forward_d_last(end, d_first);
+        const double m_in = __shfl_up_sync(kAll, end.m, 1);
+        const double d_in = __shfl_up_sync(kAll, d_last, 1);
+        if (lane == from + 1) d_first = fb::forward_d_next(m_in, d_in, md_first, dd_first);
+      }
+      double sum = fb::forward_block_finish(tables, r, d_first, lane, 32, B);
+      for (int offset = 16; offset > 0; offset /= 2)
+        sum = fb::forward_detail::add(sum, __shfl_xor_sync(kAll, sum, offset));
+      fb::forward_specials(sum, loop, move, sp);
+      fb::forward_rescale(sp, [&](double f) {
+        for (int64_t s = lane; s < 3 * width; s += 32)
+          r.base[s] = fb::forward_detail::mul(r.base[s], f);
       });
-      const int swap = prev;
-      prev = cur;
-      cur = swap;
+      __syncwarp();
     }
-    c_move[j] = ::gpuseq::hmm::forward_detail::mul(s.C, move);
-    exponent[j] = s.exponent;
+    if (lane == 0) {
+      c_move[j] = fb::forward_detail::mul(sp.C, move);
+      exponent[j] = sp.exponent;
+    }
+    __syncwarp();
   }
 }
 

@@ -533,12 +533,24 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
     tables_->fused_emission_max = fused.emission_max;
   }
   {
+    // The Forward bound's tables in its slot order (forward_bound.cuh): node k = l * B + j + 1
+    // of lane l at slot j * 32 + l; padding past M stays 0.
     const ::gpuseq::hmm::ForwardProfile fp = ::gpuseq::hmm::make_forward_profile(profile.scores);
-    tables_->forward_match = device_copy(fp.match.data(), fp.match.size());
-    std::vector<double> transitions;
-    for (const std::vector<double>* t : {&fp.mm, &fp.mi, &fp.md, &fp.im, &fp.ii, &fp.dm, &fp.dd,
-                                         &fp.begin})
-      transitions.insert(transitions.end(), t->begin(), t->end());
+    const int B = ::gpuseq::hmm::forward_block_nodes(M);
+    const size_t width = static_cast<size_t>(B) * 32;
+    auto slot_of = [&](int k) { return static_cast<size_t>((k - 1) % B) * 32 + (k - 1) / B; };
+    std::vector<double> match(kAminoKp * width, 0.0);
+    for (int x = 0; x < kAminoKp; ++x)
+      for (int k = 1; k <= M; ++k) match[x * width + slot_of(k)] = fp.match_row(x)[k];
+    // DeviceForwardTables::Array order; "into" arrays hold the transition out of node k - 1.
+    const std::vector<double>* arrays[] = {&fp.mm, &fp.im, &fp.dm, &fp.begin,
+                                           &fp.mi, &fp.ii, &fp.md, &fp.dd};
+    const bool into[] = {true, true, true, false, false, false, true, true};
+    std::vector<double> transitions(8 * width, 0.0);
+    for (int a = 0; a < 8; ++a)
+      for (int k = 1; k <= M; ++k)
+        transitions[a * width + slot_of(k)] = (*arrays[a])[into[a] ? k - 1 : k];
+    tables_->forward_match = device_copy(match.data(), match.size());
     tables_->forward_transitions = device_copy(transitions.data(), transitions.size());
   }
   if (options_.viterbi == KernelOptions::Viterbi::kThreadPerTarget) {
@@ -957,48 +969,48 @@ std::vector<float> viterbi_scores(const DeviceProfile& dp, const DeviceTargets& 
   return scores;
 }
 
-// A thread per target, longest first so that a warp's targets end together, in launches
-// whose DP rows take at most kForwardScratchBytes.
+// A warp per target, longest first, their rows in at most kForwardScratchBytes.
 std::vector<double> forward_scores_on_device(const DeviceProfile& dp, const DeviceTargets& dt,
                                              const std::vector<int32_t>& ids) {
   constexpr size_t kForwardScratchBytes = size_t{512} << 20;
-  constexpr int kThreads = 128;
+  constexpr int kWarpsPerBlock = 4;
   std::vector<double> out(ids.size(), std::numeric_limits<double>::quiet_NaN());
   if (ids.empty()) return out;
   const int M = dp.profile().M;
+  const int B = ::gpuseq::hmm::forward_block_nodes(M);
+  const int64_t width = static_cast<int64_t>(B) * 32;
   const std::vector<int64_t>& offsets = dt.buffers().host_offsets;
   std::vector<int32_t> order(ids.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
     return offsets[ids[a] + 1] - offsets[ids[a]] > offsets[ids[b] + 1] - offsets[ids[b]];
   });
-  const size_t row_bytes = 6 * sizeof(double) * static_cast<size_t>(M + 1);
-  const size_t most = std::max<size_t>(kThreads, kForwardScratchBytes / row_bytes / kThreads *
-                                                     kThreads);
+  const size_t warp_bytes = 3 * sizeof(double) * static_cast<size_t>(width);
+  const size_t most_warps = std::max<size_t>(
+      kWarpsPerBlock, kForwardScratchBytes / warp_bytes / kWarpsPerBlock * kWarpsPerBlock);
   const DeviceForwardTables tables{dp.tables().forward_match.get(),
-                                   dp.tables().forward_transitions.get(), M};
-  for (size_t first = 0; first < order.size(); first += most) {
-    const size_t n = std::min(most, order.size() - first);
-    std::vector<int32_t> batch(n);
-    for (size_t j = 0; j < n; ++j) batch[j] = ids[order[first + j]];
-    const int blocks = static_cast<int>((n + kThreads - 1) / kThreads);
-    const size_t threads = static_cast<size_t>(blocks) * kThreads;
-    DeviceArray<int32_t> d_ids = device_copy(batch.data(), n);
-    DeviceArray<double> d_c = device_alloc<double>(n);
-    DeviceArray<long long> d_e = device_alloc<long long>(n);
-    DeviceArray<double> rows = device_alloc<double>(6 * static_cast<size_t>(M + 1) * threads);
-    const TargetList list{dt.buffers().residues.get(), dt.buffers().offsets.get(), d_ids.get(),
-                          nullptr, nullptr, static_cast<int>(n)};
-    forward_bound_kernel<<<blocks, kThreads>>>(tables, list, d_c.get(), d_e.get(), rows.get());
-    GPUSEQ_CUDA_CHECK_LAUNCH("forward_bound_kernel");
-    std::vector<double> c(n);
-    std::vector<long long> e(n);
-    GPUSEQ_CUDA_CHECK(cudaMemcpy(c.data(), d_c.get(), n * sizeof(double), cudaMemcpyDeviceToHost));
-    GPUSEQ_CUDA_CHECK(
-        cudaMemcpy(e.data(), d_e.get(), n * sizeof(long long), cudaMemcpyDeviceToHost));
-    for (size_t j = 0; j < n; ++j)
-      out[order[first + j]] = ::gpuseq::hmm::forward_score_from(c[j], e[j]);
-  }
+                                   dp.tables().forward_transitions.get(), width};
+  // One launch: a warp per target up to the scratch's most_warps, which then stride.
+  const size_t n = order.size();
+  std::vector<int32_t> sorted(n);
+  for (size_t j = 0; j < n; ++j) sorted[j] = ids[order[j]];
+  const size_t warps = std::min(n, most_warps);
+  const int blocks = static_cast<int>((warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
+  DeviceArray<int32_t> d_ids = device_copy(sorted.data(), n);
+  DeviceArray<double> d_c = device_alloc<double>(n);
+  DeviceArray<long long> d_e = device_alloc<long long>(n);
+  DeviceArray<double> rows = device_alloc<double>(static_cast<size_t>(blocks) * kWarpsPerBlock *
+                                                  3 * static_cast<size_t>(width));
+  const TargetList list{dt.buffers().residues.get(), dt.buffers().offsets.get(), d_ids.get(),
+                        nullptr, nullptr, static_cast<int>(n)};
+  forward_bound_kernel<<<blocks, kWarpsPerBlock * 32>>>(tables, list, B, d_c.get(), d_e.get(),
+                                                        rows.get());
+  GPUSEQ_CUDA_CHECK_LAUNCH("forward_bound_kernel");
+  std::vector<double> c(n);
+  std::vector<long long> e(n);
+  GPUSEQ_CUDA_CHECK(cudaMemcpy(c.data(), d_c.get(), n * sizeof(double), cudaMemcpyDeviceToHost));
+  GPUSEQ_CUDA_CHECK(cudaMemcpy(e.data(), d_e.get(), n * sizeof(long long), cudaMemcpyDeviceToHost));
+  for (size_t j = 0; j < n; ++j) out[order[j]] = ::gpuseq::hmm::forward_score_from(c[j], e[j]);
   return out;
 }
 

@@ -124,7 +124,7 @@ int choose_sequences_per_warp(int M, int msv_bits = 16);
 
 enum class Filter { kSsv, kMsv, kViterbi };
 
-// Forward filter scores in nats (double) of the targets `ids`, a thread per target
+// Forward filter scores in nats (double) of the targets `ids`, a warp per target
 // (forward_bound.cuh): bit-equal to ::gpuseq::hmm::forward_score.
 std::vector<double> forward_scores(const DeviceProfile& profile, const DeviceTargets& targets,
                                    const std::vector<int32_t>& ids);

@@ -291,7 +291,7 @@ def gpu_run_cascade(
     survivors that may pass HMMER's Forward test (the Forward bound)."""
 
 def gpu_forward_scores(profile: GpuProfile, targets: GpuTargets) -> NDArray[np.float64]:
-    """forward_scores on the GPU (a thread per target): the same values bit for bit."""
+    """forward_scores on the GPU (a warp per target): the same values bit for bit."""
 
 # ---- blast_bindings.cpp (cpp/blast: blastp's stages on the CPU) --------------------------
 
