@@ -161,7 +161,7 @@ def hmmsearch(
                 if "downstream" in r:  # the GPU's Forward bound: the others cannot pass
                     passed &= r["downstream"].astype(bool)
                 passed = np.flatnonzero(passed)
-                downstream.submit(q, chunk.to_pyhmmer(passed), nseqs)
+                downstream.submit(q, chunk.to_pyhmmer(passed), nseqs, "downstream" in r)
             downstream.end_chunk(nseqs)
             if bar is not None:
                 bar.update(chunk.total_residues)
@@ -195,7 +195,12 @@ class _Downstream:
     Forward/Backward avoid denormal slow paths.
     """
 
-    MIN_PART = 32  # fewest survivors worth a task of their own
+    # Fewest survivors worth a task of their own: most Viterbi survivors fail HMMER's Forward
+    # filter at once (~0.1 ms each), but those the GPU's Forward bound lets through are nearly
+    # all hits, each a domain definition of milliseconds, so they go in small parts to keep
+    # every thread busy.
+    MIN_PART = 32
+    MIN_PART_BOUNDED = 4
     MERGE_AFTER = 64  # finished parts of one query merged into one beyond this many
 
     def __init__(self, hmms: list, options: HmmsearchOptions, threads: int) -> None:
@@ -207,8 +212,9 @@ class _Downstream:
         self.chunk_futures: list = []
         self.previous_chunk: list = []
 
-    def submit(self, q: int, survivors: list, nseqs_so_far: int) -> None:
-        for part in _split(survivors, self.MIN_PART, self.threads):
+    def submit(self, q: int, survivors: list, nseqs_so_far: int, bounded: bool = False) -> None:
+        min_part = self.MIN_PART_BOUNDED if bounded else self.MIN_PART
+        for part in _split(survivors, min_part, self.threads):
             future = self.pool.submit(
                 _run_hmmer_downstream, self.hmms[q], part, self.options, nseqs_so_far
             )
