@@ -23,6 +23,17 @@ def want(section: str) -> bool:
     return SECTIONS is None or section in SECTIONS.split(",")
 
 
+def sampled_case(M: int, seed: int, lengths, planted):
+    """A sampled model of M nodes, random targets of these lengths, the targets
+    planted(consensus) and an empty and a 1-residue target: (hmm, db, search profile)."""
+    hmm = HMM.sample(Alphabet.amino(), M, seed)
+    hmm.set_composition()
+    seqs = ["".join(map(chr, rng.choice(amino, int(n)))) for n in lengths]
+    seqs += planted(hmm.consensus.upper()) + ["", "A"]
+    db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
+    return hmm, db, search_profile(hmm)
+
+
 X = rng.integers(0, 3, (70, 300)).astype(np.int8)
 Y = rng.integers(0, 3, (45, 300)).astype(np.int8)
 Xm = X.astype(float)
@@ -54,13 +65,7 @@ if want("b1gemm"):
 # models (stripe counts 2 to 24/48) and targets of lengths 0 to 3000 with planted consensus.
 if want("filters"):
     for M in (3, 130, 700, 3000):
-        hmm = HMM.sample(Alphabet.amino(), M, M)
-        hmm.set_composition()
-        consensus = hmm.consensus.upper()
-        seqs = ["".join(map(chr, rng.choice(amino, int(n)))) for n in rng.integers(0, 3000, 60)]
-        seqs += [consensus, consensus * 2, "", "A"]
-        db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
-        profile = search_profile(hmm)
+        hmm, db, profile = sampled_case(M, M, rng.integers(0, 3000, 60), lambda c: [c, c * 2])
         gp = core.GpuProfile(profile)
         targets = core.GpuTargets(db.residues, db.offsets)
         for which in ("ssv", "msv", "viterbi"):
@@ -79,12 +84,7 @@ if want("filters"):
 # static kernels and the CPU.
 if want("nvrtc"):
     for M in (700, 1900, 3500):
-        hmm = HMM.sample(Alphabet.amino(), M, M)
-        hmm.set_composition()
-        seqs = ["".join(map(chr, rng.choice(amino, int(n)))) for n in rng.integers(0, 3000, 40)]
-        seqs += [hmm.consensus.upper(), "", "A"]
-        db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
-        profile = search_profile(hmm)
+        hmm, db, profile = sampled_case(M, M, rng.integers(0, 3000, 40), lambda c: [c])
         targets = core.GpuTargets(db.residues, db.offsets)
         for bits in (8, 16):
             profiles = [core.GpuProfile(profile, bits)]
@@ -102,12 +102,7 @@ if want("nvrtc"):
 # nearly every target).
 if want("walters"):
     for M in (1, 130, 3000):
-        hmm = HMM.sample(Alphabet.amino(), M, M + 1)
-        hmm.set_composition()
-        seqs = ["".join(map(chr, rng.choice(amino, int(n)))) for n in rng.integers(0, 500, 60)]
-        seqs += [hmm.consensus.upper() * 2, "", "A"]
-        db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
-        profile = search_profile(hmm)
+        hmm, db, profile = sampled_case(M, M + 1, rng.integers(0, 500, 60), lambda c: [c * 2])
         gp = core.GpuProfile(profile, viterbi="thread")
         targets = core.GpuTargets(db.residues, db.offsets)
         gpu = core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
@@ -122,14 +117,10 @@ if want("walters"):
 if want("slane"):
     for bits, S in [(16, S) for S in (2, 4, 8, 16, 32, 64)] + [(8, S) for S in (2, 16, 64, 128)]:
         nodes_per_stripe = (64 if bits == 16 else 128) // S
-        hmm = HMM.sample(Alphabet.amino(), min(10 * nodes_per_stripe, 300), S)
-        hmm.set_composition()
-        consensus = hmm.consensus.upper()
         lengths = np.clip(rng.lognormal(4, 1.5, 3 * S + 20), 0, 4000).astype(int)
-        seqs = ["".join(map(chr, rng.choice(amino, int(n)))) for n in lengths]
-        seqs += [consensus] * (2 * S) + ["", "A"]
-        db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
-        profile = search_profile(hmm)
+        hmm, db, profile = sampled_case(
+            min(10 * nodes_per_stripe, 300), S, lengths, lambda c, S=S: [c] * (2 * S)
+        )
         gp = core.GpuProfile(profile, bits, "warp", S)
         targets = core.GpuTargets(db.residues, db.offsets)
         for which in ("ssv", "msv"):
@@ -145,12 +136,7 @@ if want("slane"):
 # 768) and read every row (800: 13 stripes, NVRTC only; 3000), static and NVRTC kernels.
 if want("fused"):
     for M in (1, 130, 800, 3000):
-        hmm = HMM.sample(Alphabet.amino(), M, M + 3)
-        hmm.set_composition()
-        seqs = ["".join(map(chr, rng.choice(amino, int(n)))) for n in rng.integers(0, 2000, 40)]
-        seqs += [hmm.consensus.upper() * 2, "", "A"]
-        db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
-        profile = search_profile(hmm)
+        hmm, db, profile = sampled_case(M, M + 3, rng.integers(0, 2000, 40), lambda c: [c * 2])
         targets = core.GpuTargets(db.residues, db.offsets)
         cpu = core.filter_scores(profile, "viterbi", db.residues, db.offsets)
         for runtime_compiled in (True, False):
