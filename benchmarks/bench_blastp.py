@@ -8,7 +8,8 @@ database made by ``makeblastdb`` (blastp, not timed) to an outfmt-6 file:
 
     blastp -query Q -db DB [-ungapped] -comp_based_stats 0 -seg no -num_threads N
            -outfmt "6 std qlen slen score" -out F
-    python -c "gpuseq.blast.blastp_[un]gapped(Q, subjects.fa, threads=N) -> F"
+    python -m gpuseq.cli blastp -query Q -db subjects.fa [-ungapped] -comp_based_stats 0
+           -seg no -num_threads N -outfmt "6 std qlen slen score" -out F
 
 Rows are compared (their number and how many equal), wall times are the median of
 ``--repeat`` runs, the ratio is blastp's time over gpuseq's (above 1: gpuseq is faster). A
@@ -22,22 +23,19 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
-import platform
 import shlex
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from provenance import REPO, source_info  # noqa: E402
+from provenance import REPO, machine_info, source_info, wall_times, write_record  # noqa: E402
 
 AMINO = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
 ROBINSON = np.array(
@@ -45,15 +43,6 @@ ROBINSON = np.array(
      22.43, 44.87, 52.03, 42.64, 51.29, 71.20, 58.41, 64.41, 13.30, 32.16]
 )  # fmt: skip
 OUTFMT = "6 std qlen slen score"
-OURS = """
-import sys
-from gpuseq import blast
-query, subjects, out, mode, threads = sys.argv[1:]
-search = blast.blastp_ungapped if mode == "ungapped" else blast.blastp_gapped
-hits = search(query, subjects, threads=int(threads))
-with open(out, "w") as f:
-    f.writelines(line + "\\n" for line in blast.outfmt6_lines(hits))
-"""
 
 
 def write_database(folder: Path, subjects: int, seed: int) -> dict:
@@ -90,28 +79,6 @@ def write_database(folder: Path, subjects: int, seed: int) -> dict:
             "query_lengths": [100, 500, 1000]}  # fmt: skip
 
 
-def timed(argv: list, repeat: int) -> list[float]:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
-    return times
-
-
-def machine() -> dict:
-    info = {"hostname": platform.node(), "platform": platform.platform(),
-            "cpu_count": os.cpu_count(), "load_average": os.getloadavg()}  # fmt: skip
-    try:
-        with open("/proc/cpuinfo") as f:
-            info["cpu_model"] = next(
-                line.split(":", 1)[1].strip() for line in f if line.startswith("model name")
-            )
-    except (OSError, StopIteration):
-        pass
-    return info
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--subjects", type=int, default=100_000, help="database size [100000]")
@@ -144,14 +111,13 @@ def main(argv: list[str] | None = None) -> int:
                              *(["-ungapped"] if mode == "ungapped" else []),
                              "-comp_based_stats", "0", "-seg", "no", "-num_threads",
                              str(threads), "-outfmt", OUTFMT, "-out", ref]  # fmt: skip
-                our_cmd = [sys.executable, "-c", OURS, folder / "queries.fa",
-                           folder / "subjects.fa", ours, mode, str(threads)]  # fmt: skip
-                t_ref = timed(blast_cmd, args.repeat)
-                t_ours = []
-                for _ in range(args.repeat):
-                    start = time.perf_counter()
-                    subprocess.run(our_cmd, check=True, env=env)
-                    t_ours.append(time.perf_counter() - start)
+                our_cmd = [sys.executable, "-m", "gpuseq.cli", "blastp", "-query",
+                           folder / "queries.fa", "-db", folder / "subjects.fa",
+                           *(["-ungapped"] if mode == "ungapped" else []),
+                           "-comp_based_stats", "0", "-seg", "no", "-num_threads",
+                           str(threads), "-outfmt", OUTFMT, "-out", ours]  # fmt: skip
+                t_ref = wall_times(blast_cmd, args.repeat)
+                t_ours = wall_times(our_cmd, args.repeat, env=env)
                 expected = ref.read_text().splitlines()
                 got = ours.read_text().splitlines()
                 equal = sum(a == b for a, b in zip(expected, got))
@@ -172,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         "benchmark": "blastp",
         "started": started.isoformat(timespec="seconds"),
         "command": shlex.join([sys.executable, *sys.argv]),
-        "machine": machine(),
+        "machine": machine_info(),
         "software": {
             "gpuseq": gpuseq.__version__,
             "git": source_info(),
@@ -182,11 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         "repeat": args.repeat,
         "results": rows,
     }
-    out = Path(args.out or REPO / "benchmarks" / "results" /
-               f"blastp-{platform.node()}-{started:%Y%m%d-%H%M%S}.json")  # fmt: skip
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(record, indent=1) + "\n")
-    print(f"wrote {out}")
+    write_record(record, args.out, "blastp", started)
     return 0
 
 

@@ -17,18 +17,14 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
-import platform
 import shlex
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from provenance import REPO, source_info  # noqa: E402
+from provenance import REPO, machine_info, source_info, wall_times, write_record  # noqa: E402
 
 EXAMPLES = REPO / "examples"
 # `python -m gpuseq.cli` is what the `gpuseq` console script runs (gpuseq.cli:main), without
@@ -45,29 +41,6 @@ COMMANDS = {
 TARGETS = {"import gpuseq": 0.15, "gpuseq --help": 0.2}
 
 
-def wall_times(argv: list[str], repeat: int) -> list[float]:
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)  # warm-up: page cache
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
-    return times
-
-
-def machine() -> dict:
-    info = {"hostname": platform.node(), "platform": platform.platform(),
-            "python": platform.python_version(), "cpu_count": os.cpu_count(),
-            "load_average": os.getloadavg()}
-    try:
-        with open("/proc/cpuinfo") as f:
-            info["cpu_model"] = next(line.split(":", 1)[1].strip() for line in f
-                                     if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return info
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--repeat", type=int, default=15, help="runs per command [15]")
@@ -79,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     print(f"{'command':<28} {'median s':>9} {'min s':>7} {'max s':>7} {'target':>7}")
     for name, cmd in COMMANDS.items():
-        times = wall_times(cmd, args.repeat)
+        times = wall_times(cmd, args.repeat, warm_up=True)
         row = {"name": name, "argv": cmd, "median_s": statistics.median(times),
                "min_s": min(times), "max_s": max(times), "target_s": TARGETS.get(name),
                "times_s": times}
@@ -94,17 +67,13 @@ def main(argv: list[str] | None = None) -> int:
         "benchmark": "startup",
         "started": started.isoformat(timespec="seconds"),
         "command": shlex.join([sys.executable, *sys.argv]),
-        "machine": machine(),
+        "machine": machine_info(),
         "software": {"gpuseq": gpuseq.__version__, "git": source_info(),
                      "gpuseq_path": os.path.dirname(gpuseq.__file__)},
         "repeat": args.repeat,
         "results": rows,
     }
-    out = Path(args.out or REPO / "benchmarks" / "results" /
-               f"startup-{platform.node()}-{started:%Y%m%d-%H%M%S}.json")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(record, indent=1) + "\n")
-    print(f"wrote {out}")
+    write_record(record, args.out, "startup", started)
     return 0
 
 

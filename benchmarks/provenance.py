@@ -121,6 +121,50 @@ def short_name(info: dict | None = None) -> str:
     return info["commit"][:7]
 
 
+def machine_info() -> dict:
+    """The host a CPU benchmark ran on: name, platform, Python, cores, load, CPU model."""
+    import platform
+
+    info = {"hostname": platform.node(), "platform": platform.platform(),
+            "python": platform.python_version(), "cpu_count": os.cpu_count(),
+            "load_average": os.getloadavg()}  # fmt: skip
+    try:
+        with open("/proc/cpuinfo") as f:
+            info["cpu_model"] = next(line.split(":", 1)[1].strip() for line in f
+                                     if line.startswith("model name"))  # fmt: skip
+    except (OSError, StopIteration):
+        pass
+    return info
+
+
+def wall_times(argv: list, repeat: int, *, env: dict | None = None,
+               warm_up: bool = False) -> list[float]:
+    """Wall seconds of `repeat` runs of a command as its own process (stdout discarded),
+    after an untimed run with warm_up (page cache, bytecode)."""
+    import time
+
+    for _ in range(int(warm_up)):
+        subprocess.run([str(a) for a in argv], check=True, stdout=subprocess.DEVNULL, env=env)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run([str(a) for a in argv], check=True, stdout=subprocess.DEVNULL, env=env)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def write_record(record: dict, out: str | None, name: str, started) -> Path:
+    """The benchmark's JSON record to `out`, or to benchmarks/results/NAME-HOST-DATE.json."""
+    import platform
+
+    path = Path(out or REPO / "benchmarks" / "results" /
+                f"{name}-{platform.node()}-{started:%Y%m%d-%H%M%S}.json")  # fmt: skip
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"wrote {path}")
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rev", help="print the source hash of this commit instead")

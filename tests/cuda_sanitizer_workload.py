@@ -1,132 +1,149 @@
-"""Runs every GPU kernel once on small inputs (both metrics, missing values, several tiles):
-the workload compute-sanitizer's memcheck and racecheck are run on (run_on_gpu_host.sh).
-Exits non-zero if a GPU result differs from the CPU twin."""
+"""Runs every GPU kernel once on small inputs (both metrics, missing values, several tiles,
+k-nearest selection): the workload compute-sanitizer's memcheck and racecheck are run on
+(run_on_gpu_host.sh). Exits non-zero if a GPU result differs from the CPU twin."""
+
+import os
 
 import numpy as np
+from pyhmmer.easel import Alphabet
+from pyhmmer.plan7 import HMM
 
 import gpuseq
+from gpuseq import _core as core
+from gpuseq.hmm import search_profile
 
 rng = np.random.default_rng(0)
+amino = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
+# SECTIONS=name,name... runs only those (distances, b1gemm, filters, nvrtc, walters, slane,
+# fused): a sanitizer on the kernels a change touched, when the whole workload takes too long.
+SECTIONS = os.environ.get("SECTIONS")
+
+
+def want(section: str) -> bool:
+    return SECTIONS is None or section in SECTIONS.split(",")
+
+
+def sampled_case(M: int, seed: int, lengths, planted):
+    """A sampled model of M nodes, random targets of these lengths, the targets
+    planted(consensus) and an empty and a 1-residue target: (hmm, db, search profile)."""
+    hmm = HMM.sample(Alphabet.amino(), M, seed)
+    hmm.set_composition()
+    seqs = ["".join(map(chr, rng.choice(amino, int(n)))) for n in lengths]
+    seqs += planted(hmm.consensus.upper()) + ["", "A"]
+    db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
+    return hmm, db, search_profile(hmm)
+
+
 X = rng.integers(0, 3, (70, 300)).astype(np.int8)
 Y = rng.integers(0, 3, (45, 300)).astype(np.int8)
 Xm = X.astype(float)
 Xm[rng.random(X.shape) < 0.1] = np.nan
 failures = 0
-for metric in ("hamming", "manhattan"):
-    cpu = gpuseq.pairwise_distances(X, Y, metric, backend="cpu")
-    for kernel in ("naive", "coalesced", "char4", "register", "shared", "bitplane"):
-        gpu = gpuseq.pairwise_distances(X, Y, metric, kernel=kernel, backend="cuda", tile=40)
+if want("distances"):
+    for metric in ("hamming", "manhattan"):
+        cpu = gpuseq.pairwise_distances(X, Y, metric, backend="cpu")
+        for kernel in ("naive", "coalesced", "char4", "register", "shared", "bitplane"):
+            gpu = gpuseq.pairwise_distances(X, Y, metric, kernel=kernel, backend="cuda", tile=40)
+            failures += not np.array_equal(gpu, cpu)
+        cpu = gpuseq.pairwise_distances(Xm, metric=metric, backend="cpu")
+        gpu = gpuseq.pairwise_distances(Xm, metric=metric, backend="cuda", tile=40)
         failures += not np.array_equal(gpu, cpu)
-    cpu = gpuseq.pairwise_distances(Xm, metric=metric, backend="cpu")
-    gpu = gpuseq.pairwise_distances(Xm, metric=metric, backend="cuda", tile=40)
-    failures += not np.array_equal(gpu, cpu)
+        # k nearest selected on the device (blocks narrower than k, the row's own column left out).
+        for k in (5, 64):
+            cpu_knn = gpuseq.nearest_neighbors(Xm, k, metric=metric, backend="cpu", tile=30)
+            gpu_knn = gpuseq.nearest_neighbors(Xm, k, metric=metric, backend="cuda", tile=30)
+            failures += not all(np.array_equal(g, c) for g, c in zip(gpu_knn, cpu_knn))
 # Every tiling of the tensor-core product (wgmma on sm_90a) on edge-sized bit matrices.
-a = rng.integers(0, 2**63, (130, 32), dtype=np.uint64)
-b = rng.integers(0, 2**63, (260, 32), dtype=np.uint64)
-bits = lambda m: np.unpackbits(m.view(np.uint8), axis=1).astype(np.int32)  # noqa: E731
-expected = bits(a) @ bits(b).T
-for variant in gpuseq._core.b1_gemm_variants():
-    failures += not np.array_equal(gpuseq._core.b1_gemm_product(variant, a, b), expected)
+if want("b1gemm"):
+    a = rng.integers(0, 2**63, (130, 32), dtype=np.uint64)
+    b = rng.integers(0, 2**63, (260, 32), dtype=np.uint64)
+    bits = lambda m: np.unpackbits(m.view(np.uint8), axis=1).astype(np.int32)  # noqa: E731
+    expected = bits(a) @ bits(b).T
+    for variant in core.b1_gemm_variants():
+        failures += not np.array_equal(core.b1_gemm_product(variant, a, b), expected)
 # The hmmsearch filter kernels (SSV, MSV, Viterbi; cuda/hmm) and the GPU cascade on a few
 # models (stripe counts 2 to 24/48) and targets of lengths 0 to 3000 with planted consensus.
-from pyhmmer.easel import Alphabet  # noqa: E402
-from pyhmmer.plan7 import HMM  # noqa: E402
-
-from gpuseq.hmm import search_profile  # noqa: E402
-
-amino = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
-for M in (3, 130, 700, 3000):
-    hmm = HMM.sample(Alphabet.amino(), M, M)
-    hmm.set_composition()
-    consensus = hmm.consensus.upper()
-    seqs = ["".join(map(chr, rng.choice(amino, int(n)))) for n in rng.integers(0, 3000, 60)]
-    seqs += [consensus, consensus * 2, "", "A"]
-    db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
-    profile = search_profile(hmm)
-    gp = gpuseq._core.GpuProfile(profile)
-    targets = gpuseq._core.GpuTargets(db.residues, db.offsets)
-    for which in ("ssv", "msv", "viterbi"):
-        gpu = gpuseq._core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
-        cpu = gpuseq._core.filter_scores(profile, which, db.residues, db.offsets)
+if want("filters"):
+    for M in (3, 130, 700, 3000):
+        hmm, db, profile = sampled_case(M, M, rng.integers(0, 3000, 60), lambda c: [c, c * 2])
+        gp = core.GpuProfile(profile)
+        targets = core.GpuTargets(db.residues, db.offsets)
+        for which in ("ssv", "msv", "viterbi"):
+            gpu = core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
+            cpu = core.filter_scores(profile, which, db.residues, db.offsets)
+            failures += not np.array_equal(gpu, cpu, equal_nan=True)
+        gpu = core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 0.02, 1e-3, True, 2,
+                                           F3=1e-5)  # with the Forward bound's kernel
+        cpu = core.run_cascade(profile, db.residues, db.offsets, 0.02, 1e-3, True, 2)
+        failures += not np.array_equal(gpu["stage"], cpu["stage"])
+        gpu = core.gpu_forward_scores(gp, targets)
+        cpu = core.forward_scores(profile, db.residues, db.offsets)
         failures += not np.array_equal(gpu, cpu, equal_nan=True)
-    gpu = gpuseq._core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 0.02, 1e-3, True, 2)
-    cpu = gpuseq._core.run_cascade(profile, db.residues, db.offsets, 0.02, 1e-3, True, 2)
-    failures += not np.array_equal(gpu["stage"], cpu["stage"])
 # The kernels NVRTC compiles at run time (cuda/hmm/runtime_compile.cpp): exact stripe counts
 # the static set lacks (11, 30 16-bit stripes) and a model longer than it takes, against the
 # static kernels and the CPU.
-for M in (700, 1900, 3500):
-    hmm = HMM.sample(Alphabet.amino(), M, M)
-    hmm.set_composition()
-    seqs = ["".join(map(chr, rng.choice(amino, int(n)))) for n in rng.integers(0, 3000, 40)]
-    seqs += [hmm.consensus.upper(), "", "A"]
-    db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
-    profile = search_profile(hmm)
-    targets = gpuseq._core.GpuTargets(db.residues, db.offsets)
-    for bits in (8, 16):
-        profiles = [gpuseq._core.GpuProfile(profile, bits)]
-        failures += not profiles[0].runtime_compiled
-        if M <= gpuseq._core.gpu_static_max_model_length:
-            profiles.append(gpuseq._core.GpuProfile(profile, bits, runtime_compiled=False))
-        for gp in profiles:
-            for which in ("ssv", "msv", "viterbi"):
-                gpu = gpuseq._core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
-                cpu = gpuseq._core.filter_scores(profile, which, db.residues, db.offsets)
-                failures += not np.array_equal(gpu, cpu, equal_nan=True)
+if want("nvrtc"):
+    for M in (700, 1900, 3500):
+        hmm, db, profile = sampled_case(M, M, rng.integers(0, 3000, 40), lambda c: [c])
+        targets = core.GpuTargets(db.residues, db.offsets)
+        for bits in (8, 16):
+            profiles = [core.GpuProfile(profile, bits)]
+            failures += not profiles[0].runtime_compiled
+            if M <= core.gpu_static_max_model_length:
+                profiles.append(core.GpuProfile(profile, bits, runtime_compiled=False))
+            for gp in profiles:
+                for which in ("ssv", "msv", "viterbi"):
+                    gpu = core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
+                    cpu = core.filter_scores(profile, which, db.residues, db.offsets)
+                    failures += not np.array_equal(gpu, cpu, equal_nan=True)
 # The thread-per-target Viterbi filter (Walters et al.; viterbi_walters.cuh): M = 1 to 3000,
 # mixed lengths (the launch sorts them; a thread walks a whole target, so they are kept short
 # for the sanitizer), and the GPU cascade with it (F2 = 1e-300: the Viterbi filter runs on
 # nearly every target).
-for M in (1, 130, 3000):
-    hmm = HMM.sample(Alphabet.amino(), M, M + 1)
-    hmm.set_composition()
-    seqs = ["".join(map(chr, rng.choice(amino, int(n)))) for n in rng.integers(0, 500, 60)]
-    seqs += [hmm.consensus.upper() * 2, "", "A"]
-    db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
-    profile = search_profile(hmm)
-    gp = gpuseq._core.GpuProfile(profile, viterbi="thread")
-    targets = gpuseq._core.GpuTargets(db.residues, db.offsets)
-    gpu = gpuseq._core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
-    cpu = gpuseq._core.filter_scores(profile, "viterbi", db.residues, db.offsets)
-    failures += not np.array_equal(gpu, cpu, equal_nan=True)
-    gpu = gpuseq._core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 1.0, 1e-300, True, 2)
-    cpu = gpuseq._core.run_cascade(profile, db.residues, db.offsets, 1.0, 1e-300, True, 2)
-    failures += not np.array_equal(gpu["viterbi_score"], cpu["viterbi_score"], equal_nan=True)
+if want("walters"):
+    for M in (1, 130, 3000):
+        hmm, db, profile = sampled_case(M, M + 1, rng.integers(0, 500, 60), lambda c: [c * 2])
+        gp = core.GpuProfile(profile, viterbi="thread")
+        targets = core.GpuTargets(db.residues, db.offsets)
+        gpu = core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
+        cpu = core.filter_scores(profile, "viterbi", db.residues, db.offsets)
+        failures += not np.array_equal(gpu, cpu, equal_nan=True)
+        gpu = core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 1.0, 1e-300, True, 2)
+        cpu = core.run_cascade(profile, db.residues, db.offsets, 1.0, 1e-300, True, 2)
+        failures += not np.array_equal(gpu["viterbi_score"], cpu["viterbi_score"], equal_nan=True)
 # The S-lane SSV/MSV kernels (cuda/hmm/msv_multi.cuh) for every S and lane width, on enough
 # targets to fill several sequence blocks (columns of very different lengths, empty and
 # 1-residue targets).
-for bits, S in [(16, S) for S in (2, 4, 8, 16, 32, 64)] + [(8, S) for S in (2, 16, 64, 128)]:
-    nodes_per_stripe = (64 if bits == 16 else 128) // S
-    hmm = HMM.sample(Alphabet.amino(), min(10 * nodes_per_stripe, 300), S)
-    hmm.set_composition()
-    consensus = hmm.consensus.upper()
-    lengths = np.clip(rng.lognormal(4, 1.5, 3 * S + 20), 0, 4000).astype(int)
-    seqs = ["".join(map(chr, rng.choice(amino, int(n)))) for n in lengths]
-    seqs += [consensus] * (2 * S) + ["", "A"]
-    db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
-    profile = search_profile(hmm)
-    gp = gpuseq._core.GpuProfile(profile, bits, "warp", S)
-    targets = gpuseq._core.GpuTargets(db.residues, db.offsets)
-    for which in ("ssv", "msv"):
-        gpu = gpuseq._core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
-        cpu = gpuseq._core.filter_scores(profile, which, db.residues, db.offsets)
-        failures += not np.array_equal(gpu, cpu, equal_nan=True)
+if want("slane"):
+    for bits, S in [(16, S) for S in (2, 4, 8, 16, 32, 64)] + [(8, S) for S in (2, 16, 64, 128)]:
+        nodes_per_stripe = (64 if bits == 16 else 128) // S
+        lengths = np.clip(rng.lognormal(4, 1.5, 3 * S + 20), 0, 4000).astype(int)
+        hmm, db, profile = sampled_case(
+            min(10 * nodes_per_stripe, 300), S, lengths, lambda c, S=S: [c] * (2 * S)
+        )
+        gp = core.GpuProfile(profile, bits, "warp", S)
+        targets = core.GpuTargets(db.residues, db.offsets)
+        for which in ("ssv", "msv"):
+            gpu = core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
+            cpu = core.filter_scores(profile, which, db.residues, db.offsets)
+            failures += not np.array_equal(gpu, cpu, equal_nan=True)
+        # The cascade with its SSV on the S-lane kernels, as a search of several models runs it.
+        gp.ssv_multi = True
+        gpu = core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 0.02, 1e-3, True, 2)
+        cpu = core.run_cascade(profile, db.residues, db.offsets, 0.02, 1e-3, True, 2)
+        failures += not np.array_equal(gpu["stage"], cpu["stage"])
 # The fused Viterbi kernel (cuda/hmm/viterbi_fused.cuh): transitions in registers (M up to
 # 768) and read every row (800: 13 stripes, NVRTC only; 3000), static and NVRTC kernels.
-for M in (1, 130, 800, 3000):
-    hmm = HMM.sample(Alphabet.amino(), M, M + 3)
-    hmm.set_composition()
-    seqs = ["".join(map(chr, rng.choice(amino, int(n)))) for n in rng.integers(0, 2000, 40)]
-    seqs += [hmm.consensus.upper() * 2, "", "A"]
-    db = gpuseq.SequenceDatabase.from_records([(f"t{i}", s) for i, s in enumerate(seqs)])
-    profile = search_profile(hmm)
-    targets = gpuseq._core.GpuTargets(db.residues, db.offsets)
-    cpu = gpuseq._core.filter_scores(profile, "viterbi", db.residues, db.offsets)
-    for runtime_compiled in (True, False):
-        gp = gpuseq._core.GpuProfile(
-            profile, viterbi="warp_fused", runtime_compiled=runtime_compiled
-        )
-        gpu = gpuseq._core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
-        failures += not np.array_equal(gpu, cpu, equal_nan=True)
+if want("fused"):
+    for M in (1, 130, 800, 3000):
+        hmm, db, profile = sampled_case(M, M + 3, rng.integers(0, 2000, 40), lambda c: [c * 2])
+        targets = core.GpuTargets(db.residues, db.offsets)
+        cpu = core.filter_scores(profile, "viterbi", db.residues, db.offsets)
+        for runtime_compiled in (True, False):
+            gp = core.GpuProfile(
+                profile, viterbi="warp_fused", runtime_compiled=runtime_compiled
+            )
+            gpu = core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
+            failures += not np.array_equal(gpu, cpu, equal_nan=True)
 print("GPU kernels differing from the CPU:", failures)
 raise SystemExit(1 if failures else 0)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from pyhmmer.plan7 import HMMFile
 
 import gpuseq
@@ -53,3 +54,26 @@ def test_forward_scores_within_margin_of_hmmer_and_never_drop_a_pass(corpora, hm
                     compared += 1
     assert compared > 2000 and passed > 50 and dropped > 500, (compared, passed, dropped)
     assert worst < 0.01  # the margin is wide: at most 1/300 of it is used on these corpora
+
+
+@pytest.mark.cuda
+def test_gpu_forward_scores_equal_the_cpu_twin(corpora):
+    """The warp-per-target kernel (cuda/hmm/forward_bound.cuh) gives forward_scores' bits."""
+    compared = 0
+    for model_path, fasta in corpora:
+        db = gpuseq.read_fasta(fasta)
+        targets = _core.GpuTargets(db.residues, db.offsets)
+        with HMMFile(model_path) as f:
+            for hmm in f:
+                profile = search_profile(hmm)
+                if profile.M > _core.gpu_max_model_length:
+                    continue
+                cpu = _core.forward_scores(profile, db.residues, db.offsets, 2)
+                gpu = _core.gpu_forward_scores(_core.GpuProfile(profile), targets)
+                same = (cpu.view(np.uint64) == gpu.view(np.uint64)) | (
+                    np.isnan(cpu) & np.isnan(gpu)
+                )
+                bad = np.flatnonzero(~same)
+                assert bad.size == 0, (hmm.name, [(db.name(i), cpu[i], gpu[i]) for i in bad[:5]])
+                compared += len(cpu)
+    assert compared > 2000

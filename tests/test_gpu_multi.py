@@ -317,7 +317,8 @@ def test_bad_sequences_per_warp_are_refused():
 @pytest.mark.parametrize("bits", (16, 8))
 def test_gpu_cascade_with_chosen_S_equals_cpu_cascade(bits):
     """Stages, scores and pass counts of the whole cascade (bias filter on and off) with S
-    chosen by model length, for tutorial models and short sampled ones (large S)."""
+    chosen by model length, for tutorial models and short sampled ones (large S); the SSV on
+    its own kernel and on the S-lane kernels (ssv_multi, as a search of several models runs it)."""
     rng = np.random.default_rng(12)
     models = []
     for name in ("globins4", "fn3", "Pkinase"):
@@ -340,14 +341,16 @@ def test_gpu_cascade_with_chosen_S_equals_cpu_cascade(bits):
         gpu_profile = _core.GpuProfile(profile, bits)  # S by model length
         assert gpu_profile.sequences_per_warp > 1, hmm.M
         targets = _core.GpuTargets(residues, offsets)
-        for bias in (True, False):
-            for F1, F2 in ((0.02, 1e-3), (1.0, 1.0)):
-                gpu = _core.gpu_run_cascade(gpu_profile, targets, residues, offsets, F1, F2,
-                                            bias, 4)
-                cpu = _core.run_cascade(profile, residues, offsets, F1, F2, bias, 4)
-                for key, value in cpu.items():
-                    if isinstance(value, np.ndarray) and value.dtype.kind == "f":
-                        assert bit_equal(gpu[key], value).all(), (hmm.name, key)
-                    else:
-                        assert np.array_equal(gpu[key], value), (hmm.name, key)
-                assert cpu["n_past_msv"] > 0
+        for ssv_multi in (False, True):
+            gpu_profile.ssv_multi = ssv_multi  # the SSV a warp per target, or S per warp
+            for bias in (True, False):
+                for F1, F2 in ((0.02, 1e-3), (1.0, 1.0)):
+                    gpu = _core.gpu_run_cascade(gpu_profile, targets, residues, offsets, F1, F2,
+                                                bias, 4)
+                    cpu = _core.run_cascade(profile, residues, offsets, F1, F2, bias, 4)
+                    for key, value in cpu.items():
+                        if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+                            assert bit_equal(gpu[key], value).all(), (hmm.name, key)
+                        else:
+                            assert np.array_equal(gpu[key], value), (hmm.name, key)
+                    assert cpu["n_past_msv"] > 0

@@ -97,6 +97,7 @@ py::dict cascade_dict(hmm::CascadeResult&& r) {
   d["n_past_msv"] = r.n_past_msv;
   d["n_past_bias"] = r.n_past_bias;
   d["n_past_vit"] = r.n_past_viterbi;
+  if (!r.downstream.empty()) d["downstream"] = to_numpy(std::move(r.downstream));
   return d;
 }
 
@@ -263,7 +264,11 @@ void bind_gpu_hmm(py::module_& m) {
       .def_property_readonly("msv_stripes", &gh::DeviceProfile::msv_stripes)
       .def_property_readonly("viterbi_stripes", &gh::DeviceProfile::viterbi_stripes)
       .def_property_readonly("sequences_per_warp", &gh::DeviceProfile::sequences_per_warp)
-      .def_property_readonly("multi_stripes", &gh::DeviceProfile::multi_stripes);
+      .def_property_readonly("multi_stripes", &gh::DeviceProfile::multi_stripes)
+      .def_property("ssv_multi", &gh::DeviceProfile::ssv_multi, &gh::DeviceProfile::set_ssv_multi,
+                    "The SSV too on the S-lane kernels (True when sequences_per_warp was "
+                    "given); a search sets it for models that share S (the sequence blocks "
+                    "are planned once per chunk and S).");
   m.def("gpu_choose_sequences_per_warp", &gh::choose_sequences_per_warp, py::arg("M"),
         py::arg("msv_bits") = 16,
         "Targets per warp of the S-lane SSV/MSV kernels for a model of M nodes (1: a warp per "
@@ -329,9 +334,10 @@ void bind_gpu_hmm(py::module_& m) {
   m.def(
       "gpu_run_cascade",
       [](const gh::DeviceProfile& dp, const GpuTargets& t, py::object residues,
-         py::object offsets, double F1, double F2, bool bias_filter, int threads) {
+         py::object offsets, double F1, double F2, bool bias_filter, int threads, double F3) {
         const gh::DeviceTargets& dt = device_targets(t, residues, offsets);
-        const hmm::CascadeOptions o = cascade_options(F1, F2, bias_filter, threads);
+        hmm::CascadeOptions o = cascade_options(F1, F2, bias_filter, threads);
+        o.F3 = F3;
         hmm::CascadeResult r;
         gh::CascadeSeconds seconds;
         {
@@ -341,13 +347,34 @@ void bind_gpu_hmm(py::module_& m) {
         py::dict d = cascade_dict(std::move(r));
         d["seconds"] = py::dict(py::arg("msv") = seconds.msv,
                                 py::arg("decisions") = seconds.decisions,
-                                py::arg("viterbi") = seconds.viterbi);
+                                py::arg("viterbi") = seconds.viterbi,
+                                py::arg("forward") = seconds.forward);
         return d;
       },
       py::arg("profile"), py::arg("targets"), py::arg("residues") = py::none(),
       py::arg("offsets") = py::none(),
       py::arg("F1") = 0.02, py::arg("F2") = 1e-3, py::arg("bias_filter") = true,
-      py::arg("threads") = 0, "run_cascade with the MSV and Viterbi filters on the GPU.");
+      py::arg("threads") = 0, py::arg("F3") = 1.0,
+      "run_cascade with the MSV and Viterbi filters on the GPU. With F3 < 1, the survivors' "
+      "Forward scores too (forward_bound.cuh): 'downstream' flags those that may pass HMMER's "
+      "Forward test (the others cannot; every count stays HMMER's).");
+  m.def(
+      "gpu_forward_scores",
+      [](const gh::DeviceProfile& dp, const GpuTargets& t) {
+        const gh::DeviceTargets& dt = device_targets(t, py::none(), py::none());
+        std::vector<int32_t> ids;
+        for (int64_t i = 0; i < dt.count(); ++i)
+          if (dt.host().length(i) > 0) ids.push_back(static_cast<int32_t>(i));
+        std::vector<double> out(static_cast<size_t>(dt.count()), std::nan(""));
+        {
+          py::gil_scoped_release release;
+          const std::vector<double> fwd = gh::forward_scores(dp, dt, ids);
+          for (size_t w = 0; w < ids.size(); ++w) out[ids[w]] = fwd[w];
+        }
+        return to_numpy(std::move(out));
+      },
+      py::arg("profile"), py::arg("targets"),
+      "forward_scores on the GPU (a warp per target): the same values bit for bit.");
 }
 #endif
 

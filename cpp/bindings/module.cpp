@@ -50,6 +50,7 @@ void bind_sequences(py::module_& m);
 void bind_hmm(py::module_& m);
 void bind_distance(py::module_& m);
 void bind_blast(py::module_& m);
+void bind_mrf(py::module_& m);
 
 }  // namespace gpuseq::bindings
 
@@ -107,4 +108,5 @@ PYBIND11_MODULE(_core, m) {
   bindings::bind_hmm(m);
   bindings::bind_distance(m);
   bindings::bind_blast(m);
+  bindings::bind_mrf(m);
 }

@@ -40,6 +40,23 @@ struct Directed {
   uint8_t operator[](int32_t k) const { return k <= count ? base[Step * (k - 1)] : 0; }
 };
 
+// The H and E rows of one X-drop DP over n columns, per thread, reused by every call (the two
+// DPs below never run nested). Columns are written before they are read (row 0, then cells
+// appended at row ends), so the rows need no clearing between calls.
+struct DpRows {
+  int32_t* H;
+  int32_t* E;
+};
+
+DpRows dp_rows(int32_t n) {
+  thread_local std::vector<int32_t> h_scratch, e_scratch;
+  if (h_scratch.size() < static_cast<size_t>(n) + 2) {
+    h_scratch.resize(static_cast<size_t>(n) + 2);
+    e_scratch.resize(static_cast<size_t>(n) + 2);
+  }
+  return {h_scratch.data(), e_scratch.data()};
+}
+
 template <int Step, bool kTrace>
 DpEnd align_directed(const Directed<Step>& a, const Directed<Step>& b, int32_t x_drop, Trace* trace,
                      const DpScoring& scoring) {
@@ -49,15 +66,9 @@ DpEnd align_directed(const Directed<Step>& a, const Directed<Step>& b, int32_t x
   const ScoreMatrix& matrix = *scoring.matrix;
   const int32_t oe = scoring.gap_open + scoring.gap_extend, e = scoring.gap_extend;
   const int32_t x = std::max(x_drop, oe);
-  // Columns are written before they are read (row 0, then cells appended at row ends), so
-  // the scratch rows need no clearing between calls.
-  thread_local std::vector<int32_t> h_scratch, e_scratch;
-  if (h_scratch.size() < static_cast<size_t>(n) + 2) {
-    h_scratch.resize(static_cast<size_t>(n) + 2);
-    e_scratch.resize(static_cast<size_t>(n) + 2);
-  }
-  int32_t* const H = h_scratch.data();  // plain pointers: no thread-local lookup per cell
-  int32_t* const E = e_scratch.data();
+  const DpRows rows = dp_rows(n);
+  int32_t* const H = rows.H;  // plain pointers: no thread-local lookup per cell
+  int32_t* const E = rows.E;
 
   // Row 0: a horizontal gap from the start while it stays within the X-drop.
   H[0] = 0;
@@ -189,13 +200,9 @@ DpEnd restricted_align(const Letters& a, const Letters& b, int32_t x_drop) {
   const ScoreMatrix& matrix = blosum62();
   const int32_t oe = kGapOpen + kGapExtend, e = kGapExtend;
   const int32_t x = std::max(x_drop, oe);
-  thread_local std::vector<int32_t> h_scratch, e_scratch;
-  if (h_scratch.size() < static_cast<size_t>(n) + 2) {
-    h_scratch.resize(static_cast<size_t>(n) + 2);
-    e_scratch.resize(static_cast<size_t>(n) + 2);
-  }
-  int32_t* const H = h_scratch.data();
-  int32_t* const E = e_scratch.data();
+  const DpRows rows = dp_rows(n);
+  int32_t* const H = rows.H;
+  int32_t* const E = rows.E;
 
   H[0] = 0;
   E[0] = -oe;

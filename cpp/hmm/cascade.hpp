@@ -16,6 +16,9 @@ inline constexpr int64_t kMaxTargetLength = 100000;  // p7_Pipeline's comparison
 struct CascadeOptions {
   double F1 = 0.02;  // MSV and bias-filter P-value threshold
   double F2 = 1e-3;  // Viterbi-filter threshold
+  // Forward threshold: the GPU cascade keeps back the survivors that cannot pass it
+  // (forward_bound.hpp; CascadeResult::downstream); 1 or more: none kept back.
+  double F3 = 1.0;
   bool bias_filter = true;
   int threads = 1;
 };
@@ -34,6 +37,9 @@ struct CascadeResult {
   std::vector<float> msv_score;       // nats; NaN if not computed (empty target)
   std::vector<float> bias_score;      // nats; NaN if not computed
   std::vector<float> viterbi_score;   // nats; NaN if not computed (failed earlier or P <= F2)
+  // Per target, when the Forward bound ran (else empty): 1 where a survivor (kStagePassed)
+  // may pass HMMER's Forward test and goes downstream, 0 elsewhere.
+  std::vector<uint8_t> downstream;
   int64_t n_past_msv = 0, n_past_bias = 0, n_past_viterbi = 0;
 };
 

@@ -12,18 +12,26 @@ constexpr double kLn2 = 0.69314718055994529;
 
 double odds(float score) { return std::exp(static_cast<double>(score)); }  // exp(-inf) = 0
 
-// The CPU's table access for forward_row.
+// The CPU's table access for the block steps: a slot is the node k itself.
 struct HostTables {
   const ForwardProfile& fp;
-  double match(int x, int k) const { return fp.match_row(x)[k]; }
-  double mm(int k) const { return fp.mm[k]; }
-  double mi(int k) const { return fp.mi[k]; }
-  double md(int k) const { return fp.md[k]; }
-  double im(int k) const { return fp.im[k]; }
-  double ii(int k) const { return fp.ii[k]; }
-  double dm(int k) const { return fp.dm[k]; }
-  double dd(int k) const { return fp.dd[k]; }
-  double begin(int k) const { return fp.begin[k]; }
+  double match(int x, int64_t k) const { return fp.match_row(x)[k]; }
+  double begin(int64_t k) const { return fp.begin[k]; }
+  double mi(int64_t k) const { return fp.mi[k]; }
+  double ii(int64_t k) const { return fp.ii[k]; }
+  double mm_into(int64_t k) const { return fp.mm[k - 1]; }
+  double im_into(int64_t k) const { return fp.im[k - 1]; }
+  double dm_into(int64_t k) const { return fp.dm[k - 1]; }
+  double md_into(int64_t k) const { return fp.md[k - 1]; }
+  double dd_into(int64_t k) const { return fp.dd[k - 1]; }
+};
+
+// One row of M, I and D values, nodes 0..M, updated in place.
+struct HostRows {
+  double *pm, *pi, *pd;
+  double& m(int64_t k) const { return pm[k]; }
+  double& i(int64_t k) const { return pi[k]; }
+  double& d(int64_t k) const { return pd[k]; }
 };
 
 }  // namespace
@@ -64,35 +72,56 @@ double forward_score_from(double c_move, int64_t exponent) {
 }
 
 double forward_score(const ForwardProfile& fp, const uint8_t* dsq, int64_t L) {
+  using forward_detail::add;
+  using forward_detail::mul;
   const int M = fp.M;
+  const int B = forward_block_nodes(M);
   const size_t width = static_cast<size_t>(M + 1);
-  std::vector<double> rows(6 * width, 0.0);
-  double* pm = rows.data();
-  double* pi = pm + width;
-  double* pd = pi + width;
-  double* cm = pd + width;
-  double* ci = cm + width;
-  double* cd = ci + width;
+  std::vector<double> rows(3 * width, 0.0);
+  const HostRows r{rows.data(), rows.data() + width, rows.data() + 2 * width};
+  const HostTables t{fp};
   double loop = 0, move = 0;
   forward_length_model(L, loop, move);
   ForwardSpecials s;
-  s.B = forward_detail::mul(s.N, move);  // row 0: N = 1, B = N * move
-  const HostTables t{fp};
+  s.B = mul(s.N, move);  // row 0: N = 1, B = N * move
+  // The lanes a warp would run, one after another (forward_bound.hpp); lanes past M hold
+  // padding only and add +0.
+  const int lanes = (M + B - 1) / B;
+  ForwardBlockEnd ends[kForwardLanes];
+  double lane_sum[kForwardLanes], butterfly[kForwardLanes];
   for (int64_t i = 0; i < L; ++i) {
-    auto at = [](double* row) { return [row](int k) -> double& { return row[k]; }; };
-    forward_row(t, M, dsq[i], loop, move, at(pm), at(pi), at(pd), at(cm), at(ci), at(cd), s);
+    const int x = dsq[i];
+    // A lane's left node (node first - 1, the left lane's last) is read before any lane
+    // writes, as rows are updated in place; lane 0's is node 0, all zero.
+    ForwardNode left[kForwardLanes];
+    for (int l = 1; l < lanes; ++l) left[l] = {r.m(l * B), r.i(l * B), r.d(l * B)};
+    for (int l = 0; l < lanes; ++l)
+      ends[l] = forward_block_pass(t, r, x, s.B, l * B + 1, 1, std::min(B, M - l * B), left[l]);
+    double d_first = 0;  // D_1 = 0
+    for (int l = 0; l < kForwardLanes; ++l) lane_sum[l] = 0;
+    for (int l = 0; l < lanes; ++l) {
+      const int n = std::min(B, M - l * B);
+      lane_sum[l] = forward_block_finish(t, r, d_first, l * B + 1, 1, n);
+      if (l + 1 < lanes) {
+        const int64_t next = (l + 1) * B + 1;
+        d_first = forward_d_next(ends[l].m, forward_d_last(ends[l], d_first), t.md_into(next),
+                                 t.dd_into(next));
+      }
+    }
+    for (int offset = kForwardLanes / 2; offset > 0; offset /= 2) {
+      for (int l = 0; l < kForwardLanes; ++l) butterfly[l] = add(lane_sum[l], lane_sum[l ^ offset]);
+      std::copy(butterfly, butterfly + kForwardLanes, lane_sum);
+    }
+    forward_specials(lane_sum[0], loop, move, s);
     forward_rescale(s, [&](double f) {
       for (int k = 1; k <= M; ++k) {
-        cm[k] = forward_detail::mul(cm[k], f);
-        ci[k] = forward_detail::mul(ci[k], f);
-        cd[k] = forward_detail::mul(cd[k], f);
+        r.m(k) = mul(r.m(k), f);
+        r.i(k) = mul(r.i(k), f);
+        r.d(k) = mul(r.d(k), f);
       }
     });
-    std::swap(pm, cm);
-    std::swap(pi, ci);
-    std::swap(pd, cd);
   }
-  return forward_score_from(forward_detail::mul(s.C, move), s.exponent);
+  return forward_score_from(mul(s.C, move), s.exponent);
 }
 
 double forward_margin(int64_t L, int M, double score) {

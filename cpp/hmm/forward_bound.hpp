@@ -6,10 +6,10 @@
 // sections 3 and 7.3; the model is p7_ProfileConfig's local multihit profile in probability
 // space (odds against the null model), as the Forward parser uses it.
 //
-// One source for the CPU and the GPU (a thread per target, cuda/hmm/forward_bound.cuh): the
-// row update below is written once, its operations in a fixed order through mul/add that are
-// never contracted into fused multiply-adds, and rows are rescaled by powers of two (exact), so
-// both give the same bits.
+// One source for the CPU and the GPU (a warp per target, cuda/hmm/forward_bound.cuh): the
+// row update below is written once, in blocks of nodes a lane each, its operations in a fixed
+// order through mul/add that are never contracted into fused multiply-adds, and rows are
+// rescaled by powers of two (exact), so both give the same bits.
 #pragma once
 
 #include <cmath>
@@ -63,34 +63,115 @@ struct ForwardSpecials {
   int64_t exponent = 0;  // the true values are these times 2^exponent
 };
 
-// One row of the Forward recursion for residue x. prev_*/cur_* index nodes 0..M through
-// `at(array, k)` (the CPU's plain arrays, the GPU's interleaved ones); node 0 is 0 in every
-// row. T is the table access: T::match(x, k), T::mm(k) ... as in ForwardProfile.
-template <class Tables, class Row>
-GPUSEQ_HOST_DEVICE inline void forward_row(const Tables& t, int M, int x, double loop,
-                                           double move, Row prev_m, Row prev_i, Row prev_d,
-                                           Row cur_m, Row cur_i, Row cur_d, ForwardSpecials& s) {
+// A row is split into kForwardLanes blocks of consecutive nodes, as a GPU warp computes it (a
+// lane per block; forward_bound.cuh); the CPU twin runs the lanes one after another, so both
+// make the same operations in the same order. Lane l holds nodes l * B + 1 .. (l + 1) * B with
+// B = forward_block_nodes(M) (nodes past M are padding: zero tables, zero values, and they
+// change no sum, as adding +0 is exact).
+//
+// A row in three steps:
+//  1. forward_block_pass: every lane, from the previous row alone, computes M_k and I_k of its
+//     nodes and D_k as if D were 0 at its first node ("local" D), and the product P_k of the
+//     D->D transitions from its first node to k.
+//  2. forward_d_last, forward_d_next: D at each lane's first node, passed from lane to lane (the one serial
+//     step, a node per lane): D_first(l+1) = M_last(l) md + D_last(l) dd, where D_last(l) =
+//     local D_last(l) + D_first(l) P_last(l).
+//  3. forward_block_finish: D_k = local D_k + D_first P_k, and the lane's sum of M_k + D_k
+//     (local exit); E adds the lanes' sums in a butterfly (forward_specials).
+inline constexpr int kForwardLanes = 32;
+
+GPUSEQ_HOST_DEVICE inline int forward_block_nodes(int M) {
+  return (M + kForwardLanes - 1) / kForwardLanes;
+}
+
+// A node's values in the previous row (left of a block: node first - 1).
+struct ForwardNode {
+  double m = 0, i = 0, d = 0;
+};
+
+// What a block's first step leaves for the carry: M, local D and P at its last node.
+struct ForwardBlockEnd {
+  double m = 0, d_local = 0, p = 1;
+};
+
+// Step 1 over `n` nodes of one lane; node j is table/row slot `slot0 + j * step`. Tables T
+// take a slot and give the values into that slot's node k: match(x, s) = odds of x at k,
+// begin(s), mi(s), ii(s) out of k, and mm_into, im_into, dm_into, md_into, dd_into: the
+// transitions out of k - 1 into k. Rows R give m(s), i(s), d(s) by reference, in place: the
+// previous row's values are read before the node's new ones are written.
+template <class Tables, class Rows>
+GPUSEQ_HOST_DEVICE inline ForwardBlockEnd forward_block_pass(const Tables& t, const Rows& r,
+                                                             int x, double B, int64_t slot0,
+                                                             int64_t step, int n,
+                                                             ForwardNode left) {
   using forward_detail::add;
   using forward_detail::mul;
-  double E = 0;
-  double m_left = 0, d_left = 0;  // cur_m, cur_d at k - 1
-  for (int k = 1; k <= M; ++k) {
+  ForwardBlockEnd end;
+  double d_local = 0, p = 1;
+  for (int j = 0; j < n; ++j) {
+    const int64_t s = slot0 + j * step;
+    const ForwardNode prev{r.m(s), r.i(s), r.d(s)};
     // Into M_k: from node k - 1 of the previous row, and B (local entry).
-    double into = mul(prev_m(k - 1), t.mm(k - 1));
-    into = add(into, mul(prev_i(k - 1), t.im(k - 1)));
-    into = add(into, mul(prev_d(k - 1), t.dm(k - 1)));
-    into = add(into, mul(s.B, t.begin(k)));
-    const double m = mul(into, t.match(x, k));
-    // D_k from node k - 1 of this row; I_k from node k of the previous row (emission odds 1).
-    const double d = add(mul(m_left, t.md(k - 1)), mul(d_left, t.dd(k - 1)));
-    const double i = add(mul(prev_m(k), t.mi(k)), mul(prev_i(k), t.ii(k)));
-    cur_m(k) = m;
-    cur_d(k) = d;
-    cur_i(k) = i;
-    E = add(E, add(m, d));  // local exit from every M_k and D_k
-    m_left = m;
-    d_left = d;
+    double into = mul(left.m, t.mm_into(s));
+    into = add(into, mul(left.i, t.im_into(s)));
+    into = add(into, mul(left.d, t.dm_into(s)));
+    into = add(into, mul(B, t.begin(s)));
+    const double m = mul(into, t.match(x, s));
+    // I_k from node k of the previous row (emission odds 1); D_k from M_{k-1} of this row.
+    const double i = add(mul(prev.m, t.mi(s)), mul(prev.i, t.ii(s)));
+    if (j > 0) {
+      d_local = add(mul(end.m, t.md_into(s)), mul(d_local, t.dd_into(s)));
+      p = mul(p, t.dd_into(s));
+    }
+    r.m(s) = m;
+    r.i(s) = i;
+    r.d(s) = d_local;
+    left = prev;
+    end.m = m;
   }
+  end.d_local = d_local;
+  end.p = p;
+  return end;
+}
+
+// Step 2, two halves: D at this lane's last node from its D at its first node, then D at the
+// next lane's first node from this lane's last M and D (md_into, dd_into: the next lane's
+// first node's).
+GPUSEQ_HOST_DEVICE inline double forward_d_last(const ForwardBlockEnd& end, double d_first) {
+  return forward_detail::add(end.d_local, forward_detail::mul(d_first, end.p));
+}
+GPUSEQ_HOST_DEVICE inline double forward_d_next(double m_last, double d_last, double md_into,
+                                                double dd_into) {
+  using forward_detail::add;
+  using forward_detail::mul;
+  return add(mul(m_last, md_into), mul(d_last, dd_into));
+}
+
+// Step 3 over the lane's nodes: D in place, and the lane's sum of M_k + D_k in node order.
+template <class Tables, class Rows>
+GPUSEQ_HOST_DEVICE inline double forward_block_finish(const Tables& t, const Rows& r,
+                                                      double d_first, int64_t slot0,
+                                                      int64_t step, int n) {
+  using forward_detail::add;
+  using forward_detail::mul;
+  double p = 1, sum = 0;
+  for (int j = 0; j < n; ++j) {
+    const int64_t s = slot0 + j * step;
+    if (j > 0) p = mul(p, t.dd_into(s));
+    const double d = add(r.d(s), mul(d_first, p));
+    r.d(s) = d;
+    sum = add(sum, add(r.m(s), d));
+  }
+  return sum;
+}
+
+// The specials of the row from E, the sum of its lanes' sums (added in a butterfly: lane l
+// adds lane l ^ 16, then l ^ 8, ... l ^ 1; every lane ends with the same bits, as IEEE
+// addition commutes).
+GPUSEQ_HOST_DEVICE inline void forward_specials(double E, double loop, double move,
+                                                ForwardSpecials& s) {
+  using forward_detail::add;
+  using forward_detail::mul;
   s.E = E;
   s.J = add(mul(s.J, loop), mul(E, 0.5));
   s.C = add(mul(s.C, loop), mul(E, 0.5));

@@ -53,10 +53,23 @@ DeviceArray<T> device_alloc(size_t count) {
   return DeviceArray<T>(static_cast<T*>(p));
 }
 
+// Host to device through two pinned staging buffers on a stream of its own (cuda/common/
+// device.cu): host copies into one buffer overlap the DMA from the other, and pageable memory
+// (an mmapped database) moves at pinned speed. Synchronous for the caller; copies from several
+// threads take turns. Small copies, or no pinned memory to be had, go by plain cudaMemcpy.
+void copy_to_device(void* device, const void* host, size_t bytes);
+
+// Device to host, `rows` rows of `row_bytes` (pitches in bytes), through the same pinned
+// buffers: the DMA of one buffer overlaps the host threads' copies out of the other, and the
+// destination's pages are first touched by `threads` threads, not one (a pageable
+// cudaMemcpy2D of a 10 GB result ran at the page-fault rate of a single thread).
+void copy_to_host_2d(void* host, size_t host_pitch, const void* device, size_t device_pitch,
+                     size_t row_bytes, size_t rows, int threads);
+
 template <class T>
 DeviceArray<T> device_copy(const T* host, size_t count) {
   DeviceArray<T> d = device_alloc<T>(count);
-  if (count) GPUSEQ_CUDA_CHECK(cudaMemcpy(d.get(), host, count * sizeof(T), cudaMemcpyHostToDevice));
+  if (count) copy_to_device(d.get(), host, count * sizeof(T));
   return d;
 }
 

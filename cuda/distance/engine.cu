@@ -14,6 +14,7 @@ namespace gpuseq::cuda {
 using distance::BitPlanes;
 using distance::DistanceProblem;
 using distance::Metric;
+using distance::NearestTile;
 using distance::OutputTile;
 
 namespace {
@@ -53,7 +54,7 @@ class PaperEngine : public distance::DistanceEngine {
     else
       launch<Metric::kManhattan>(tile, out, cols);
     seconds_ = timer_.stop_seconds();
-    copy_tile_to_host(out, tile, tile.out);
+    copy_tile_to_host(out, tile, tile.out, p_.threads);
     if (tile.compared != nullptr)
       fill_host_tile(tile, tile.compared, static_cast<int32_t>(p_.x.attributes));
   }
@@ -98,27 +99,60 @@ class PaperEngine : public distance::DistanceEngine {
 
 class BitPlaneEngine : public distance::DistanceEngine {
  public:
+  // Y the same array as X (all pairs of one set): encoded and uploaded once.
   explicit BitPlaneEngine(const DistanceProblem& p) : p_(p) {
-    const BitPlanes x = distance::encode_bit_planes(p.x, p.alphabet_size, p.metric, p.missing);
-    const BitPlanes y = distance::encode_bit_planes(p.y, p.alphabet_size, p.metric, p.missing);
-    x_ = upload_bits(x.bits.data(), x.instances, x.row_words());
-    y_ = upload_bits(y.bits.data(), y.instances, y.row_words());
-    if (p.missing) {
-      x_valid_ = upload_bits(x.valid.data(), x.instances, x.plane_words);
-      y_valid_ = upload_bits(y.valid.data(), y.instances, y.plane_words);
-      if (p.metric == Metric::kManhattan) {
-        x_valid_rep_ = upload_bits(repeat_valid(x).data(), x.instances, x.row_words());
-        y_valid_rep_ = upload_bits(repeat_valid(y).data(), y.instances, y.row_words());
-      }
-    } else if (p.metric == Metric::kManhattan) {
-      x_weight_ = device_copy(x.weight.data(), x.weight.size());
-      y_weight_ = device_copy(y.weight.data(), y.weight.size());
+    x_ = upload(encode_bit_planes(p.x, p.alphabet_size, p.metric, p.missing));
+    if (p.y.values != p.x.values) {
+      y_own_ = upload(encode_bit_planes(p.y, p.alphabet_size, p.metric, p.missing));
+      y_ = &y_own_;
     }
   }
 
   void compute(const OutputTile& tile) override {
     const int64_t rows = tile.row_end - tile.row_begin, cols = tile.col_end - tile.col_begin;
     if (rows <= 0 || cols <= 0) return;
+    const int32_t* out = distances_on_device(tile);
+    copy_tile_to_host(out, tile, tile.out, p_.threads);
+    if (tile.compared != nullptr) {
+      if (p_.missing)
+        copy_tile_to_host(compared_.get(static_cast<size_t>(rows * cols)), tile, tile.compared,
+                          p_.threads);
+      else
+        fill_host_tile(tile, tile.compared, static_cast<int32_t>(p_.x.attributes));
+    }
+  }
+
+  // Selected on the device: a warp per row keeps the k best keys, k columns per row come back
+  // (DistanceEngine::nearest, on the host, past kMaxDeviceNearest).
+  void nearest(const NearestTile& tile) override {
+    const int64_t rows = tile.row_end - tile.row_begin, cols = tile.col_end - tile.col_begin;
+    if (tile.k > kMaxDeviceNearest || cols <= 0 || rows <= 0) {
+      DistanceEngine::nearest(tile);
+      return;
+    }
+    OutputTile block;
+    block.row_begin = tile.row_begin;
+    block.row_end = tile.row_end;
+    block.col_begin = tile.col_begin;
+    block.col_end = tile.col_end;
+    const int32_t* distances = distances_on_device(block);
+    const size_t slots = static_cast<size_t>(rows) * static_cast<size_t>(tile.k);
+    DeviceArray<int64_t> index = device_alloc<int64_t>(slots);
+    DeviceArray<int32_t> distance = device_alloc<int32_t>(slots);
+    select_nearest_on_device(distances, tile, index.get(), distance.get());
+    GPUSEQ_CUDA_CHECK(cudaMemcpy(tile.index, index.get(), slots * sizeof(int64_t),
+                                 cudaMemcpyDeviceToHost));
+    GPUSEQ_CUDA_CHECK(cudaMemcpy(tile.distance, distance.get(), slots * sizeof(int32_t),
+                                 cudaMemcpyDeviceToHost));
+  }
+
+  double last_device_seconds() const override { return seconds_; }
+
+ private:
+  // The tile's distances (and compared counts, with missing values) in the device buffers,
+  // rows x cols; seconds_ is the products' time.
+  const int32_t* distances_on_device(const OutputTile& tile) {
+    const int64_t rows = tile.row_end - tile.row_begin, cols = tile.col_end - tile.col_begin;
     int32_t* out = out_.get(static_cast<size_t>(rows * cols));
     int32_t* compared = p_.missing ? compared_.get(static_cast<size_t>(rows * cols)) : nullptr;
     const int64_t r0 = tile.row_begin, c0 = tile.col_begin;
@@ -133,45 +167,57 @@ class BitPlaneEngine : public distance::DistanceEngine {
       if (!p_.missing) {  // attributes - matches
         ep.constant = static_cast<int32_t>(p_.x.attributes);
         ep.scale = -1;
-        product(x_, y_, ep);
+        product(x_.bits, y_->bits, ep);
       } else {            // compared - matches
         bitplane::Epilogue cmp;
         cmp.out = compared;
-        product(x_valid_, y_valid_, cmp);
+        product(x_.valid, y_->valid, cmp);
         ep.base = compared;
         ep.scale = -1;
-        product(x_, y_, ep);
+        product(x_.bits, y_->bits, ep);
       }
     } else if (!p_.missing) {  // |x| + |y| - 2 (x AND y) over thermometer planes
-      ep.row_add = x_weight_.get() + r0;
-      ep.col_add = y_weight_.get() + c0;
+      ep.row_add = x_.weight.get() + r0;
+      ep.col_add = y_->weight.get() + c0;
       ep.scale = -2;
-      product(x_, y_, ep);
+      product(x_.bits, y_->bits, ep);
     } else {  // (x AND valid_y) + (valid_x AND y) - 2 (x AND y)
       bitplane::Epilogue cmp;
       cmp.out = compared;
-      product(x_valid_, y_valid_, cmp);
-      product(x_, y_valid_rep_, ep);
+      product(x_.valid, y_->valid, cmp);
+      product(x_.bits, y_->valid_rep, ep);
       ep.accumulate = true;
-      product(x_valid_rep_, y_, ep);
+      product(x_.valid_rep, y_->bits, ep);
       ep.scale = -2;
-      product(x_, y_, ep);
+      product(x_.bits, y_->bits, ep);
     }
     seconds_ = timer_.stop_seconds();
-    copy_tile_to_host(out, tile, tile.out);
-    if (tile.compared != nullptr) {
-      if (p_.missing)
-        copy_tile_to_host(compared, tile, tile.compared);
-      else
-        fill_host_tile(tile, tile.compared, static_cast<int32_t>(p_.x.attributes));
-    }
+    return out;
   }
-  double last_device_seconds() const override { return seconds_; }
 
- private:
+  // One matrix's planes on the device: validity planes with missing values, weights for
+  // manhattan without.
+  struct DevicePlanes {
+    DeviceBits bits, valid, valid_rep;
+    DeviceArray<int32_t> weight;
+  };
+
+  DevicePlanes upload(const BitPlanes& planes) const {
+    DevicePlanes d;
+    d.bits = upload_bits(planes.bits.data(), planes.instances, planes.row_words());
+    if (p_.missing) {
+      d.valid = upload_bits(planes.valid.data(), planes.instances, planes.plane_words);
+      if (p_.metric == Metric::kManhattan)
+        d.valid_rep = upload_bits(repeat_valid(planes).data(), planes.instances, planes.row_words());
+    } else if (p_.metric == Metric::kManhattan) {
+      d.weight = device_copy(planes.weight.data(), planes.weight.size());
+    }
+    return d;
+  }
+
   DistanceProblem p_;
-  DeviceBits x_, y_, x_valid_, y_valid_, x_valid_rep_, y_valid_rep_;
-  DeviceArray<int32_t> x_weight_, y_weight_;
+  DevicePlanes x_, y_own_;
+  const DevicePlanes* y_ = &x_;  // y_own_, or x_ when Y is X
   TileBuffer out_, compared_;
   DeviceTimer timer_;
   double seconds_ = -1;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/check.cuh"
+#include "distance/engine.hpp"
 #include "distance/genotypes.hpp"
 
 namespace gpuseq::cuda {
@@ -20,8 +21,18 @@ struct TileBuffer {
   int32_t* get(size_t count);
 };
 
-void copy_tile_to_host(const int32_t* device, const distance::OutputTile& tile, int32_t* host);
+// Through pinned staging, the host rows written by `threads` threads (cuda/common/device.cu).
+void copy_tile_to_host(const int32_t* device, const distance::OutputTile& tile, int32_t* host,
+                       int threads);
 void fill_host_tile(const distance::OutputTile& tile, int32_t* host, int32_t value);
+
+// k nearest on the device (the twin of engine.cpp's host selection, same order and empty
+// slots): `distances` is the tile's rows x cols on the device; index/distance are device
+// arrays of rows x k. A warp per row keeps the k best (distance, column) keys of its lanes'
+// columns, then merges the lanes' lists k times by a warp minimum.
+inline constexpr int kMaxDeviceNearest = 64;
+void select_nearest_on_device(const int32_t* distances, const distance::NearestTile& tile,
+                              int64_t* index, int32_t* distance);
 
 // The paper's layouts: int32 attribute-major ("naive") or instance-major ("coalesced"), and
 // char4 rows of `quads` groups of four attributes, zero-padded ("char4", "register", "shared").

@@ -22,6 +22,7 @@
 #include "hmm/msv.cuh"
 #include "hmm/runtime_compile.hpp"
 #include "hmm/msv_multi.cuh"
+#include "hmm/forward_bound.cuh"
 #include "hmm/sequence_blocks.hpp"
 #include "hmm/viterbi_filter.cuh"
 #include "hmm/viterbi_fused.cuh"
@@ -447,6 +448,7 @@ struct DeviceProfile::Tables {
   DeviceArray<int16_t> walters_emissions;      // thread per target: M x 32 words
   DeviceArray<uint32_t> msv_multi;            // S-lane tables: H x 32 codes x W entries
   DeviceArray<uint32_t> fused_viterbi;        // viterbi_fused.cuh: FusedViterbiTables
+  DeviceArray<double> forward_match, forward_transitions;  // forward_bound.cuh
   size_t fused_dd_at = 0, fused_emissions_at = 0;
   int fused_emission_max = 0;
 };
@@ -490,12 +492,11 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
 
   int& S = options_.sequences_per_warp;
   // S chosen by model length (choose_sequences_per_warp) or given: S > 1 runs the MSV on the
-  // S-lane kernels (the targets the SSV left undecided), and the SSV only when S is given. The
-  // S-lane SSV kernel is the faster one up to M = 1536 (12.0 against 4.5 TCUPS at M = 150),
-  // but in a search its sequence blocks, planned on the host for every chunk and S (about 0.1 s
-  // for a chunk of 64 M residues), cost far more than it saves there (the SSV of a model over
-  // such a chunk takes milliseconds): 6 models over 490 M residues on the H100, filters 4.8 s
-  // with it, 1.0 s without. Planning the blocks on the GPU would lift this.
+  // S-lane kernels (the targets the SSV left undecided), and the SSV when S is given or
+  // set_ssv_multi says so. The S-lane SSV kernel is the faster one up to M = 1536 (12.0
+  // against 4.5 TCUPS at M = 150), but its sequence blocks are planned on the host once per
+  // chunk and S (about 10 ms for 180,000 targets), more than one model's SSV over the chunk
+  // saves (about 1.3 ms at M = 150): they pay when several models of a search share them.
   ssv_multi_ = S != 0;
   if (S == 0) S = choose_sequences_per_warp(M, msv_bits);
   if (S != 1) {
@@ -531,6 +532,27 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
     tables_->fused_emissions_at = fused.emissions_at;
     tables_->fused_emission_max = fused.emission_max;
   }
+  {
+    // The Forward bound's tables in its slot order (forward_bound.cuh): node k = l * B + j + 1
+    // of lane l at slot j * 32 + l; padding past M stays 0.
+    const ::gpuseq::hmm::ForwardProfile fp = ::gpuseq::hmm::make_forward_profile(profile.scores);
+    const int B = ::gpuseq::hmm::forward_block_nodes(M);
+    const size_t width = static_cast<size_t>(B) * 32;
+    auto slot_of = [&](int k) { return static_cast<size_t>((k - 1) % B) * 32 + (k - 1) / B; };
+    std::vector<double> match(kAminoKp * width, 0.0);
+    for (int x = 0; x < kAminoKp; ++x)
+      for (int k = 1; k <= M; ++k) match[x * width + slot_of(k)] = fp.match_row(x)[k];
+    // DeviceForwardTables::Array order; "into" arrays hold the transition out of node k - 1.
+    const std::vector<double>* arrays[] = {&fp.mm, &fp.im, &fp.dm, &fp.begin,
+                                           &fp.mi, &fp.ii, &fp.md, &fp.dd};
+    const bool into[] = {true, true, true, false, false, false, true, true};
+    std::vector<double> transitions(8 * width, 0.0);
+    for (int a = 0; a < 8; ++a)
+      for (int k = 1; k <= M; ++k)
+        transitions[a * width + slot_of(k)] = (*arrays[a])[into[a] ? k - 1 : k];
+    tables_->forward_match = device_copy(match.data(), match.size());
+    tables_->forward_transitions = device_copy(transitions.data(), transitions.size());
+  }
   if (options_.viterbi == KernelOptions::Viterbi::kThreadPerTarget) {
     const std::vector<int4> walters = walters_transitions(vp);
     tables_->walters_transitions = device_copy(walters.data(), walters.size());
@@ -540,6 +562,13 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
 }
 
 DeviceProfile::~DeviceProfile() = default;
+
+void DeviceProfile::set_ssv_multi(bool on) {
+  if (on && options_.sequences_per_warp < 2)
+    throw std::invalid_argument("the SSV runs on sequence blocks only with 2 or more targets "
+                                "per warp");
+  ssv_multi_ = on;
+}
 
 void set_allocation_limit_for_tests(size_t bytes) { allocation_limit_for_tests().store(bytes); }
 
@@ -940,6 +969,51 @@ std::vector<float> viterbi_scores(const DeviceProfile& dp, const DeviceTargets& 
   return scores;
 }
 
+// A warp per target, longest first, their rows in at most kForwardScratchBytes.
+std::vector<double> forward_scores_on_device(const DeviceProfile& dp, const DeviceTargets& dt,
+                                             const std::vector<int32_t>& ids) {
+  constexpr size_t kForwardScratchBytes = size_t{512} << 20;
+  constexpr int kWarpsPerBlock = 4;
+  std::vector<double> out(ids.size(), std::numeric_limits<double>::quiet_NaN());
+  if (ids.empty()) return out;
+  const int M = dp.profile().M;
+  const int B = ::gpuseq::hmm::forward_block_nodes(M);
+  const int64_t width = static_cast<int64_t>(B) * 32;
+  const std::vector<int64_t>& offsets = dt.buffers().host_offsets;
+  std::vector<int32_t> order(ids.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+    return offsets[ids[a] + 1] - offsets[ids[a]] > offsets[ids[b] + 1] - offsets[ids[b]];
+  });
+  const size_t warp_bytes = 3 * sizeof(double) * static_cast<size_t>(width);
+  const size_t most_warps = std::max<size_t>(
+      kWarpsPerBlock, kForwardScratchBytes / warp_bytes / kWarpsPerBlock * kWarpsPerBlock);
+  const DeviceForwardTables tables{dp.tables().forward_match.get(),
+                                   dp.tables().forward_transitions.get(), width};
+  // One launch: a warp per target up to the scratch's most_warps, which then stride.
+  const size_t n = order.size();
+  std::vector<int32_t> sorted(n);
+  for (size_t j = 0; j < n; ++j) sorted[j] = ids[order[j]];
+  const size_t warps = std::min(n, most_warps);
+  const int blocks = static_cast<int>((warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
+  DeviceArray<int32_t> d_ids = device_copy(sorted.data(), n);
+  DeviceArray<double> d_c = device_alloc<double>(n);
+  DeviceArray<long long> d_e = device_alloc<long long>(n);
+  DeviceArray<double> rows = device_alloc<double>(static_cast<size_t>(blocks) * kWarpsPerBlock *
+                                                  3 * static_cast<size_t>(width));
+  const TargetList list{dt.buffers().residues.get(), dt.buffers().offsets.get(), d_ids.get(),
+                        nullptr, nullptr, static_cast<int>(n)};
+  forward_bound_kernel<<<blocks, kWarpsPerBlock * 32>>>(tables, list, B, d_c.get(), d_e.get(),
+                                                        rows.get());
+  GPUSEQ_CUDA_CHECK_LAUNCH("forward_bound_kernel");
+  std::vector<double> c(n);
+  std::vector<long long> e(n);
+  GPUSEQ_CUDA_CHECK(cudaMemcpy(c.data(), d_c.get(), n * sizeof(double), cudaMemcpyDeviceToHost));
+  GPUSEQ_CUDA_CHECK(cudaMemcpy(e.data(), d_e.get(), n * sizeof(long long), cudaMemcpyDeviceToHost));
+  for (size_t j = 0; j < n; ++j) out[order[j]] = ::gpuseq::hmm::forward_score_from(c[j], e[j]);
+  return out;
+}
+
 std::vector<int32_t> non_empty_targets(const SequenceBatch& host) {
   std::vector<int32_t> ids;
   for (int64_t i = 0; i < host.count; ++i)
@@ -963,6 +1037,11 @@ double kernel_seconds(const DeviceProfile& dp, const DeviceTargets& dt, Filter w
   double seconds = 0;
   run_kernel(kernel, dp, dt, ids, params, repeats, &seconds);
   return seconds;
+}
+
+std::vector<double> forward_scores(const DeviceProfile& dp, const DeviceTargets& dt,
+                                   const std::vector<int32_t>& ids) {
+  return forward_scores_on_device(dp, dt, ids);
 }
 
 std::vector<float> filter_scores(const DeviceProfile& dp, const DeviceTargets& dt, Filter which) {
@@ -1001,8 +1080,32 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
   t0 = Clock::now();
   const std::vector<float> vit = viterbi_scores(dp, dt, ids);
   for (size_t w = 0; w < ids.size(); ++w) stages.after_viterbi(ids[w], vit[w]);
-  if (seconds != nullptr) *seconds = {msv_s, decisions_s, since(t0)};
-  return stages.finish();
+  const double viterbi_s = since(t0);
+  ::gpuseq::hmm::CascadeResult result = stages.finish();
+  if (options.F3 < 1.0) {
+    // The Forward bound: survivors that cannot pass HMMER's Forward test stay here.
+    t0 = Clock::now();
+    std::vector<int32_t> passed;
+    for (int64_t i = 0; i < host.count; ++i)
+      if (result.stage[i] == ::gpuseq::hmm::kStagePassed) passed.push_back(static_cast<int32_t>(i));
+    const std::vector<double> fwd = forward_scores_on_device(dp, dt, passed);
+    result.downstream.assign(static_cast<size_t>(host.count), 0);
+    const cpu::SearchProfile& p = dp.profile();
+    for (size_t w = 0; w < passed.size(); ++w) {
+      const int32_t i = passed[w];
+      const float filtersc = options.bias_filter ? result.bias_score[i] : dt.null1()[i];
+      result.downstream[i] = ::gpuseq::hmm::forward_may_pass(
+          fwd[w], filtersc, host.length(i), p.M, p.evalue_parameters[4], p.evalue_parameters[5],
+          options.F3);
+    }
+    if (seconds != nullptr) seconds->forward = since(t0);
+  }
+  if (seconds != nullptr) {
+    seconds->msv = msv_s;
+    seconds->decisions = decisions_s;
+    seconds->viterbi = viterbi_s;
+  }
+  return result;
 }
 
 }  // namespace gpuseq::cuda::hmm

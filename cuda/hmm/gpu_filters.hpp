@@ -83,7 +83,10 @@ class DeviceProfile {
   int viterbi_stripes() const { return viterbi_stripes_; }
   int sequences_per_warp() const { return options_.sequences_per_warp; }
   int multi_stripes() const { return multi_stripes_; }  // H of the S-lane kernels (0 if S = 1)
-  bool ssv_multi() const { return ssv_multi_; }  // the SSV too on the S-lane kernels (S given)
+  // The SSV too on the S-lane kernels: when S was given, or set by a search whose models share
+  // S often enough to pay for the SSV's sequence blocks (hmmsearch.py). Needs S > 1.
+  bool ssv_multi() const { return ssv_multi_; }
+  void set_ssv_multi(bool on);
 
   struct Tables;
   const Tables& tables() const { return *tables_; }
@@ -121,6 +124,11 @@ int choose_sequences_per_warp(int M, int msv_bits = 16);
 
 enum class Filter { kSsv, kMsv, kViterbi };
 
+// Forward filter scores in nats (double) of the targets `ids`, a warp per target
+// (forward_bound.cuh): bit-equal to ::gpuseq::hmm::forward_score.
+std::vector<double> forward_scores(const DeviceProfile& profile, const DeviceTargets& targets,
+                                   const std::vector<int32_t>& ids);
+
 // Per-target scores in nats of one filter, bit-equal to cpp/hmm/filters.hpp (NaN: SSV could not
 // decide, or empty target; +inf: overflow).
 std::vector<float> filter_scores(const DeviceProfile& profile, const DeviceTargets& targets,
@@ -137,7 +145,7 @@ double kernel_seconds(const DeviceProfile& profile, const DeviceTargets& targets
 // Wall time of its phases: SSV and MSV (launches, host set-up, decisions of the SSV), the bias
 // filter and P-values on the CPU threads, and the Viterbi filter with its decisions.
 struct CascadeSeconds {
-  double msv = 0, decisions = 0, viterbi = 0;
+  double msv = 0, decisions = 0, viterbi = 0, forward = 0;  // forward: the Forward bound
 };
 ::gpuseq::hmm::CascadeResult run_cascade(const DeviceProfile& profile,
                                          const DeviceTargets& targets,

@@ -1,5 +1,9 @@
 """gpuseq: HMMER3 hmmsearch with exact results, and all-pairs distances on CPU and GPU.
 
+3-D MRF segmentation of a volume (labels identical on any thread count)::
+
+    res = gpuseq.segment_mrf(ct, classes=3, beta=1.0, neighbourhood=26)
+
 All-pairs distances (SNP genotypes), equal to scipy's cdist/pdist::
 
     D = gpuseq.pairwise_distances(genotypes, metric="hamming")
@@ -34,6 +38,8 @@ _LAZY = {
     "nearest_neighbors": "distance",
     "pairwise_distances": "distance",
     "read_genotypes": "distance",
+    "MrfResult": "mrf",
+    "segment_mrf": "mrf",
     "AlphabetError": "errors",
     "BackendError": "errors",
     "EmptyInputError": "errors",
@@ -87,6 +93,8 @@ __all__ = [
     "pairwise_distances",
     "nearest_neighbors",
     "read_genotypes",
+    "segment_mrf",
+    "MrfResult",
 ]
 
 if TYPE_CHECKING:  # static checkers and IDEs see the eager imports
@@ -111,6 +119,7 @@ if TYPE_CHECKING:  # static checkers and IDEs see the eager imports
     )
     from .hmm import read_hmms
     from .hmmsearch import HmmsearchOptions, HmmsearchResult, hmmsearch
+    from .mrf import MrfResult, segment_mrf
     from .sequences import SequenceDatabase, read_fasta
 
 

@@ -244,6 +244,12 @@ class GpuProfile:
     def sequences_per_warp(self) -> int: ...
     @property
     def multi_stripes(self) -> int: ...
+    @property
+    def ssv_multi(self) -> bool:
+        """The SSV too on the S-lane kernels (True when sequences_per_warp was given); a
+        search sets it for models that share S."""
+    @ssv_multi.setter
+    def ssv_multi(self, on: bool) -> None: ...
 
 def gpu_choose_sequences_per_warp(M: int, msv_bits: int = 16) -> int: ...
 
@@ -279,7 +285,13 @@ def gpu_run_cascade(
     F2: float = 1e-3,
     bias_filter: bool = True,
     threads: int = 0,
-) -> dict[str, Any]: ...
+    F3: float = 1.0,
+) -> dict[str, Any]:
+    """run_cascade on the GPU; with F3 < 1 also ``downstream`` (uint8 per target): the
+    survivors that may pass HMMER's Forward test (the Forward bound)."""
+
+def gpu_forward_scores(profile: GpuProfile, targets: GpuTargets) -> NDArray[np.float64]:
+    """forward_scores on the GPU (a warp per target): the same values bit for bit."""
 
 # ---- blast_bindings.cpp (cpp/blast: blastp's stages on the CPU) --------------------------
 
@@ -394,3 +406,27 @@ def nvrtc_compile(
     name_expressions: list[str], arch: str, cache: bool = True, device: str = ""
 ) -> tuple[bytes, list[str]]: ...
 def nvrtc_cache_stats() -> dict[str, int]: ...
+
+# ---- mrf_bindings.cpp --------------------------------------------------------------------
+def mrf_segment(
+    volume: ArrayLike,
+    initial_labels: ArrayLike,
+    classes: int,
+    beta: float,
+    neighbourhood: int,
+    mode: str,
+    max_sweeps: int,
+    tolerance: float,
+    threshold: float,
+    seed: int,
+    threads: int,
+) -> dict[str, NDArray[Any]]:
+    """Sweeps the MRF from initial_labels (float32 volume, uint8 labels, both z, y, x): labels,
+    energy and means/variances (flat, classes per row) before the first sweep and after each,
+    changed (labels changed by each sweep)."""
+
+def mrf_connected_component(labels: ArrayLike, z: int, y: int, x: int) -> NDArray[np.uint8]:
+    """uint8 mask of the voxels 6-connected to (z, y, x) through voxels of its label."""
+
+def philox4x32_10(counter: list[int], key0: int, key1: int) -> list[int]:
+    """Philox-4x32-10 of four counter words and two key words (the MRF's proposals)."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 import inspect
 import os
 import sys
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import fields
@@ -33,11 +34,15 @@ from .errors import HmmFormatError, SequenceTooLongError
 from .hmm import HmmSource, read_hmms, search_profile
 from .hmmsearch_options import HmmsearchOptions
 from .hmmsearch_results import HmmsearchResult
-from .sequences import DEFAULT_BLOCK_BYTES, SequenceSource, iter_sequence_chunks
+from .sequences import DEFAULT_BLOCK_BYTES, SequenceSource, iter_sequence_chunks, read_ahead
 
 __all__ = ["hmmsearch", "HmmsearchOptions", "HmmsearchResult"]
 
 _STAGE_PASSED = 4  # CascadeStage::kStagePassed in cpp/hmm/cascade.hpp
+#: Models of one search that share a targets-per-warp count S before their SSV runs on the
+#: S-lane kernels (sequence blocks planned per chunk and S, about 10 ms for 180,000 targets,
+#: against about 1.3 ms saved per model at M = 150). Provisional: to be measured.
+SSV_BLOCKS_MIN_MODELS = 4
 _BIT_CUTOFFS = {"gathering": "GA", "noise": "NC", "trusted": "TC"}
 
 
@@ -122,16 +127,24 @@ def hmmsearch(
     if options.bit_cutoffs:
         _check_cutoffs(hmm_list, options.bit_cutoffs, hmms)
     queries = [(hmm, search_profile(hmm)) for hmm in hmm_list]
-    F1_, F2_, _, bias_on = options.filter_thresholds
-    run_filters = _filter_runner(where, [profile for _, profile in queries], F1_, F2_, bias_on)
+    F1_, F2_, F3_, bias_on = options.filter_thresholds
+    run_filters, upload = _filter_runner(
+        where, [profile for _, profile in queries], F1_, F2_, bias_on, F3_
+    )
 
     label, total, chunks = iter_sequence_chunks(sequences, threads, block_bytes, tformat)
+    # On the GPU, the next chunk is uploaded on a thread while this one is filtered.
+    uploaded = (
+        read_ahead((chunk, upload(chunk)) for chunk in chunks)
+        if upload is not None
+        else ((chunk, None) for chunk in chunks)
+    )
     counts = [dict(n_past_msv=0, n_past_bias=0, n_past_vit=0) for _ in queries]
     nseqs = nres = 0
     bar = _progress_bar(progress, total)
     downstream = _Downstream([hmm for hmm, _ in queries], options, threads)
     try:
-        for chunk in chunks:
+        for chunk, targets in uploaded:
             lengths = chunk.lengths
             too_long = np.flatnonzero(lengths > _core.max_target_length)
             if len(too_long):
@@ -141,11 +154,14 @@ def hmmsearch(
                 )
             nseqs += len(chunk)
             nres += chunk.total_residues
-            for q, r in run_filters(chunk, threads):
+            for q, r in run_filters(chunk, targets, threads):
                 for key in counts[q]:
                     counts[q][key] += r[key]
-                passed = np.flatnonzero(r["stage"] == _STAGE_PASSED)
-                downstream.submit(q, chunk.to_pyhmmer(passed), nseqs)
+                passed = r["stage"] == _STAGE_PASSED
+                if "downstream" in r:  # the GPU's Forward bound: the others cannot pass
+                    passed &= r["downstream"].astype(bool)
+                passed = np.flatnonzero(passed)
+                downstream.submit(q, chunk.to_pyhmmer(passed), nseqs, "downstream" in r)
             downstream.end_chunk(nseqs)
             if bar is not None:
                 bar.update(chunk.total_residues)
@@ -153,6 +169,7 @@ def hmmsearch(
                 callback(nres, total)
         top_hits = downstream.finish(nseqs)
     finally:
+        uploaded.close()
         downstream.close()
         if bar is not None:
             bar.close()
@@ -178,7 +195,12 @@ class _Downstream:
     Forward/Backward avoid denormal slow paths.
     """
 
-    MIN_PART = 32  # fewest survivors worth a task of their own
+    # Fewest survivors worth a task of their own: most Viterbi survivors fail HMMER's Forward
+    # filter at once (~0.1 ms each), but those the GPU's Forward bound lets through are nearly
+    # all hits, each a domain definition of milliseconds, so they go in small parts to keep
+    # every thread busy.
+    MIN_PART = 32
+    MIN_PART_BOUNDED = 4
     MERGE_AFTER = 64  # finished parts of one query merged into one beyond this many
 
     def __init__(self, hmms: list, options: HmmsearchOptions, threads: int) -> None:
@@ -190,8 +212,9 @@ class _Downstream:
         self.chunk_futures: list = []
         self.previous_chunk: list = []
 
-    def submit(self, q: int, survivors: list, nseqs_so_far: int) -> None:
-        for part in _split(survivors, self.MIN_PART, self.threads):
+    def submit(self, q: int, survivors: list, nseqs_so_far: int, bounded: bool = False) -> None:
+        min_part = self.MIN_PART_BOUNDED if bounded else self.MIN_PART
+        for part in _split(survivors, min_part, self.threads):
             future = self.pool.submit(
                 _run_hmmer_downstream, self.hmms[q], part, self.options, nseqs_so_far
             )
@@ -244,10 +267,12 @@ def _is_stdin(source: Any) -> bool:
     return isinstance(source, (str, os.PathLike)) and os.fspath(source) == "-"
 
 
-def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bool):
-    """run(chunk, threads) yields (model index, cascade result) per model (MSV -> bias ->
-    Viterbi filter), model by model so that HMMER's downstream can start on a model's
-    survivors while the next model runs.
+def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bool,
+                   F3: float = 1.0):
+    """(run, upload): run(chunk, targets, threads) yields (model index, cascade result) per
+    model (MSV -> bias -> Viterbi filter), model by model so that HMMER's downstream can start
+    on a model's survivors while the next model runs. upload(chunk) gives the chunk's GPU copy
+    for `targets` (None: the CPU filters only, or no GPU memory for it).
 
     On the GPU a chunk is uploaded once for all models, and a chunk of a database the caller
     holds stays uploaded for later searches (SequenceDatabase.device_copies). What the GPU
@@ -265,12 +290,18 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
             return None
 
     gpu = [gpu_profile(p) for p in profiles] if where == "cuda" else [None] * len(profiles)
+    # The S-lane SSV's sequence blocks are planned once per chunk and S: they pay when enough
+    # models share them.
+    share = Counter(g.sequences_per_warp for g in gpu if g is not None)
+    for g in gpu:
+        if g is not None and g.sequences_per_warp > 1:
+            g.ssv_multi = share[g.sequences_per_warp] >= SSV_BLOCKS_MIN_MODELS
 
     def cascade(q: int, residues, offsets, targets, threads: int) -> dict:
         if targets is None or gpu[q] is None:
             return _core.run_cascade(profiles[q], residues, offsets, F1, F2, bias_on, threads)
         return _core.gpu_run_cascade(
-            gpu[q], targets, F1=F1, F2=F2, bias_filter=bias_on, threads=threads
+            gpu[q], targets, F1=F1, F2=F2, bias_filter=bias_on, threads=threads, F3=F3
         )
 
     def split(q: int, residues, offsets, threads: int) -> dict:
@@ -304,9 +335,7 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
             copies[key] = targets
         return targets
 
-    def run(chunk, threads: int):
-        wanted = [q for q in range(len(profiles)) if gpu[q] is not None]
-        targets = upload(chunk) if wanted else None
+    def run(chunk, targets, threads: int):
         for q in range(len(profiles)):
             if gpu[q] is None:
                 yield q, cascade(q, chunk.residues, chunk.offsets, None, threads)
@@ -322,7 +351,7 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
                     result = split(q, chunk.residues, chunk.offsets, threads)
                 yield q, result
 
-    return run
+    return run, (upload if any(g is not None for g in gpu) else None)
 
 
 def _concatenate_cascades(a: dict, b: dict) -> dict:
@@ -336,6 +365,9 @@ def _concatenate_cascades(a: dict, b: dict) -> dict:
             return {k: x[k] + y.get(k, 0) for k in x}
         return x + y
 
+    if ("downstream" in a) != ("downstream" in b):  # one part ran no Forward bound: all go
+        for part in (a, b):
+            part.setdefault("downstream", np.ones(len(part["stage"]), dtype=np.uint8))
     return {key: join(a[key], b[key]) if key in b else a[key] for key in a}
 
 

@@ -19,7 +19,7 @@ import sys
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, TypeVar, Union
 
 import numpy as np
 
@@ -389,7 +389,7 @@ def iter_sequence_chunks(
         if fmt is None:
             fmt = "fasta" if _detected_as_fasta(label) else None
         if fmt == "fasta":
-            return label, None, _read_ahead(_fasta_chunks(label, threads, block_bytes))
+            return label, None, read_ahead(_fasta_chunks(label, threads, block_bytes))
         return label, None, _easel_chunks(label, fmt, block_bytes)
     if isinstance(source, (bytes, bytearray)):
         raise TypeError("pass sequence text as a file path, or records as (name, sequence) pairs")
@@ -402,12 +402,14 @@ def iter_sequence_chunks(
 
 
 _END = object()
+T = TypeVar("T")
 
 
-def _read_ahead(chunks: Iterator[SequenceDatabase]) -> Iterator[SequenceDatabase]:
-    """The same chunks, the next one parsed on a thread of its own while the caller searches
-    this one (the FASTA parser releases the GIL). At most two chunks wait; errors are raised
-    to the caller where the chunk would have come; closing the generator stops the thread."""
+def read_ahead(chunks: Iterator[T]) -> Iterator[T]:
+    """The same items, the next one made on a thread of its own while the caller works on this
+    one (the FASTA parser and the GPU upload release the GIL). At most two items wait; errors
+    are raised to the caller where the item would have come; closing the generator stops the
+    thread."""
     ready: queue.Queue = queue.Queue(maxsize=1)
     stop = threading.Event()
 
