@@ -68,8 +68,8 @@ def test_ungapped_through_the_public_function(blast_data):
 
 def test_options_blastp_takes_but_gpuseq_does_not_implement(blast_data):
     q, db = blast_data["query_fasta"], blast_data["db_fasta"]
-    with pytest.raises(gpuseq.UnsupportedOptionError, match="comp_based_stats 2"):
-        gpuseq.blastp(q, db)  # blastp's default: composition-based statistics
+    with pytest.raises(gpuseq.UnsupportedOptionError, match="comp_based_stats 3"):
+        gpuseq.blastp(q, db, comp_based_stats=3)  # unconditional matrix adjustment
     for options, words in (
         (dict(matrix="PAM30"), "matrix"),
         (dict(gapopen=10), "gapopen"),
@@ -79,7 +79,7 @@ def test_options_blastp_takes_but_gpuseq_does_not_implement(blast_data):
         with pytest.raises(gpuseq.UnsupportedOptionError, match=words):
             gpuseq.blastp(q, db, comp_based_stats=0, **options)
     # The command says it on one line and fails.
-    run = _gpuseq_blastp("-query", q, "-db", db)
+    run = _gpuseq_blastp("-query", q, "-db", db, "-comp_based_stats", "3")
     assert run.returncode == 1 and "comp_based_stats" in run.stderr
 
 

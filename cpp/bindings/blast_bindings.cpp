@@ -2,15 +2,18 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bindings/numpy_util.hpp"
 #include "blast/alphabet.hpp"
+#include "blast/composition.hpp"
 #include "blast/gapped.hpp"
 #include "blast/lookup.hpp"
 #include "blast/search.hpp"
+#include "blast/seg.hpp"
 #include "blast/statistics.hpp"
 #include "blast/ungapped.hpp"
 
@@ -107,6 +110,14 @@ UngappedSearchOptions search_options(double evalue, int32_t max_target_seqs, int
   return o;
 }
 
+TrueAaProbabilities true_aa_argument(const CArray<double>& p, const char* what) {
+  if (p.ndim() != 1 || p.shape(0) != kTrueAminoAcids)
+    throw std::invalid_argument(std::string(what) + ": 20 probabilities expected");
+  TrueAaProbabilities out{};
+  for (int i = 0; i < kTrueAminoAcids; ++i) out[i] = p.data()[i];
+  return out;
+}
+
 }  // namespace
 
 void bind_blast(py::module_& m) {
@@ -118,6 +129,171 @@ void bind_blast(py::module_& m) {
     m.attr("blast_easel_to_ncbi") = to_numpy(std::vector<uint8_t>(map.begin(), map.end()));
     m.attr("blast_letters") = std::string(kNcbiLetters);
   }
+
+  {
+    std::vector<double> joint, background;
+    for (const auto& row : blosum62_joint_probabilities())
+      joint.insert(joint.end(), row.begin(), row.end());
+    const auto& bg = blosum62_background();
+    background.assign(bg.begin(), bg.end());
+    m.attr("blast_blosum62_joint_probabilities") = to_numpy(std::move(joint));
+    m.attr("blast_blosum62_background") = to_numpy(std::move(background));
+  }
+
+  m.def(
+      "blast_composition",
+      [](CArray<uint8_t> codes) {
+        const int32_t n = query_length_of(codes);
+        const AaComposition c = read_composition(codes.data(), n);
+        const TrueAaProbabilities p = true_aa_probabilities(c);
+        return py::make_tuple(to_numpy(std::vector<double>(p.begin(), p.end())),
+                              c.true_amino_acids);
+      },
+      py::arg("codes"),
+      "Blast_ReadAaComposition: (20 probabilities in ARNDCQEGHILKMFPSTWYV order, letters "
+      "counted); U counts as C.");
+
+  m.def(
+      "blast_matrix_adjust_rule",
+      [](int mode, int32_t query_length, int32_t subject_length, CArray<double> query,
+         CArray<double> subject) {
+        if (mode < 0 || mode > 3) throw std::invalid_argument("mode must be 0 to 3");
+        const MatrixAdjustRule rule = choose_matrix_adjust_rule(
+            mode, query_length, subject_length, true_aa_argument(query, "query"),
+            true_aa_argument(subject, "subject"));
+        switch (rule) {
+          case MatrixAdjustRule::kDontAdjust:
+            return std::string("none");
+          case MatrixAdjustRule::kScaleOldMatrix:
+            return std::string("scale");
+          default:
+            return std::string("relative_entropy");
+        }
+      },
+      py::arg("mode"), py::arg("query_length"), py::arg("subject_length"), py::arg("query"),
+      py::arg("subject"), "Blast_ChooseMatrixAdjustRule: 'none', 'scale' or 'relative_entropy'.");
+
+  m.def(
+      "blast_composition_lambda",
+      [](CArray<double> scores, CArray<double> rows, CArray<double> columns) {
+        if (scores.ndim() != 2 || scores.shape(0) != scores.shape(1))
+          throw std::invalid_argument("scores must be a square matrix");
+        const auto n = scores.shape(0);
+        if (rows.ndim() != 1 || columns.ndim() != 1 || rows.shape(0) != n || columns.shape(0) != n)
+          throw std::invalid_argument("one probability per matrix row and column expected");
+        std::vector<double> flat(scores.data(), scores.data() + n * n);
+        int iterations = 0;
+        const double lambda = lambda_full_precision(
+            flat, static_cast<int>(n), rows.data(), columns.data(), kCompoLambdaErrorTolerance,
+            kCompoLambdaFunctionTolerance, kCompoLambdaIterationLimit, &iterations);
+        return py::make_tuple(lambda, iterations);
+      },
+      py::arg("scores"), py::arg("row_probabilities"), py::arg("column_probabilities"),
+      "Blast_CalcLambdaFullPrecision with blastp's tolerances: (lambda or -1, iterations).");
+
+  m.def(
+      "blast_seg",
+      [](CArray<uint8_t> codes, int window, double locut, double hicut) {
+        const int32_t n = query_length_of(codes);
+        SegParameters p;
+        p.window = window;
+        p.locut = locut;
+        p.hicut = hicut;
+        auto segments = seg_segments(codes.data(), n, p);
+        std::sort(segments.begin(), segments.end());
+        return segments;
+      },
+      py::arg("codes"), py::arg("window") = 10, py::arg("locut") = 1.8, py::arg("hicut") = 2.1,
+      "SEG (blast_seg.c SeqBufferSeg): low-complexity segments [begin, end], sorted; the "
+      "defaults are the composition stage's.");
+
+  m.def(
+      "blast_traceback_from_seed",
+      [](CArray<uint8_t> query, CArray<uint8_t> subject, int32_t seed_q, int32_t seed_s,
+         int32_t x_drop, CArray<int32_t> matrix, int32_t gap_open, int32_t gap_extend) {
+        const int32_t qn = query_length_of(query), sn = query_length_of(subject);
+        if (seed_q < 0 || seed_q >= qn || seed_s < 0 || seed_s >= sn)
+          throw std::invalid_argument("the seed must lie inside both sequences");
+        if (matrix.size() != kAlphabetSize * kAlphabetSize)
+          throw std::invalid_argument("matrix must hold 28 x 28 scores");
+        ScoreMatrix m;
+        for (int i = 0; i < kAlphabetSize; ++i)
+          for (int j = 0; j < kAlphabetSize; ++j) m[i][j] = matrix.data()[i * kAlphabetSize + j];
+        const DpScoring scoring{&m, gap_open, gap_extend};
+        std::vector<char> left_ops, right_ops;
+        const uint8_t* q = query.data();
+        const uint8_t* s = subject.data();
+        const DpEnd left =
+            traceback_align(Letters{q + seed_q, seed_q + 1, -1},
+                            Letters{s + seed_s, seed_s + 1, -1}, x_drop, &left_ops, scoring);
+        const DpEnd right = traceback_align(Letters{q + seed_q + 1, qn - seed_q - 1, 1},
+                                            Letters{s + seed_s + 1, sn - seed_s - 1, 1}, x_drop,
+                                            &right_ops, scoring);
+        std::string ops(left_ops.begin(), left_ops.end());
+        ops.append(right_ops.rbegin(), right_ops.rend());
+        return py::make_tuple(left.score + right.score, seed_q - left.a_len + 1,
+                              seed_q + right.a_len + 1, seed_s - left.b_len + 1,
+                              seed_s + right.b_len + 1, ops);
+      },
+      py::arg("query"), py::arg("subject"), py::arg("seed_q"), py::arg("seed_s"), py::arg("x_drop"),
+      py::arg("matrix"), py::arg("gap_open"), py::arg("gap_extend"),
+      "BLAST_GappedAlignmentWithTraceback's two X-drop DPs from a seed pair with any matrix "
+      "and gap costs: (score, q_off, q_end, s_off, s_end, columns 'M'/'I'/'D').");
+
+  m.def("blast_ideal_lambda", &ideal_ungapped_lambda,
+        "BLOSUM62's ideal ungapped lambda (Robinson & Robinson frequencies both sides).");
+
+  m.def(
+      "blast_optimize_target_frequencies",
+      [](CArray<double> q, CArray<double> row_sums, CArray<double> col_sums,
+         double relative_entropy) {
+        const auto n = row_sums.shape(0);
+        if (row_sums.ndim() != 1 || col_sums.ndim() != 1 || col_sums.shape(0) != n ||
+            q.size() != n * n)
+          throw std::invalid_argument("q must hold n x n values for n row and column sums");
+        std::vector<double> x(static_cast<size_t>(n * n));
+        int iterations = 0;
+        const int status = optimize_target_frequencies(
+            x.data(), static_cast<int>(n), &iterations, q.data(), row_sums.data(), col_sums.data(),
+            relative_entropy > 0.0, relative_entropy, 0.00000001, 2000);
+        return py::make_tuple(to_numpy(std::move(x)), status, iterations);
+      },
+      py::arg("q"), py::arg("row_sums"), py::arg("col_sums"), py::arg("relative_entropy"),
+      "Blast_OptimizeTargetFrequencies with blastp's tolerance (1e-8, 2000 iterations): "
+      "(x, status 0 when converged, iterations); relative_entropy 0: unconstrained.");
+
+  m.def(
+      "blast_adjusted_matrix",
+      [](int mode, CArray<uint8_t> query, CArray<uint8_t> subject) {
+        if (mode < 1 || mode > 3) throw std::invalid_argument("mode must be 1 to 3");
+        const int32_t qn = query_length_of(query), sn = query_length_of(subject);
+        const double lambda = ideal_ungapped_lambda() / kCompoScalingFactor;
+        const ScoreMatrix start = blosum62_at_lambda(lambda);
+        ScoreMatrix matrix = start;
+        const MatrixAdjustment a =
+            adjust_scores(&matrix, mode, read_composition(query.data(), qn), qn,
+                          read_composition(subject.data(), sn), sn, lambda, start);
+        std::vector<int32_t> flat;
+        for (const auto& row : matrix) flat.insert(flat.end(), row.begin(), row.end());
+        const char* rule = a.rule == MatrixAdjustRule::kScaleOldMatrix    ? "scale"
+                           : a.rule == MatrixAdjustRule::kRelativeEntropy ? "relative_entropy"
+                                                                          : "none";
+        return py::make_tuple(to_numpy(std::move(flat)), std::string(rule), a.lambda_ratio,
+                              a.status);
+      },
+      py::arg("mode"), py::arg("query"), py::arg("subject"),
+      "Blast_AdjustScores: the subject's 28 x 28 matrix in 1/32 units (flat), the rule, the "
+      "lambda ratio (scaling) and the status (1: a sequence without true amino acids).");
+
+  m.def(
+      "blast_blosum62_at_lambda",
+      [](double lambda) {
+        std::vector<int32_t> flat;
+        for (const auto& row : blosum62_at_lambda(lambda))
+          flat.insert(flat.end(), row.begin(), row.end());
+        return to_numpy(std::move(flat));
+      },
+      py::arg("lambda_"), "Blast_Int4MatrixFromFreq on BLOSUM62's frequency ratios (flat).");
 
   m.def(
       "blast_query_karlin",
@@ -335,8 +511,10 @@ void bind_blast(py::module_& m) {
       [](std::vector<CArray<uint8_t>> queries, std::vector<CArray<uint8_t>> letters,
          CArray<uint8_t> codes, CArray<int64_t> offsets, int64_t db_length, double evalue,
          int32_t max_target_seqs, int threshold, int window, double x_drop_ungapped_bits,
-         double x_drop_gapped_bits, double x_drop_final_bits, int threads) {
+         double x_drop_gapped_bits, double x_drop_final_bits, int threads, int comp_based_stats) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters);
+        if (comp_based_stats < 0 || comp_based_stats > 2)
+          throw std::invalid_argument("comp_based_stats must be 0, 1 or 2");
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
         if (!(evalue > 0)) throw std::invalid_argument("evalue must be positive");
@@ -350,6 +528,7 @@ void bind_blast(py::module_& m) {
         o.x_drop_gapped_bits = x_drop_gapped_bits;
         o.x_drop_final_bits = x_drop_final_bits;
         o.threads = threads;
+        o.comp_based_stats = comp_based_stats;
         std::vector<GappedQueryStatistics> st;
         std::vector<std::vector<GappedSearchHit>> hits;
         {
@@ -406,9 +585,9 @@ void bind_blast(py::module_& m) {
       py::arg("db_length"), py::arg("evalue") = 10.0, py::arg("max_target_seqs") = 500,
       py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
       py::arg("x_drop_ungapped_bits") = 7.0, py::arg("x_drop_gapped_bits") = 15.0,
-      py::arg("x_drop_final_bits") = 25.0, py::arg("threads") = 0,
-      "Gapped blastp (-comp_based_stats 0) for several queries scanned together: one dict of "
-      "rows in output order per query.");
+      py::arg("x_drop_final_bits") = 25.0, py::arg("threads") = 0, py::arg("comp_based_stats") = 0,
+      "Gapped blastp (-comp_based_stats 0, 1 or 2) for several queries scanned together: one "
+      "dict of rows in output order per query.");
 }
 
 }  // namespace gpuseq::bindings

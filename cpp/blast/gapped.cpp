@@ -58,13 +58,13 @@ DpRows dp_rows(int32_t n) {
 }
 
 template <int Step, bool kTrace>
-DpEnd align_directed(const Directed<Step>& a, const Directed<Step>& b, int32_t x_drop,
-                     Trace* trace) {
+DpEnd align_directed(const Directed<Step>& a, const Directed<Step>& b, int32_t x_drop, Trace* trace,
+                     const DpScoring& scoring) {
   DpEnd end;
   const int32_t m = a.count, n = b.count;
   if (m <= 0 || n <= 0) return end;
-  const ScoreMatrix& matrix = blosum62();
-  const int32_t oe = kGapOpen + kGapExtend, e = kGapExtend;
+  const ScoreMatrix& matrix = *scoring.matrix;
+  const int32_t oe = scoring.gap_open + scoring.gap_extend, e = scoring.gap_extend;
   const int32_t x = std::max(x_drop, oe);
   const DpRows rows = dp_rows(n);
   int32_t* const H = rows.H;  // plain pointers: no thread-local lookup per cell
@@ -172,16 +172,17 @@ DpEnd align_directed(const Directed<Step>& a, const Directed<Step>& b, int32_t x
   return end;
 }
 
-DpEnd align(const Letters& a, const Letters& b, int32_t x_drop, Trace* trace) {
+DpEnd align(const Letters& a, const Letters& b, int32_t x_drop, Trace* trace,
+            const DpScoring& scoring = blosum62_scoring()) {
   if (a.step != b.step) throw std::logic_error("blast DP: both sequences in one direction");
   if (a.step > 0) {
     const Directed<1> da{a.base, a.count}, db{b.base, b.count};
-    return trace ? align_directed<1, true>(da, db, x_drop, trace)
-                 : align_directed<1, false>(da, db, x_drop, nullptr);
+    return trace ? align_directed<1, true>(da, db, x_drop, trace, scoring)
+                 : align_directed<1, false>(da, db, x_drop, nullptr, scoring);
   }
   const Directed<-1> da{a.base, a.count}, db{b.base, b.count};
-  return trace ? align_directed<-1, true>(da, db, x_drop, trace)
-               : align_directed<-1, false>(da, db, x_drop, nullptr);
+  return trace ? align_directed<-1, true>(da, db, x_drop, trace, scoring)
+               : align_directed<-1, false>(da, db, x_drop, nullptr, scoring);
 }
 
 // s_RestrictedGappedAlign (Cameron et al. 2004), blastp's approximate score-only extension
@@ -286,13 +287,16 @@ bool member_wins(const GappedHsp& t, const GappedHsp& h) {
 
 }  // namespace
 
+DpScoring blosum62_scoring() { return {&blosum62(), kGapOpen, kGapExtend}; }
+
 DpEnd semi_gapped_score(const Letters& a, const Letters& b, int32_t x_drop) {
   return align(a, b, x_drop, nullptr);
 }
 
-DpEnd traceback_align(const Letters& a, const Letters& b, int32_t x_drop, std::vector<char>* ops) {
+DpEnd traceback_align(const Letters& a, const Letters& b, int32_t x_drop, std::vector<char>* ops,
+                      const DpScoring& scoring) {
   Trace trace;
-  DpEnd end = align(a, b, x_drop, &trace);
+  DpEnd end = align(a, b, x_drop, &trace, scoring);
   ops->clear();
   if (a.count <= 0 || b.count <= 0) return end;
   int32_t i = end.a_len, j = end.b_len;

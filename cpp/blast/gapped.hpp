@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "blast/alphabet.hpp"
 #include "blast/statistics.hpp"
 #include "blast/ungapped.hpp"
 
@@ -24,6 +25,15 @@ struct Letters {
   uint8_t operator[](int32_t k) const { return k <= count ? base[step * (k - 1)] : 0; }
 };
 
+// The DP's scoring: a matrix [a letter][b letter] and affine gap costs (a gap of k letters
+// costs gap_open + k gap_extend). BLOSUM62 11/1 except in the composition stage, which
+// aligns with a per-subject matrix in 1/32 units and gap costs 352/32.
+struct DpScoring {
+  const ScoreMatrix* matrix;
+  int32_t gap_open, gap_extend;
+};
+DpScoring blosum62_scoring();
+
 // One direction of a semi-gapped X-drop alignment of a (rows) against b (columns).
 struct DpEnd {
   int32_t score = 0;
@@ -34,7 +44,8 @@ DpEnd semi_gapped_score(const Letters& a, const Letters& b, int32_t x_drop);
 
 // The same recurrence with a traceback; ops are the alignment columns from the end cell back
 // to the start, 'M' (substitution), 'I' (a letter of a against a gap), 'D' (a letter of b).
-DpEnd traceback_align(const Letters& a, const Letters& b, int32_t x_drop, std::vector<char>* ops);
+DpEnd traceback_align(const Letters& a, const Letters& b, int32_t x_drop, std::vector<char>* ops,
+                      const DpScoring& scoring = blosum62_scoring());
 
 // A gapped HSP: [q_off, q_end) x [s_off, s_end), seeded at (seed_q, seed_s).
 struct GappedHsp {

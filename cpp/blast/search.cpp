@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "blast/alphabet.hpp"
+#include "blast/composition.hpp"
 #include "common/parallel.hpp"
 
 namespace gpuseq::blast {
@@ -215,8 +216,11 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
         static_cast<int32_t>(std::ceil(options.x_drop_ungapped_bits * kLn2 / s.ungapped.lambda));
     s.gap_trigger = static_cast<int32_t>((options.gap_trigger_bits * kLn2 + s.ungapped.logK) /
                                          s.ungapped.lambda);
-    s.prelim_cutoff =
-        spouge_cutoff(options.evalue, p.kbp, p.gbp, queries[k].length, kMinSubjectLength);
+    // Composition-based statistics modes 2 and 3 keep 5 times the E-value for the
+    // composition stage to decide (cbs_stretch).
+    const double stretch = options.comp_based_stats >= 2 ? 5.0 : 1.0;
+    p.evalue = options.evalue * stretch;
+    s.prelim_cutoff = spouge_cutoff(p.evalue, p.kbp, p.gbp, queries[k].length, kMinSubjectLength);
     s.ungapped_cutoff = std::min(s.gap_trigger, s.prelim_cutoff);
     s.x_drop_prelim = static_cast<int32_t>(options.x_drop_gapped_bits * kLn2 / p.kbp.lambda);
     s.x_drop_final = static_cast<int32_t>(
@@ -256,9 +260,37 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
     }
   });
 
-  // Preliminary hit lists (GetPrelimHitlistSize without composition-based statistics).
+  // Preliminary hit lists (GetPrelimHitlistSize).
   const int64_t n = std::max(1, options.max_target_seqs);
-  const auto prelim_capacity = static_cast<size_t>(std::min(std::max(2 * n, int64_t{10}), n + 50));
+  const bool composition = options.comp_based_stats != 0;
+  const auto prelim_capacity =
+      composition ? static_cast<size_t>(n <= 500 ? 1050 : 2 * n + 50)
+                  : static_cast<size_t>(std::min(std::max(2 * n, int64_t{10}), n + 50));
+  // The composition stage's parameters (blast_kappa.c): everything scaled by 32.
+  std::vector<RedoParams> redo(nq);
+  std::vector<AaComposition> query_composition(nq);
+  std::vector<std::vector<uint8_t>> query_cbs(nq);
+  if (composition) {
+    const double scaled_lambda = ideal_ungapped_lambda() / kCompoScalingFactor;
+    const ScoreMatrix start = blosum62_at_lambda(scaled_lambda);
+    for (size_t k = 0; k < nq; ++k) {
+      if (!valid[k]) continue;
+      RedoParams& r = redo[k];
+      r.mode = options.comp_based_stats;
+      r.scaled_lambda = scaled_lambda;
+      r.start_matrix = start;
+      r.kbp = gp[k].kbp;
+      r.kbp.lambda /= kCompoScalingFactor;
+      r.gbp = gp[k].gbp;
+      r.evalue = options.evalue;
+      r.x_drop =
+          static_cast<int32_t>(std::max(options.x_drop_final_bits * kLn2 / r.kbp.lambda, 64.0));
+      query_cbs[k].assign(queries[k].codes, queries[k].codes + queries[k].length);
+      for (uint8_t& c : query_cbs[k])
+        if (c == kCodeU) c = kCodeC;
+      query_composition[k] = read_composition(query_cbs[k].data(), queries[k].length);
+    }
+  }
   std::vector<std::pair<int32_t, int32_t>> work;  // (query, subject) to trace back
   for (size_t k = 0; k < nq; ++k)
     for (int32_t i : ranked_subjects(prelim[k], prelim_capacity))
@@ -266,6 +298,12 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
 
   // Traceback per kept (query, subject).
   std::vector<std::vector<GappedSearchHit>> traced(work.size());
+  std::vector<double> prelim_best(work.size(), 0.0);  // best preliminary E-value
+  for (size_t w = 0; w < work.size(); ++w) {
+    const auto& hsps = prelim[work[w].first][work[w].second];
+    for (size_t h = 0; h < hsps.size(); ++h)
+      if (h == 0 || hsps[h].evalue < prelim_best[w]) prelim_best[w] = hsps[h].evalue;
+  }
   parallel_for_blocks(
       static_cast<int64_t>(work.size()), 8, threads, [&](int64_t begin, int64_t end, int) {
         for (int64_t w = begin; w < end; ++w) {
@@ -273,8 +311,13 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
           std::vector<GappedHsp> hsps = std::move(prelim[k][i]);
           const uint8_t* subject = subject_at(i);
           const uint8_t* letters = queries[k].letters;
-          for (GappedHsp& h : traceback_gapped(queries[k].codes, queries[k].length, subject,
-                                               length_at(i), std::move(hsps), gp[k])) {
+          std::vector<GappedHsp> final_hsps =
+              composition
+                  ? composition_realign(query_cbs[k].data(), queries[k].length,
+                                        query_composition[k], subject, length_at(i), hsps, redo[k])
+                  : traceback_gapped(queries[k].codes, queries[k].length, subject, length_at(i),
+                                     std::move(hsps), gp[k]);
+          for (GappedHsp& h : final_hsps) {
             GappedSearchHit hit;
             hit.subject = i;
             hit.bit_score = bit_score(h.score, gp[k].kbp);
@@ -300,6 +343,30 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
           }
         }
       });
+
+  // BlastCompo_EarlyTermination: blastp realigns subjects in increasing index; once
+  // max_target_seqs of them reached E <= 0.002 (the heap's inclusion threshold), a subject
+  // whose preliminary best E-value is above 5 x 0.002 is skipped. Realigning needs nothing
+  // from other subjects, so replaying that order on the finished results is exact.
+  if (composition) {
+    constexpr double kInclusionEvalue = 0.002, kEvalueStretch = 5;
+    std::vector<int64_t> significant(nq, 0);
+    std::vector<size_t> order(work.size());
+    for (size_t w = 0; w < work.size(); ++w) order[w] = w;
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return work[a].second < work[b].second; });
+    for (size_t w : order) {
+      const int32_t k = work[w].first;
+      if (significant[k] >= n && prelim_best[w] > kEvalueStretch * kInclusionEvalue) {
+        traced[w].clear();
+        continue;
+      }
+      double best = 0.0;
+      for (size_t h = 0; h < traced[w].size(); ++h)
+        if (h == 0 || traced[w][h].hsp.evalue < best) best = traced[w][h].hsp.evalue;
+      if (!traced[w].empty() && best <= kInclusionEvalue) ++significant[k];
+    }
+  }
 
   // Final hit lists: at most max_target_seqs subjects per query.
   std::vector<std::vector<std::vector<GappedSearchHit>>> lists(

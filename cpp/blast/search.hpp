@@ -84,6 +84,7 @@ struct GappedSearchOptions {
   double x_drop_gapped_bits = 15.0;   // -xdrop_gap
   double x_drop_final_bits = 25.0;    // -xdrop_gap_final
   double gap_trigger_bits = 22.0;
+  int comp_based_stats = 0;  // 0, 1 or 2 (spec 14)
   int threads = 0;
 };
 

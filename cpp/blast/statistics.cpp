@@ -119,11 +119,13 @@ bool score_range_ok(int low, int high) {  // BlastScoreChk
 
 // NlmKarlinLambdaNR: safeguarded Newton iteration on x = exp(-lambda) for the root in (0, 1)
 // of sum_s P(s) x^(high - s) ... written as a polynomial evaluated by Horner's rule.
-double lambda_newton(const ScoreDistribution& d, int step, int low, int high) {
+template <class Distribution>
+double lambda_newton(const Distribution& d, int step, int low, int high,
+                     double lambda_guess = kLambdaGuess) {
   double a = 0.0, b = 1.0;
   double f = 4.0;  // larger than any value of the polynomial on [0, 1]
   bool newton = false;
-  double x0 = std::exp(-kLambdaGuess);
+  double x0 = std::exp(-lambda_guess);
   double x = (0 < x0 && x0 < 1) ? x0 : 0.5;
   for (int k = 0; k < kLambdaIterations; ++k) {
     double fold = f;
@@ -254,7 +256,43 @@ double karlin_K(const ScoreDistribution& d, double lambda, double H) {
   return -std::exp(-2.0 * outer_sum) / (first_term * expm1_series(-lambda));
 }
 
+// Score probabilities over any integer range (the composition stage's scaled matrices).
+struct WideScoreDistribution {
+  const double* prob;
+  int low;
+  double at(int score) const { return prob[score - low]; }
+};
+
+// Blast_ResFreqStdComp then Blast_ResFreqNormalize(..., 1.0): Robinson & Robinson by code.
+std::array<double, kAlphabetSize> robinson_background() {
+  std::array<double, kAlphabetSize> background{};
+  for (const auto& [letter, freq] : kRobinson) background[kNcbiLetters.find(letter)] = freq;
+  double sum = 0.0;
+  for (double p : background) sum += p;
+  for (double& p : background) {
+    p /= sum;
+    p *= 1.0;
+  }
+  return background;
+}
+
 }  // namespace
+
+double karlin_lambda_nr(const double* probabilities, int min_score, int max_score, double mean,
+                        double lambda_guess) {
+  if (mean >= 0.0) return -1.0;
+  if (!score_range_ok(min_score, max_score)) return -1.0;
+  const WideScoreDistribution d{probabilities, min_score};
+  int step = -min_score;
+  for (int i = 1; i <= max_score - min_score && step > 1; ++i)
+    if (d.at(i + min_score) != 0.0) step = gcd(step, i);
+  return lambda_newton(d, step, min_score, max_score, lambda_guess);
+}
+
+double ideal_ungapped_lambda() {
+  const std::array<double, kAlphabetSize> background = robinson_background();
+  return karlin_lambda(score_distribution(background, background));
+}
 
 KarlinBlock query_ungapped_karlin(const uint8_t* codes, int64_t length) {
   // Blast_ResFreqString: counts per code, the ambiguous residue X not counted.
@@ -267,15 +305,7 @@ KarlinBlock query_ungapped_karlin(const uint8_t* codes, int64_t length) {
   if (total != 0.0)
     for (int i = 0; i < kAlphabetSize; ++i) query_prob[i] = count[i] / total;
 
-  // Blast_ResFreqStdComp then Blast_ResFreqNormalize(..., 1.0).
-  std::array<double, kAlphabetSize> background{};
-  for (const auto& [letter, freq] : kRobinson) background[kNcbiLetters.find(letter)] = freq;
-  double sum = 0.0;
-  for (double p : background) sum += p;
-  for (double& p : background) {
-    p /= sum;
-    p *= 1.0;
-  }
+  const std::array<double, kAlphabetSize> background = robinson_background();
 
   ScoreDistribution d = score_distribution(query_prob, background);
   KarlinBlock kbp;

@@ -51,6 +51,15 @@ int32_t spouge_cutoff(double e0, const KarlinBlock& kbp, const GumbelBlock& gbp,
 // score distribution has no negative mean, e.g. a query of X only.
 KarlinBlock query_ungapped_karlin(const uint8_t* codes, int64_t length);
 
+// Blast_KarlinLambdaNR on score probabilities over [min_score, max_score] (probabilities[0]
+// is min_score's) with their mean, starting from lambda_guess; -1 when no lambda exists.
+double karlin_lambda_nr(const double* probabilities, int min_score, int max_score, double mean,
+                        double lambda_guess);
+
+// The ideal ungapped lambda of BLOSUM62 (Blast_ScoreBlkKbpIdealCalc): Robinson & Robinson
+// frequencies on both sides. The composition stage works at this lambda over 32.
+double ideal_ungapped_lambda();
+
 // BLAST_ComputeLengthAdjustment: the integer length adjustment of the effective lengths.
 int32_t length_adjustment(double K, double logK, double alpha_over_lambda, double beta,
                           int32_t query_length, int64_t db_length, int32_t db_sequences);

@@ -299,6 +299,38 @@ blast_blosum62: NDArray[np.int32]  # 28 x 28, flattened; rows = query NCBIstdaa 
 blast_easel_to_ncbi: NDArray[np.uint8]  # Easel code -> NCBIstdaa code (255: dropped)
 blast_letters: str  # NCBIstdaa letters by code
 
+# Composition-based statistics (cpp/blast/composition, seg): ARNDCQEGHILKMFPSTWYV order.
+blast_blosum62_joint_probabilities: NDArray[np.float64]  # 20 x 20, flattened
+blast_blosum62_background: NDArray[np.float64]  # 20
+
+def blast_composition(codes: ArrayLike) -> tuple[NDArray[np.float64], int]: ...
+def blast_matrix_adjust_rule(
+    mode: int, query_length: int, subject_length: int, query: ArrayLike, subject: ArrayLike
+) -> str: ...
+def blast_composition_lambda(
+    scores: ArrayLike, row_probabilities: ArrayLike, column_probabilities: ArrayLike
+) -> tuple[float, int]: ...
+def blast_ideal_lambda() -> float: ...
+def blast_optimize_target_frequencies(
+    q: ArrayLike, row_sums: ArrayLike, col_sums: ArrayLike, relative_entropy: float
+) -> tuple[NDArray[np.float64], int, int]: ...
+def blast_adjusted_matrix(
+    mode: int, query: ArrayLike, subject: ArrayLike
+) -> tuple[NDArray[np.int32], str, float, int]: ...
+def blast_blosum62_at_lambda(lambda_: float) -> NDArray[np.int32]: ...
+def blast_traceback_from_seed(
+    query: ArrayLike,
+    subject: ArrayLike,
+    seed_q: int,
+    seed_s: int,
+    x_drop: int,
+    matrix: ArrayLike,
+    gap_open: int,
+    gap_extend: int,
+) -> tuple[int, int, int, int, int, str]: ...
+def blast_seg(
+    codes: ArrayLike, window: int = 10, locut: float = 1.8, hicut: float = 2.1
+) -> list[tuple[int, int]]: ...
 def blast_query_karlin(query: ArrayLike) -> dict[str, Any]: ...
 def blast_length_adjustment(
     K: float,
@@ -340,6 +372,7 @@ def blast_gapped_search(
     x_drop_gapped_bits: float = 15.0,
     x_drop_final_bits: float = 25.0,
     threads: int = 0,
+    comp_based_stats: int = 0,
 ) -> list[dict[str, Any]]: ...
 def blast_word_hits(
     query: ArrayLike, codes: ArrayLike, offsets: ArrayLike, threshold: int = 11

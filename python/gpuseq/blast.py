@@ -1,4 +1,4 @@
-"""BLASTP on the CPU, equal to NCBI blastp 2.12 (composition-based statistics off, so far).
+"""BLASTP on the CPU, equal to NCBI blastp 2.12 (composition-based statistics 0, 1 and 2).
 
 The C++ stages live in ``cpp/blast`` (spec: ``shared/specs/blastp.md``); each one can be
 called on its own here, as the GPU stages will be compared against them:
@@ -11,9 +11,9 @@ called on its own here, as the GPU stages will be compared against them:
 - :func:`ungapped_hsps`: the two-hit rule (window 40) with the ungapped X-drop extension;
 - :func:`blastp_ungapped`: ``blastp -ungapped -comp_based_stats 0 -seg no`` end to end, as
   a DataFrame of blastp's ``-outfmt "6 std qlen slen score"`` columns;
-  :func:`blastp_gapped`: ``blastp -comp_based_stats 0 -seg no`` (the preliminary score-only
-  X-drop extension, the traceback, Spouge's E-values); :func:`outfmt6_lines` prints either
-  as blastp does.
+  :func:`blastp_gapped`: ``blastp -seg no`` (the preliminary score-only X-drop extension,
+  the traceback or, with ``comp_based_stats`` 1 or 2, blastp's composition stage, Spouge's
+  E-values); :func:`outfmt6_lines` prints either as blastp does.
 
 Sequences are given as FASTA paths, :class:`~gpuseq.SequenceDatabase` objects or records
 (``(name, sequence)`` pairs, Biopython ``SeqRecord``), read with the project's FASTA reader
@@ -291,11 +291,15 @@ def blastp_gapped(
     xdrop_gap_final: float = 25.0,
     dbsize: int | None = None,
     threads: int = 0,
+    comp_based_stats: int = 0,
 ) -> pd.DataFrame:
-    """``blastp -comp_based_stats 0 -seg no`` (gapped, BLOSUM62, gap costs 11/1) of every
-    query against the subjects: the preliminary score-only X-drop extension, the traceback,
-    Spouge's E-values. Arguments and the returned DataFrame as :func:`blastp_ungapped`
-    (``xdrop_gap``, ``xdrop_gap_final``: blastp's flags of those names, in bits).
+    """``blastp -seg no`` (gapped, BLOSUM62, gap costs 11/1) of every query against the
+    subjects: the preliminary score-only X-drop extension, the traceback, Spouge's E-values.
+    Arguments and the returned DataFrame as :func:`blastp_ungapped` (``xdrop_gap``,
+    ``xdrop_gap_final``: blastp's flags of those names, in bits). ``comp_based_stats`` 1 or 2
+    replaces the traceback by blastp's composition stage (each subject SEG-masked, its own
+    adjusted matrix, realigned in 1/32 units); see docs/architecture.md for what of it is
+    still approximate.
     """
     db, db_length, searches, letters, names = _search_inputs(queries, subjects, dbsize)
     results = _core.blast_gapped_search(
@@ -312,6 +316,7 @@ def blastp_gapped(
         float(xdrop_gap),
         float(xdrop_gap_final),
         int(threads),
+        int(comp_based_stats),
     )
     return _hits_frame(db, names, searches, results)
 
@@ -454,9 +459,10 @@ def blastp(
         word_size, threshold, comp_based_stats, seg, ungapped, window_size, xdrop_ungap,
         xdrop_gap, xdrop_gap_final, dbsize: blastp's flags of the same names, with its
             defaults. Implemented so far: BLOSUM62 with gap costs 11/1, words of 3,
-            ``comp_based_stats=0`` and ``seg="no"``. blastp's default
-            ``comp_based_stats=2`` (composition-based score adjustment) is not implemented
-            yet and raises :class:`~gpuseq.UnsupportedOptionError` (pass 0 explicitly).
+            ``comp_based_stats`` 0, 1 and 2 (blastp's default, the conditional
+            composition-based score adjustment; also ``"D"``, ``"T"``, ``"F"``) and
+            ``seg="no"``; ``comp_based_stats=3`` raises
+            :class:`~gpuseq.UnsupportedOptionError`.
 
     Returns:
         A DataFrame of blastp's ``-outfmt "6 std qlen slen score"`` columns
@@ -477,7 +483,13 @@ def blastp(
     if ungapped:
         return blastp_ungapped(query, db, **common)
     return blastp_gapped(query, db, xdrop_gap=float(xdrop_gap),
-                         xdrop_gap_final=float(xdrop_gap_final), **common)
+                         xdrop_gap_final=float(xdrop_gap_final),
+                         comp_based_stats=_COMP_BASED_STATS[str(comp_based_stats).upper()],
+                         **common)
+
+
+# blastp's -comp_based_stats values -> mode (D and T: the default, conditional adjustment).
+_COMP_BASED_STATS = {"0": 0, "F": 0, "1": 1, "2": 2, "D": 2, "T": 2}
 
 
 def _check_blastp_options(o: dict) -> None:
@@ -501,13 +513,11 @@ def _check_blastp_options(o: dict) -> None:
     if int(o["word_size"]) != 3:
         unsupported("word_size", o["word_size"], "3")
     cbs = str(o["comp_based_stats"]).upper()
-    if cbs not in ("0", "F"):
-        if cbs not in ("1", "2", "3", "D", "T"):
+    if cbs not in _COMP_BASED_STATS:
+        if cbs != "3":
             raise ValueError(f"-comp_based_stats must be 0, 1, 2, 3, D, F or T, not {cbs!r}")
-        unsupported("comp_based_stats", o["comp_based_stats"],
-                    "0 (pass comp_based_stats=0; blastp's default 2, the composition-based "
-                    "score adjustment, is still to come)")
-    if o["ungapped"] and cbs not in ("0", "F"):
+        unsupported("comp_based_stats", o["comp_based_stats"], "0, 1 and 2 (D, T)")
+    if o["ungapped"] and _COMP_BASED_STATS[cbs] != 0:
         raise ValueError("-ungapped needs -comp_based_stats 0 (blastp's own rule)")
     if str(o["seg"]).lower() != "no":
         unsupported("seg", o["seg"], "'no'")

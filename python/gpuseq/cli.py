@@ -229,7 +229,7 @@ def _blastp_parser(sub) -> None:
     p.add_argument("-word_size", type=int, default=3)
     p.add_argument("-threshold", type=int, default=11)
     p.add_argument("-comp_based_stats", default="2",
-                   help="0 (implemented) or blastp's default 2 (not yet) [2]")
+                   help="0, 1 or 2 (D, T: conditional adjustment); 3 not implemented [2]")
     p.add_argument("-seg", default="no")
     p.add_argument("-ungapped", action="store_true")
     p.add_argument("-window_size", type=int, default=40)
