@@ -97,16 +97,23 @@ double forward_score(const ForwardProfile& fp, const uint8_t* dsq, int64_t L) {
     for (int l = 1; l < lanes; ++l) left[l] = {r.m(l * B), r.i(l * B), r.d(l * B)};
     for (int l = 0; l < lanes; ++l)
       ends[l] = forward_block_pass(t, r, x, s.B, l * B + 1, 1, std::min(B, M - l * B), left[l]);
-    double d_first = 0;  // D_1 = 0
+    // The carries, composed in the warp's scan: at step s, lane l >= 2^s takes lane l - 2^s's
+    // composition as it was before the step (lanes past the model carry {0, 0}).
+    ForwardCarry carry[kForwardLanes], before[kForwardLanes];
+    for (int l = 0; l + 1 < lanes; ++l) {
+      const int64_t next = (l + 1) * B + 1;
+      carry[l] = forward_carry(ends[l], t.md_into(next), t.dd_into(next));
+    }
+    for (int step = 0; step < kForwardScanSteps; ++step) {
+      const int offset = 1 << step;
+      std::copy(carry, carry + kForwardLanes, before);
+      for (int l = offset; l < kForwardLanes; ++l)
+        carry[l] = forward_carry_after(before[l], before[l - offset]);
+    }
     for (int l = 0; l < kForwardLanes; ++l) lane_sum[l] = 0;
     for (int l = 0; l < lanes; ++l) {
-      const int n = std::min(B, M - l * B);
-      lane_sum[l] = forward_block_finish(t, r, d_first, l * B + 1, 1, n);
-      if (l + 1 < lanes) {
-        const int64_t next = (l + 1) * B + 1;
-        d_first = forward_d_next(ends[l].m, forward_d_last(ends[l], d_first), t.md_into(next),
-                                 t.dd_into(next));
-      }
+      const double d_first = l == 0 ? 0.0 : carry[l - 1].b;  // D_1 = 0
+      lane_sum[l] = forward_block_finish(t, r, d_first, l * B + 1, 1, std::min(B, M - l * B));
     }
     for (int offset = kForwardLanes / 2; offset > 0; offset /= 2) {
       for (int l = 0; l < kForwardLanes; ++l) butterfly[l] = add(lane_sum[l], lane_sum[l ^ offset]);

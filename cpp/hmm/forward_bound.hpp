@@ -73,9 +73,9 @@ struct ForwardSpecials {
 //  1. forward_block_pass: every lane, from the previous row alone, computes M_k and I_k of its
 //     nodes and D_k as if D were 0 at its first node ("local" D), and the product P_k of the
 //     D->D transitions from its first node to k.
-//  2. forward_d_last, forward_d_next: D at each lane's first node, passed from lane to lane (the one serial
-//     step, a node per lane): D_first(l+1) = M_last(l) md + D_last(l) dd, where D_last(l) =
-//     local D_last(l) + D_first(l) P_last(l).
+//  2. forward_carry, forward_carry_after: D at each lane's first node, from the lanes to its
+//     left: D_first(l+1) = M_last(l) md + D_last(l) dd, where D_last(l) = local D_last(l) +
+//     D_first(l) P_last(l), an affine map of D_first(l) composed over the lanes in a scan.
 //  3. forward_block_finish: D_k = local D_k + D_first P_k, and the lane's sum of M_k + D_k
 //     (local exit); E adds the lanes' sums in a butterfly (forward_specials).
 inline constexpr int kForwardLanes = 32;
@@ -134,17 +134,31 @@ GPUSEQ_HOST_DEVICE inline ForwardBlockEnd forward_block_pass(const Tables& t, co
   return end;
 }
 
-// Step 2, two halves: D at this lane's last node from its D at its first node, then D at the
-// next lane's first node from this lane's last M and D (md_into, dd_into: the next lane's
-// first node's).
-GPUSEQ_HOST_DEVICE inline double forward_d_last(const ForwardBlockEnd& end, double d_first) {
-  return forward_detail::add(end.d_local, forward_detail::mul(d_first, end.p));
-}
-GPUSEQ_HOST_DEVICE inline double forward_d_next(double m_last, double d_last, double md_into,
-                                                double dd_into) {
+// Step 2 as a scan over the lanes. Lane l's carry is the affine map from D at its first node
+// to D at the next lane's first node: d_first(l + 1) = a_l d_first(l) + b_l, with a_l = P_last(l)
+// dd' and b_l = M_last(l) md' + local D_last(l) dd' (md', dd': the transitions into the next
+// lane's first node; both 0 past the model, where the carry no longer matters). The maps are
+// composed in kForwardScanSteps steps of a Kogge-Stone scan (lane l takes lane l - 2^s's
+// composition at step s), so that a warp needs 5 exchanges a row rather than 31 in a chain;
+// after the scan, lane l's b is d_first(l + 1), as d_first(0) = 0.
+struct ForwardCarry {
+  double a = 0, b = 0;
+};
+inline constexpr int kForwardScanSteps = 5;  // 2^5 = kForwardLanes
+
+GPUSEQ_HOST_DEVICE inline ForwardCarry forward_carry(const ForwardBlockEnd& end, double md_next,
+                                                     double dd_next) {
   using forward_detail::add;
   using forward_detail::mul;
-  return add(mul(m_last, md_into), mul(d_last, dd_into));
+  return {mul(end.p, dd_next), add(mul(end.m, md_next), mul(end.d_local, dd_next))};
+}
+
+// `mine` applied after `before` (the composition of the lanes to the left).
+GPUSEQ_HOST_DEVICE inline ForwardCarry forward_carry_after(const ForwardCarry& mine,
+                                                           const ForwardCarry& before) {
+  using forward_detail::add;
+  using forward_detail::mul;
+  return {mul(mine.a, before.a), add(mul(mine.a, before.b), mine.b)};
 }
 
 // Step 3 over the lane's nodes: D in place, and the lane's sum of M_k + D_k in node order.

@@ -61,8 +61,9 @@ __global__ void forward_bound_kernel(DeviceForwardTables tables, TargetList list
   const int64_t width = tables.width;
   const DeviceForwardRow r{rows + warp * 3 * width, width};
   const int64_t last = static_cast<int64_t>(B - 1) * 32 + lane;  // this lane's last node
-  // This lane's first node's D->D and M->D transitions: the link from the left lane.
-  const double md_first = tables.md_into(lane), dd_first = tables.dd_into(lane);
+  // The transitions into the next lane's first node (slot lane + 1): this lane's carry's.
+  const double md_next = lane < 31 ? tables.md_into(lane + 1) : 0.0;
+  const double dd_next = lane < 31 ? tables.dd_into(lane + 1) : 0.0;
   for (int64_t j = warp; j < list.n; j += warps) {
     const int32_t id = list.ids[j];
     const uint8_t* dsq = list.residues + list.offsets[id];
@@ -82,14 +83,16 @@ __global__ void forward_bound_kernel(DeviceForwardTables tables, TargetList list
       __syncwarp();
       const ForwardBlockEnd end =
           fb::forward_block_pass(tables, r, dsq[i], sp.B, lane, 32, B, left);
-      // D at each lane's first node, lane to lane.
-      double d_first = 0;
-      for (int from = 0; from < 31; ++from) {
-        const double d_last = fb::forward_d_last(end, d_first);
-        const double m_in = __shfl_up_sync(kAll, end.m, 1);
-        const double d_in = __shfl_up_sync(kAll, d_last, 1);
-        if (lane == from + 1) d_first = fb::forward_d_next(m_in, d_in, md_first, dd_first);
+      // D at each lane's first node: the carries composed in a scan across the warp.
+      fb::ForwardCarry carry = fb::forward_carry(end, md_next, dd_next);
+      for (int step = 0; step < fb::kForwardScanSteps; ++step) {
+        const int offset = 1 << step;
+        const fb::ForwardCarry before{__shfl_up_sync(kAll, carry.a, offset),
+                                      __shfl_up_sync(kAll, carry.b, offset)};
+        if (lane >= offset) carry = fb::forward_carry_after(carry, before);
       }
+      double d_first = __shfl_up_sync(kAll, carry.b, 1);
+      if (lane == 0) d_first = 0;
       double sum = fb::forward_block_finish(tables, r, d_first, lane, 32, B);
       for (int offset = 16; offset > 0; offset /= 2)
         sum = fb::forward_detail::add(sum, __shfl_xor_sync(kAll, sum, offset));
