@@ -13,7 +13,7 @@ image column), axis 0 the slowest (NIfTI k, the DICOM slice). ``affine`` maps a 
 say "left-posterior-superior", else the NRRD's own space name. Labels are written with the
 input's geometry in the format the output name says (.nii, .nii.gz, .nrrd, .nhdr); a DICOM
 series is written as NIfTI or NRRD (gpuseq writes no DICOM). Between formats the affine is
-converted (RAS = LPS with x and y negated).
+converted (RAS = LPS with x and y negated; a new NRRD file is in LPS).
 
 The libraries are the optional extra ``pip install gpuseq[mrf]``; a missing one raises
 MissingDependencyError naming the pip package.
@@ -244,10 +244,9 @@ def _write_nrrd(volume: Volume, labels: np.ndarray, path: Path) -> None:
         if "space directions" not in header and "spacings" not in header:
             header["spacings"] = np.diag(volume.affine[:3, :3])
     else:
-        space = volume.space if volume.space in ("LPS", "RAS") else "LPS"
-        affine = _affine_in(volume, space)
+        affine = _affine_in(volume, "LPS")  # the space ITK and 3D Slicer write
         header = {
-            "space": {"LPS": "left-posterior-superior", "RAS": "right-anterior-superior"}[space],
+            "space": "left-posterior-superior",
             "space directions": affine[:3, :3].T,
             "space origin": affine[:3, 3],
         }
