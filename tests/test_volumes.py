@@ -379,3 +379,45 @@ def test_cli_segment_bad_files(tmp_path, capsys):
     (tmp_path / "v.nii").write_bytes(b"x")
     assert main(["segment", str(tmp_path / "v.nii"), str(tmp_path / "l.png")]) == 1
     assert "l.png" in capsys.readouterr().err
+
+
+# ---- pydicom's own small series (dicomdirtests: real scans downsampled to 16 x 16) ---------
+
+
+def pydicom_series(*parts) -> Path:
+    path = Path(pydicom.__file__).parent / "data" / "test_files" / "dicomdirtests"
+    path = path.joinpath(*parts)
+    if not path.is_dir():
+        pytest.skip(f"pydicom's test data has no {path}")
+    return path
+
+
+def test_pydicom_ct_series():
+    """98892001/CT5N: five axial CT slices 2.5 mm apart, stored in descending z order."""
+    folder = pydicom_series("98892001", "CT5N")
+    datasets = [pydicom.dcmread(p) for p in sorted(folder.iterdir())]
+    vol = read_volume(folder)
+    assert vol.data.shape == (5, 16, 16)
+    # Axial slices (row +x, column +y): the normal is +z, so z ascends along axis 0.
+    heights = [float(ds.ImagePositionPatient[2]) for ds in datasets]
+    by_height = sorted(zip(heights, range(len(datasets))))
+    for z, (_, i) in enumerate(by_height):
+        ds = datasets[i]
+        hu = ds.pixel_array * float(ds.RescaleSlope) + float(ds.RescaleIntercept)
+        np.testing.assert_array_equal(vol.data[z], hu.astype(np.float32))
+    np.testing.assert_allclose(vol.affine[:3, 3], [float(v) for v in
+                                                   datasets[by_height[0][1]].ImagePositionPatient])
+    np.testing.assert_allclose(vol.affine[:3, 2], [0.0, 0.0, 2.5], atol=1e-4)
+    spacing = [float(v) for v in datasets[0].PixelSpacing]
+    np.testing.assert_allclose(vol.spacing, (2.5, spacing[0], spacing[1]), rtol=1e-5)
+
+
+def test_pydicom_uneven_ct_series():
+    """77654033/CT2: slices at z = -99.48, 103.02, 104.27, 105.52 (a gap of 202.5 mm)."""
+    with pytest.raises(FormatError, match=r"CT2: slice gaps vary from 1.25 to 202.5 mm"):
+        read_volume(pydicom_series("77654033", "CT2"))
+
+
+def test_pydicom_folder_of_several_series():
+    with pytest.raises(FormatError, match=r"98892003: \d+ DICOM series"):
+        read_volume(pydicom_series("98892003"))
