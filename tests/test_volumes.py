@@ -418,6 +418,19 @@ def test_pydicom_uneven_ct_series():
         read_volume(pydicom_series("77654033", "CT2"))
 
 
+def test_multi_frame_dicom(tmp_path):
+    """CT_small.dcm made into one file of two frames."""
+    from pydicom.data import get_testdata_file
+
+    ds = pydicom.dcmread(get_testdata_file("CT_small.dcm"))
+    ds.NumberOfFrames = 2
+    ds.PixelData = ds.PixelData * 2
+    (tmp_path / "s").mkdir()
+    ds.save_as(tmp_path / "s" / "IM0")
+    with pytest.raises(FormatError, match=r"IM0: a multi-frame image \(2 frames\)"):
+        read_volume(tmp_path / "s")
+
+
 def test_pydicom_folder_of_several_series():
     with pytest.raises(FormatError, match=r"98892003: \d+ DICOM series"):
         read_volume(pydicom_series("98892003"))

@@ -319,7 +319,7 @@ def _run_segment(args) -> int:
     import numpy as np
 
     from .mrf import segment_mrf
-    from .volumes import read_volume, seed_window_labels, volume_format, write_labels
+    from .volumes import read_volume, seed_window_labels, write_labels
 
     if args.window is not None and args.seed_voxel is None:
         raise ValueError("--window needs --seed-voxel (the window is taken at the seed)")
@@ -329,7 +329,6 @@ def _run_segment(args) -> int:
     if not name.endswith((".nii", ".nii.gz", ".nrrd", ".nhdr")):
         raise ValueError(f"{args.output}: the output is written as .nii, .nii.gz, .nrrd or "
                          ".nhdr (named by its extension)")
-    volume_format(args.input)  # an unknown input format fails before any reading
     volume = read_volume(args.input)
     options = dict(classes=args.classes, beta=args.beta, neighbourhood=args.neighbourhood,
                    mode=args.mode, max_sweeps=args.max_sweeps, tolerance=args.tolerance,

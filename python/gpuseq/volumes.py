@@ -274,8 +274,12 @@ def _read_dicom(folder: Path) -> Volume:
             continue  # not DICOM (DICOMDIR's neighbours, notes): skipped
         except Exception as exc:
             raise FormatError(file, message=f"not a readable DICOM file ({exc})") from None
-        if "PixelData" in ds:
-            slices.append((file, ds))
+        if "PixelData" not in ds:
+            continue  # DICOMDIR, reports, structure sets
+        if int(ds.get("NumberOfFrames", 1) or 1) > 1:
+            raise FormatError(file, message=f"a multi-frame image ({ds.NumberOfFrames} "
+                              "frames); gpuseq reads series of one image per file")
+        slices.append((file, ds))
     if not slices:
         raise FormatError(folder, message="no DICOM images in this folder")
     series = sorted({str(ds.get("SeriesInstanceUID", "")) for _, ds in slices})
