@@ -83,10 +83,35 @@ def test_nifti_trailing_singleton_axis(tmp_path):
                                   data[..., 0].transpose(2, 1, 0))
 
 
-def test_nibabel_4d_example_is_not_3d():
-    path = Path(nib.__file__).parent / "tests" / "data" / "example4d.nii.gz"
+def nibabel_data(name) -> Path:
+    path = Path(nib.__file__).parent / "tests" / "data" / name
     if not path.exists():
-        pytest.skip("nibabel's test data is not installed")
+        pytest.skip(f"nibabel's test data has no {name}")
+    return path
+
+
+def test_nibabel_anatomical_mri(tmp_path):
+    """nibabel's own anatomical.nii: a real MRI, big-endian int16."""
+    path = nibabel_data("anatomical.nii")
+    image = nib.load(path)
+    vol = read_volume(path)
+    np.testing.assert_array_equal(vol.data, image.get_fdata().transpose(2, 1, 0))
+    labels = random_labels(vol.data.shape, classes=3, seed=5)
+    back = nib.load(write_labels(vol, labels, tmp_path / "labels.nii"))
+    np.testing.assert_array_equal(back.affine, image.affine)
+    np.testing.assert_array_equal(np.asanyarray(back.dataobj), labels.transpose(2, 1, 0))
+
+
+def test_nifti2_stays_nifti2(tmp_path):
+    nib.save(nib.Nifti2Image(np.ones((6, 5, 4), np.float32), OBLIQUE), tmp_path / "v.nii")
+    vol = read_volume(tmp_path / "v.nii")
+    back = nib.load(write_labels(vol, np.ones(vol.data.shape, np.uint8), tmp_path / "l.nii"))
+    assert isinstance(back, nib.Nifti2Image)
+    np.testing.assert_allclose(back.affine, OBLIQUE, atol=1e-6)
+
+
+def test_nibabel_4d_example_is_not_3d():
+    path = nibabel_data("example4d.nii.gz")
     with pytest.raises(FormatError, match=r"example4d\.nii\.gz.*4-D"):
         read_volume(path)
 
@@ -434,3 +459,16 @@ def test_multi_frame_dicom(tmp_path):
 def test_pydicom_folder_of_several_series():
     with pytest.raises(FormatError, match=r"98892003: \d+ DICOM series"):
         read_volume(pydicom_series("98892003"))
+
+
+def test_cli_segments_a_dicom_series_into_nifti(tmp_path):
+    from gpuseq.cli import main
+
+    folder = pydicom_series("98892001", "CT5N")
+    out = tmp_path / "labels.nii.gz"
+    assert main(["segment", str(folder), str(out), "--classes", "2", "--neighbourhood", "6",
+                 "--log", str(tmp_path / "log")]) == 0
+    vol = read_volume(folder)
+    image = nib.load(out)
+    np.testing.assert_allclose(image.affine, LPS_TO_RAS @ vol.affine, atol=1e-5)
+    assert image.shape == vol.data.shape[::-1] and image.get_data_dtype() == np.uint8
