@@ -313,6 +313,22 @@ def test_bad_volumes(volume, match):
         gpuseq.segment_mrf(volume)
 
 
+@pytest.mark.parametrize("shape, classes", [((2, 2, 2), 9), ((1, 1, 1), 2), ((0, 4, 4), 2)])
+def test_too_few_voxels_for_the_classes(shape, classes):
+    with pytest.raises(InvalidDataError, match=f"fewer than the {classes} classes"):
+        gpuseq.segment_mrf(np.zeros(shape), classes=classes)
+
+
+@pytest.mark.parametrize("volume", [
+    [[[1.0, 2.0], [3.0]]],  # ragged
+    np.zeros((2, 2, 2), dtype=object),
+    np.zeros((2, 2, 2), dtype="datetime64[s]"),
+])
+def test_not_numeric_volumes(volume):
+    with pytest.raises(InvalidDataError):
+        gpuseq.segment_mrf(volume, classes=2)
+
+
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf, 1e300])
 def test_non_finite_voxels(bad):
     volume = np.zeros((3, 4, 5))

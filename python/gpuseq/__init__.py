@@ -52,6 +52,10 @@ _LAZY = {
     "InvalidDataError": "errors",
     "OutputTooLargeError": "errors",
     "UnsupportedOptionError": "errors",
+    "MissingDependencyError": "errors",
+    "Volume": "volumes",
+    "read_volume": "volumes",
+    "write_labels": "volumes",
     "blastp": "blast",
     "SequenceTooLongError": "errors",
     "read_hmms": "hmm",
@@ -89,12 +93,16 @@ __all__ = [
     "InvalidDataError",
     "OutputTooLargeError",
     "UnsupportedOptionError",
+    "MissingDependencyError",
     "blastp",
     "pairwise_distances",
     "nearest_neighbors",
     "read_genotypes",
     "segment_mrf",
     "MrfResult",
+    "Volume",
+    "read_volume",
+    "write_labels",
 ]
 
 if TYPE_CHECKING:  # static checkers and IDEs see the eager imports
@@ -113,6 +121,7 @@ if TYPE_CHECKING:  # static checkers and IDEs see the eager imports
         HmmFormatError,
         InputError,
         InvalidDataError,
+        MissingDependencyError,
         OutputTooLargeError,
         SequenceTooLongError,
         UnsupportedOptionError,
@@ -121,6 +130,7 @@ if TYPE_CHECKING:  # static checkers and IDEs see the eager imports
     from .hmmsearch import HmmsearchOptions, HmmsearchResult, hmmsearch
     from .mrf import MrfResult, segment_mrf
     from .sequences import SequenceDatabase, read_fasta
+    from .volumes import Volume, read_volume, write_labels
 
 
 def __getattr__(name: str) -> Any:

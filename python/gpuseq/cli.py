@@ -1,6 +1,7 @@
 """Command line: ``gpuseq hmmsearch`` (hmmsearch's flags and outputs), ``gpuseq blastp``
 (blastp's flags, tabular output), ``gpuseq makedb``, ``gpuseq distance`` (all-pairs distances
-to .npy), ``gpuseq info``."""
+to .npy), ``gpuseq segment`` (3-D MRF segmentation of a NIfTI/NRRD/DICOM volume),
+``gpuseq info``."""
 
 from __future__ import annotations
 
@@ -258,6 +259,109 @@ def _run_blastp(args) -> int:
     return 0
 
 
+def _numbers(kind, count=None):
+    """argparse type: comma-separated numbers ("0,100,200"), ``count`` of them when given."""
+
+    def parse(text: str):
+        try:
+            values = [kind(v) for v in text.split(",")]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not comma-separated numbers") from None
+        if count is not None and len(values) != count:
+            raise argparse.ArgumentTypeError(f"{text!r}: expected {count} numbers")
+        return values
+
+    return parse
+
+
+def _segment_parser(sub) -> None:
+    p = sub.add_parser(
+        "segment",
+        help="3-D MRF segmentation of a CT/MR volume (NIfTI, NRRD, DICOM series)",
+        description="Segment a 3-D volume into intensity classes with a Markov random field "
+        "(Walters et al. 2009): Gaussian classes, a Potts prior over 6, 18 or 26 neighbours, "
+        "ICM or the paper's random proposals. Labels are written with the input's geometry, "
+        "in the format of OUTPUT's name (.nii, .nii.gz, .nrrd, .nhdr); the energy and labels "
+        "changed by each sweep go to stderr (or --log).",
+    )
+    p.add_argument("input", help=".nii, .nii.gz, .nrrd, .nhdr, or a folder of one DICOM series")
+    p.add_argument("output", help="label volume to write: .nii, .nii.gz, .nrrd or .nhdr")
+    p.add_argument("--classes", type=int, default=3, help="intensity classes [3]")
+    p.add_argument("--beta", type=float, default=1.0,
+                   help="cost of a neighbour pair with different labels, in nats [1.0]")
+    p.add_argument("--neighbourhood", type=int, choices=(6, 18, 26), default=26)
+    p.add_argument("--mode", choices=("icm", "metropolis"), default="icm",
+                   help="best label per voxel, or the paper's random proposal [icm]")
+    p.add_argument("--max-sweeps", type=int, default=20, metavar="N", help="[20]")
+    p.add_argument("--tolerance", type=float, default=1e-3,
+                   help="stop after a sweep changing at most this fraction of voxels [0.001]")
+    p.add_argument("--threshold", type=float, default=0.0,
+                   help="metropolis: take a proposal when the energy drops by more [0]")
+    p.add_argument("--seed", type=int, default=0, help="key of the metropolis proposals [0]")
+    p.add_argument("--means", type=_numbers(float), metavar="A,B,...",
+                   help="initial class means (default: K-means on the intensities)")
+    p.add_argument("--seed-voxel", type=_numbers(int, 3), metavar="Z,Y,X",
+                   help="a voxel of the structure of interest (array indices z, y, x)")
+    p.add_argument("--window", type=_numbers(float, 2), metavar="LO,HI",
+                   help="with --seed-voxel: the voxels in [LO, HI] connected to the seed start "
+                   "as one class; the other classes from --means or K-means")
+    p.add_argument("--component", action="store_true",
+                   help="with --seed-voxel: write only the seed's connected component "
+                   "(1) against the rest (0)")
+    p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto")
+    p.add_argument("--threads", type=int, default=0, metavar="N", help="CPU threads [all cores]")
+    p.add_argument("--log", metavar="FILE", help="write the per-sweep table here, not stderr")
+
+
+def _run_segment(args) -> int:
+    import time
+
+    import numpy as np
+
+    from .mrf import segment_mrf
+    from .volumes import read_volume, seed_window_labels, write_labels
+
+    if args.window is not None and args.seed_voxel is None:
+        raise ValueError("--window needs --seed-voxel (the window is taken at the seed)")
+    if args.component and args.seed_voxel is None:
+        raise ValueError("--component needs --seed-voxel")
+    name = args.output.lower()
+    if not name.endswith((".nii", ".nii.gz", ".nrrd", ".nhdr")):
+        raise ValueError(f"{args.output}: the output is written as .nii, .nii.gz, .nrrd or "
+                         ".nhdr (named by its extension)")
+    volume = read_volume(args.input)
+    options = dict(classes=args.classes, beta=args.beta, neighbourhood=args.neighbourhood,
+                   mode=args.mode, max_sweeps=args.max_sweeps, tolerance=args.tolerance,
+                   threshold=args.threshold, seed=args.seed, threads=args.threads,
+                   backend=args.backend, seed_voxel=args.seed_voxel)
+    if args.window is not None:
+        options["init"] = seed_window_labels(volume.data, args.classes, args.seed_voxel,
+                                             args.window, means=args.means)
+    else:
+        options["means"] = args.means
+    start = time.perf_counter()
+    res = segment_mrf(volume.data, **options)
+    seconds = time.perf_counter() - start
+    labels = res.component.astype(np.uint8) if args.component else res.labels
+    write_labels(volume, labels, args.output)
+    log = open(args.log, "w") if args.log else sys.stderr
+    try:
+        print(f"# {args.input}: {volume.format}, {' x '.join(map(str, volume.data.shape))} "
+              f"(z, y, x), spacing {', '.join(f'{s:.4g}' for s in volume.spacing)} mm", file=log)
+        print(f"{'sweep':>5} {'energy':>16} {'changed':>10} {'fraction':>9}", file=log)
+        print(f"{0:>5} {res.energy[0]:>16.6e} {'':>10} {'':>9}", file=log)
+        for sweep, (energy, changed) in enumerate(zip(res.energy[1:], res.changed), start=1):
+            print(f"{sweep:>5} {energy:>16.6e} {changed:>10d} "
+                  f"{changed / volume.data.size:>9.2e}", file=log)
+        counts = np.bincount(labels.ravel(), minlength=2 if args.component else args.classes)
+        print(f"# {res.sweeps} sweeps in {seconds:.3f} s; voxels per label: "
+              f"{', '.join(map(str, counts))}; written to {args.output}", file=log)
+    finally:
+        if log is not sys.stderr:
+            log.close()
+    return 0
+
+
 def _run_info() -> int:
     from . import build_info
 
@@ -288,6 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     mk.add_argument("--cpu", type=int, default=0, metavar="N", help="parsing threads [all cores]")
     _distance_parser(sub)
     _blastp_parser(sub)
+    _segment_parser(sub)
     sub.add_parser("info", help="show the build and the GPUs gpuseq can use")
     args = parser.parse_args(argv)
     try:
@@ -299,6 +404,8 @@ def main(argv: list[str] | None = None) -> int:
             return _run_distance(args)
         if args.command == "blastp":
             return _run_blastp(args)
+        if args.command == "segment":
+            return _run_segment(args)
         return _run_info()
     except (GpuseqError, FileExistsError, ValueError) as exc:
         print(f"Error: {exc}", file=sys.stderr)

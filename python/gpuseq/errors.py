@@ -18,6 +18,7 @@ __all__ = [
     "InvalidDataError",
     "OutputTooLargeError",
     "UnsupportedOptionError",
+    "MissingDependencyError",
 ]
 
 
@@ -108,3 +109,8 @@ class OutputTooLargeError(GpuseqError, MemoryError):
 
 class UnsupportedOptionError(GpuseqError, ValueError):
     """An option value the reference tool accepts that gpuseq does not implement yet."""
+
+
+class MissingDependencyError(GpuseqError, ImportError):
+    """An optional library a feature needs is not installed; the message names the pip
+    package (e.g. the volume readers' nibabel, pynrrd, pydicom: pip install gpuseq[mrf])."""
