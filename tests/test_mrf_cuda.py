@@ -61,7 +61,7 @@ def test_gpu_equals_cpu(shape, mode, neighbourhood, kernel):
         kwargs["init"] = np.random.default_rng(1).integers(0, 3, shape)
     cpu = run(volume, "cpu", **kwargs)
     gpu = run(volume, "cuda", kernel, **kwargs)
-    assert cpu.sweeps == 6 and cpu.changed[0] > 0
+    assert cpu.changed[0] > 0
     assert_same(gpu, cpu)
 
 

@@ -116,7 +116,8 @@ __global__ void __launch_bounds__(kTileThreads)
       for (int dy = -1; dy <= 1; ++dy)
 #pragma unroll
         for (int dx = -1; dx <= 1; ++dx)
-          if (mrf::is_neighbour(N, dz, dy, dx)) around[n++] = tile[lz + 1 + dz][ly + 1 + dy][lx + 1 + dx];
+          if (mrf::is_neighbour(N, dz, dy, dx))
+            around[n++] = tile[lz + 1 + dz][ly + 1 + dy][lx + 1 + dx];
     const int64_t i = v.index(z, y, x);
     const int current = v.labels[i];
     const int chosen = decide<N>(rule, c, around, v.intensity[i], current, i, sweep);
