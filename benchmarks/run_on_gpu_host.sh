@@ -2,7 +2,7 @@
 # One call on a GPU host without network: build gpuseq with CUDA, run every cuda-marked test
 # and the CPU comparisons, compute-sanitizer on every GPU kernel, then the benchmarks asked for
 # (DIST_BENCH_ARGS: bench_distance.py; FILTER_BENCH_ARGS: bench_hmm_filters.py; BENCH_ARGS:
-# bench_hmmsearch.py).
+# bench_hmmsearch.py; MRF_BENCH_ARGS: bench_mrf.py, whose peer needs a gco-wrapper wheel).
 # Stops with a non-zero exit status at the first failure (build, pytest, a sanitizer, a
 # benchmark); the logs written so far are kept.
 # Carried in $CARRY (ignored by git; see benchmarks/README.md): wheels/*.whl (pyhmmer,
@@ -49,7 +49,7 @@ PYTEST=(python3 -m pytest -q -ra -p no:cacheprovider)
 grep -qE "[0-9]+ skipped" "$LOGS/pytest.log" && fail "$LOGS/pytest.log" "cuda tests skipped"
 CPU_TESTS=${TESTS:-tests/test_filters.py tests/test_profile.py tests/test_hmmsearch.py \
   tests/test_errors.py tests/test_fasta.py tests/test_distance.py tests/test_cli.py \
-  tests/test_package.py}
+  tests/test_package.py tests/test_mrf.py}
 { echo "== ${PYTEST[*]} -m 'not cuda and not slow' $CPU_TESTS"
   "${PYTEST[@]}" -m "not cuda and not slow" $CPU_TESTS; } >>"$LOGS/pytest.log" 2>&1 ||
   fail "$LOGS/pytest.log" "CPU comparison tests"
@@ -77,5 +77,10 @@ if [ -n "${BENCH_ARGS+x}" ]; then
     --workdir /tmp/bench --out "$LOGS/bench_hmmsearch.json" $BENCH_ARGS \
     >"$LOGS/bench_hmmsearch.log" 2>&1 || fail "$LOGS/bench_hmmsearch.log" "bench_hmmsearch.py"
   tail -30 "$LOGS/bench_hmmsearch.log"
+fi
+if [ -n "${MRF_BENCH_ARGS+x}" ]; then
+  python3 benchmarks/bench_mrf.py --out "$LOGS/bench_mrf.json" $MRF_BENCH_ARGS \
+    >"$LOGS/bench_mrf.log" 2>&1 || fail "$LOGS/bench_mrf.log" "bench_mrf.py"
+  tail -40 "$LOGS/bench_mrf.log"
 fi
 echo "all passed; evidence in $LOGS"

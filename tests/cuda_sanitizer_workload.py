@@ -15,7 +15,7 @@ from gpuseq.hmm import search_profile
 rng = np.random.default_rng(0)
 amino = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
 # SECTIONS=name,name... runs only those (distances, b1gemm, filters, nvrtc, walters, slane,
-# fused): a sanitizer on the kernels a change touched, when the whole workload takes too long.
+# fused, mrf): a sanitizer on the kernels a change touched, when the whole workload takes too long.
 SECTIONS = os.environ.get("SECTIONS")
 
 
@@ -145,5 +145,26 @@ if want("fused"):
             )
             gpu = core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
             failures += not np.array_equal(gpu, cpu, equal_nan=True)
+# The MRF segmentation (cuda/mrf/segment.cu): both sweep kernels, every neighbourhood, both
+# modes, on a small noisy volume cut by the tiles at every edge (and 12 classes: the class
+# sums' second register chunk).
+if want("mrf"):
+    shape = (11, 13, 70)
+    volume = (rng.integers(0, 3, shape) * 100 + rng.normal(0, 40, shape)).astype(np.float32)
+    start = rng.integers(0, 3, shape)
+    for kernel in ("tiled", "paper"):
+        for neighbourhood in (6, 18, 26):
+            for mode in ("icm", "metropolis"):
+                kwargs = dict(init=start, neighbourhood=neighbourhood, mode=mode, max_sweeps=2,
+                              tolerance=0.0, seed=5, threads=2)
+                gpu = gpuseq.segment_mrf(volume, backend="cuda", kernel=kernel, **kwargs)
+                cpu = gpuseq.segment_mrf(volume, backend="cpu", **kwargs)
+                failures += not (np.array_equal(gpu.labels, cpu.labels)
+                                 and np.array_equal(gpu.energy, cpu.energy))
+        kwargs = dict(classes=12, max_sweeps=1, threads=2)
+        gpu = gpuseq.segment_mrf(volume, backend="cuda", kernel=kernel, **kwargs)
+        cpu = gpuseq.segment_mrf(volume, backend="cpu", **kwargs)
+        failures += not (np.array_equal(gpu.labels, cpu.labels)
+                         and np.array_equal(gpu.variances, cpu.variances))
 print("GPU kernels differing from the CPU:", failures)
 raise SystemExit(1 if failures else 0)

@@ -43,3 +43,29 @@ def test_cpu_popcount_bound_scales_with_words():
     long = _core.cpu_and_popcount_rate(words=256, threads=1, seconds=0.05)
     assert short > 0 and long > 0
     assert 0.2 < long / short < 5
+
+
+def test_bench_mrf_cpu_rows_run(tmp_path):
+    out = tmp_path / "mrf.json"
+    path = os.pathsep.join([str(Path(gpuseq.__file__).parent.parent), *sys.path])
+    proc = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_mrf.py"), "--cpu-only", "--quick",
+         "--threads", "2", "--neighbourhoods", "6,26", "--out", str(out)],
+        capture_output=True, text=True, cwd=BENCHMARKS, env={**os.environ, "PYTHONPATH": path},
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(out.read_text())
+    rows = [r for r in result["rows"] if "skipped" not in r]
+    assert {(r["threads"], r["neighbourhood"], r["mode"]) for r in rows} == {
+        (t, n, m) for t in (1, 2) for n in (6, 26) for m in ("icm", "metropolis")
+    } and all(r["backend"] == "cpu" for r in rows)
+    for r in rows:
+        assert r["sweeps_per_s"] > 0 and r["voxel_updates_per_s"] > 0
+    # 1 and 2 threads reach the same labelling, so the same energy.
+    for n in (6, 26):
+        for m in ("icm", "metropolis"):
+            energies = {r["final_energy"] for r in rows if r["size"] == 40
+                        and r["neighbourhood"] == n and r["mode"] == m}
+            assert len(energies) == 1
+    assert result["paper"]["speedup_over_one_core"] == 130
+    assert result["software"]["git"]  # provenance recorded

@@ -358,7 +358,8 @@ def test_bad_init(init, match):
     {"classes": 1}, {"classes": 256}, {"classes": 2.0}, {"beta": np.nan},
     {"neighbourhood": 8}, {"mode": "gibbs"}, {"max_sweeps": -1}, {"tolerance": 2.0},
     {"threshold": np.inf}, {"seed": -1}, {"seed": 2**64}, {"threads": -2},
-    {"backend": "gpu"}, {"means": [1.0, 2.0]}, {"means": [0.0, np.nan, 1.0]},
+    {"backend": "gpu"}, {"kernel": "fast"}, {"means": [1.0, 2.0]},
+    {"means": [0.0, np.nan, 1.0]},
     {"means": [0.0, 1.0, 2.0], "init": np.zeros((3, 4, 5), dtype=int)},
 ])
 def test_bad_parameters(kwargs):
@@ -366,6 +367,12 @@ def test_bad_parameters(kwargs):
         gpuseq.segment_mrf(np.zeros((3, 4, 5)), **kwargs)
 
 
-def test_cuda_backend_not_yet():
-    with pytest.raises(BackendError, match="no CUDA kernel"):
+def test_cuda_backend_without_a_gpu():
+    """No GPU (or a CPU-only build): backend="cuda" says why, "auto" runs on the CPU.
+    tests/test_mrf_cuda.py compares the GPU with the CPU where there is one."""
+    if gpuseq.cuda_devices():
+        pytest.skip("a GPU is visible")
+    with pytest.raises(BackendError, match="not available"):
         gpuseq.segment_mrf(np.zeros((3, 4, 5)), backend="cuda")
+    res = gpuseq.segment_mrf(np.arange(60.0).reshape(3, 4, 5), max_sweeps=1)
+    assert res.backend == "cpu" and len(res.sweep_seconds) == res.sweeps

@@ -11,6 +11,10 @@
 #include "mrf/philox.hpp"
 #include "mrf/segment.hpp"
 
+#ifdef GPUSEQ_WITH_CUDA
+#include "mrf/gpu_segment.hpp"
+#endif
+
 namespace gpuseq::bindings {
 
 namespace {
@@ -27,7 +31,8 @@ void bind_mrf(py::module_& m) {
       "mrf_segment",
       [](CArray<float> volume, CArray<uint8_t> initial_labels, int classes, double beta,
          int neighbourhood, const std::string& mode, int max_sweeps, double tolerance,
-         double threshold, uint64_t seed, int threads) {
+         double threshold, uint64_t seed, int threads, const std::string& backend,
+         const std::string& kernel) {
         const mrf::VolumeShape shape = shape_of(volume, "volume");
         const mrf::VolumeShape label_shape = shape_of(initial_labels, "initial labels");
         if (label_shape.nz != shape.nz || label_shape.ny != shape.ny ||
@@ -48,12 +53,26 @@ void bind_mrf(py::module_& m) {
         options.threshold = threshold;
         options.seed = seed;
         options.threads = threads;
+        if (backend != "cpu" && backend != "cuda")
+          throw std::invalid_argument("backend must be 'cpu' or 'cuda'");
+        if (kernel != "tiled" && kernel != "paper")
+          throw std::invalid_argument("kernel must be 'tiled' or 'paper'");
+#ifndef GPUSEQ_WITH_CUDA
+        if (backend == "cuda") throw std::invalid_argument("this build has no CUDA backend");
+#endif
         py::array_t<uint8_t> labels({shape.nz, shape.ny, shape.nx});
         std::memcpy(labels.mutable_data(), initial_labels.data(), shape.voxels());
         mrf::SegmentResult result;
         {
           py::gil_scoped_release release;
-          result = mrf::segment(volume.data(), labels.mutable_data(), shape, options);
+#ifdef GPUSEQ_WITH_CUDA
+          if (backend == "cuda")
+            result = cuda::segment_mrf(
+                volume.data(), labels.mutable_data(), shape, options,
+                kernel == "paper" ? cuda::MrfKernel::kPaper : cuda::MrfKernel::kTiled);
+          else
+#endif
+            result = mrf::segment(volume.data(), labels.mutable_data(), shape, options);
         }
         py::dict out;
         out["labels"] = labels;
@@ -61,14 +80,18 @@ void bind_mrf(py::module_& m) {
         out["changed"] = to_numpy(std::move(result.changed));
         out["means"] = to_numpy(std::move(result.means));
         out["variances"] = to_numpy(std::move(result.variances));
+        out["sweep_seconds"] = to_numpy(std::move(result.sweep_seconds));
         return out;
       },
       py::arg("volume"), py::arg("initial_labels"), py::arg("classes"), py::arg("beta"),
       py::arg("neighbourhood"), py::arg("mode"), py::arg("max_sweeps"), py::arg("tolerance"),
-      py::arg("threshold"), py::arg("seed"), py::arg("threads"),
-      "Sweeps the MRF from initial_labels (float32 volume, uint8 labels, both z, y, x). A dict: "
-      "labels, energy and means/variances (flat, classes per row) before the first sweep and "
-      "after each, changed (labels changed by each sweep).");
+      py::arg("threshold"), py::arg("seed"), py::arg("threads"), py::arg("backend") = "cpu",
+      py::arg("kernel") = "tiled",
+      "Sweeps the MRF from initial_labels (float32 volume, uint8 labels, both z, y, x) on the "
+      "CPU or the GPU (kernel 'tiled' or 'paper'; the same results). A dict: labels, energy "
+      "and means/variances (flat, classes per row) before the first sweep and after each, "
+      "changed (labels changed by each sweep), sweep_seconds (wall time of each sweep's label "
+      "updates).");
 
   m.def(
       "mrf_connected_component",

@@ -1,5 +1,6 @@
 #include "mrf/segment.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <deque>
 #include <stdexcept>
@@ -22,14 +23,11 @@ std::vector<Offset> neighbour_offsets(int neighbourhood) {
   if (neighbourhood != 6 && neighbourhood != 18 && neighbourhood != 26)
     throw std::invalid_argument("neighbourhood must be 6, 18 or 26, not " +
                                 std::to_string(neighbourhood));
-  const int max_manhattan = neighbourhood == 6 ? 1 : neighbourhood == 18 ? 2 : 3;
   std::vector<Offset> offsets;
   for (int dz = -1; dz <= 1; ++dz)
     for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) {
-        const int manhattan = std::abs(dz) + std::abs(dy) + std::abs(dx);
-        if (manhattan > 0 && manhattan <= max_manhattan) offsets.push_back({dz, dy, dx});
-      }
+      for (int dx = -1; dx <= 1; ++dx)
+        if (is_neighbour(neighbourhood, dz, dy, dx)) offsets.push_back({dz, dy, dx});
   return offsets;
 }
 
@@ -37,7 +35,7 @@ std::vector<Offset> neighbour_offsets(int neighbourhood) {
 std::vector<Offset> forward_offsets(int neighbourhood) {
   std::vector<Offset> forward;
   for (const Offset& o : neighbour_offsets(neighbourhood))
-    if (o.dz > 0 || (o.dz == 0 && (o.dy > 0 || (o.dy == 0 && o.dx > 0)))) forward.push_back(o);
+    if (is_forward(o.dz, o.dy, o.dx)) forward.push_back(o);
   return forward;
 }
 
@@ -58,15 +56,6 @@ ClassModel with_constants(ClassModel model) {
   }
   return model;
 }
-
-double data_term(const ClassModel& m, int label, float intensity) {
-  const double d = static_cast<double>(intensity) - m.mean[label];
-  return m.log_norm[label] + d * d * m.inverse_two_variance[label];
-}
-
-// The colours: red-black (parity of x + y + z) when only faces touch, else the 8 parity
-// classes of (x, y, z), colour = (x & 1) | (y & 1) << 1 | (z & 1) << 2; swept in colour order.
-int colour_count(int neighbourhood) { return neighbourhood == 6 ? 2 : 8; }
 
 // First x of `colour` in row (z, y) and the x step between its voxels (always 2).
 int64_t first_x(int neighbourhood, int colour, int64_t z, int64_t y) {
@@ -113,8 +102,18 @@ ClassModel estimate_classes(const float* intensity, const uint8_t* labels, Volum
     });
   };
   pass(nullptr);
-  std::vector<int64_t> count(k, 0);
-  std::vector<double> mean(k, 0.0), squares(k, 0.0);
+  std::vector<int64_t> count;
+  std::vector<double> mean;
+  class_means(slice_count, slice_sum, nz, classes, count, mean);
+  pass(&mean);
+  return class_model(count, mean, slice_squares, nz, classes, variance_floor, previous);
+}
+
+void class_means(const std::vector<int64_t>& slice_count, const std::vector<double>& slice_sum,
+                 int64_t nz, int classes, std::vector<int64_t>& count, std::vector<double>& mean) {
+  const int64_t k = classes;
+  count.assign(k, 0);
+  mean.assign(k, 0.0);
   for (int64_t z = 0; z < nz; ++z)
     for (int64_t l = 0; l < k; ++l) {
       count[l] += slice_count[z * k + l];
@@ -122,7 +121,13 @@ ClassModel estimate_classes(const float* intensity, const uint8_t* labels, Volum
     }
   for (int64_t l = 0; l < k; ++l)
     if (count[l] > 0) mean[l] /= static_cast<double>(count[l]);
-  pass(&mean);
+}
+
+ClassModel class_model(const std::vector<int64_t>& count, const std::vector<double>& mean,
+                       const std::vector<double>& slice_squares, int64_t nz, int classes,
+                       double variance_floor, const ClassModel* previous) {
+  const int64_t k = classes;
+  std::vector<double> squares(k, 0.0);
   for (int64_t z = 0; z < nz; ++z)
     for (int64_t l = 0; l < k; ++l) squares[l] += slice_squares[z * k + l];
 
@@ -148,6 +153,7 @@ double total_energy(const float* intensity, const uint8_t* labels, VolumeShape s
   const int64_t nz = shape.nz, ny = shape.ny, nx = shape.nx;
   std::vector<int64_t> forward_index;
   for (const Offset& o : forward) forward_index.push_back((o.dz * ny + o.dy) * nx + o.dx);
+  const ClassTerms terms = model.terms();
   std::vector<double> slice_energy(nz, 0.0);
   parallel_for_blocks(nz, 1, resolve_threads(threads), [&](int64_t z0, int64_t z1, int) {
     for (int64_t z = z0; z < z1; ++z) {
@@ -163,15 +169,30 @@ double total_energy(const float* intensity, const uint8_t* labels, VolumeShape s
             if (!interior && !inside(shape, z + o.dz, y + o.dy, x + o.dx)) continue;
             different += labels[base + x + forward_index[n]] != l;
           }
-          row += data_term(model, l, intensity[base + x]) + beta * different;
+          row = add_rn(row, local_energy(terms, l, intensity[base + x], beta, different));
         }
         slice_energy[z] += row;
       }
     }
   });
+  return sum_slices(slice_energy);
+}
+
+double sum_slices(const std::vector<double>& slice_energy) {
   double total = 0.0;
-  for (int64_t z = 0; z < nz; ++z) total += slice_energy[z];
+  for (double e : slice_energy) total += e;
   return total;
+}
+
+UpdateRule update_rule(const SegmentOptions& options) {
+  UpdateRule rule;
+  rule.classes = options.classes;
+  rule.mode = options.mode;
+  rule.beta = options.beta;
+  rule.threshold = options.threshold;
+  rule.key0 = static_cast<uint32_t>(options.seed);
+  rule.key1 = static_cast<uint32_t>(options.seed >> 32);
+  return rule;
 }
 
 int64_t sweep_once(const float* intensity, uint8_t* labels, VolumeShape shape,
@@ -181,8 +202,8 @@ int64_t sweep_once(const float* intensity, uint8_t* labels, VolumeShape shape,
   const int64_t nz = shape.nz, ny = shape.ny, nx = shape.nx;
   std::vector<int64_t> offset_index;
   for (const Offset& o : offsets) offset_index.push_back((o.dz * ny + o.dy) * nx + o.dx);
-  const uint32_t key0 = static_cast<uint32_t>(options.seed);
-  const uint32_t key1 = static_cast<uint32_t>(options.seed >> 32);
+  const UpdateRule rule = update_rule(options);
+  const ClassTerms terms = model.terms();
   std::vector<int64_t> slice_changed(nz, 0);
 
   // No voxel has a neighbour of its own colour, so within one colour every update reads only
@@ -208,33 +229,9 @@ int64_t sweep_once(const float* intensity, uint8_t* labels, VolumeShape shape,
               ++same[labels[i + offset_index[n]]];
               ++neighbours;
             }
-            // Local energy of label l: data term + beta * (neighbours with another label).
-            auto local = [&](int l) {
-              return data_term(model, l, intensity[i]) + options.beta * (neighbours - same[l]);
-            };
             const int current = labels[i];
-            int chosen = current;
-            if (options.mode == UpdateMode::kIcm) {
-              double best = local(0);
-              chosen = 0;
-              for (int l = 1; l < k; ++l) {
-                const double e = local(l);
-                if (e < best) {
-                  best = e;
-                  chosen = l;
-                }
-              }
-            } else {
-              // Counter (voxel index low, high, sweep, 0), key = the seed: one draw per voxel
-              // per sweep; the proposal is floor(r * K / 2^32).
-              const PhiloxWords r = philox4x32_10(
-                  {static_cast<uint32_t>(i), static_cast<uint32_t>(static_cast<uint64_t>(i) >> 32),
-                   static_cast<uint32_t>(sweep), 0u},
-                  key0, key1);
-              const int proposal = static_cast<int>((uint64_t{r[0]} * k) >> 32);
-              if (proposal != current && local(current) - local(proposal) > options.threshold)
-                chosen = proposal;
-            }
+            const int chosen = updated_label(rule, terms, intensity[i], current, neighbours,
+                                             [&](int l) { return same[l]; }, i, sweep);
             if (chosen != current) {
               labels[i] = static_cast<uint8_t>(chosen);
               ++slice_changed[z];
@@ -249,8 +246,8 @@ int64_t sweep_once(const float* intensity, uint8_t* labels, VolumeShape shape,
   return changed;
 }
 
-SegmentResult segment(const float* intensity, uint8_t* labels, VolumeShape shape,
-                      const SegmentOptions& options) {
+void check_segment_inputs(const uint8_t* labels, VolumeShape shape,
+                          const SegmentOptions& options) {
   if (options.classes < 2 || options.classes > 255)
     throw std::invalid_argument("classes must be in 2..255");
   if (options.max_sweeps < 0) throw std::invalid_argument("max_sweeps must be >= 0");
@@ -262,23 +259,22 @@ SegmentResult segment(const float* intensity, uint8_t* labels, VolumeShape shape
     if (labels[i] >= options.classes)
       throw std::invalid_argument("initial label " + std::to_string(labels[i]) +
                                   " at voxel " + std::to_string(i) + " is not below classes");
+}
 
+SegmentResult segment_with(const SegmentSteps& steps, int64_t voxels,
+                           const SegmentOptions& options) {
   // The whole volume as one class: the Gaussian of classes that start empty, and the scale of
   // the variance floor (a class of constant intensity would otherwise have zero variance).
-  const std::vector<uint8_t> one_class(voxels, 0);
-  const ClassModel whole = estimate_classes(intensity, one_class.data(), shape, 1, 0.0, nullptr,
-                                            options.threads);
+  const ClassModel whole = steps.estimate(1, 0.0, nullptr, true);
   const double floor = whole.variance[0] > 0.0 ? 1e-6 * whole.variance[0] : 1e-12;
   ClassModel prior;
   prior.mean.assign(options.classes, whole.mean[0]);
   prior.variance.assign(options.classes, std::max(floor, whole.variance[0]));
 
   SegmentResult result;
-  ClassModel model = estimate_classes(intensity, labels, shape, options.classes, floor, &prior,
-                                      options.threads);
+  ClassModel model = steps.estimate(options.classes, floor, &prior, false);
   auto record = [&](int64_t changed) {
-    result.energy.push_back(total_energy(intensity, labels, shape, model, options.beta,
-                                         options.neighbourhood, options.threads));
+    result.energy.push_back(steps.energy(model));
     result.means.insert(result.means.end(), model.mean.begin(), model.mean.end());
     result.variances.insert(result.variances.end(), model.variance.begin(),
                             model.variance.end());
@@ -286,13 +282,39 @@ SegmentResult segment(const float* intensity, uint8_t* labels, VolumeShape shape
   };
   record(-1);
   for (int64_t sweep = 0; sweep < options.max_sweeps; ++sweep) {
-    const int64_t changed = sweep_once(intensity, labels, shape, model, options, sweep);
-    model = estimate_classes(intensity, labels, shape, options.classes, floor, &model,
-                             options.threads);
+    const auto started = std::chrono::steady_clock::now();
+    const int64_t changed = steps.sweep(model, sweep);
+    result.sweep_seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    model = steps.estimate(options.classes, floor, &model, false);
     record(changed);
     if (static_cast<double>(changed) <= options.tolerance * static_cast<double>(voxels)) break;
   }
   return result;
+}
+
+SegmentResult segment(const float* intensity, uint8_t* labels, VolumeShape shape,
+                      const SegmentOptions& options) {
+  check_segment_inputs(labels, shape, options);
+  std::vector<uint8_t> one_class;  // all zero: the whole volume as one class
+  SegmentSteps steps;
+  steps.estimate = [&](int classes, double variance_floor, const ClassModel* previous,
+                       bool whole_volume) {
+    if (whole_volume && one_class.empty()) one_class.assign(shape.voxels(), 0);
+    const ClassModel model =
+        estimate_classes(intensity, whole_volume ? one_class.data() : labels, shape, classes,
+                         variance_floor, previous, options.threads);
+    if (whole_volume) std::vector<uint8_t>().swap(one_class);
+    return model;
+  };
+  steps.energy = [&](const ClassModel& model) {
+    return total_energy(intensity, labels, shape, model, options.beta, options.neighbourhood,
+                        options.threads);
+  };
+  steps.sweep = [&](const ClassModel& model, int64_t sweep) {
+    return sweep_once(intensity, labels, shape, model, options, sweep);
+  };
+  return segment_with(steps, shape.voxels(), options);
 }
 
 std::vector<uint8_t> connected_component(const uint8_t* labels, VolumeShape shape, int64_t z,

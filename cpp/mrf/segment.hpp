@@ -1,11 +1,15 @@
 // 3-D Markov random field segmentation (Walters et al. 2009, made deterministic): K Gaussian
 // intensity classes and a Potts prior over 6, 18 or 26 neighbours, swept by a colouring of the
-// grid so that voxels of one colour are independent. The CPU twin of a future cuda/mrf: every
-// result is a pure function of the inputs, not of the thread count or the order of the threads.
+// grid so that voxels of one colour are independent. The CPU twin of cuda/mrf/segment.cu: every
+// result is a pure function of the inputs, not of the thread count, the order of the threads or
+// the backend (the per-voxel arithmetic is shared: voxel_update.hpp).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
+
+#include "mrf/voxel_update.hpp"
 
 namespace gpuseq::mrf {
 
@@ -13,12 +17,6 @@ namespace gpuseq::mrf {
 struct VolumeShape {
   int64_t nz = 0, ny = 0, nx = 0;
   int64_t voxels() const { return nz * ny * nx; }
-};
-
-enum class UpdateMode {
-  kIcm,         // each voxel takes its best label (ties to the lowest); the energy never rises
-  kMetropolis,  // the paper's: one uniformly random proposal per voxel (Philox), accepted when
-                // the energy drops by more than `threshold`
 };
 
 struct SegmentOptions {
@@ -38,6 +36,7 @@ struct SegmentOptions {
 // with the same two roundings (log is evaluated once per class, on the host).
 struct ClassModel {
   std::vector<double> mean, variance, log_norm, inverse_two_variance;
+  ClassTerms terms() const { return {mean.data(), log_norm.data(), inverse_two_variance.data()}; }
 };
 
 struct SegmentResult {
@@ -45,7 +44,32 @@ struct SegmentResult {
   std::vector<int64_t> changed;    // labels changed by each sweep
   std::vector<double> means;       // (sweeps + 1) x classes, as energy
   std::vector<double> variances;   // (sweeps + 1) x classes
+  std::vector<double> sweep_seconds;  // wall time of each sweep's label updates (no estimates)
 };
+
+// What a backend provides to segment_with(), which runs the steps in the one order every
+// backend shares. estimate: the class model of the current labels (whole_volume: of the
+// volume as one class, `classes` = 1); energy: total_energy of the current labels; sweep:
+// sweep_once on the current labels.
+struct SegmentSteps {
+  std::function<ClassModel(int classes, double variance_floor, const ClassModel* previous,
+                           bool whole_volume)>
+      estimate;
+  std::function<double(const ClassModel&)> energy;
+  std::function<int64_t(const ClassModel&, int64_t sweep)> sweep;
+};
+
+// Throws std::invalid_argument for options out of range, fewer voxels than classes or an
+// initial label >= classes.
+void check_segment_inputs(const uint8_t* labels, VolumeShape shape,
+                          const SegmentOptions& options);
+
+// The sweeps of segment() on any backend (inputs already checked).
+SegmentResult segment_with(const SegmentSteps& steps, int64_t voxels,
+                           const SegmentOptions& options);
+
+// The update rule of the options (mode, beta, threshold, the seed's words).
+UpdateRule update_rule(const SegmentOptions& options);
 
 // Runs the sweeps on `labels` (in place; every label must be < options.classes). The class
 // model is re-estimated from the labels before the first sweep and after every sweep.
@@ -60,10 +84,22 @@ ClassModel estimate_classes(const float* intensity, const uint8_t* labels, Volum
                             int classes, double variance_floor, const ClassModel* previous,
                             int threads);
 
+// The parts of estimate_classes after the per-slice sums (nz x classes, slice-major), shared
+// with the GPU: totals in z order, then means; then the model from the per-slice squared
+// deviations from those means.
+void class_means(const std::vector<int64_t>& slice_count, const std::vector<double>& slice_sum,
+                 int64_t nz, int classes, std::vector<int64_t>& count, std::vector<double>& mean);
+ClassModel class_model(const std::vector<int64_t>& count, const std::vector<double>& mean,
+                       const std::vector<double>& slice_squares, int64_t nz, int classes,
+                       double variance_floor, const ClassModel* previous);
+
 // Sum over voxels of the data term plus beta times the number of neighbour pairs (each
 // unordered pair once) with different labels; summed in the order of estimate_classes.
 double total_energy(const float* intensity, const uint8_t* labels, VolumeShape shape,
                     const ClassModel& model, double beta, int neighbourhood, int threads);
+
+// The slices' energies summed in z order (total_energy's last step, shared with the GPU).
+double sum_slices(const std::vector<double>& slice_energy);
 
 // One sweep: every colour in order, each voxel of a colour updated from its neighbours' labels
 // (which belong to other colours). `sweep` keys the random proposals. Returns labels changed.

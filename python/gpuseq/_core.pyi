@@ -420,10 +420,13 @@ def mrf_segment(
     threshold: float,
     seed: int,
     threads: int,
+    backend: str = "cpu",
+    kernel: str = "tiled",
 ) -> dict[str, NDArray[Any]]:
-    """Sweeps the MRF from initial_labels (float32 volume, uint8 labels, both z, y, x): labels,
-    energy and means/variances (flat, classes per row) before the first sweep and after each,
-    changed (labels changed by each sweep)."""
+    """Sweeps the MRF from initial_labels (float32 volume, uint8 labels, both z, y, x) on the
+    CPU or the GPU (kernel "tiled" or "paper"; the same results): labels, energy and
+    means/variances (flat, classes per row) before the first sweep and after each, changed
+    (labels changed by each sweep), sweep_seconds (wall time of each sweep's label updates)."""
 
 def mrf_connected_component(labels: ArrayLike, z: int, y: int, x: int) -> NDArray[np.uint8]:
     """uint8 mask of the voxels 6-connected to (z, y, x) through voxels of its label."""

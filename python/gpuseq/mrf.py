@@ -16,6 +16,11 @@ not of the thread count, and the same on a GPU. ``mode="icm"`` gives each voxel 
 (ties to the lowest), ``mode="metropolis"`` is the paper's rule: one uniformly random proposal
 per voxel and sweep (Philox-4x32-10 keyed by seed, sweep and voxel), taken when the energy drops
 by more than ``threshold``.
+
+``backend="cuda"`` runs the sweeps on the GPU (``kernel="tiled"``, the default: 3-D tiles of
+byte labels in shared memory; ``kernel="paper"``: Walters et al.'s thread per x column) and
+gives the same labels, energies, changed counts and class Gaussians bit for bit; ``"auto"``
+takes the GPU when there is one and falls back to the CPU with one notice.
 """
 
 from __future__ import annotations
@@ -26,13 +31,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import BackendError, InvalidDataError
+from .backend import resolve_backend
+from .errors import InvalidDataError
 
 __all__ = ["MrfResult", "segment_mrf", "kmeans_means"]
 
 MODES = ("icm", "metropolis")
 NEIGHBOURHOODS = (6, 18, 26)
 BACKENDS = ("auto", "cpu", "cuda")
+KERNELS = ("tiled", "paper")
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,9 @@ class MrfResult:
             of the same row.
         component: bool mask of the seed voxel's 6-connected component of its label, or None
             when no seed_voxel was given.
+        sweep_seconds: float64, wall time of each sweep's label updates (without the class
+            estimates and energies between sweeps); for benchmarks.
+        backend: "cpu" or "cuda", where the sweeps ran.
     """
 
     labels: np.ndarray
@@ -55,6 +65,8 @@ class MrfResult:
     means: np.ndarray
     variances: np.ndarray
     component: np.ndarray | None = None
+    sweep_seconds: np.ndarray | None = None
+    backend: str = "cpu"
 
     @property
     def sweeps(self) -> int:
@@ -76,6 +88,7 @@ def segment_mrf(
     seed_voxel=None,
     threads: int = 0,
     backend: str = "auto",
+    kernel: str = "tiled",
 ) -> MrfResult:
     """Segments a 3-D volume (z, y, x) into ``classes`` intensity classes.
 
@@ -94,19 +107,23 @@ def segment_mrf(
         init: initial labels instead (same shape as volume, integers below ``classes``).
         seed_voxel: (z, y, x); the result's ``component`` is its 6-connected component.
         threads: CPU threads, 0 for all cores. The labels do not depend on it.
-        backend: "auto" or "cpu"; "cuda" has no kernel yet and raises BackendError.
+        backend: "auto" (the GPU when this build has CUDA and a GPU is visible, else the CPU
+            with one BackendFallbackWarning), "cpu" or "cuda". The results do not depend on it.
+        kernel: the GPU kernel, "tiled" (default) or "paper" (Walters et al.'s layout).
 
     Raises:
         InvalidDataError: volume not 3-D, not numeric, holding NaN or infinity, with fewer
             voxels than classes; init of another shape or with labels out of range; a seed
             voxel outside the volume.
         ValueError: a parameter out of its range.
-        BackendError: backend="cuda".
+        BackendError: backend="cuda" without a CUDA build or a GPU.
+        GpuOutOfMemoryError: the volume does not fit in the GPU's free memory (a
+            BackendError and a MemoryError; backend="cpu" runs it).
     """
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, not {backend!r}")
-    if backend == "cuda":
-        raise BackendError("segment_mrf has no CUDA kernel yet; use backend='cpu' or 'auto'")
+    if kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {KERNELS}, not {kernel!r}")
     _check_parameters(classes, beta, neighbourhood, mode, max_sweeps, tolerance, threshold,
                       seed, threads)
     data = _checked_volume(volume, classes)
@@ -128,8 +145,10 @@ def segment_mrf(
 
     from . import _core
 
+    where = resolve_backend(backend, "mrf")
     out = _core.mrf_segment(data, labels, classes, float(beta), neighbourhood, mode,
-                            max_sweeps, float(tolerance), float(threshold), int(seed), threads)
+                            max_sweeps, float(tolerance), float(threshold), int(seed), threads,
+                            where, kernel)
     component = None
     if seed_position is not None:
         component = _core.mrf_connected_component(out["labels"], *seed_position).astype(bool)
@@ -140,6 +159,8 @@ def segment_mrf(
         means=out["means"].reshape(-1, classes),
         variances=out["variances"].reshape(-1, classes),
         component=component,
+        sweep_seconds=out["sweep_seconds"],
+        backend=where,
     )
 
 
