@@ -84,42 +84,61 @@ double forward_score(const ForwardProfile& fp, const uint8_t* dsq, int64_t L) {
   forward_length_model(L, loop, move);
   ForwardSpecials s;
   s.B = mul(s.N, move);  // row 0: N = 1, B = N * move
-  // The lanes a warp would run, one after another (forward_bound.hpp); lanes past M hold
+  // The lanes a GPU thread block would run, one after another (forward_bound.hpp); lanes past M hold
   // padding only and add +0.
-  const int lanes = (M + B - 1) / B;
-  ForwardBlockEnd ends[kForwardLanes];
-  double lane_sum[kForwardLanes], butterfly[kForwardLanes];
+  const int lanes = (M + B - 1) / B;  // lanes holding nodes of the model
+  const int all_lanes = forward_lanes(M), warps = forward_warps(M);
+  constexpr int kMaxLanes = kForwardWarpLanes * kForwardMaxWarps;
+  ForwardBlockEnd ends[kMaxLanes];
+  double lane_sum[kMaxLanes], butterfly[kForwardWarpLanes];
   for (int64_t i = 0; i < L; ++i) {
     const int x = dsq[i];
     // A lane's left node (node first - 1, the left lane's last) is read before any lane
     // writes, as rows are updated in place; lane 0's is node 0, all zero.
-    ForwardNode left[kForwardLanes];
+    ForwardNode left[kMaxLanes];
     for (int l = 1; l < lanes; ++l) left[l] = {r.m(l * B), r.i(l * B), r.d(l * B)};
     for (int l = 0; l < lanes; ++l)
       ends[l] = forward_block_pass(t, r, x, s.B, l * B + 1, 1, std::min(B, M - l * B), left[l]);
-    // The carries, composed in the warp's scan: at step s, lane l >= 2^s takes lane l - 2^s's
-    // composition as it was before the step (lanes past the model carry {0, 0}).
-    ForwardCarry carry[kForwardLanes], before[kForwardLanes];
+    // The carries (lanes past the model carry {0, 0}), composed as the GPU's scan does: at
+    // step s, lane l of a warp (l >= 2^s within the warp) takes lane l - 2^s's composition as
+    // it was before the step; then each warp's after the composition of the warps to its left.
+    ForwardCarry carry[kMaxLanes], before[kForwardWarpLanes];
     for (int l = 0; l + 1 < lanes; ++l) {
       const int64_t next = (l + 1) * B + 1;
       carry[l] = forward_carry(ends[l], t.md_into(next), t.dd_into(next));
     }
-    for (int step = 0; step < kForwardScanSteps; ++step) {
-      const int offset = 1 << step;
-      std::copy(carry, carry + kForwardLanes, before);
-      for (int l = offset; l < kForwardLanes; ++l)
-        carry[l] = forward_carry_after(before[l], before[l - offset]);
+    for (int w = 0; w < warps; ++w) {
+      ForwardCarry* warp = carry + w * kForwardWarpLanes;
+      for (int step = 0; step < kForwardScanSteps; ++step) {
+        const int offset = 1 << step;
+        std::copy(warp, warp + kForwardWarpLanes, before);
+        for (int l = offset; l < kForwardWarpLanes; ++l)
+          warp[l] = forward_carry_after(before[l], before[l - offset]);
+      }
     }
-    for (int l = 0; l < kForwardLanes; ++l) lane_sum[l] = 0;
+    ForwardCarry prefix[kForwardMaxWarps];  // warp w's: the composition of warps 0..w-1
+    for (int w = 1; w < warps; ++w) {
+      const ForwardCarry& total = carry[w * kForwardWarpLanes - 1];  // warp w - 1's own
+      prefix[w] = w == 1 ? total : forward_carry_after(total, prefix[w - 1]);
+    }
+    for (int w = 1; w < warps; ++w)
+      for (int l = w * kForwardWarpLanes; l < (w + 1) * kForwardWarpLanes; ++l)
+        carry[l] = forward_carry_after(carry[l], prefix[w]);
+    for (int l = 0; l < all_lanes; ++l) lane_sum[l] = 0;
     for (int l = 0; l < lanes; ++l) {
       const double d_first = l == 0 ? 0.0 : carry[l - 1].b;  // D_1 = 0
       lane_sum[l] = forward_block_finish(t, r, d_first, l * B + 1, 1, std::min(B, M - l * B));
     }
-    for (int offset = kForwardLanes / 2; offset > 0; offset /= 2) {
-      for (int l = 0; l < kForwardLanes; ++l) butterfly[l] = add(lane_sum[l], lane_sum[l ^ offset]);
-      std::copy(butterfly, butterfly + kForwardLanes, lane_sum);
+    double E = 0;
+    for (int w = 0; w < warps; ++w) {
+      double* sums = lane_sum + w * kForwardWarpLanes;
+      for (int offset = kForwardWarpLanes / 2; offset > 0; offset /= 2) {
+        for (int l = 0; l < kForwardWarpLanes; ++l) butterfly[l] = add(sums[l], sums[l ^ offset]);
+        std::copy(butterfly, butterfly + kForwardWarpLanes, sums);
+      }
+      E = w == 0 ? sums[0] : add(E, sums[0]);
     }
-    forward_specials(lane_sum[0], loop, move, s);
+    forward_specials(E, loop, move, s);
     forward_rescale(s, [&](double f) {
       for (int k = 1; k <= M; ++k) {
         r.m(k) = mul(r.m(k), f);

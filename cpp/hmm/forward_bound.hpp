@@ -63,11 +63,12 @@ struct ForwardSpecials {
   int64_t exponent = 0;  // the true values are these times 2^exponent
 };
 
-// A row is split into kForwardLanes blocks of consecutive nodes, as a GPU warp computes it (a
-// lane per block; forward_bound.cuh); the CPU twin runs the lanes one after another, so both
-// make the same operations in the same order. Lane l holds nodes l * B + 1 .. (l + 1) * B with
-// B = forward_block_nodes(M) (nodes past M are padding: zero tables, zero values, and they
-// change no sum, as adding +0 is exact).
+// A row is split into forward_lanes(M) blocks of consecutive nodes, as a GPU thread block
+// computes it (a lane per block of nodes; forward_bound.cuh): one warp for short models, two
+// or four for longer ones, so that the serial part of a row (B nodes a lane) stays short. The
+// CPU twin runs the lanes one after another, so both make the same operations in the same
+// order. Lane l holds nodes l * B + 1 .. (l + 1) * B with B = forward_block_nodes(M) (nodes
+// past M are padding: zero tables, zero values, and they change no sum, as adding +0 is exact).
 //
 // A row in three steps:
 //  1. forward_block_pass: every lane, from the previous row alone, computes M_k and I_k of its
@@ -77,11 +78,17 @@ struct ForwardSpecials {
 //     left: D_first(l+1) = M_last(l) md + D_last(l) dd, where D_last(l) = local D_last(l) +
 //     D_first(l) P_last(l), an affine map of D_first(l) composed over the lanes in a scan.
 //  3. forward_block_finish: D_k = local D_k + D_first P_k, and the lane's sum of M_k + D_k
-//     (local exit); E adds the lanes' sums in a butterfly (forward_specials).
-inline constexpr int kForwardLanes = 32;
+//     (local exit); E adds the lanes' sums: in a butterfly within each warp, then the warps'
+//     sums in warp order (forward_specials).
+inline constexpr int kForwardWarpLanes = 32;
+inline constexpr int kForwardMaxWarps = 4;
 
+GPUSEQ_HOST_DEVICE inline int forward_warps(int M) { return M <= 320 ? 1 : M <= 640 ? 2 : 4; }
+GPUSEQ_HOST_DEVICE inline int forward_lanes(int M) {
+  return kForwardWarpLanes * forward_warps(M);
+}
 GPUSEQ_HOST_DEVICE inline int forward_block_nodes(int M) {
-  return (M + kForwardLanes - 1) / kForwardLanes;
+  return (M + forward_lanes(M) - 1) / forward_lanes(M);
 }
 
 // A node's values in the previous row (left of a block: node first - 1).
@@ -138,13 +145,14 @@ GPUSEQ_HOST_DEVICE inline ForwardBlockEnd forward_block_pass(const Tables& t, co
 // to D at the next lane's first node: d_first(l + 1) = a_l d_first(l) + b_l, with a_l = P_last(l)
 // dd' and b_l = M_last(l) md' + local D_last(l) dd' (md', dd': the transitions into the next
 // lane's first node; both 0 past the model, where the carry no longer matters). The maps are
-// composed in kForwardScanSteps steps of a Kogge-Stone scan (lane l takes lane l - 2^s's
-// composition at step s), so that a warp needs 5 exchanges a row rather than 31 in a chain;
-// after the scan, lane l's b is d_first(l + 1), as d_first(0) = 0.
+// composed within each warp in kForwardScanSteps steps of a Kogge-Stone scan (lane l takes
+// lane l - 2^s's composition at step s), so that a warp needs 5 exchanges a row rather than 31
+// in a chain; then each warp's maps are composed after its left warps' (their totals composed
+// in warp order). After the scan, lane l's b is d_first(l + 1), as d_first(0) = 0.
 struct ForwardCarry {
   double a = 0, b = 0;
 };
-inline constexpr int kForwardScanSteps = 5;  // 2^5 = kForwardLanes
+inline constexpr int kForwardScanSteps = 5;  // 2^5 = kForwardWarpLanes
 
 GPUSEQ_HOST_DEVICE inline ForwardCarry forward_carry(const ForwardBlockEnd& end, double md_next,
                                                      double dd_next) {
@@ -179,9 +187,9 @@ GPUSEQ_HOST_DEVICE inline double forward_block_finish(const Tables& t, const Row
   return sum;
 }
 
-// The specials of the row from E, the sum of its lanes' sums (added in a butterfly: lane l
-// adds lane l ^ 16, then l ^ 8, ... l ^ 1; every lane ends with the same bits, as IEEE
-// addition commutes).
+// The specials of the row from E, the sum of its lanes' sums (within a warp added in a
+// butterfly: lane l adds lane l ^ 16, then l ^ 8, ... l ^ 1, and every lane ends with the same
+// bits, as IEEE addition commutes; then the warps' sums from warp 0 up).
 GPUSEQ_HOST_DEVICE inline void forward_specials(double E, double loop, double move,
                                                 ForwardSpecials& s) {
   using forward_detail::add;

@@ -534,11 +534,12 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   }
   {
     // The Forward bound's tables in its slot order (forward_bound.cuh): node k = l * B + j + 1
-    // of lane l at slot j * 32 + l; padding past M stays 0.
+    // of lane l at slot j * lanes + l; padding past M stays 0.
     const ::gpuseq::hmm::ForwardProfile fp = ::gpuseq::hmm::make_forward_profile(profile.scores);
     const int B = ::gpuseq::hmm::forward_block_nodes(M);
-    const size_t width = static_cast<size_t>(B) * 32;
-    auto slot_of = [&](int k) { return static_cast<size_t>((k - 1) % B) * 32 + (k - 1) / B; };
+    const size_t lanes = static_cast<size_t>(::gpuseq::hmm::forward_lanes(M));
+    const size_t width = static_cast<size_t>(B) * lanes;
+    auto slot_of = [&](int k) { return static_cast<size_t>((k - 1) % B) * lanes + (k - 1) / B; };
     std::vector<double> match(kAminoKp * width, 0.0);
     for (int x = 0; x < kAminoKp; ++x)
       for (int k = 1; k <= M; ++k) match[x * width + slot_of(k)] = fp.match_row(x)[k];
@@ -969,42 +970,40 @@ std::vector<float> viterbi_scores(const DeviceProfile& dp, const DeviceTargets& 
   return scores;
 }
 
-// A warp per target, longest first, their rows in at most kForwardScratchBytes.
+// A thread block per target (forward_lanes(M) threads), longest first, their rows in at most
+// kForwardScratchBytes.
 std::vector<double> forward_scores_on_device(const DeviceProfile& dp, const DeviceTargets& dt,
                                              const std::vector<int32_t>& ids) {
   constexpr size_t kForwardScratchBytes = size_t{512} << 20;
-  constexpr int kWarpsPerBlock = 4;
   std::vector<double> out(ids.size(), std::numeric_limits<double>::quiet_NaN());
   if (ids.empty()) return out;
   const int M = dp.profile().M;
   const int B = ::gpuseq::hmm::forward_block_nodes(M);
-  const int64_t width = static_cast<int64_t>(B) * 32;
+  const int lanes = ::gpuseq::hmm::forward_lanes(M);
+  const int64_t width = static_cast<int64_t>(B) * lanes;
   const std::vector<int64_t>& offsets = dt.buffers().host_offsets;
   std::vector<int32_t> order(ids.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
     return offsets[ids[a] + 1] - offsets[ids[a]] > offsets[ids[b] + 1] - offsets[ids[b]];
   });
-  const size_t warp_bytes = 3 * sizeof(double) * static_cast<size_t>(width);
-  const size_t most_warps = std::max<size_t>(
-      kWarpsPerBlock, kForwardScratchBytes / warp_bytes / kWarpsPerBlock * kWarpsPerBlock);
+  const size_t block_bytes = 3 * sizeof(double) * static_cast<size_t>(width);
+  const size_t most_blocks = std::max<size_t>(1, kForwardScratchBytes / block_bytes);
   const DeviceForwardTables tables{dp.tables().forward_match.get(),
                                    dp.tables().forward_transitions.get(), width};
-  // One launch: a warp per target up to the scratch's most_warps, which then stride.
+  // One launch: a block per target up to the scratch's most_blocks, which then stride.
   const size_t n = order.size();
   std::vector<int32_t> sorted(n);
   for (size_t j = 0; j < n; ++j) sorted[j] = ids[order[j]];
-  const size_t warps = std::min(n, most_warps);
-  const int blocks = static_cast<int>((warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
+  const int blocks = static_cast<int>(std::min(n, most_blocks));
   DeviceArray<int32_t> d_ids = device_copy(sorted.data(), n);
   DeviceArray<double> d_c = device_alloc<double>(n);
   DeviceArray<long long> d_e = device_alloc<long long>(n);
-  DeviceArray<double> rows = device_alloc<double>(static_cast<size_t>(blocks) * kWarpsPerBlock *
-                                                  3 * static_cast<size_t>(width));
+  DeviceArray<double> rows =
+      device_alloc<double>(static_cast<size_t>(blocks) * 3 * static_cast<size_t>(width));
   const TargetList list{dt.buffers().residues.get(), dt.buffers().offsets.get(), d_ids.get(),
                         nullptr, nullptr, static_cast<int>(n)};
-  forward_bound_kernel<<<blocks, kWarpsPerBlock * 32>>>(tables, list, B, d_c.get(), d_e.get(),
-                                                        rows.get());
+  forward_bound_kernel<<<blocks, lanes>>>(tables, list, B, d_c.get(), d_e.get(), rows.get());
   GPUSEQ_CUDA_CHECK_LAUNCH("forward_bound_kernel");
   std::vector<double> c(n);
   std::vector<long long> e(n);
