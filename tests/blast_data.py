@@ -108,11 +108,13 @@ def make_database(out: Path) -> dict:
             "db_length": sum(len(s) for _, s in records)}  # fmt: skip
 
 
-def run_blastp(data: dict, query: Path, *args: str, ungapped: bool = True) -> list[str]:
+def run_blastp(
+    data: dict, query: Path, *args: str, ungapped: bool = True, seg: str = "no"
+) -> list[str]:
     mode = ["-ungapped"] if ungapped else []
     run = subprocess.run(
         [BLASTP, "-query", query, "-db", data["db"], *mode, "-comp_based_stats", "0",
-         "-seg", "no", *args],
+         "-seg", seg, *args],
         check=True,
         capture_output=True,
         text=True,

@@ -59,10 +59,13 @@ def test_biopython_reads_the_output_as_blastps(blast_data, tmp_path):
     assert len(summary(ours)) > 20
 
 
-def test_ungapped_through_the_public_function(blast_data):
-    expected = run_blastp(blast_data, blast_data["query_fasta"], "-outfmt", OUTFMT)
+@pytest.mark.parametrize("seg", ["no", "yes"])
+def test_ungapped_through_the_public_function(blast_data, seg):
+    expected = run_blastp(blast_data, blast_data["query_fasta"], "-outfmt", OUTFMT,
+                          "-evalue", "100", seg=seg)  # fmt: skip
     hits = gpuseq.blastp(blast_data["query_fasta"], blast_data["db_fasta"], ungapped=True,
-                         comp_based_stats="F")
+                         comp_based_stats="F", seg=seg, evalue=100)  # fmt: skip
+    assert len(expected) > 300
     assert blast.outfmt6_lines(hits) == expected
 
 
