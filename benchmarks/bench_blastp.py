@@ -2,21 +2,29 @@
 """gpuseq's CPU blastp against NCBI blastp 2.12 on one generated database, in one run.
 
 The database: ``--subjects`` random proteins (lengths 50-700, Robinson & Robinson
-composition) with homologs of three queries (100, 500 and 1,000 residues) planted at 30-90%
-identity. Each tool runs as its own process, from the FASTA files (gpuseq) or the BLAST
-database made by ``makeblastdb`` (blastp, not timed) to an outfmt-6 file:
+composition) with homologs of ``--queries`` queries of each of 100, 500 and 1,000 residues
+planted at 30-90% identity. Each tool runs as its own process, from the FASTA files (gpuseq) or
+the BLAST database made by ``makeblastdb`` (blastp, not timed) to an outfmt-6 file, with one of
+the option sets (``--options``):
 
-    blastp -query Q -db DB [-ungapped] -comp_based_stats 0 -seg no -num_threads N
+    gapped    -comp_based_stats 0 -seg no
+    ungapped  -ungapped -comp_based_stats 0 -seg no
+    defaults  (no option: blastp's defaults, -comp_based_stats 2 -seg no)
+    seg       -seg yes (SEG on the queries, otherwise the defaults)
+    mode1     -comp_based_stats 1
+    mode3     -comp_based_stats 3
+
+    blastp -query Q -db DB OPTIONS -num_threads N -outfmt "6 std qlen slen score" -out F
+    python -m gpuseq.cli blastp -query Q -db subjects.fa OPTIONS -num_threads N
            -outfmt "6 std qlen slen score" -out F
-    python -m gpuseq.cli blastp -query Q -db subjects.fa [-ungapped] -comp_based_stats 0
-           -seg no -num_threads N -outfmt "6 std qlen slen score" -out F
 
-Rows are compared (their number and how many equal), wall times are the median of
-``--repeat`` runs, the ratio is blastp's time over gpuseq's (above 1: gpuseq is faster). A
+Rows are compared (their number and how many equal, line by line), wall times are the median
+of ``--repeat`` runs, the ratio is blastp's time over gpuseq's (above 1: gpuseq is faster). A
 JSON record goes to benchmarks/results/.
 
     python benchmarks/bench_blastp.py                          # 100,000 subjects, 1 thread
     python benchmarks/bench_blastp.py --subjects 20000 --threads 1 2 --repeat 1
+    python benchmarks/bench_blastp.py --options defaults seg --repeat 1
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -45,14 +54,25 @@ ROBINSON = np.array(
 OUTFMT = "6 std qlen slen score"
 
 
-def write_database(folder: Path, subjects: int, seed: int) -> dict:
+# Each option set's flags, the same for blastp and gpuseq.
+OPTION_SETS = {
+    "gapped": ["-comp_based_stats", "0", "-seg", "no"],
+    "ungapped": ["-ungapped", "-comp_based_stats", "0", "-seg", "no"],
+    "defaults": [],
+    "seg": ["-seg", "yes"],
+    "mode1": ["-comp_based_stats", "1"],
+    "mode3": ["-comp_based_stats", "3"],
+}
+
+
+def write_database(folder: Path, subjects: int, seed: int, per_length: int) -> dict:
     rng = np.random.default_rng(seed)
     p = ROBINSON / ROBINSON.sum()
 
     def protein(n: int) -> str:
         return "".join(rng.choice(AMINO, size=n, p=p))
 
-    queries = [(f"q{n}", protein(n)) for n in (100, 500, 1000)]
+    queries = [(f"q{n}_{k}", protein(n)) for n in (100, 500, 1000) for k in range(per_length)]
     planted = []
     for name, seq in queries:
         for identity in (0.9, 0.7, 0.5, 0.4, 0.3):
@@ -76,7 +96,7 @@ def write_database(folder: Path, subjects: int, seed: int) -> dict:
     subprocess.run(["makeblastdb", "-in", folder / "subjects.fa", "-dbtype", "prot", "-out",
                     folder / "db"], check=True, capture_output=True)  # fmt: skip
     return {"subjects": subjects + planted_count, "residues": int(lengths.sum()) + planted_residues,
-            "query_lengths": [100, 500, 1000]}  # fmt: skip
+            "query_lengths": [len(s) for _, s in queries]}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,8 +104,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--subjects", type=int, default=100_000, help="database size [100000]")
     ap.add_argument("--threads", type=int, nargs="+", default=[1], help="thread counts [1]")
     ap.add_argument("--repeat", type=int, default=3, help="runs per command [3]")
-    ap.add_argument("--modes", nargs="+", default=["gapped", "ungapped"],
-                    choices=["gapped", "ungapped"])  # fmt: skip
+    ap.add_argument(
+        "--options",
+        nargs="+",
+        default=["gapped", "ungapped"],
+        choices=list(OPTION_SETS),
+        help="option sets [gapped ungapped]",
+    )
+    ap.add_argument("--queries", type=int, default=1, help="queries of each length [1]")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", help="JSON output (default benchmarks/results/blastp-<host>-...)")
     args = ap.parse_args(argv)
@@ -98,39 +124,39 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench_blastp-") as tmp:
         folder = Path(tmp)
-        data = write_database(folder, args.subjects, args.seed)
+        data = write_database(folder, args.subjects, args.seed, args.queries)
         print(f"{data['subjects']} subjects, {data['residues']} residues; queries "
               f"{data['query_lengths']}")  # fmt: skip
         print(f"{'mode':<9} {'threads':>7} {'blastp s':>9} {'gpuseq s':>9} {'ratio':>6} "
-              f"{'rows':>6} {'equal':>6}")  # fmt: skip
+              f"{'rows':>6} {'equal':>6} {'common':>6}")  # fmt: skip
         env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
-        for mode in args.modes:
+        for mode in args.options:
             for threads in args.threads:
                 ref, ours = folder / f"ref-{mode}.tsv", folder / f"ours-{mode}.tsv"
                 blast_cmd = [blastp, "-query", folder / "queries.fa", "-db", folder / "db",
-                             *(["-ungapped"] if mode == "ungapped" else []),
-                             "-comp_based_stats", "0", "-seg", "no", "-num_threads",
-                             str(threads), "-outfmt", OUTFMT, "-out", ref]  # fmt: skip
+                             *OPTION_SETS[mode], "-num_threads", str(threads),
+                             "-outfmt", OUTFMT, "-out", ref]  # fmt: skip
                 our_cmd = [sys.executable, "-m", "gpuseq.cli", "blastp", "-query",
                            folder / "queries.fa", "-db", folder / "subjects.fa",
-                           *(["-ungapped"] if mode == "ungapped" else []),
-                           "-comp_based_stats", "0", "-seg", "no", "-num_threads",
-                           str(threads), "-outfmt", OUTFMT, "-out", ours]  # fmt: skip
+                           *OPTION_SETS[mode], "-num_threads", str(threads),
+                           "-outfmt", OUTFMT, "-out", ours]  # fmt: skip
                 t_ref = wall_times(blast_cmd, args.repeat)
                 t_ours = wall_times(our_cmd, args.repeat, env=env)
                 expected = ref.read_text().splitlines()
                 got = ours.read_text().splitlines()
                 equal = sum(a == b for a, b in zip(expected, got))
+                # Rows found by both, wherever they are (one extra row shifts all later ones).
+                common = sum((Counter(expected) & Counter(got)).values())
                 row = {"mode": mode, "threads": threads,
                        "blastp_s": statistics.median(t_ref), "gpuseq_s": statistics.median(t_ours),
                        "blastp_times_s": t_ref, "gpuseq_times_s": t_ours,
                        "rows_blastp": len(expected), "rows_gpuseq": len(got),
-                       "rows_equal": equal,
+                       "rows_equal": equal, "rows_common": common,
                        "blastp_command": shlex.join(map(str, blast_cmd))}  # fmt: skip
                 row["ratio"] = row["blastp_s"] / row["gpuseq_s"]
                 rows.append(row)
                 print(f"{mode:<9} {threads:>7} {row['blastp_s']:9.2f} {row['gpuseq_s']:9.2f} "
-                      f"{row['ratio']:6.2f} {len(expected):>6} {equal:>6}")  # fmt: skip
+                      f"{row['ratio']:6.2f} {len(expected):>6} {equal:>6} {common:>6}")  # fmt: skip
 
     import gpuseq
 

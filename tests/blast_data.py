@@ -108,11 +108,13 @@ def make_database(out: Path) -> dict:
             "db_length": sum(len(s) for _, s in records)}  # fmt: skip
 
 
-def run_blastp(data: dict, query: Path, *args: str, ungapped: bool = True) -> list[str]:
+def run_blastp(
+    data: dict, query: Path, *args: str, ungapped: bool = True, seg: str = "no"
+) -> list[str]:
     mode = ["-ungapped"] if ungapped else []
     run = subprocess.run(
         [BLASTP, "-query", query, "-db", data["db"], *mode, "-comp_based_stats", "0",
-         "-seg", "no", *args],
+         "-seg", seg, *args],
         check=True,
         capture_output=True,
         text=True,
@@ -129,3 +131,103 @@ FLAGS = {
     "xdrop_ungap": "-xdrop_ungap",
     "dbsize": "-dbsize",
 }
+
+
+# Low-complexity runs planted in some queries and subjects: blastp -seg yes masks them in the
+# queries; without SEG they give hits between unrelated sequences.
+LOW_COMPLEXITY = [
+    "QQQQQQQQQQQQQQQQQQQQQQQQQ",
+    "PPSPPAPPSPPPAPSPPPPAPPSP",
+    "KKEEKKEKKEEEKKEKEEKKEKE",
+    "SGSGSGSGGSSGSGSGSGGSGS",
+    "ALALALLAALALALALLA",
+]
+
+
+def make_large_database(out: Path, subjects: int, seed: int = 20261124) -> dict:
+    """A database at the scale of real searches: `subjects` random proteins (lengths 50-700,
+    Robinson & Robinson composition), one in 200 with a low-complexity run, and homologs of
+    nine queries (three each of about 100, 500 and 1,000 residues; two of each length carry a
+    low-complexity run) planted at 90% to 30% identity, with and without indels, whole and
+    partial, spread through the database."""
+    rng = np.random.default_rng(seed)
+    p = ROBINSON / ROBINSON.sum()
+    queries = []
+    for n in (100, 500, 1000):
+        for k in range(3):
+            seq = random_protein(rng, n)
+            if k < 2:  # a low-complexity run inside the query
+                run = LOW_COMPLEXITY[int(rng.integers(len(LOW_COMPLEXITY)))]
+                at = int(rng.integers(0, n - len(run)))
+                seq = seq[:at] + run + seq[at + len(run) :]
+            queries.append((f"q{n}_{k}", seq))
+    planted = []
+    for qname, qseq in queries:
+        for k, identity in enumerate([0.9, 0.75, 0.6, 0.5, 0.4, 0.35, 0.3]):
+            body = mutated(rng, qseq, identity, 0.02 if k % 2 else 0.0)
+            if k == 4:  # a partial homolog
+                body = body[len(body) // 4 : 3 * len(body) // 4]
+            flanks = [random_protein(rng, int(rng.integers(0, 80))) for _ in range(2)]
+            planted.append((f"{qname}_h{k}", flanks[0] + body + flanks[1]))
+
+    # The random subjects as bytes (fast at 100,000 subjects).
+    lengths = rng.integers(50, 701, size=subjects)
+    letters = np.frombuffer("".join(AMINO).encode(), dtype=np.uint8)
+    residues = letters[rng.choice(20, size=int(lengths.sum()), p=p)].tobytes()
+    bounds = np.concatenate([[0], np.cumsum(lengths)])
+    every = max(1, subjects // len(planted))
+    db_fasta = out / "db.fa"
+    total = 0
+    with open(db_fasta, "w") as f:
+        for i in range(subjects):
+            seq = residues[bounds[i] : bounds[i + 1]].decode()
+            if i % 200 == 7:
+                run = LOW_COMPLEXITY[i % len(LOW_COMPLEXITY)]
+                seq = seq[: len(seq) // 2] + run + seq[len(seq) // 2 :]
+            f.write(f">s{i}\n{seq}\n")
+            total += len(seq)
+            if i % every == 0 and planted:
+                name, seq = planted.pop()
+                f.write(f">{name}\n{seq}\n")
+                total += len(seq)
+        for name, seq in planted:
+            f.write(f">{name}\n{seq}\n")
+            total += len(seq)
+    query_fasta = out / "queries.fa"
+    write_fasta(query_fasta, queries)
+    subprocess.run([MAKEBLASTDB, "-in", db_fasta, "-dbtype", "prot", "-out", out / "db"],
+                   check=True, capture_output=True)  # fmt: skip
+    return {"dir": out, "db": out / "db", "db_fasta": db_fasta, "queries": queries,
+            "query_fasta": query_fasta, "db_length": total}  # fmt: skip
+
+
+# blastp searches a subject longer than 5,000,000 residues (MAX_DBSEQ_LEN) in chunks of that
+# length overlapping by 100 (s_GetNextSubjectChunk): chunk 1 is [0, 5,000,000), chunk 2
+# [4,999,900, 9,999,900), chunk 3 [9,999,800, ...).
+CHUNK_BOUNDARIES = (4_999_900, 5_000_000, 9_999_800, 9_999_900)
+
+
+def make_long_subject_database(out: Path, seed: int = 7) -> dict:
+    """300 short random subjects and one of 10,200,000 residues holding homologs (40-60%
+    identity, with indels) of eight 200-residue queries, each placed across or next to a
+    boundary of blastp's subject chunks."""
+    rng = np.random.default_rng(seed)
+    letters = np.frombuffer("".join(AMINO).encode(), dtype=np.uint8)
+    p = ROBINSON / ROBINSON.sum()
+    giant = bytearray(letters[rng.choice(20, size=10_200_000, p=p)].tobytes())
+    queries = []
+    starts = (4_999_700, 4_999_800, 4_999_850, 4_999_900, 4_999_950, 4_999_990, 9_999_700,
+              9_999_850)  # fmt: skip
+    for k, at in enumerate(starts):
+        query = random_protein(rng, 200)
+        queries.append((f"q{k}", query))
+        homolog = mutated(rng, query, [0.4, 0.5, 0.6, 0.45][k % 4], 0.02)
+        giant[at : at + len(homolog)] = homolog.encode()
+    records = [(f"r{i}", random_protein(rng, int(rng.integers(50, 500)))) for i in range(300)]
+    records.insert(150, ("giant", giant.decode()))
+    db_fasta, query_fasta = out / "db.fa", out / "queries.fa"
+    write_fasta(db_fasta, records)
+    write_fasta(query_fasta, queries)
+    subprocess.run([MAKEBLASTDB, "-in", db_fasta, "-dbtype", "prot", "-out", out / "db"],
+                   check=True, capture_output=True)  # fmt: skip
+    return {"dir": out, "db": out / "db", "db_fasta": db_fasta, "query_fasta": query_fasta}

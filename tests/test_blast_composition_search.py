@@ -1,8 +1,9 @@
 """gpuseq's blastp with composition-based statistics against Debian's blastp with its default
-options (-comp_based_stats 2, and mode 1): every outfmt-6 row, on the dolphin proteome of
-Debian's plast-example (queries from the proteome itself, so near-identical self hits whose
-subjects keep their low-complexity regions) and on tests/blast_data.py's generated database
-(rare letters, X runs, mutated homologs)."""
+options (-comp_based_stats 2) and the other modes (1, 3), and with SEG on the queries (-seg
+yes): every outfmt-6 row, on the dolphin proteome of Debian's plast-example (queries from the
+proteome itself, so near-identical self hits whose subjects keep their low-complexity regions,
+and real low-complexity regions for SEG to mask) and on tests/blast_data.py's generated
+database (rare letters, X runs, mutated homologs, a K/E/P/S-rich query that SEG masks)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from blast_data import BLASTP, MAKEBLASTDB, MISSING, OUTFMT, SKIP_REASON, make_database
 
 import gpuseq
-from gpuseq import blast
+from gpuseq import _core, blast
 
 PLAST = Path("/usr/share/doc/plast-example/db")
 pytestmark = pytest.mark.skipif(MISSING, reason=SKIP_REASON)
@@ -47,20 +48,58 @@ def dolphin(tmp_path_factory) -> dict:
     return {"db": out / "db", "fasta": fasta, "queries": queries}
 
 
-@pytest.mark.parametrize("mode", ["2", "1"])
-def test_real_proteins_rows_equal_blastp_default(dolphin, mode):
-    flags = [] if mode == "2" else ["-comp_based_stats", mode]  # 2 is blastp's default
-    expected = blastp_rows(dolphin["db"], dolphin["queries"], *flags)
-    hits = gpuseq.blastp(dolphin["queries"], dolphin["fasta"], comp_based_stats=mode)
+# (-comp_based_stats, -seg): blastp's defaults first.
+OPTION_SETS = [("2", "no"), ("1", "no"), ("3", "no"), ("2", "yes"), ("0", "yes")]
+
+
+def masked_queries(queries: Path) -> int:
+    """How many queries SEG masks (so that -seg yes has something to do)."""
+    codes, offsets, _ = blast.encode(queries)
+    return sum(bool(_core.blast_seg(codes[a:b], 12, 2.2, 2.5))
+               for a, b in zip(offsets[:-1], offsets[1:]))  # fmt: skip
+
+
+def blastp_flags(mode: str, seg: str) -> list[str]:
+    return (["-comp_based_stats", mode] if mode != "2" else []) + (
+        ["-seg", seg] if seg != "no" else []
+    )
+
+
+@pytest.mark.parametrize("mode, seg", OPTION_SETS)
+def test_real_proteins_rows_equal_blastp(dolphin, mode, seg):
+    expected = blastp_rows(dolphin["db"], dolphin["queries"], *blastp_flags(mode, seg))
+    hits = gpuseq.blastp(dolphin["queries"], dolphin["fasta"], comp_based_stats=mode, seg=seg)
     assert len(expected) > 1000
+    assert seg == "no" or masked_queries(dolphin["queries"]) >= 2
     assert blast.outfmt6_lines(hits) == expected
 
 
-@pytest.mark.parametrize("mode", ["2", "1"])
-def test_generated_rows_equal_blastp_default(blast_data, mode):
-    flags = ["-evalue", "100"] + ([] if mode == "2" else ["-comp_based_stats", mode])
+@pytest.mark.parametrize("mode, seg", OPTION_SETS)
+def test_generated_rows_equal_blastp(blast_data, mode, seg):
+    flags = ["-evalue", "100", *blastp_flags(mode, seg)]
     expected = blastp_rows(blast_data["db"], blast_data["query_fasta"], *flags)
     hits = gpuseq.blastp(blast_data["query_fasta"], blast_data["db_fasta"], evalue=100,
-                         comp_based_stats=mode)  # fmt: skip
+                         comp_based_stats=mode, seg=seg)  # fmt: skip
     assert len(expected) > 50
+    assert seg == "no" or masked_queries(blast_data["query_fasta"]) >= 1
     assert blast.outfmt6_lines(hits) == expected
+
+
+def test_near_identity_threshold_equals_blastp(dolphin, tmp_path):
+    """A subject aligning with more than 96% identities keeps its low-complexity regions
+    (s_TestNearIdentical), else SEG masks it: a dolphin protein against itself with runs of X
+    in the query at 95.1%, 95.7% and 96.2% identity (blastp's scores: 2580, 2692, 2712)."""
+    codes, offsets, names = blast.encode(dolphin["fasta"])
+    i = names.index("ENSTTRP00000000008")
+    protein = "".join(_core.blast_letters[c] for c in codes[offsets[i] : offsets[i + 1]])
+    queries = []
+    for runs in ([(300, 326)], [(371, 377), (463, 480)], [(300, 320)]):
+        letters = list(protein)
+        for begin, end in runs:
+            letters[begin:end] = "X" * (end - begin)
+        queries.append(f">x{len(queries)}\n{''.join(letters)}\n")
+    path = tmp_path / "masked.fa"
+    path.write_text("".join(queries))
+    expected = blastp_rows(dolphin["db"], path)
+    assert len(expected) > 3
+    assert blast.outfmt6_lines(gpuseq.blastp(path, dolphin["fasta"])) == expected

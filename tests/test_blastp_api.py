@@ -59,28 +59,29 @@ def test_biopython_reads_the_output_as_blastps(blast_data, tmp_path):
     assert len(summary(ours)) > 20
 
 
-def test_ungapped_through_the_public_function(blast_data):
-    expected = run_blastp(blast_data, blast_data["query_fasta"], "-outfmt", OUTFMT)
+@pytest.mark.parametrize("seg", ["no", "yes"])
+def test_ungapped_through_the_public_function(blast_data, seg):
+    expected = run_blastp(blast_data, blast_data["query_fasta"], "-outfmt", OUTFMT,
+                          "-evalue", "100", seg=seg)  # fmt: skip
     hits = gpuseq.blastp(blast_data["query_fasta"], blast_data["db_fasta"], ungapped=True,
-                         comp_based_stats="F")
+                         comp_based_stats="F", seg=seg, evalue=100)  # fmt: skip
+    assert len(expected) > 300
     assert blast.outfmt6_lines(hits) == expected
 
 
 def test_options_blastp_takes_but_gpuseq_does_not_implement(blast_data):
     q, db = blast_data["query_fasta"], blast_data["db_fasta"]
-    with pytest.raises(gpuseq.UnsupportedOptionError, match="comp_based_stats 3"):
-        gpuseq.blastp(q, db, comp_based_stats=3)  # unconditional matrix adjustment
     for options, words in (
         (dict(matrix="PAM30"), "matrix"),
         (dict(gapopen=10), "gapopen"),
         (dict(word_size=2), "word_size"),
-        (dict(seg="yes"), "seg"),
+        (dict(seg="12 2.0 2.3"), "seg"),  # SEG with its own window and cutoffs
     ):
         with pytest.raises(gpuseq.UnsupportedOptionError, match=words):
             gpuseq.blastp(q, db, comp_based_stats=0, **options)
     # The command says it on one line and fails.
-    run = _gpuseq_blastp("-query", q, "-db", db, "-comp_based_stats", "3")
-    assert run.returncode == 1 and "comp_based_stats" in run.stderr
+    run = _gpuseq_blastp("-query", q, "-db", db, "-matrix", "PAM30")
+    assert run.returncode == 1 and "matrix" in run.stderr
 
 
 def test_values_blastp_rejects(blast_data):

@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -57,11 +58,17 @@ int32_t query_length_of(const CArray<uint8_t>& query) {
   return static_cast<int32_t>(query.shape(0));
 }
 
-// The queries' search buffers and original letters (identities), checked.
+using Segments = std::vector<std::pair<int32_t, int32_t>>;
+
+// The queries' search buffers, original letters (identities) and lookup segments (None: the
+// whole of every query), checked; the inputs point into the arguments.
 std::vector<QueryInput> query_inputs(const std::vector<CArray<uint8_t>>& queries,
-                                     const std::vector<CArray<uint8_t>>& letters) {
+                                     const std::vector<CArray<uint8_t>>& letters,
+                                     const std::optional<std::vector<Segments>>& segments) {
   if (queries.size() != letters.size())
     throw std::invalid_argument("one letters array per query expected");
+  if (segments && segments->size() != queries.size())
+    throw std::invalid_argument("one list of lookup segments per query expected");
   std::vector<QueryInput> inputs;
   for (size_t k = 0; k < queries.size(); ++k) {
     QueryInput q;
@@ -70,6 +77,16 @@ std::vector<QueryInput> query_inputs(const std::vector<CArray<uint8_t>>& queries
       throw std::invalid_argument("query_letters must have the query's length");
     q.codes = queries[k].data();
     q.letters = letters[k].data();
+    if (segments) {
+      int32_t previous_end = 0;
+      for (const auto& [begin, end] : (*segments)[k]) {
+        if (begin < previous_end || end < begin || end > q.length)
+          throw std::invalid_argument("lookup segments must be increasing [begin, end) ranges "
+                                      "inside the query");
+        previous_end = end;
+      }
+      q.lookup_segments = &(*segments)[k];
+    }
     inputs.push_back(q);
   }
   return inputs;
@@ -453,8 +470,9 @@ void bind_blast(py::module_& m) {
       "blast_ungapped_search",
       [](std::vector<CArray<uint8_t>> queries, std::vector<CArray<uint8_t>> letters,
          CArray<uint8_t> codes, CArray<int64_t> offsets, int64_t db_length, double evalue,
-         int32_t max_target_seqs, int threshold, int window, double x_drop_bits, int threads) {
-        std::vector<QueryInput> inputs = query_inputs(queries, letters);
+         int32_t max_target_seqs, int threshold, int window, double x_drop_bits, int threads,
+         std::optional<std::vector<Segments>> segments) {
+        std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
         UngappedSearchOptions o =
@@ -503,18 +521,21 @@ void bind_blast(py::module_& m) {
       py::arg("db_length"), py::arg("evalue") = 10.0, py::arg("max_target_seqs") = 500,
       py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
       py::arg("x_drop_bits") = 7.0, py::arg("threads") = 0,
+      py::arg("lookup_segments") = py::none(),
       "blastp -ungapped for several queries scanned together: (one dict of rows in output "
-      "order and statistics per query, counters).");
+      "order and statistics per query, counters). lookup_segments: per query the [begin, end) "
+      "ranges whose words enter the lookup table (blastp's query outside its mask).");
 
   m.def(
       "blast_gapped_search",
       [](std::vector<CArray<uint8_t>> queries, std::vector<CArray<uint8_t>> letters,
          CArray<uint8_t> codes, CArray<int64_t> offsets, int64_t db_length, double evalue,
          int32_t max_target_seqs, int threshold, int window, double x_drop_ungapped_bits,
-         double x_drop_gapped_bits, double x_drop_final_bits, int threads, int comp_based_stats) {
-        std::vector<QueryInput> inputs = query_inputs(queries, letters);
-        if (comp_based_stats < 0 || comp_based_stats > 2)
-          throw std::invalid_argument("comp_based_stats must be 0, 1 or 2");
+         double x_drop_gapped_bits, double x_drop_final_bits, int threads, int comp_based_stats,
+         std::optional<std::vector<Segments>> segments) {
+        std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
+        if (comp_based_stats < 0 || comp_based_stats > 3)
+          throw std::invalid_argument("comp_based_stats must be 0, 1, 2 or 3");
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
         if (!(evalue > 0)) throw std::invalid_argument("evalue must be positive");
@@ -586,8 +607,9 @@ void bind_blast(py::module_& m) {
       py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
       py::arg("x_drop_ungapped_bits") = 7.0, py::arg("x_drop_gapped_bits") = 15.0,
       py::arg("x_drop_final_bits") = 25.0, py::arg("threads") = 0, py::arg("comp_based_stats") = 0,
-      "Gapped blastp (-comp_based_stats 0, 1 or 2) for several queries scanned together: one "
-      "dict of rows in output order per query.");
+      py::arg("lookup_segments") = py::none(),
+      "Gapped blastp (-comp_based_stats 0, 1, 2 or 3) for several queries scanned together: one "
+      "dict of rows in output order per query. lookup_segments: as blast_ungapped_search.");
 }
 
 }  // namespace gpuseq::bindings

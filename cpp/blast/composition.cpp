@@ -977,7 +977,7 @@ constexpr int kWordSize = 8;
 constexpr uint64_t kWordMask = 0xFFFFFFFFFFull;
 constexpr double kNearIdenticalBitsPerPosition = 1.74;
 constexpr int32_t kMinimumLengthNearIdentical = 50;
-constexpr double kMinFractionNearIdentical = 0.95;
+constexpr double kMinFractionNearIdentical = 0.96;
 
 int extend_right(const uint8_t* q, int qlen, const uint8_t* s, int slen, int* q_ext, int* s_ext,
                  int* align_len) {

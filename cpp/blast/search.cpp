@@ -77,7 +77,11 @@ Concatenated concatenate(const std::vector<QueryInput>& queries, const std::vect
     all.codes.insert(all.codes.end(), queries[k].codes, queries[k].codes + queries[k].length);
     all.contexts.push_back(c);
     all.query_of.push_back(static_cast<int32_t>(k));
-    all.segments.emplace_back(c.start, c.start + c.length);
+    if (queries[k].lookup_segments == nullptr)
+      all.segments.emplace_back(c.start, c.start + c.length);
+    else
+      for (const auto& [begin, end] : *queries[k].lookup_segments)
+        all.segments.emplace_back(c.start + begin, c.start + end);
   }
   return all;
 }

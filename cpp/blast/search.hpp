@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "blast/gapped.hpp"
@@ -56,12 +57,15 @@ struct SearchCounters {
   int64_t ungapped_hsps = 0;
 };
 
-// A query: its NCBIstdaa search buffer (O replaced by X) and its original letters (for
-// identities only).
+// A query: its NCBIstdaa search buffer (O replaced by X, masked residues by X) and its
+// original letters (for identities only).
 struct QueryInput {
   const uint8_t* codes = nullptr;
   const uint8_t* letters = nullptr;
   int32_t length = 0;
+  // The [begin, end) ranges whose words enter the lookup table (blastp's lookup segments: the
+  // query outside its mask); nullptr: the whole query.
+  const std::vector<std::pair<int32_t, int32_t>>* lookup_segments = nullptr;
 };
 
 // blastp -ungapped for several queries, scanned together as blastp concatenates them. For
@@ -84,7 +88,7 @@ struct GappedSearchOptions {
   double x_drop_gapped_bits = 15.0;   // -xdrop_gap
   double x_drop_final_bits = 25.0;    // -xdrop_gap_final
   double gap_trigger_bits = 22.0;
-  int comp_based_stats = 0;  // 0, 1 or 2 (spec 14)
+  int comp_based_stats = 0;  // 0, 1, 2 or 3 (spec 14)
   int threads = 0;
 };
 

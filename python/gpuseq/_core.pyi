@@ -373,6 +373,7 @@ def blast_gapped_search(
     x_drop_final_bits: float = 25.0,
     threads: int = 0,
     comp_based_stats: int = 0,
+    lookup_segments: list[list[tuple[int, int]]] | None = None,
 ) -> list[dict[str, Any]]: ...
 def blast_word_hits(
     query: ArrayLike, codes: ArrayLike, offsets: ArrayLike, threshold: int = 11
@@ -398,6 +399,7 @@ def blast_ungapped_search(
     window: int = 40,
     x_drop_bits: float = 7.0,
     threads: int = 0,
+    lookup_segments: list[list[tuple[int, int]]] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, int]]: ...
 
 # Every build: NVRTC compilation of the GPU filter kernels (no GPU needed).

@@ -1,4 +1,4 @@
-"""BLASTP on the CPU, equal to NCBI blastp 2.12 (composition-based statistics 0, 1 and 2).
+"""BLASTP on the CPU, equal to NCBI blastp 2.12 (composition-based statistics 0 to 3).
 
 The C++ stages live in ``cpp/blast`` (spec: ``shared/specs/blastp.md``); each one can be
 called on its own here, as the GPU stages will be compared against them:
@@ -138,16 +138,39 @@ def _query_buffers(codes: np.ndarray, name: str, source: str) -> tuple[np.ndarra
     return search, letters
 
 
-def _queries(query_db: _Encoded) -> tuple[list[np.ndarray], list[np.ndarray], list[str]]:
-    """(search buffers, letters, names) of every query, all searched together."""
-    searches, letters = [], []
+# blastp -seg yes on queries: SEG with window 12, locut 2.2, hicut 2.5 (blast_seg.c defaults).
+_QUERY_SEG = (12, 2.2, 2.5)
+
+
+def _queries(
+    query_db: _Encoded, seg: bool = False
+) -> tuple[list[np.ndarray], list[np.ndarray], list[str], list[list[tuple[int, int]]]]:
+    """(search buffers, letters, names, lookup segments) of every query, all searched
+    together. With ``seg`` each query is masked as blastp -seg yes masks it
+    (BlastSetUp_MaskQuery): SEG runs on the search buffer (O already X), its segments become X
+    there (so the Karlin-Altschul block, the extensions and the composition stage all see X)
+    and the lookup table takes only words wholly outside them; identities still compare the
+    original letters."""
+    searches, letters, segments = [], [], []
     for qi in range(len(query_db)):
         search, original = _query_buffers(
             query_db.sequence(qi), query_db.names[qi], query_db.source
         )
+        unmasked = [(0, len(search))]
+        if seg:
+            masked = _core.blast_seg(search, *_QUERY_SEG)
+            unmasked, start = [], 0
+            for begin, end in masked:  # sorted, inclusive
+                search[begin : end + 1] = _NCBI_X
+                if begin > start:
+                    unmasked.append((start, begin))
+                start = max(start, end + 1)
+            if start < len(search):
+                unmasked.append((start, len(search)))
         searches.append(search)
         letters.append(original)
-    return searches, letters, query_db.names
+        segments.append(unmasked)
+    return searches, letters, query_db.names, segments
 
 
 def _single_query(query: Any) -> tuple[np.ndarray, np.ndarray, str]:
@@ -247,11 +270,13 @@ def blastp_ungapped(
     xdrop_ungap: float = 7.0,
     dbsize: int | None = None,
     threads: int = 0,
+    seg: bool = False,
 ) -> pd.DataFrame:
     """``blastp -ungapped -comp_based_stats 0 -seg no`` of every query against the subjects.
 
     Arguments are blastp's flags of the same names (``dbsize``: ``-dbsize``, the database
-    length used for statistics; default the subjects' total residues).
+    length used for statistics; default the subjects' total residues; ``seg``: ``-seg yes``,
+    SEG on the queries).
 
     Returns:
         A DataFrame with :data:`OUTFMT6_COLUMNS` (``evalue``, ``bitscore`` and ``pident`` as
@@ -262,7 +287,9 @@ def blastp_ungapped(
         EmptyInputError: no queries or subjects, or a query without residues.
         AlphabetError, FormatError: unreadable sequences (file, line and record named).
     """
-    db, db_length, searches, letters, names = _search_inputs(queries, subjects, dbsize)
+    db, db_length, searches, letters, names, segments = _search_inputs(
+        queries, subjects, dbsize, seg
+    )
     results, _ = _core.blast_ungapped_search(
         searches,
         letters,
@@ -275,6 +302,7 @@ def blastp_ungapped(
         int(window_size),
         float(xdrop_ungap),
         int(threads),
+        segments,
     )
     return _hits_frame(db, names, searches, results)
 
@@ -292,16 +320,19 @@ def blastp_gapped(
     dbsize: int | None = None,
     threads: int = 0,
     comp_based_stats: int = 0,
+    seg: bool = False,
 ) -> pd.DataFrame:
     """``blastp -seg no`` (gapped, BLOSUM62, gap costs 11/1) of every query against the
     subjects: the preliminary score-only X-drop extension, the traceback, Spouge's E-values.
     Arguments and the returned DataFrame as :func:`blastp_ungapped` (``xdrop_gap``,
-    ``xdrop_gap_final``: blastp's flags of those names, in bits). ``comp_based_stats`` 1 or 2
-    replaces the traceback by blastp's composition stage (each subject SEG-masked, its own
+    ``xdrop_gap_final``: blastp's flags of those names, in bits). ``comp_based_stats`` 1, 2
+    or 3 replaces the traceback by blastp's composition stage (each subject SEG-masked, its own
     adjusted matrix, realigned in 1/32 units); see docs/architecture.md for what of it is
-    still approximate.
+    still approximate. ``seg``: ``-seg yes`` (SEG on the queries).
     """
-    db, db_length, searches, letters, names = _search_inputs(queries, subjects, dbsize)
+    db, db_length, searches, letters, names, segments = _search_inputs(
+        queries, subjects, dbsize, seg
+    )
     results = _core.blast_gapped_search(
         searches,
         letters,
@@ -317,13 +348,15 @@ def blastp_gapped(
         float(xdrop_gap_final),
         int(threads),
         int(comp_based_stats),
+        segments,
     )
     return _hits_frame(db, names, searches, results)
 
 
-def _search_inputs(queries, subjects, dbsize):
+def _search_inputs(queries, subjects, dbsize, seg=False):
     """(subjects without empty records, database length for the statistics, the queries'
-    search buffers, letters and names), or EmptyInputError naming the source."""
+    search buffers, letters, names and lookup segments), or EmptyInputError naming the
+    source."""
     query_db = _read(queries)
     db = _read(subjects).without_empty()
     if len(query_db) == 0:
@@ -331,7 +364,7 @@ def _search_inputs(queries, subjects, dbsize):
     if len(db) == 0:
         raise EmptyInputError(db.source, None, "no subject sequences")
     db_length = int(dbsize) if dbsize else int(db.offsets[-1])
-    return (db, db_length, *_queries(query_db))
+    return (db, db_length, *_queries(query_db, seg))
 
 
 def _hits_frame(db, names, searches, results) -> pd.DataFrame:
@@ -459,10 +492,10 @@ def blastp(
         word_size, threshold, comp_based_stats, seg, ungapped, window_size, xdrop_ungap,
         xdrop_gap, xdrop_gap_final, dbsize: blastp's flags of the same names, with its
             defaults. Implemented so far: BLOSUM62 with gap costs 11/1, words of 3,
-            ``comp_based_stats`` 0, 1 and 2 (blastp's default, the conditional
-            composition-based score adjustment; also ``"D"``, ``"T"``, ``"F"``) and
-            ``seg="no"``; ``comp_based_stats=3`` raises
-            :class:`~gpuseq.UnsupportedOptionError`.
+            ``comp_based_stats`` 0, 1, 2 (blastp's default, the conditional
+            composition-based score adjustment; also ``"D"``, ``"T"``, ``"F"``) and 3 (the
+            full adjustment for every subject), ``seg`` ``"no"`` (blastp's default) or
+            ``"yes"`` (SEG on the queries, window 12, cutoffs 2.2 and 2.5).
 
     Returns:
         A DataFrame of blastp's ``-outfmt "6 std qlen slen score"`` columns
@@ -479,7 +512,8 @@ def blastp(
     db = _refuse_blast_database(db)
     common = dict(evalue=float(evalue), max_target_seqs=int(max_target_seqs),
                   threshold=int(threshold), window_size=int(window_size),
-                  xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=int(num_threads))
+                  xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=int(num_threads),
+                  seg=str(seg).lower() == "yes")
     if ungapped:
         return blastp_ungapped(query, db, **common)
     return blastp_gapped(query, db, xdrop_gap=float(xdrop_gap),
@@ -488,8 +522,9 @@ def blastp(
                          **common)
 
 
-# blastp's -comp_based_stats values -> mode (D and T: the default, conditional adjustment).
-_COMP_BASED_STATS = {"0": 0, "F": 0, "1": 1, "2": 2, "D": 2, "T": 2}
+# blastp's -comp_based_stats values -> mode (D and T: the default, conditional adjustment;
+# 3: the full adjustment for every subject).
+_COMP_BASED_STATS = {"0": 0, "F": 0, "1": 1, "2": 2, "D": 2, "T": 2, "3": 3}
 
 
 def _check_blastp_options(o: dict) -> None:
@@ -514,13 +549,11 @@ def _check_blastp_options(o: dict) -> None:
         unsupported("word_size", o["word_size"], "3")
     cbs = str(o["comp_based_stats"]).upper()
     if cbs not in _COMP_BASED_STATS:
-        if cbs != "3":
-            raise ValueError(f"-comp_based_stats must be 0, 1, 2, 3, D, F or T, not {cbs!r}")
-        unsupported("comp_based_stats", o["comp_based_stats"], "0, 1 and 2 (D, T)")
+        raise ValueError(f"-comp_based_stats must be 0, 1, 2, 3, D, F or T, not {cbs!r}")
     if o["ungapped"] and _COMP_BASED_STATS[cbs] != 0:
         raise ValueError("-ungapped needs -comp_based_stats 0 (blastp's own rule)")
-    if str(o["seg"]).lower() != "no":
-        unsupported("seg", o["seg"], "'no'")
+    if str(o["seg"]).lower() not in ("yes", "no"):
+        unsupported("seg", o["seg"], "'yes' and 'no'")
 
 
 def _refuse_blast_database(db):
