@@ -123,9 +123,8 @@ UngappedStage ungapped_stage(bool gpu) {
             const int64_t* offsets, int32_t subject_count, SearchCounters* counters) {
     cuda::blast::GpuUngappedCounters c;
     std::vector<std::vector<UngappedHsp>> per_subject(subject_count);
-    for (cuda::blast::SubjectHsp& h :
-         cuda::blast::gpu_ungapped_hsps(lookup, query, contexts, window, subjects, offsets,
-                                        subject_count, {}, &c))
+    for (cuda::blast::SubjectHsp& h : cuda::blast::gpu_ungapped_hsps(
+             lookup, query, contexts, window, subjects, offsets, subject_count, {}, &c))
       per_subject[h.subject].push_back(h.hsp);
     if (counters) {
       counters->word_hits += c.word_hits;
@@ -473,10 +472,9 @@ void bind_blast(py::module_& m) {
           TwoHitFinder finder(lookup, query.data(), n, params);
           for (int32_t i = 0; i < subjects.count; ++i) {
             const int64_t begin = subjects.offsets[i];
-            for (const UngappedHsp& h :
-                 finder.run(subjects.codes + begin,
-                            static_cast<int32_t>(subjects.offsets[i + 1] - begin), &word_hits,
-                            &extensions)) {
+            for (const UngappedHsp& h : finder.run(
+                     subjects.codes + begin, static_cast<int32_t>(subjects.offsets[i + 1] - begin),
+                     &word_hits, &extensions)) {
               subject_index.push_back(i);
               hsps.push_back(h);
             }

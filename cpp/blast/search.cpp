@@ -257,9 +257,8 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
     TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
     std::vector<std::vector<UngappedHsp>> per_query(nq);
     for (int64_t i = begin; i < end; ++i) {
-      std::vector<UngappedHsp> ungapped = options.ungapped_stage
-                                              ? std::move(staged[i])
-                                              : finder.run(subject_at(i), length_at(i));
+      std::vector<UngappedHsp> ungapped =
+          options.ungapped_stage ? std::move(staged[i]) : finder.run(subject_at(i), length_at(i));
       if (ungapped.empty()) continue;
       for (auto& l : per_query) l.clear();
       for (UngappedHsp& h : ungapped) per_query[all.query_of[h.context]].push_back(h);

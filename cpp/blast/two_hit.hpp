@@ -103,8 +103,8 @@ GPUSEQ_HOST_DEVICE TwoHitExtension extend_two_hit(const uint8_t* query, int32_t 
   // The right extension runs only if the left one reached back to the first hit.
   if (left_len >= s0 - first_end) {
     ext.right_extended = true;
-    const int32_t n = subject_length - s0 < query_length - q0 ? subject_length - s0
-                                                              : query_length - q0;
+    const int32_t n =
+        subject_length - s0 < query_length - q0 ? subject_length - s0 : query_length - q0;
     right_best = left_best;
     int32_t sum = left_best, t = 0;
     for (; t < n; ++t) {

@@ -2,13 +2,13 @@
 // ungapped extension (gpu_ungapped.hpp). The decisions (two-hit test, X-drop extension) are
 // cpp/blast/two_hit.hpp's, the CPU's own source; each diagonal's hits are replayed in
 // increasing subject offset as TwoHitFinder::run meets them, so the HSPs are the CPU's.
-#include <cub/device/device_scan.cuh>
-#include <cub/device/device_segmented_sort.cuh>
-#include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+#include <cub/device/device_select.cuh>
 #include <stdexcept>
 #include <string>
 
@@ -20,12 +20,12 @@
 namespace gpuseq::cuda::blast {
 
 using gpuseq::blast::DiagonalState;
-using gpuseq::blast::QueryContext;
-using gpuseq::blast::TwoHitExtension;
-using gpuseq::blast::UngappedHsp;
 using gpuseq::blast::kAlphabetSize;
 using gpuseq::blast::kTwoHitWord;
 using gpuseq::blast::kWordCells;
+using gpuseq::blast::QueryContext;
+using gpuseq::blast::TwoHitExtension;
+using gpuseq::blast::UngappedHsp;
 
 namespace {
 
@@ -100,7 +100,8 @@ __global__ void detect_hits(const uint8_t* __restrict__ codes, const int64_t* __
 }
 
 // Hit assembling: bin (subject local / bins, bin % bins) copied to its place in one array.
-__global__ void assemble_hits(const uint64_t* __restrict__ hits, const int64_t* __restrict__ bin_base,
+__global__ void assemble_hits(const uint64_t* __restrict__ hits,
+                              const int64_t* __restrict__ bin_base,
                               const int32_t* __restrict__ bin_capacity,
                               const int64_t* __restrict__ segment_offsets, int64_t segments,
                               int32_t bins, uint64_t* __restrict__ assembled) {
@@ -152,8 +153,10 @@ __device__ int32_t context_of(const QueryContext* contexts, int32_t n, int32_t q
   int32_t lo = 0, hi = n;  // the last context starting at or before q
   while (hi - lo > 1) {
     const int32_t mid = (lo + hi) / 2;
-    if (contexts[mid].start <= q) lo = mid;
-    else hi = mid;
+    if (contexts[mid].start <= q)
+      lo = mid;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -161,17 +164,14 @@ __device__ int32_t context_of(const QueryContext* contexts, int32_t n, int32_t q
 // Diagonal-based ungapped extension: a thread per diagonal (a run of equal subject and
 // diagonal in the sorted hits) that holds a pair, replaying TwoHitFinder's state machine over
 // all of the diagonal's hits in subject order; hits an extension covered are skipped by it.
-__global__ void extend_diagonals(const uint64_t* __restrict__ sorted,
-                                 const uint8_t* __restrict__ pair,
-                                 const int64_t* __restrict__ runs, int64_t run_count,
-                                 int64_t hit_count, const uint8_t* __restrict__ codes,
-                                 const int64_t* __restrict__ offsets, int32_t first_subject,
-                                 const uint8_t* __restrict__ query, int32_t query_length,
-                                 const QueryContext* __restrict__ contexts, int32_t context_count,
-                                 int32_t window, const int32_t* __restrict__ blosum62,
-                                 DeviceHsp* __restrict__ hsps,
-                                 unsigned long long* __restrict__ hsp_count,
-                                 unsigned long long* __restrict__ extensions) {
+__global__ void extend_diagonals(
+    const uint64_t* __restrict__ sorted, const uint8_t* __restrict__ pair,
+    const int64_t* __restrict__ runs, int64_t run_count, int64_t hit_count,
+    const uint8_t* __restrict__ codes, const int64_t* __restrict__ offsets, int32_t first_subject,
+    const uint8_t* __restrict__ query, int32_t query_length,
+    const QueryContext* __restrict__ contexts, int32_t context_count, int32_t window,
+    const int32_t* __restrict__ blosum62, DeviceHsp* __restrict__ hsps,
+    unsigned long long* __restrict__ hsp_count, unsigned long long* __restrict__ extensions) {
   __shared__ int32_t matrix[kAlphabetSize * kAlphabetSize];
   for (int i = threadIdx.x; i < kAlphabetSize * kAlphabetSize; i += blockDim.x)
     matrix[i] = blosum62[i];
@@ -211,9 +211,8 @@ __global__ void extend_diagonals(const uint64_t* __restrict__ sorted,
                                       state.last_hit + kTwoHitWord, context.x_drop, score);
     if (ext.score >= context.cutoff) {
       const unsigned long long slot = atomicAdd(hsp_count, 1ull);
-      hsps[slot] = DeviceHsp{subject_index,    ext.q_start - context.start, ext.s_start,
-                             ext.length,       ext.score,
-                             q - context.start, s,                          c};
+      hsps[slot] = DeviceHsp{subject_index, ext.q_start - context.start, ext.s_start, ext.length,
+                             ext.score,     q - context.start,           s,           c};
     }
     gpuseq::blast::after_extension(state, s, ext);
   }
@@ -234,16 +233,17 @@ std::vector<T> read_all(const T* device, size_t n) {
   return host;
 }
 
-int64_t blocks_for(int64_t threads, int64_t per_block) { return (threads + per_block - 1) / per_block; }
+int64_t blocks_for(int64_t threads, int64_t per_block) {
+  return (threads + per_block - 1) / per_block;
+}
 
 }  // namespace
 
 std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup,
                                           const uint8_t* query,
-                                          const std::vector<QueryContext>& contexts,
-                                          int32_t window, const uint8_t* codes,
-                                          const int64_t* offsets, int32_t subject_count,
-                                          const GpuUngappedOptions& options,
+                                          const std::vector<QueryContext>& contexts, int32_t window,
+                                          const uint8_t* codes, const int64_t* offsets,
+                                          int32_t subject_count, const GpuUngappedOptions& options,
                                           GpuUngappedCounters* counters) {
   const int32_t bins = options.bins;
   if (bins < 1 || bins > 1024 || (bins & (bins - 1)) != 0)
@@ -253,10 +253,12 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
   if (contexts.empty()) throw std::invalid_argument("no query contexts");
   const int32_t query_length = contexts.back().start + contexts.back().length;
   int64_t longest = 0;
-  for (int32_t i = 0; i < subject_count; ++i) longest = std::max(longest, offsets[i + 1] - offsets[i]);
+  for (int32_t i = 0; i < subject_count; ++i)
+    longest = std::max(longest, offsets[i + 1] - offsets[i]);
   if (query_length + longest >= (int64_t{1} << kOffsetBits))
-    throw std::invalid_argument("the GPU ungapped stage takes queries plus subjects of fewer than " +
-                                std::to_string(int64_t{1} << kOffsetBits) + " residues");
+    throw std::invalid_argument(
+        "the GPU ungapped stage takes queries plus subjects of fewer than " +
+        std::to_string(int64_t{1} << kOffsetBits) + " residues");
   GpuUngappedCounters count;
   std::vector<SubjectHsp> result;
   if (subject_count == 0) return result;
@@ -275,7 +277,8 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
   auto d_presence = device_copy(presence.data(), presence.size());
   std::vector<int32_t> matrix(kAlphabetSize * kAlphabetSize);
   for (int a = 0; a < kAlphabetSize; ++a)
-    for (int b = 0; b < kAlphabetSize; ++b) matrix[a * kAlphabetSize + b] = gpuseq::blast::blosum62()[a][b];
+    for (int b = 0; b < kAlphabetSize; ++b)
+      matrix[a * kAlphabetSize + b] = gpuseq::blast::blosum62()[a][b];
   auto d_matrix = device_copy(matrix.data(), matrix.size());
   auto d_counters = device_alloc<unsigned long long>(3);  // pairs, HSPs, extensions
 
@@ -354,9 +357,9 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
     count.word_hits += hit_count;
     if (hit_count == 0) continue;
     auto d_assembled = device_alloc<uint64_t>(hit_count);
-    assemble_hits<<<blocks_for(segments * 32, 256), 256>>>(d_hits.get(), d_base.get(),
-                                                           d_cap.get(), d_segment_offsets.get(),
-                                                           segments, bins, d_assembled.get());
+    assemble_hits<<<blocks_for(segments * 32, 256), 256>>>(d_hits.get(), d_base.get(), d_cap.get(),
+                                                           d_segment_offsets.get(), segments, bins,
+                                                           d_assembled.get());
     GPUSEQ_CUDA_CHECK_LAUNCH("assemble_hits");
     d_hits.reset();
 
@@ -390,9 +393,8 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
     GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, index, d_run_start.get(),
                                                  d_runs.get(), d_run_count.get(), hit_count));
     d_temp = device_alloc<uint8_t>(temp_bytes);
-    GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(d_temp.get(), temp_bytes, index,
-                                                 d_run_start.get(), d_runs.get(),
-                                                 d_run_count.get(), hit_count));
+    GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(d_temp.get(), temp_bytes, index, d_run_start.get(),
+                                                 d_runs.get(), d_run_count.get(), hit_count));
     const int64_t run_count = read_one(d_run_count.get());
 
     // Extension: at most one HSP per pair.

@@ -23,9 +23,9 @@ struct GpuUngappedOptions {
 };
 
 struct GpuUngappedCounters {
-  int64_t word_hits = 0;     // as TwoHitFinder counts them
-  int64_t pairs = 0;         // hits the two-hit filter keeps (a hit 3..window-1 before)
-  int64_t extensions = 0;    // as TwoHitFinder counts them
+  int64_t word_hits = 0;            // as TwoHitFinder counts them
+  int64_t pairs = 0;                // hits the two-hit filter keeps (a hit 3..window-1 before)
+  int64_t extensions = 0;           // as TwoHitFinder counts them
   int64_t overflowed_subjects = 0;  // subjects detected again with larger bins
   int64_t batches = 0;
 };
