@@ -523,13 +523,20 @@ void bind_blast(py::module_& m) {
         c["extensions"] = counters.extensions;
         c["overflowed_subjects"] = counters.overflowed_subjects;
         c["batches"] = counters.batches;
+        c["upload_s"] = counters.upload_s;
+        c["detect_s"] = counters.detect_s;
+        c["sort_s"] = counters.sort_s;
+        c["filter_s"] = counters.filter_s;
+        c["extend_s"] = counters.extend_s;
+        c["order_s"] = counters.order_s;
         return py::make_tuple(hsp_rows(subject_index, hsps), c);
       },
       py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("x_drop"), py::arg("cutoff"),
       py::arg("window") = kTwoHitWindow, py::arg("threshold") = kDefaultThreshold,
       py::arg("bins") = 128, py::arg("bin_capacity") = 0, py::arg("batch_hits") = 1 << 24,
       "blast_ungapped_hsps on the GPU (cuda/blast: hit detection into diagonal bins, CUB's "
-      "segmented sort, the two-hit filter, diagonal-based extension): (rows, counters).");
+      "segmented sort, the two-hit filter, diagonal-based extension): (rows, counters and "
+      "seconds per stage).");
 #endif
 
   m.def(

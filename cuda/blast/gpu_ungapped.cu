@@ -5,6 +5,7 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
@@ -233,6 +234,20 @@ std::vector<T> read_all(const T* device, size_t n) {
   return host;
 }
 
+// Seconds since the last call (the stage times of GpuUngappedCounters).
+class StageClock {
+ public:
+  double lap() {
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    return seconds;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 int64_t blocks_for(int64_t threads, int64_t per_block) {
   return (threads + per_block - 1) / per_block;
 }
@@ -262,6 +277,7 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
   GpuUngappedCounters count;
   std::vector<SubjectHsp> result;
   if (subject_count == 0) return result;
+  StageClock clock;
 
   // Inputs resident for every batch: subjects, query, contexts, the lookup and BLOSUM62.
   const int64_t residues = offsets[subject_count] - offsets[0];
@@ -281,6 +297,7 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
       matrix[a * kAlphabetSize + b] = gpuseq::blast::blosum62()[a][b];
   auto d_matrix = device_copy(matrix.data(), matrix.size());
   auto d_counters = device_alloc<unsigned long long>(3);  // pairs, HSPs, extensions
+  count.upload_s += clock.lap();
 
   // Slots per bin: twice the expected hits of a subject's bin (words x the lookup's mean
   // list length over the 20^3 words of real residues), plus a few.
@@ -343,6 +360,7 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
       if (attempt > 0) throw std::logic_error("GPU hit detection: a bin overflowed twice");
       count.overflowed_subjects += overflowed;
     }
+    count.detect_s += clock.lap();
 
     // Assembling: the bins' hits back to back (segment g = local * bins + bin).
     auto d_segment_offsets = device_alloc<int64_t>(segments + 1);
@@ -355,7 +373,10 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
                                                     d_segment_offsets.get() + 1, segments));
     const int64_t hit_count = read_one(d_segment_offsets.get() + segments);
     count.word_hits += hit_count;
-    if (hit_count == 0) continue;
+    if (hit_count == 0) {
+      count.sort_s += clock.lap();
+      continue;
+    }
     auto d_assembled = device_alloc<uint64_t>(hit_count);
     assemble_hits<<<blocks_for(segments * 32, 256), 256>>>(d_hits.get(), d_base.get(), d_cap.get(),
                                                            d_segment_offsets.get(), segments, bins,
@@ -374,6 +395,8 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
         d_temp.get(), temp_bytes, d_assembled.get(), d_sorted.get(), hit_count, segments,
         d_segment_offsets.get(), d_segment_offsets.get() + 1));
     d_assembled.reset();
+    GPUSEQ_CUDA_CHECK(cudaDeviceSynchronize());
+    count.sort_s += clock.lap();
 
     // Filter, then the diagonals (runs) as a list of their first hits.
     auto d_run_start = device_alloc<uint8_t>(hit_count);
@@ -385,6 +408,7 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
     GPUSEQ_CUDA_CHECK_LAUNCH("filter_pairs");
     const int64_t pair_count = static_cast<int64_t>(read_one(d_counters.get()));
     count.pairs += pair_count;
+    count.filter_s += clock.lap();
     if (pair_count == 0) continue;
     auto d_runs = device_alloc<int64_t>(hit_count);
     auto d_run_count = device_alloc<int64_t>(1);
@@ -409,6 +433,7 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
     count.extensions += static_cast<int64_t>(done[2]);
     const std::vector<DeviceHsp> batch = read_all(d_hsps.get(), done[1]);
     found.insert(found.end(), batch.begin(), batch.end());
+    count.extend_s += clock.lap();
   }
 
   // blastp's order per subject: the CPU's finding order (subject offset, then query offset)
@@ -438,7 +463,14 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
     gpuseq::blast::sort_by_score(one);
     for (const UngappedHsp& u : one) result.push_back(SubjectHsp{subject, u});
   }
+  count.order_s += clock.lap();
   if (counters) {
+    counters->upload_s += count.upload_s;
+    counters->detect_s += count.detect_s;
+    counters->sort_s += count.sort_s;
+    counters->filter_s += count.filter_s;
+    counters->extend_s += count.extend_s;
+    counters->order_s += count.order_s;
     counters->word_hits += count.word_hits;
     counters->pairs += count.pairs;
     counters->extensions += count.extensions;

@@ -28,6 +28,10 @@ struct GpuUngappedCounters {
   int64_t extensions = 0;           // as TwoHitFinder counts them
   int64_t overflowed_subjects = 0;  // subjects detected again with larger bins
   int64_t batches = 0;
+  // Wall seconds per stage, the device synchronised at each boundary: uploads, hit detection
+  // (with redone batches), assembling + segmented sort, filter, extension (with the list of
+  // diagonals and the copy back), and the host's final ordering.
+  double upload_s = 0, detect_s = 0, sort_s = 0, filter_s = 0, extend_s = 0, order_s = 0;
 };
 
 struct SubjectHsp {
