@@ -25,6 +25,7 @@ JSON record goes to benchmarks/results/.
     python benchmarks/bench_blastp.py                          # 100,000 subjects, 1 thread
     python benchmarks/bench_blastp.py --subjects 20000 --threads 1 2 --repeat 1
     python benchmarks/bench_blastp.py --options defaults seg --repeat 1
+    python benchmarks/bench_blastp.py --backends cpu cuda   # gpuseq with --backend cuda too
 """
 
 from __future__ import annotations
@@ -113,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--queries", type=int, default=1, help="queries of each length [1]")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--backends", nargs="+", default=["cpu"], choices=["cpu", "cuda"],
+                    help="gpuseq's --backend, each timed [cpu]")  # fmt: skip
     ap.add_argument("--out", help="JSON output (default benchmarks/results/blastp-<host>-...)")
     args = ap.parse_args(argv)
     blastp = shutil.which("blastp")
@@ -127,36 +130,42 @@ def main(argv: list[str] | None = None) -> int:
         data = write_database(folder, args.subjects, args.seed, args.queries)
         print(f"{data['subjects']} subjects, {data['residues']} residues; queries "
               f"{data['query_lengths']}")  # fmt: skip
-        print(f"{'mode':<9} {'threads':>7} {'blastp s':>9} {'gpuseq s':>9} {'ratio':>6} "
-              f"{'rows':>6} {'equal':>6} {'common':>6}")  # fmt: skip
+        print(f"{'mode':<9} {'backend':>7} {'threads':>7} {'blastp s':>9} {'gpuseq s':>9} "
+              f"{'ratio':>6} {'rows':>6} {'equal':>6} {'common':>6}")  # fmt: skip
         env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
         for mode in args.options:
             for threads in args.threads:
-                ref, ours = folder / f"ref-{mode}.tsv", folder / f"ours-{mode}.tsv"
+                ref = folder / f"ref-{mode}.tsv"
                 blast_cmd = [blastp, "-query", folder / "queries.fa", "-db", folder / "db",
                              *OPTION_SETS[mode], "-num_threads", str(threads),
                              "-outfmt", OUTFMT, "-out", ref]  # fmt: skip
-                our_cmd = [sys.executable, "-m", "gpuseq.cli", "blastp", "-query",
-                           folder / "queries.fa", "-db", folder / "subjects.fa",
-                           *OPTION_SETS[mode], "-num_threads", str(threads),
-                           "-outfmt", OUTFMT, "-out", ours]  # fmt: skip
                 t_ref = wall_times(blast_cmd, args.repeat)
-                t_ours = wall_times(our_cmd, args.repeat, env=env)
                 expected = ref.read_text().splitlines()
-                got = ours.read_text().splitlines()
-                equal = sum(a == b for a, b in zip(expected, got))
-                # Rows found by both, wherever they are (one extra row shifts all later ones).
-                common = sum((Counter(expected) & Counter(got)).values())
-                row = {"mode": mode, "threads": threads,
-                       "blastp_s": statistics.median(t_ref), "gpuseq_s": statistics.median(t_ours),
-                       "blastp_times_s": t_ref, "gpuseq_times_s": t_ours,
-                       "rows_blastp": len(expected), "rows_gpuseq": len(got),
-                       "rows_equal": equal, "rows_common": common,
-                       "blastp_command": shlex.join(map(str, blast_cmd))}  # fmt: skip
-                row["ratio"] = row["blastp_s"] / row["gpuseq_s"]
-                rows.append(row)
-                print(f"{mode:<9} {threads:>7} {row['blastp_s']:9.2f} {row['gpuseq_s']:9.2f} "
-                      f"{row['ratio']:6.2f} {len(expected):>6} {equal:>6} {common:>6}")  # fmt: skip
+                for backend in args.backends:
+                    ours = folder / f"ours-{mode}-{backend}.tsv"
+                    our_cmd = [sys.executable, "-m", "gpuseq.cli", "blastp", "-query",
+                               folder / "queries.fa", "-db", folder / "subjects.fa",
+                               *OPTION_SETS[mode], "-num_threads", str(threads),
+                               "-outfmt", OUTFMT, "-out", ours,
+                               "--backend", backend]  # fmt: skip
+                    t_ours = wall_times(our_cmd, args.repeat, env=env)
+                    got = ours.read_text().splitlines()
+                    equal = sum(a == b for a, b in zip(expected, got))
+                    # Rows found by both, wherever they are (one extra row shifts all later ones).
+                    common = sum((Counter(expected) & Counter(got)).values())
+                    row = {"mode": mode, "backend": backend, "threads": threads,
+                           "blastp_s": statistics.median(t_ref),
+                           "gpuseq_s": statistics.median(t_ours),
+                           "blastp_times_s": t_ref, "gpuseq_times_s": t_ours,
+                           "rows_blastp": len(expected), "rows_gpuseq": len(got),
+                           "rows_equal": equal, "rows_common": common,
+                           "blastp_command": shlex.join(map(str, blast_cmd)),
+                           "gpuseq_command": shlex.join(map(str, our_cmd))}  # fmt: skip
+                    row["ratio"] = row["blastp_s"] / row["gpuseq_s"]
+                    rows.append(row)
+                    print(f"{mode:<9} {backend:>7} {threads:>7} {row['blastp_s']:9.2f} "
+                          f"{row['gpuseq_s']:9.2f} {row['ratio']:6.2f} {len(expected):>6} "
+                          f"{equal:>6} {common:>6}")  # fmt: skip
 
     import gpuseq
 

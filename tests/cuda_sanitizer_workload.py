@@ -15,7 +15,8 @@ from gpuseq.hmm import search_profile
 rng = np.random.default_rng(0)
 amino = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
 # SECTIONS=name,name... runs only those (distances, b1gemm, filters, nvrtc, walters, slane,
-# fused, mrf): a sanitizer on the kernels a change touched, when the whole workload takes too long.
+# fused, mrf, blast): a sanitizer on the kernels a change touched, when the whole workload takes
+# too long.
 SECTIONS = os.environ.get("SECTIONS")
 
 
@@ -166,5 +167,27 @@ if want("mrf"):
         cpu = gpuseq.segment_mrf(volume, backend="cpu", **kwargs)
         failures += not (np.array_equal(gpu.labels, cpu.labels)
                          and np.array_equal(gpu.variances, cpu.variances))
+# blastp's two-hit stage (cuda/blast): hit detection, assembling, segmented sort, filter and
+# extension on random subjects (lengths 0 to 900) with a planted copy of the query, poly-A
+# against poly-A (bins overflow), default bins, one slot per bin (every bin redone), and small
+# batches; rows and counters equal to the CPU stage's.
+if want("blast"):
+    from gpuseq import blast
+
+    letters = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
+    query = "".join(rng.choice(letters, 150))
+    records = [(f"s{i}", "".join(rng.choice(letters, int(n)))) for i, n in
+               enumerate(rng.integers(0, 900, 60))]  # fmt: skip
+    records += [("copy", "MK" + query[20:120] + "W"), ("one", "A"), ("polyA", "A" * 500)]
+    codes, offsets, _ = blast.encode(records)
+    for q in (query, "A" * 120):
+        qcodes = blast.encode([("q", q)])[0]
+        cpu_rows, cpu_count = core.blast_ungapped_hsps(qcodes, codes, offsets, 16, 15)
+        for options in ({}, {"bin_capacity": 1, "bins": 32}, {"batch_hits": 3000}):
+            gpu_rows, gpu_count = core.blast_gpu_ungapped_hsps(
+                qcodes, codes, offsets, 16, 15, **options
+            )
+            failures += not all(np.array_equal(gpu_rows[c], cpu_rows[c]) for c in cpu_rows)
+            failures += gpu_count["extensions"] != cpu_count["extensions"]
 print("GPU kernels differing from the CPU:", failures)
 raise SystemExit(1 if failures else 0)

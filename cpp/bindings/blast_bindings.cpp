@@ -18,6 +18,10 @@
 #include "blast/statistics.hpp"
 #include "blast/ungapped.hpp"
 
+#ifdef GPUSEQ_WITH_CUDA
+#include "blast/gpu_ungapped.hpp"
+#endif
+
 namespace gpuseq::bindings {
 
 namespace {
@@ -125,6 +129,50 @@ UngappedSearchOptions search_options(double evalue, int32_t max_target_seqs, int
   o.x_drop_bits = x_drop_bits;
   o.threads = threads;
   return o;
+}
+
+// The two-hit stage for the searches: empty (TwoHitFinder on CPU threads) or the GPU's.
+UngappedStage ungapped_stage(bool gpu) {
+  if (!gpu) return {};
+#ifdef GPUSEQ_WITH_CUDA
+  return [](const WordLookup& lookup, const uint8_t* query,
+            const std::vector<QueryContext>& contexts, int32_t window, const uint8_t* subjects,
+            const int64_t* offsets, int32_t subject_count, SearchCounters* counters) {
+    cuda::blast::GpuUngappedCounters c;
+    std::vector<std::vector<UngappedHsp>> per_subject(subject_count);
+    for (cuda::blast::SubjectHsp& h : cuda::blast::gpu_ungapped_hsps(
+             lookup, query, contexts, window, subjects, offsets, subject_count, {}, &c))
+      per_subject[h.subject].push_back(h.hsp);
+    if (counters) {
+      counters->word_hits += c.word_hits;
+      counters->extensions += c.extensions;
+    }
+    return per_subject;
+  };
+#else
+  throw std::runtime_error("this gpuseq build has no CUDA code");
+#endif
+}
+
+py::dict hsp_rows(const std::vector<int32_t>& subject_index, const std::vector<UngappedHsp>& hsps) {
+  std::vector<int32_t> q_start, s_start, length, score, seed_q, seed_s;
+  for (const UngappedHsp& h : hsps) {
+    q_start.push_back(h.q_start);
+    s_start.push_back(h.s_start);
+    length.push_back(h.length);
+    score.push_back(h.score);
+    seed_q.push_back(h.seed_q);
+    seed_s.push_back(h.seed_s);
+  }
+  py::dict d;
+  d["subject"] = to_numpy(std::vector<int32_t>(subject_index));
+  d["q_start"] = to_numpy(std::move(q_start));
+  d["s_start"] = to_numpy(std::move(s_start));
+  d["length"] = to_numpy(std::move(length));
+  d["score"] = to_numpy(std::move(score));
+  d["seed_q"] = to_numpy(std::move(seed_q));
+  d["seed_s"] = to_numpy(std::move(seed_s));
+  return d;
 }
 
 TrueAaProbabilities true_aa_argument(const CArray<double>& p, const char* what) {
@@ -428,7 +476,9 @@ void bind_blast(py::module_& m) {
          int32_t cutoff, int window, int threshold) {
         int32_t n = query_length_of(query);
         SubjectArrays subjects = subject_arrays(codes, offsets);
-        std::vector<int32_t> subject_index, q_start, s_start, length, score, seed_q, seed_s;
+        std::vector<int32_t> subject_index;
+        std::vector<UngappedHsp> hsps;
+        int64_t word_hits = 0, extensions = 0;
         {
           py::gil_scoped_release release;
           WordLookup lookup(query.data(), n, threshold);
@@ -439,44 +489,85 @@ void bind_blast(py::module_& m) {
           TwoHitFinder finder(lookup, query.data(), n, params);
           for (int32_t i = 0; i < subjects.count; ++i) {
             const int64_t begin = subjects.offsets[i];
-            for (const UngappedHsp& h :
-                 finder.run(subjects.codes + begin,
-                            static_cast<int32_t>(subjects.offsets[i + 1] - begin))) {
+            for (const UngappedHsp& h : finder.run(
+                     subjects.codes + begin, static_cast<int32_t>(subjects.offsets[i + 1] - begin),
+                     &word_hits, &extensions)) {
               subject_index.push_back(i);
-              q_start.push_back(h.q_start);
-              s_start.push_back(h.s_start);
-              length.push_back(h.length);
-              score.push_back(h.score);
-              seed_q.push_back(h.seed_q);
-              seed_s.push_back(h.seed_s);
+              hsps.push_back(h);
             }
           }
         }
-        py::dict d;
-        d["subject"] = to_numpy(std::move(subject_index));
-        d["q_start"] = to_numpy(std::move(q_start));
-        d["s_start"] = to_numpy(std::move(s_start));
-        d["length"] = to_numpy(std::move(length));
-        d["score"] = to_numpy(std::move(score));
-        d["seed_q"] = to_numpy(std::move(seed_q));
-        d["seed_s"] = to_numpy(std::move(seed_s));
-        return d;
+        py::dict c;
+        c["word_hits"] = word_hits;
+        c["extensions"] = extensions;
+        return py::make_tuple(hsp_rows(subject_index, hsps), c);
       },
       py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("x_drop"), py::arg("cutoff"),
       py::arg("window") = kTwoHitWindow, py::arg("threshold") = kDefaultThreshold,
-      "Two-hit ungapped extensions scoring at least cutoff, per subject in blastp's order.");
+      "Two-hit ungapped extensions scoring at least cutoff, per subject in blastp's order: "
+      "(rows, counters word_hits and extensions).");
+
+#ifdef GPUSEQ_WITH_CUDA
+  m.def(
+      "blast_gpu_ungapped_hsps",
+      [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets, int32_t x_drop,
+         int32_t cutoff, int window, int threshold, int32_t bins, int32_t bin_capacity,
+         int64_t batch_hits) {
+        int32_t n = query_length_of(query);
+        SubjectArrays subjects = subject_arrays(codes, offsets);
+        check_codes(subjects.codes, codes.shape(0), "subjects");
+        if (window < 1) throw std::invalid_argument("window must be at least 1");
+        std::vector<int32_t> subject_index;
+        std::vector<UngappedHsp> hsps;
+        cuda::blast::GpuUngappedCounters counters;
+        {
+          py::gil_scoped_release release;
+          WordLookup lookup(query.data(), n, threshold);
+          cuda::blast::GpuUngappedOptions options;
+          options.bins = bins;
+          options.bin_capacity = bin_capacity;
+          options.batch_hits = batch_hits;
+          for (const cuda::blast::SubjectHsp& h : cuda::blast::gpu_ungapped_hsps(
+                   lookup, query.data(), {QueryContext{0, n, x_drop, cutoff}}, window,
+                   subjects.codes, subjects.offsets, subjects.count, options, &counters)) {
+            subject_index.push_back(h.subject);
+            hsps.push_back(h.hsp);
+          }
+        }
+        py::dict c;
+        c["word_hits"] = counters.word_hits;
+        c["pairs"] = counters.pairs;
+        c["extensions"] = counters.extensions;
+        c["overflowed_subjects"] = counters.overflowed_subjects;
+        c["batches"] = counters.batches;
+        c["upload_s"] = counters.upload_s;
+        c["detect_s"] = counters.detect_s;
+        c["sort_s"] = counters.sort_s;
+        c["filter_s"] = counters.filter_s;
+        c["extend_s"] = counters.extend_s;
+        c["order_s"] = counters.order_s;
+        return py::make_tuple(hsp_rows(subject_index, hsps), c);
+      },
+      py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("x_drop"), py::arg("cutoff"),
+      py::arg("window") = kTwoHitWindow, py::arg("threshold") = kDefaultThreshold,
+      py::arg("bins") = 128, py::arg("bin_capacity") = 0, py::arg("batch_hits") = 1 << 24,
+      "blast_ungapped_hsps on the GPU (cuda/blast: hit detection into diagonal bins, CUB's "
+      "segmented sort, the two-hit filter, diagonal-based extension): (rows, counters and "
+      "seconds per stage).");
+#endif
 
   m.def(
       "blast_ungapped_search",
       [](std::vector<CArray<uint8_t>> queries, std::vector<CArray<uint8_t>> letters,
          CArray<uint8_t> codes, CArray<int64_t> offsets, int64_t db_length, double evalue,
          int32_t max_target_seqs, int threshold, int window, double x_drop_bits, int threads,
-         std::optional<std::vector<Segments>> segments) {
+         std::optional<std::vector<Segments>> segments, bool gpu) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
         UngappedSearchOptions o =
             search_options(evalue, max_target_seqs, threshold, window, x_drop_bits, threads);
+        o.ungapped_stage = ungapped_stage(gpu);
         std::vector<QueryStatistics> st;
         SearchCounters counters;
         std::vector<std::vector<SearchHit>> hits;
@@ -521,10 +612,11 @@ void bind_blast(py::module_& m) {
       py::arg("db_length"), py::arg("evalue") = 10.0, py::arg("max_target_seqs") = 500,
       py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
       py::arg("x_drop_bits") = 7.0, py::arg("threads") = 0,
-      py::arg("lookup_segments") = py::none(),
-      "blastp -ungapped for several queries scanned together: (one dict of rows in output "
-      "order and statistics per query, counters). lookup_segments: per query the [begin, end) "
-      "ranges whose words enter the lookup table (blastp's query outside its mask).");
+      py::arg("lookup_segments") = py::none(), py::arg("gpu") = false,
+      "blastp -ungapped for several queries scanned together (gpu: the two-hit stage on the "
+      "GPU): (one dict of rows in output order and statistics per query, counters). "
+      "lookup_segments: per query the [begin, end) ranges whose words enter the lookup table "
+      "(blastp's query outside its mask).");
 
   m.def(
       "blast_gapped_search",
@@ -532,7 +624,7 @@ void bind_blast(py::module_& m) {
          CArray<uint8_t> codes, CArray<int64_t> offsets, int64_t db_length, double evalue,
          int32_t max_target_seqs, int threshold, int window, double x_drop_ungapped_bits,
          double x_drop_gapped_bits, double x_drop_final_bits, int threads, int comp_based_stats,
-         std::optional<std::vector<Segments>> segments) {
+         std::optional<std::vector<Segments>> segments, bool gpu) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
         if (comp_based_stats < 0 || comp_based_stats > 3)
           throw std::invalid_argument("comp_based_stats must be 0, 1, 2 or 3");
@@ -550,6 +642,7 @@ void bind_blast(py::module_& m) {
         o.x_drop_final_bits = x_drop_final_bits;
         o.threads = threads;
         o.comp_based_stats = comp_based_stats;
+        o.ungapped_stage = ungapped_stage(gpu);
         std::vector<GappedQueryStatistics> st;
         std::vector<std::vector<GappedSearchHit>> hits;
         {
@@ -607,9 +700,10 @@ void bind_blast(py::module_& m) {
       py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
       py::arg("x_drop_ungapped_bits") = 7.0, py::arg("x_drop_gapped_bits") = 15.0,
       py::arg("x_drop_final_bits") = 25.0, py::arg("threads") = 0, py::arg("comp_based_stats") = 0,
-      py::arg("lookup_segments") = py::none(),
-      "Gapped blastp (-comp_based_stats 0, 1, 2 or 3) for several queries scanned together: one "
-      "dict of rows in output order per query. lookup_segments: as blast_ungapped_search.");
+      py::arg("lookup_segments") = py::none(), py::arg("gpu") = false,
+      "Gapped blastp (-comp_based_stats 0, 1, 2 or 3) for several queries scanned together (gpu: "
+      "the two-hit stage on the GPU): one dict of rows in output order per query. "
+      "lookup_segments: as blast_ungapped_search.");
 }
 
 }  // namespace gpuseq::bindings

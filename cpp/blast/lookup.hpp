@@ -28,6 +28,9 @@ class WordLookup {
   const int32_t* begin(int cell) const { return offsets_.data() + cell_start_[cell]; }
   const int32_t* end(int cell) const { return offsets_.data() + cell_start_[cell + 1]; }
   int64_t entries() const { return static_cast<int64_t>(offsets_.size()); }
+  // The CSR arrays themselves (the GPU copies them): kWordCells + 1 starts, entries() offsets.
+  const int32_t* cell_starts() const { return cell_start_.data(); }
+  const int32_t* offsets() const { return offsets_.data(); }
 
  private:
   std::vector<int32_t> cell_start_;  // kWordCells + 1 entries (CSR)

@@ -148,7 +148,11 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
   std::vector<std::vector<std::vector<SearchHit>>> lists(
       nq, std::vector<std::vector<SearchHit>>(subject_count));
   const int threads = options.threads > 0 ? options.threads : default_thread_count();
-  std::vector<SearchCounters> worker_counters(std::max(1, threads));
+  std::vector<SearchCounters> worker_counters(std::max(1, threads) + 1);
+  std::vector<std::vector<UngappedHsp>> staged;
+  if (options.ungapped_stage)
+    staged = options.ungapped_stage(lookup, all.codes.data(), all.contexts, options.window,
+                                    subjects, offsets, subject_count, &worker_counters.back());
   parallel_for_blocks(subject_count, 64, threads, [&](int64_t begin, int64_t end, int worker) {
     TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
     SearchCounters& count = worker_counters[worker];
@@ -156,7 +160,9 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
       const uint8_t* subject = subjects + offsets[i];
       const auto subject_length = static_cast<int32_t>(offsets[i + 1] - offsets[i]);
       std::vector<UngappedHsp> hsps =
-          finder.run(subject, subject_length, &count.word_hits, &count.extensions);
+          options.ungapped_stage
+              ? std::move(staged[i])
+              : finder.run(subject, subject_length, &count.word_hits, &count.extensions);
       count.ungapped_hsps += static_cast<int64_t>(hsps.size());
       for (const UngappedHsp& h : hsps) {
         const int32_t k = all.query_of[h.context];
@@ -247,11 +253,16 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   // Preliminary stage per subject, all queries at once.
   std::vector<std::vector<std::vector<GappedHsp>>> prelim(
       nq, std::vector<std::vector<GappedHsp>>(subject_count));
+  std::vector<std::vector<UngappedHsp>> staged;
+  if (options.ungapped_stage)
+    staged = options.ungapped_stage(lookup, all.codes.data(), all.contexts, options.window,
+                                    subjects, offsets, subject_count, nullptr);
   parallel_for_blocks(subject_count, 64, threads, [&](int64_t begin, int64_t end, int) {
     TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
     std::vector<std::vector<UngappedHsp>> per_query(nq);
     for (int64_t i = begin; i < end; ++i) {
-      std::vector<UngappedHsp> ungapped = finder.run(subject_at(i), length_at(i));
+      std::vector<UngappedHsp> ungapped =
+          options.ungapped_stage ? std::move(staged[i]) : finder.run(subject_at(i), length_at(i));
       if (ungapped.empty()) continue;
       for (auto& l : per_query) l.clear();
       for (UngappedHsp& h : ungapped) per_query[all.query_of[h.context]].push_back(h);

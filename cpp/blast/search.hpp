@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <utility>
+#include <functional>
 #include <vector>
 
 #include "blast/gapped.hpp"
@@ -12,6 +13,16 @@
 #include "blast/ungapped.hpp"
 
 namespace gpuseq::blast {
+
+struct SearchCounters;
+
+// The two-hit stage of all subjects at once, in place of TwoHitFinder per subject (the
+// bindings set the GPU's, cuda/blast/gpu_ungapped.hpp, for backend="cuda"): for each subject
+// i the HSPs TwoHitFinder::run gives it for these contexts; adds word hits and extensions.
+using UngappedStage = std::function<std::vector<std::vector<UngappedHsp>>(
+    const WordLookup& lookup, const uint8_t* codes, const std::vector<QueryContext>& contexts,
+    int32_t window, const uint8_t* subjects, const int64_t* offsets, int32_t subject_count,
+    SearchCounters* counters)>;
 
 struct UngappedSearchOptions {
   double evalue = 10.0;
@@ -21,6 +32,7 @@ struct UngappedSearchOptions {
   double x_drop_bits = 7.0;        // -xdrop_ungap
   double gap_trigger_bits = 22.0;  // BLAST_GAP_TRIGGER_PROT (caps the ungapped cutoff)
   int threads = 0;                 // 0: all cores
+  UngappedStage ungapped_stage;    // empty: TwoHitFinder on the CPU threads
 };
 
 // Everything blastp derives from the query and the database size before searching.
@@ -90,6 +102,7 @@ struct GappedSearchOptions {
   double gap_trigger_bits = 22.0;
   int comp_based_stats = 0;  // 0, 1, 2 or 3 (spec 14)
   int threads = 0;
+  UngappedStage ungapped_stage;  // empty: TwoHitFinder on the CPU threads
 };
 
 struct GappedSearchHit {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "blast/lookup.hpp"
+#include "blast/two_hit.hpp"
 
 namespace gpuseq::blast {
 
@@ -51,13 +52,6 @@ class TwoHitFinder {
                                int64_t* word_hits = nullptr, int64_t* extensions = nullptr);
 
  private:
-  struct Extension {
-    UngappedHsp hsp;
-    bool right_extended = false;
-    int32_t s_last = 0;  // where the right extension stopped
-  };
-  Extension extend(const uint8_t* subject, int32_t subject_length, int32_t q, int32_t s,
-                   int32_t first_end, int32_t x_drop) const;
   int32_t context_of(int32_t q) const;
 
   const WordLookup& lookup_;
@@ -65,13 +59,7 @@ class TwoHitFinder {
   int32_t query_length_;  // of the whole buffer
   std::vector<QueryContext> contexts_;
   int32_t window_;
-  // Per diagonal d = q - s: the last hit's subject offset, and whether an extension has
-  // just covered the diagonal up to it.
-  struct Diagonal {
-    int32_t last_hit;
-    int32_t extended;
-  };
-  std::vector<Diagonal> diagonals_;
+  std::vector<DiagonalState> diagonals_;  // per diagonal d = q - s
 };
 
 // Orders HSPs as blastp's ScoreCompareHSPs does.

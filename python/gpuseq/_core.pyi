@@ -374,6 +374,7 @@ def blast_gapped_search(
     threads: int = 0,
     comp_based_stats: int = 0,
     lookup_segments: list[list[tuple[int, int]]] | None = None,
+    gpu: bool = False,
 ) -> list[dict[str, Any]]: ...
 def blast_word_hits(
     query: ArrayLike, codes: ArrayLike, offsets: ArrayLike, threshold: int = 11
@@ -386,7 +387,7 @@ def blast_ungapped_hsps(
     cutoff: int,
     window: int = 40,
     threshold: int = 11,
-) -> dict[str, NDArray[np.int32]]: ...
+) -> tuple[dict[str, NDArray[np.int32]], dict[str, int]]: ...
 def blast_ungapped_search(
     queries: list[ArrayLike],
     query_letters: list[ArrayLike],
@@ -400,7 +401,22 @@ def blast_ungapped_search(
     x_drop_bits: float = 7.0,
     threads: int = 0,
     lookup_segments: list[list[tuple[int, int]]] | None = None,
+    gpu: bool = False,
 ) -> tuple[list[dict[str, Any]], dict[str, int]]: ...
+
+# CUDA builds only (cuda/blast): the two-hit stage on the GPU, as blast_ungapped_hsps.
+def blast_gpu_ungapped_hsps(
+    query: ArrayLike,
+    codes: ArrayLike,
+    offsets: ArrayLike,
+    x_drop: int,
+    cutoff: int,
+    window: int = 40,
+    threshold: int = 11,
+    bins: int = 128,
+    bin_capacity: int = 0,
+    batch_hits: int = 16777216,
+) -> tuple[dict[str, NDArray[np.int32]], dict[str, int | float]]: ...
 
 # Every build: NVRTC compilation of the GPU filter kernels (no GPU needed).
 def nvrtc_info() -> dict[str, Any]: ...

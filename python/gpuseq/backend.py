@@ -14,7 +14,7 @@ from .errors import BackendError
 __all__ = ["cuda_devices", "resolve_backend", "GPU_ALGORITHMS", "BackendFallbackWarning"]
 
 #: Algorithms with CUDA kernels in this version.
-GPU_ALGORITHMS: frozenset[str] = frozenset({"distance", "hmm_filters", "mrf"})
+GPU_ALGORITHMS: frozenset[str] = frozenset({"distance", "hmm_filters", "mrf", "blastp"})
 
 _warned: set[str] = set()
 

@@ -247,17 +247,36 @@ def ungapped_hsps(
     cutoff: int,
     window: int = 40,
     threshold: int = 11,
+    backend: str = "cpu",
+    **gpu_options: int,
 ) -> pd.DataFrame:
     """The two-hit ungapped extensions scoring at least ``cutoff`` (raw X-drop ``x_drop``),
     each subject's in blastp's HSP order: columns ``subject``, ``q_start``, ``s_start``
-    (0-based), ``length``, ``score``, ``seed_q``, ``seed_s`` (the second word hit)."""
+    (0-based), ``length``, ``score``, ``seed_q``, ``seed_s`` (the second word hit).
+
+    ``backend="cuda"`` runs the stage on the GPU (``cuda/blast``; the same rows);
+    ``gpu_options``: ``bins`` (diagonal bins per subject, a power of two),
+    ``bin_capacity`` (hit slots per bin, 0: estimated; overflowing bins are redone),
+    ``batch_hits`` (hit slots per batch of subjects).
+    """
     search, _, _ = _single_query(query)
     db = _read(subjects)
-    return pd.DataFrame(
-        _core.blast_ungapped_hsps(
-            search, db.codes, db.offsets, int(x_drop), int(cutoff), int(window), int(threshold)
-        )
-    )
+    args = (search, db.codes, db.offsets, int(x_drop), int(cutoff), int(window), int(threshold))
+    if _use_gpu(backend):
+        rows, _ = _core.blast_gpu_ungapped_hsps(*args, **gpu_options)
+    else:
+        rows, _ = _core.blast_ungapped_hsps(*args)
+    return pd.DataFrame(rows)
+
+
+def _use_gpu(backend: str) -> bool:
+    """Whether blastp's two-hit stage runs on the GPU: only for backend="cuda" (raises
+    BackendError when it cannot); "auto" stays on the CPU until the GPU path is measured."""
+    from .backend import resolve_backend
+
+    if backend == "auto":
+        return False
+    return resolve_backend(backend, "blastp") == "cuda"
 
 
 def blastp_ungapped(
@@ -271,12 +290,15 @@ def blastp_ungapped(
     dbsize: int | None = None,
     threads: int = 0,
     seg: bool = False,
+    backend: str = "auto",
 ) -> pd.DataFrame:
     """``blastp -ungapped -comp_based_stats 0 -seg no`` of every query against the subjects.
 
     Arguments are blastp's flags of the same names (``dbsize``: ``-dbsize``, the database
     length used for statistics; default the subjects' total residues; ``seg``: ``-seg yes``,
-    SEG on the queries).
+    SEG on the queries). ``backend="cuda"`` runs the two-hit stage (hit detection, ungapped
+    extension) on the GPU, the same rows; ``"auto"`` (the default) and ``"cpu"`` run it on the
+    CPU.
 
     Returns:
         A DataFrame with :data:`OUTFMT6_COLUMNS` (``evalue``, ``bitscore`` and ``pident`` as
@@ -303,6 +325,7 @@ def blastp_ungapped(
         float(xdrop_ungap),
         int(threads),
         segments,
+        _use_gpu(backend),
     )
     return _hits_frame(db, names, searches, results)
 
@@ -321,6 +344,7 @@ def blastp_gapped(
     threads: int = 0,
     comp_based_stats: int = 0,
     seg: bool = False,
+    backend: str = "auto",
 ) -> pd.DataFrame:
     """``blastp -seg no`` (gapped, BLOSUM62, gap costs 11/1) of every query against the
     subjects: the preliminary score-only X-drop extension, the traceback, Spouge's E-values.
@@ -328,7 +352,8 @@ def blastp_gapped(
     ``xdrop_gap_final``: blastp's flags of those names, in bits). ``comp_based_stats`` 1, 2
     or 3 replaces the traceback by blastp's composition stage (each subject SEG-masked, its own
     adjusted matrix, realigned in 1/32 units); see docs/architecture.md for what of it is
-    still approximate. ``seg``: ``-seg yes`` (SEG on the queries).
+    still approximate. ``seg``: ``-seg yes`` (SEG on the queries). ``backend`` as
+    :func:`blastp_ungapped` (the gapped stages stay on the CPU).
     """
     db, db_length, searches, letters, names, segments = _search_inputs(
         queries, subjects, dbsize, seg
@@ -349,6 +374,7 @@ def blastp_gapped(
         int(threads),
         int(comp_based_stats),
         segments,
+        _use_gpu(backend),
     )
     return _hits_frame(db, names, searches, results)
 
@@ -478,6 +504,7 @@ def blastp(
     xdrop_gap: float = 15.0,
     xdrop_gap_final: float = 25.0,
     dbsize: int | None = None,
+    backend: str = "auto",
 ) -> pd.DataFrame:
     """Protein search with NCBI blastp's results (BLAST+ 2.12), its flags as keywords.
 
@@ -496,6 +523,10 @@ def blastp(
             composition-based score adjustment; also ``"D"``, ``"T"``, ``"F"``) and 3 (the
             full adjustment for every subject), ``seg`` ``"no"`` (blastp's default) or
             ``"yes"`` (SEG on the queries, window 12, cutoffs 2.2 and 2.5).
+        backend: ``"cuda"``: hit detection and the ungapped extension on the GPU
+            (``cuda/blast``), gapped extension and traceback on the CPU, the same rows;
+            ``"auto"`` (default) and ``"cpu"``: all on the CPU (``"auto"`` will choose the
+            GPU once it is measured faster).
 
     Returns:
         A DataFrame of blastp's ``-outfmt "6 std qlen slen score"`` columns
@@ -513,7 +544,7 @@ def blastp(
     common = dict(evalue=float(evalue), max_target_seqs=int(max_target_seqs),
                   threshold=int(threshold), window_size=int(window_size),
                   xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=int(num_threads),
-                  seg=str(seg).lower() == "yes")
+                  seg=str(seg).lower() == "yes", backend=backend)
     if ungapped:
         return blastp_ungapped(query, db, **common)
     return blastp_gapped(query, db, xdrop_gap=float(xdrop_gap),

@@ -238,6 +238,8 @@ def _blastp_parser(sub) -> None:
     p.add_argument("-xdrop_gap", type=float, default=15.0)
     p.add_argument("-xdrop_gap_final", type=float, default=25.0)
     p.add_argument("-dbsize", type=int, default=None)
+    p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto",
+                   help="cuda: hit detection and ungapped extension on the GPU [auto: cpu]")
 
 
 def _run_blastp(args) -> int:
@@ -254,7 +256,7 @@ def _run_blastp(args) -> int:
                   comp_based_stats=args.comp_based_stats, seg=args.seg, ungapped=args.ungapped,
                   window_size=args.window_size, xdrop_ungap=args.xdrop_ungap,
                   xdrop_gap=args.xdrop_gap, xdrop_gap_final=args.xdrop_gap_final,
-                  dbsize=args.dbsize)
+                  dbsize=args.dbsize, backend=args.backend)
     write_tabular(hits, sys.stdout if args.out == "-" else args.out, fields)
     return 0
 

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""blastp's two-hit stage on the GPU (cuda/blast) stage by stage, against the CPU stage.
+
+Random subjects (``--subjects``, lengths 50-700, Robinson & Robinson composition) and random
+queries of 100, 500 and 1,000 residues. For each query: the CPU stage
+(``_core.blast_ungapped_hsps``, one thread) and the GPU stage
+(``_core.blast_gpu_ungapped_hsps``) for each ``--bins``, with the GPU's seconds per stage
+(upload, hit detection, assembling + segmented sort, filter, extension, host ordering), its
+counters (word hits, pairs, extensions, overflowed subjects, batches) and whether its HSPs
+equal the CPU's. A JSON record goes to benchmarks/results/.
+
+    python benchmarks/bench_blast_gpu_stages.py --subjects 200000 --bins 32 64 128 256
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
+from provenance import machine_info, source_info, write_record  # noqa: E402
+
+AMINO = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
+ROBINSON = np.array(
+    [78.05, 19.25, 53.64, 62.95, 38.56, 73.77, 21.99, 51.42, 57.44, 90.19,
+     22.43, 44.87, 52.03, 42.64, 51.29, 71.20, 58.41, 64.41, 13.30, 32.16]
+)  # fmt: skip
+STAGES = ["upload_s", "detect_s", "sort_s", "filter_s", "extend_s", "order_s"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--subjects", type=int, default=100_000, help="database size [100000]")
+    ap.add_argument("--bins", type=int, nargs="+", default=[128], help="bins per subject [128]")
+    ap.add_argument("--x-drop", type=int, default=16, help="raw X-drop [16]")
+    ap.add_argument("--cutoff", type=int, default=30, help="raw score cutoff [30]")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", help="JSON output (default benchmarks/results/blast_gpu_stages-...)")
+    args = ap.parse_args(argv)
+
+    import gpuseq
+    from gpuseq import _core, blast
+
+    if not hasattr(_core, "blast_gpu_ungapped_hsps") or not gpuseq.cuda_devices():
+        sys.exit("needs a CUDA build of gpuseq and a GPU")
+    started = datetime.datetime.now().astimezone()
+    rng = np.random.default_rng(args.seed)
+    p = ROBINSON / ROBINSON.sum()
+    lengths = rng.integers(50, 701, size=args.subjects)
+    letters = rng.choice(AMINO, size=int(lengths.sum()), p=p)
+    bounds = np.concatenate([[0], np.cumsum(lengths)])
+    records = [(f"s{i}", "".join(letters[bounds[i] : bounds[i + 1]])) for i in range(len(lengths))]
+    codes, offsets, _ = blast.encode(records)
+    print(f"{len(lengths)} subjects, {int(offsets[-1])} residues")
+    header = f"{'qlen':>5} {'bins':>5} {'cpu s':>7} {'gpu s':>7} " + " ".join(
+        f"{s[:-2]:>7}" for s in STAGES
+    )
+    print(header + f" {'hits':>11} {'pairs':>10} {'ext':>9} {'ovf':>5} {'equal':>5}")
+    rows = []
+    for qlen in (100, 500, 1000):
+        query = blast.encode([("q", "".join(rng.choice(AMINO, size=qlen, p=p)))])[0]
+        common = (query, codes, offsets, args.x_drop, args.cutoff)
+        t0 = time.perf_counter()
+        cpu_rows, cpu_count = _core.blast_ungapped_hsps(*common)
+        cpu_s = time.perf_counter() - t0
+        _core.blast_gpu_ungapped_hsps(*common, bins=args.bins[0])  # warm-up (context, modules)
+        for bins in args.bins:
+            t0 = time.perf_counter()
+            gpu_rows, count = _core.blast_gpu_ungapped_hsps(*common, bins=bins)
+            gpu_s = time.perf_counter() - t0
+            equal = all(np.array_equal(gpu_rows[c], cpu_rows[c]) for c in cpu_rows)
+            equal = equal and count["extensions"] == cpu_count["extensions"]
+            row = {"query_length": qlen, "bins": bins, "cpu_s": cpu_s, "gpu_s": gpu_s,
+                   "equal": bool(equal), **count}  # fmt: skip
+            rows.append(row)
+            print(f"{qlen:>5} {bins:>5} {cpu_s:7.3f} {gpu_s:7.3f} "
+                  + " ".join(f"{count[s]:7.3f}" for s in STAGES)
+                  + f" {count['word_hits']:>11} {count['pairs']:>10} {count['extensions']:>9}"
+                  f" {count['overflowed_subjects']:>5} {str(equal):>5}")  # fmt: skip
+    record = {
+        "benchmark": "blast_gpu_stages",
+        "started": started.isoformat(timespec="seconds"),
+        "command": shlex.join([sys.executable, *sys.argv]),
+        "machine": machine_info(),
+        "devices": gpuseq.cuda_devices(),
+        "software": {"gpuseq": gpuseq.__version__, "git": source_info()},
+        "database": {"subjects": len(lengths), "residues": int(offsets[-1])},
+        "results": rows,
+    }
+    write_record(record, args.out, "blast_gpu_stages", started)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

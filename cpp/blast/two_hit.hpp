@@ -1,0 +1,127 @@
+// The decision logic of blastp's two-hit ungapped stage, one source for the CPU
+// (cpp/blast/ungapped.cpp) and the GPU (cuda/blast/gpu_ungapped.cu): the state of one
+// diagonal, the two-hit test of a word hit on it, and the X-drop extension of a pair
+// (spec: blastp.md sections 8-10; NCBI aa_ungapped.c s_BlastAaWordFinder_TwoHit,
+// s_BlastAaExtendTwoHit). Both sides process a diagonal's hits in increasing subject offset,
+// which is what makes their results equal: diagonals are independent of each other.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define GPUSEQ_HOST_DEVICE __host__ __device__
+#else
+#define GPUSEQ_HOST_DEVICE
+#endif
+
+namespace gpuseq::blast {
+
+inline constexpr int32_t kTwoHitWord = 3;  // = kWordSize (lookup.hpp), spelled here for devices
+inline constexpr int32_t kFarLeft = -1073741824;  // "no hit yet" (INT32_MIN / 2)
+
+// Per diagonal: the last hit's subject offset, and whether an extension has just covered the
+// diagonal up to it (then last_hit is where that extension stopped, less kTwoHitWord - 1).
+struct DiagonalState {
+  int32_t last_hit = kFarLeft;
+  int32_t extended = 0;
+};
+
+// The two-hit test of a word hit at subject offset s on a diagonal (hits in increasing s):
+// true when s is the second hit of a pair to extend (a remembered hit at distance
+// kTwoHitWord..window-1; the caller still checks that the pair lies in one query).
+// Otherwise the state is updated as blastp does and the hit is done.
+GPUSEQ_HOST_DEVICE inline bool two_hit_pair(DiagonalState& d, int32_t s, int32_t window) {
+  if (d.extended) {
+    if (s < d.last_hit) return false;  // inside the stretch the last extension covered
+    d.last_hit = s;
+    d.extended = 0;
+    return false;
+  }
+  const int64_t distance = static_cast<int64_t>(s) - d.last_hit;
+  if (distance >= window) {
+    d.last_hit = s;
+    return false;
+  }
+  return distance >= kTwoHitWord;  // a closer one overlaps the remembered hit: no change
+}
+
+// One ungapped extension: [q_start, q_start + length) x [s_start, s_start + length), and
+// where the right extension stopped when it ran.
+struct TwoHitExtension {
+  int32_t q_start = 0, s_start = 0, length = 0, score = 0;
+  bool right_extended = false;
+  int32_t s_last = 0;
+};
+
+// The state after the pair whose second hit is at s was extended.
+GPUSEQ_HOST_DEVICE inline void after_extension(DiagonalState& d, int32_t s,
+                                               const TwoHitExtension& ext) {
+  if (ext.right_extended) {
+    d.extended = 1;
+    d.last_hit = ext.s_last - (kTwoHitWord - 1);
+  } else {
+    d.last_hit = s;
+  }
+}
+
+// s_BlastAaExtendTwoHit: (q, s) is the second hit, first_end one past the first hit's word;
+// query and subject are the whole buffers (query_length: all queries of the buffer).
+// score(a, b) is BLOSUM62 for query code a and subject code b.
+template <class Score>
+GPUSEQ_HOST_DEVICE TwoHitExtension extend_two_hit(const uint8_t* query, int32_t query_length,
+                                                  const uint8_t* subject, int32_t subject_length,
+                                                  int32_t q, int32_t s, int32_t first_end,
+                                                  int32_t x_drop, const Score& score) {
+  // Start the left extension one past the best-scoring prefix of the second word.
+  int32_t prefix_best = 0, prefix_len = 0, acc = 0;
+  for (int32_t i = 0; i < kTwoHitWord; ++i) {
+    acc += score(query[q + i], subject[s + i]);
+    if (acc > prefix_best) {
+      prefix_best = acc;
+      prefix_len = i + 1;
+    }
+  }
+  const int32_t q0 = q + prefix_len, s0 = s + prefix_len;
+
+  // Left: positions (q0-1-t, s0-1-t) for t = 0..min(q0-1, s0-1); no stop at score <= 0.
+  int32_t left_best = 0, left_len = 0;
+  {
+    const int32_t n = q0 < s0 ? q0 - 1 : s0 - 1;
+    int32_t sum = 0;
+    for (int32_t t = 0; t <= n; ++t) {
+      sum += score(query[q0 - 1 - t], subject[s0 - 1 - t]);
+      if (sum > left_best) {
+        left_best = sum;
+        left_len = t + 1;
+      }
+      if (left_best - sum >= x_drop) break;
+    }
+  }
+
+  TwoHitExtension ext;
+  int32_t right_best = 0, right_len = 0;
+  // The right extension runs only if the left one reached back to the first hit.
+  if (left_len >= s0 - first_end) {
+    ext.right_extended = true;
+    const int32_t n =
+        subject_length - s0 < query_length - q0 ? subject_length - s0 : query_length - q0;
+    right_best = left_best;
+    int32_t sum = left_best, t = 0;
+    for (; t < n; ++t) {
+      sum += score(query[q0 + t], subject[s0 + t]);
+      if (sum > right_best) {
+        right_best = sum;
+        right_len = t + 1;
+      }
+      if (sum <= 0 || right_best - sum >= x_drop) break;
+    }
+    ext.s_last = s0 + t;
+  }
+  ext.q_start = q0 - left_len;
+  ext.s_start = s0 - left_len;
+  ext.length = left_len + right_len;
+  ext.score = left_best > right_best ? left_best : right_best;
+  return ext;
+}
+
+}  // namespace gpuseq::blast

@@ -1,0 +1,483 @@
+// cuBLASTP's hit detection, binning, segmented sort, two-hit filter and diagonal-based
+// ungapped extension (gpu_ungapped.hpp). The decisions (two-hit test, X-drop extension) are
+// cpp/blast/two_hit.hpp's, the CPU's own source; each diagonal's hits are replayed in
+// increasing subject offset as TwoHitFinder::run meets them, so the HSPs are the CPU's.
+#include <thrust/iterator/counting_iterator.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <stdexcept>
+#include <string>
+
+#include "blast/alphabet.hpp"
+#include "blast/gpu_ungapped.hpp"
+#include "blast/two_hit.hpp"
+#include "common/check.cuh"
+
+namespace gpuseq::cuda::blast {
+
+using gpuseq::blast::DiagonalState;
+using gpuseq::blast::kAlphabetSize;
+using gpuseq::blast::kTwoHitWord;
+using gpuseq::blast::kWordCells;
+using gpuseq::blast::QueryContext;
+using gpuseq::blast::TwoHitExtension;
+using gpuseq::blast::UngappedHsp;
+
+namespace {
+
+// A hit's 64-bit sort key: subject (in its batch) | diagonal | subject offset, so that a
+// bin's hits sort by diagonal and, within one, by subject offset (the CPU's order). The
+// diagonal is stored as q - s + subject length (positive).
+constexpr int kOffsetBits = 21;
+constexpr int kSubjectShift = 2 * kOffsetBits;
+constexpr uint64_t kOffsetMask = (uint64_t{1} << kOffsetBits) - 1;
+constexpr int64_t kMaxBatchSubjects = int64_t{1} << (64 - kSubjectShift);
+constexpr int kWarpsPerBlock = 4;
+constexpr int kPresenceWords = kWordCells / 32;  // one bit per word cell: 4 KB
+
+struct DeviceHsp {
+  int32_t subject, q_start, s_start, length, score, seed_q, seed_s, context;
+};
+
+// Hit detection: a warp per subject, lane l reads the word at s0 + l (consecutive bytes: one
+// transaction per warp and byte). The lookup's presence bits live in shared memory, its
+// query-offset lists in global memory through the read-only cache. Each hit goes to bin
+// (diagonal mod bins) of its subject through a shared-memory counter; a slot past the bin's
+// capacity is not written but still counted, so that the host sees the overflow.
+__global__ void detect_hits(const uint8_t* __restrict__ codes, const int64_t* __restrict__ offsets,
+                            int32_t first_subject, int32_t batch_subjects,
+                            const uint32_t* __restrict__ presence,
+                            const int32_t* __restrict__ cell_start,
+                            const int32_t* __restrict__ cell_offsets, int32_t bins,
+                            const int64_t* __restrict__ bin_base,
+                            const int32_t* __restrict__ bin_capacity, uint64_t* __restrict__ hits,
+                            int64_t* __restrict__ bin_counts, int32_t* __restrict__ max_count) {
+  extern __shared__ uint32_t shared[];
+  uint32_t* present = shared;
+  int32_t* counters = reinterpret_cast<int32_t*>(shared + kPresenceWords);
+  for (int i = threadIdx.x; i < kPresenceWords; i += blockDim.x) present[i] = presence[i];
+  for (int i = threadIdx.x; i < kWarpsPerBlock * bins; i += blockDim.x) counters[i] = 0;
+  __syncthreads();
+
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int32_t local = blockIdx.x * kWarpsPerBlock + warp;
+  if (local >= batch_subjects) return;
+  int32_t* count = counters + warp * bins;
+  const int64_t begin = offsets[first_subject + local];
+  const int32_t length = static_cast<int32_t>(offsets[first_subject + local + 1] - begin);
+  const uint8_t* subject = codes + begin;
+  const int32_t capacity = bin_capacity[local];
+  uint64_t* bin_hits = hits + bin_base[local];
+  const uint64_t subject_key = static_cast<uint64_t>(local) << kSubjectShift;
+
+  for (int32_t s0 = 0; s0 + kTwoHitWord <= length; s0 += 32) {
+    const int32_t s = s0 + lane;
+    if (s + kTwoHitWord > length) continue;
+    const int cell = (subject[s] << 10) | (subject[s + 1] << 5) | subject[s + 2];
+    if (!(present[cell / 32] >> (cell % 32) & 1u)) continue;
+    const int32_t end = cell_start[cell + 1];
+    for (int32_t k = cell_start[cell]; k < end; ++k) {
+      const int32_t diagonal = cell_offsets[k] - s + length;  // q - s + length > 0
+      const int32_t bin = diagonal & (bins - 1);
+      const int32_t slot = atomicAdd(&count[bin], 1);
+      if (slot < capacity)
+        bin_hits[static_cast<int64_t>(bin) * capacity + slot] =
+            subject_key | static_cast<uint64_t>(diagonal) << kOffsetBits | static_cast<uint64_t>(s);
+    }
+  }
+  __syncwarp();
+  int32_t largest = 0;
+  for (int b = lane; b < bins; b += 32) {
+    bin_counts[static_cast<int64_t>(local) * bins + b] = count[b];
+    largest = max(largest, count[b]);
+  }
+  largest = __reduce_max_sync(0xffffffffu, largest);
+  if (lane == 0) max_count[local] = largest;
+}
+
+// Hit assembling: bin (subject local / bins, bin % bins) copied to its place in one array.
+__global__ void assemble_hits(const uint64_t* __restrict__ hits,
+                              const int64_t* __restrict__ bin_base,
+                              const int32_t* __restrict__ bin_capacity,
+                              const int64_t* __restrict__ segment_offsets, int64_t segments,
+                              int32_t bins, uint64_t* __restrict__ assembled) {
+  const int64_t g = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  if (g >= segments) return;
+  const int lane = threadIdx.x % 32;
+  const int64_t local = g / bins, bin = g % bins;
+  const uint64_t* from = hits + bin_base[local] + bin * bin_capacity[local];
+  const int64_t begin = segment_offsets[g], n = segment_offsets[g + 1] - begin;
+  for (int64_t i = lane; i < n; i += 32) assembled[begin + i] = from[i];
+}
+
+// The two-hit filter, a warp per bin: a hit is a pair's second hit when the nearest earlier
+// hit of its diagonal at least a word away (one of its three left neighbours: offsets on a
+// diagonal are distinct) is less than a window away. Every hit TwoHitFinder extends passes
+// (its remembered hit is such an earlier hit); the extension kernel replays the rest.
+__global__ void filter_pairs(const uint64_t* __restrict__ sorted,
+                             const int64_t* __restrict__ segment_offsets, int64_t segments,
+                             int32_t window, uint8_t* __restrict__ run_start,
+                             uint8_t* __restrict__ pair, unsigned long long* __restrict__ pairs) {
+  const int64_t g = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  if (g >= segments) return;
+  const int lane = threadIdx.x % 32;
+  const int64_t begin = segment_offsets[g], end = segment_offsets[g + 1];
+  unsigned count = 0;
+  for (int64_t i = begin + lane; i < end; i += 32) {
+    const uint64_t key = sorted[i];
+    const uint64_t diagonal = key >> kOffsetBits;
+    const int32_t s = static_cast<int32_t>(key & kOffsetMask);
+    bool is_pair = false;
+    for (int64_t j = i - 1; j >= begin && j >= i - 3; --j) {
+      const uint64_t left = sorted[j];
+      if (left >> kOffsetBits != diagonal) break;
+      const int32_t distance = s - static_cast<int32_t>(left & kOffsetMask);
+      if (distance >= kTwoHitWord) {
+        is_pair = distance < window;
+        break;
+      }
+    }
+    run_start[i] = i == begin || sorted[i - 1] >> kOffsetBits != diagonal;
+    pair[i] = is_pair;
+    count += is_pair;
+  }
+  count = __reduce_add_sync(0xffffffffu, count);
+  if (lane == 0 && count) atomicAdd(pairs, static_cast<unsigned long long>(count));
+}
+
+__device__ int32_t context_of(const QueryContext* contexts, int32_t n, int32_t q) {
+  int32_t lo = 0, hi = n;  // the last context starting at or before q
+  while (hi - lo > 1) {
+    const int32_t mid = (lo + hi) / 2;
+    if (contexts[mid].start <= q)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// Diagonal-based ungapped extension: a thread per diagonal (a run of equal subject and
+// diagonal in the sorted hits) that holds a pair, replaying TwoHitFinder's state machine over
+// all of the diagonal's hits in subject order; hits an extension covered are skipped by it.
+__global__ void extend_diagonals(
+    const uint64_t* __restrict__ sorted, const uint8_t* __restrict__ pair,
+    const int64_t* __restrict__ runs, int64_t run_count, int64_t hit_count,
+    const uint8_t* __restrict__ codes, const int64_t* __restrict__ offsets, int32_t first_subject,
+    const uint8_t* __restrict__ query, int32_t query_length,
+    const QueryContext* __restrict__ contexts, int32_t context_count, int32_t window,
+    const int32_t* __restrict__ blosum62, DeviceHsp* __restrict__ hsps,
+    unsigned long long* __restrict__ hsp_count, unsigned long long* __restrict__ extensions) {
+  __shared__ int32_t matrix[kAlphabetSize * kAlphabetSize];
+  for (int i = threadIdx.x; i < kAlphabetSize * kAlphabetSize; i += blockDim.x)
+    matrix[i] = blosum62[i];
+  __syncthreads();
+  const int64_t r = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= run_count) return;
+  const int64_t begin = runs[r], end = r + 1 < run_count ? runs[r + 1] : hit_count;
+  bool any = false;
+  for (int64_t i = begin; i < end && !any; ++i) any = pair[i];
+  if (!any) return;
+
+  const uint64_t first = sorted[begin];
+  const int32_t local = static_cast<int32_t>(first >> kSubjectShift);
+  const int32_t diagonal = static_cast<int32_t>((first >> kOffsetBits) & kOffsetMask);
+  const int32_t subject_index = first_subject + local;
+  const int64_t subject_begin = offsets[subject_index];
+  const int32_t length = static_cast<int32_t>(offsets[subject_index + 1] - subject_begin);
+  const uint8_t* subject = codes + subject_begin;
+  const int32_t* table = matrix;
+  const auto score = [table](uint8_t a, uint8_t b) { return table[a * kAlphabetSize + b]; };
+
+  DiagonalState state;
+  unsigned long long extended = 0;
+  for (int64_t i = begin; i < end; ++i) {
+    const int32_t s = static_cast<int32_t>(sorted[i] & kOffsetMask);
+    const int32_t q = diagonal - length + s;
+    if (!gpuseq::blast::two_hit_pair(state, s, window)) continue;
+    const int32_t c = context_count > 1 ? context_of(contexts, context_count, q) : 0;
+    const QueryContext context = contexts[c];
+    if (q - (s - state.last_hit) < context.start) {  // the first hit is in the previous query
+      state.last_hit = s;
+      continue;
+    }
+    ++extended;
+    const TwoHitExtension ext =
+        gpuseq::blast::extend_two_hit(query, query_length, subject, length, q, s,
+                                      state.last_hit + kTwoHitWord, context.x_drop, score);
+    if (ext.score >= context.cutoff) {
+      const unsigned long long slot = atomicAdd(hsp_count, 1ull);
+      hsps[slot] = DeviceHsp{subject_index, ext.q_start - context.start, ext.s_start, ext.length,
+                             ext.score,     q - context.start,           s,           c};
+    }
+    gpuseq::blast::after_extension(state, s, ext);
+  }
+  atomicAdd(extensions, extended);
+}
+
+template <class T>
+T read_one(const T* device) {
+  T value;
+  GPUSEQ_CUDA_CHECK(cudaMemcpy(&value, device, sizeof(T), cudaMemcpyDeviceToHost));
+  return value;
+}
+
+template <class T>
+std::vector<T> read_all(const T* device, size_t n) {
+  std::vector<T> host(n);
+  if (n) GPUSEQ_CUDA_CHECK(cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+// Seconds since the last call (the stage times of GpuUngappedCounters).
+class StageClock {
+ public:
+  double lap() {
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    return seconds;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+int64_t blocks_for(int64_t threads, int64_t per_block) {
+  return (threads + per_block - 1) / per_block;
+}
+
+}  // namespace
+
+std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup,
+                                          const uint8_t* query,
+                                          const std::vector<QueryContext>& contexts, int32_t window,
+                                          const uint8_t* codes, const int64_t* offsets,
+                                          int32_t subject_count, const GpuUngappedOptions& options,
+                                          GpuUngappedCounters* counters) {
+  const int32_t bins = options.bins;
+  if (bins < 1 || bins > 1024 || (bins & (bins - 1)) != 0)
+    throw std::invalid_argument("bins must be a power of two from 1 to 1024");
+  if (options.bin_capacity < 0 || options.batch_hits < 1)
+    throw std::invalid_argument("bin_capacity must be >= 0 and batch_hits positive");
+  if (contexts.empty()) throw std::invalid_argument("no query contexts");
+  const int32_t query_length = contexts.back().start + contexts.back().length;
+  int64_t longest = 0;
+  for (int32_t i = 0; i < subject_count; ++i)
+    longest = std::max(longest, offsets[i + 1] - offsets[i]);
+  if (query_length + longest >= (int64_t{1} << kOffsetBits))
+    throw std::invalid_argument(
+        "the GPU ungapped stage takes queries plus subjects of fewer than " +
+        std::to_string(int64_t{1} << kOffsetBits) + " residues");
+  GpuUngappedCounters count;
+  std::vector<SubjectHsp> result;
+  if (subject_count == 0) return result;
+  StageClock clock;
+
+  // Inputs resident for every batch: subjects, query, contexts, the lookup and BLOSUM62.
+  const int64_t residues = offsets[subject_count] - offsets[0];
+  auto d_codes = device_copy(codes, static_cast<size_t>(residues + offsets[0]));
+  auto d_offsets = device_copy(offsets, static_cast<size_t>(subject_count) + 1);
+  auto d_query = device_copy(query, static_cast<size_t>(query_length));
+  auto d_contexts = device_copy(contexts.data(), contexts.size());
+  auto d_cell_start = device_copy(lookup.cell_starts(), static_cast<size_t>(kWordCells) + 1);
+  auto d_cell_offsets = device_copy(lookup.offsets(), static_cast<size_t>(lookup.entries()));
+  std::vector<uint32_t> presence(kPresenceWords, 0);
+  for (int c = 0; c < kWordCells; ++c)
+    if (lookup.end(c) != lookup.begin(c)) presence[c / 32] |= 1u << (c % 32);
+  auto d_presence = device_copy(presence.data(), presence.size());
+  std::vector<int32_t> matrix(kAlphabetSize * kAlphabetSize);
+  for (int a = 0; a < kAlphabetSize; ++a)
+    for (int b = 0; b < kAlphabetSize; ++b)
+      matrix[a * kAlphabetSize + b] = gpuseq::blast::blosum62()[a][b];
+  auto d_matrix = device_copy(matrix.data(), matrix.size());
+  auto d_counters = device_alloc<unsigned long long>(3);  // pairs, HSPs, extensions
+  count.upload_s += clock.lap();
+
+  // Slots per bin: twice the expected hits of a subject's bin (words x the lookup's mean
+  // list length over the 20^3 words of real residues), plus a few.
+  const double mean_list = static_cast<double>(lookup.entries()) / 8000.0;
+  std::vector<int32_t> capacity(subject_count);
+  for (int32_t i = 0; i < subject_count; ++i) {
+    const int64_t words = std::max<int64_t>(0, offsets[i + 1] - offsets[i] - (kTwoHitWord - 1));
+    capacity[i] = words == 0 ? 0
+                  : options.bin_capacity > 0
+                      ? options.bin_capacity
+                      : static_cast<int32_t>(std::ceil(2.0 * words * mean_list / bins)) + 4;
+  }
+  std::vector<DeviceHsp> found;
+  const size_t shared_bytes = sizeof(uint32_t) * (kPresenceWords + kWarpsPerBlock * bins);
+
+  for (int32_t first = 0; first < subject_count;) {
+    // A batch: subjects while their slots fit options.batch_hits (at least one subject).
+    int32_t last = first;
+    int64_t slots = 0;
+    while (last < subject_count && last - first < kMaxBatchSubjects &&
+           (last == first || slots + int64_t{bins} * capacity[last] <= options.batch_hits))
+      slots += int64_t{bins} * capacity[last++];
+    const int32_t n = last - first;
+    const int64_t segments = int64_t{n} * bins;
+    const int32_t batch_first = first;
+    first = last;
+    ++count.batches;
+
+    // Detection; a subject whose largest bin overflowed gets bins of that size, and the batch
+    // is detected again (its other subjects give the same hits again).
+    auto d_bin_counts = device_alloc<int64_t>(segments);
+    auto d_max_count = device_alloc<int32_t>(n);
+    std::vector<int32_t> cap(capacity.begin() + batch_first, capacity.begin() + last);
+    DeviceArray<uint64_t> d_hits;
+    DeviceArray<int64_t> d_base;
+    DeviceArray<int32_t> d_cap;
+    for (int attempt = 0;; ++attempt) {
+      std::vector<int64_t> base(n);
+      int64_t total_slots = 0;
+      for (int32_t i = 0; i < n; ++i) {
+        base[i] = total_slots;
+        total_slots += int64_t{bins} * cap[i];
+      }
+      d_hits = device_alloc<uint64_t>(total_slots);
+      d_base = device_copy(base.data(), base.size());
+      d_cap = device_copy(cap.data(), cap.size());
+      detect_hits<<<blocks_for(n, kWarpsPerBlock), kWarpsPerBlock * 32, shared_bytes>>>(
+          d_codes.get(), d_offsets.get(), batch_first, n, d_presence.get(), d_cell_start.get(),
+          d_cell_offsets.get(), bins, d_base.get(), d_cap.get(), d_hits.get(), d_bin_counts.get(),
+          d_max_count.get());
+      GPUSEQ_CUDA_CHECK_LAUNCH("detect_hits");
+      const std::vector<int32_t> largest = read_all(d_max_count.get(), n);
+      int64_t overflowed = 0;
+      for (int32_t i = 0; i < n; ++i)
+        if (largest[i] > cap[i]) {
+          cap[i] = largest[i];
+          ++overflowed;
+        }
+      if (overflowed == 0) break;
+      if (attempt > 0) throw std::logic_error("GPU hit detection: a bin overflowed twice");
+      count.overflowed_subjects += overflowed;
+    }
+    count.detect_s += clock.lap();
+
+    // Assembling: the bins' hits back to back (segment g = local * bins + bin).
+    auto d_segment_offsets = device_alloc<int64_t>(segments + 1);
+    GPUSEQ_CUDA_CHECK(cudaMemset(d_segment_offsets.get(), 0, sizeof(int64_t)));
+    size_t temp_bytes = 0;
+    GPUSEQ_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, d_bin_counts.get(),
+                                                    d_segment_offsets.get() + 1, segments));
+    auto d_temp = device_alloc<uint8_t>(temp_bytes);
+    GPUSEQ_CUDA_CHECK(cub::DeviceScan::InclusiveSum(d_temp.get(), temp_bytes, d_bin_counts.get(),
+                                                    d_segment_offsets.get() + 1, segments));
+    const int64_t hit_count = read_one(d_segment_offsets.get() + segments);
+    count.word_hits += hit_count;
+    if (hit_count == 0) {
+      count.sort_s += clock.lap();
+      continue;
+    }
+    auto d_assembled = device_alloc<uint64_t>(hit_count);
+    assemble_hits<<<blocks_for(segments * 32, 256), 256>>>(d_hits.get(), d_base.get(), d_cap.get(),
+                                                           d_segment_offsets.get(), segments, bins,
+                                                           d_assembled.get());
+    GPUSEQ_CUDA_CHECK_LAUNCH("assemble_hits");
+    d_hits.reset();
+
+    // Sort within each bin: by diagonal, then subject offset.
+    auto d_sorted = device_alloc<uint64_t>(hit_count);
+    temp_bytes = 0;
+    GPUSEQ_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(
+        nullptr, temp_bytes, d_assembled.get(), d_sorted.get(), hit_count, segments,
+        d_segment_offsets.get(), d_segment_offsets.get() + 1));
+    d_temp = device_alloc<uint8_t>(temp_bytes);
+    GPUSEQ_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(
+        d_temp.get(), temp_bytes, d_assembled.get(), d_sorted.get(), hit_count, segments,
+        d_segment_offsets.get(), d_segment_offsets.get() + 1));
+    d_assembled.reset();
+    GPUSEQ_CUDA_CHECK(cudaDeviceSynchronize());
+    count.sort_s += clock.lap();
+
+    // Filter, then the diagonals (runs) as a list of their first hits.
+    auto d_run_start = device_alloc<uint8_t>(hit_count);
+    auto d_pair = device_alloc<uint8_t>(hit_count);
+    GPUSEQ_CUDA_CHECK(cudaMemset(d_counters.get(), 0, 3 * sizeof(unsigned long long)));
+    filter_pairs<<<blocks_for(segments * 32, 256), 256>>>(d_sorted.get(), d_segment_offsets.get(),
+                                                          segments, window, d_run_start.get(),
+                                                          d_pair.get(), d_counters.get());
+    GPUSEQ_CUDA_CHECK_LAUNCH("filter_pairs");
+    const int64_t pair_count = static_cast<int64_t>(read_one(d_counters.get()));
+    count.pairs += pair_count;
+    count.filter_s += clock.lap();
+    if (pair_count == 0) continue;
+    auto d_runs = device_alloc<int64_t>(hit_count);
+    auto d_run_count = device_alloc<int64_t>(1);
+    thrust::counting_iterator<int64_t> index(0);
+    temp_bytes = 0;
+    GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, index, d_run_start.get(),
+                                                 d_runs.get(), d_run_count.get(), hit_count));
+    d_temp = device_alloc<uint8_t>(temp_bytes);
+    GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(d_temp.get(), temp_bytes, index, d_run_start.get(),
+                                                 d_runs.get(), d_run_count.get(), hit_count));
+    const int64_t run_count = read_one(d_run_count.get());
+
+    // Extension: at most one HSP per pair.
+    auto d_hsps = device_alloc<DeviceHsp>(pair_count);
+    extend_diagonals<<<blocks_for(run_count, 128), 128>>>(
+        d_sorted.get(), d_pair.get(), d_runs.get(), run_count, hit_count, d_codes.get(),
+        d_offsets.get(), batch_first, d_query.get(), query_length, d_contexts.get(),
+        static_cast<int32_t>(contexts.size()), window, d_matrix.get(), d_hsps.get(),
+        d_counters.get() + 1, d_counters.get() + 2);
+    GPUSEQ_CUDA_CHECK_LAUNCH("extend_diagonals");
+    const std::vector<unsigned long long> done = read_all(d_counters.get(), 3);
+    count.extensions += static_cast<int64_t>(done[2]);
+    const std::vector<DeviceHsp> batch = read_all(d_hsps.get(), done[1]);
+    found.insert(found.end(), batch.begin(), batch.end());
+    count.extend_s += clock.lap();
+  }
+
+  // blastp's order per subject: the CPU's finding order (subject offset, then query offset)
+  // first, so that the stable score sort breaks ties as the CPU does.
+  std::sort(found.begin(), found.end(), [](const DeviceHsp& a, const DeviceHsp& b) {
+    if (a.subject != b.subject) return a.subject < b.subject;
+    if (a.seed_s != b.seed_s) return a.seed_s < b.seed_s;
+    return a.seed_q < b.seed_q;
+  });
+  result.reserve(found.size());
+  std::vector<UngappedHsp> one;
+  for (size_t i = 0; i < found.size();) {
+    const int32_t subject = found[i].subject;
+    one.clear();
+    for (; i < found.size() && found[i].subject == subject; ++i) {
+      const DeviceHsp& h = found[i];
+      UngappedHsp u;
+      u.q_start = h.q_start;
+      u.s_start = h.s_start;
+      u.length = h.length;
+      u.score = h.score;
+      u.seed_q = h.seed_q;
+      u.seed_s = h.seed_s;
+      u.context = h.context;
+      one.push_back(u);
+    }
+    gpuseq::blast::sort_by_score(one);
+    for (const UngappedHsp& u : one) result.push_back(SubjectHsp{subject, u});
+  }
+  count.order_s += clock.lap();
+  if (counters) {
+    counters->upload_s += count.upload_s;
+    counters->detect_s += count.detect_s;
+    counters->sort_s += count.sort_s;
+    counters->filter_s += count.filter_s;
+    counters->extend_s += count.extend_s;
+    counters->order_s += count.order_s;
+    counters->word_hits += count.word_hits;
+    counters->pairs += count.pairs;
+    counters->extensions += count.extensions;
+    counters->overflowed_subjects += count.overflowed_subjects;
+    counters->batches += count.batches;
+  }
+  return result;
+}
+
+}  // namespace gpuseq::cuda::blast

@@ -1,0 +1,191 @@
+"""blastp's two-hit stage on the GPU (cuda/blast) against the CPU stage (cpp/blast/ungapped),
+which tests/test_blast_ungapped.py holds equal to NCBI blastp: the ungapped HSPs as sets
+(coordinates, scores, seeds), the word hits and extensions counted, on generated subjects
+(lengths 0 to 100,000, planted homologs, a query far longer than any shared-memory table,
+poly-A subjects whose bins overflow) and on Debian's dolphin proteome; then blastp's
+outfmt-6 rows with backend="cuda" against backend="cpu"."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import numpy as np
+import pytest
+from blast_data import mutated, random_protein
+
+import gpuseq
+from gpuseq import _core, blast
+from gpuseq.errors import BackendError
+
+PLAST = Path("/usr/share/doc/plast-example/db")
+HSP_COLUMNS = ["subject", "q_start", "s_start", "length", "score", "seed_q", "seed_s"]
+
+
+def hsp_set(rows: dict) -> set[tuple]:
+    return set(zip(*(rows[c].tolist() for c in HSP_COLUMNS)))
+
+
+def compare(
+    query: str | np.ndarray,
+    codes,
+    offsets,
+    x_drop=16,
+    cutoff=20,
+    window=40,
+    threshold=11,
+    **gpu_options,
+) -> dict:
+    """CPU and GPU stages on the same input: equal HSP sets and counters; the GPU counters."""
+    q = query if isinstance(query, np.ndarray) else blast.encode([("q", query)])[0]
+    args = (q, codes, offsets, x_drop, cutoff, window, threshold)
+    cpu_rows, cpu_count = _core.blast_ungapped_hsps(*args)
+    gpu_rows, gpu_count = _core.blast_gpu_ungapped_hsps(*args, **gpu_options)
+    assert hsp_set(gpu_rows) == hsp_set(cpu_rows)
+    assert len(gpu_rows["score"]) == len(cpu_rows["score"])  # no HSP twice
+    # Same rows in the same order: subjects in order, each in blastp's HSP order.
+    for c in HSP_COLUMNS:
+        assert np.array_equal(gpu_rows[c], cpu_rows[c]), c
+    assert gpu_count["word_hits"] == cpu_count["word_hits"]
+    assert gpu_count["extensions"] == cpu_count["extensions"]
+    assert gpu_count["pairs"] >= gpu_count["extensions"]  # the filter keeps every extended pair
+    return gpu_count
+
+
+@pytest.fixture(scope="module")
+def generated():
+    """A query of 300 residues; random subjects (0 to 700 residues, and 1, 2, 3), homologs of
+    it at 30-90% identity, and one subject of 100,000 residues with a homolog inside."""
+    rng = np.random.default_rng(1212)
+    query = random_protein(rng, 300)
+    records = [(f"r{i}", random_protein(rng, int(rng.integers(0, 700)))) for i in range(400)]
+    for k, identity in enumerate([0.9, 0.7, 0.5, 0.4, 0.3]):
+        body = mutated(rng, query, identity, 0.02 * (k % 2))
+        records.append((f"h{k}", random_protein(rng, 50) + body + random_protein(rng, 50)))
+    records += [("one", "W"), ("two", "WC"), ("three", "WCW")]
+    long = random_protein(rng, 100_000)
+    records.append(("long", long[:60_000] + mutated(rng, query, 0.6, 0.0) + long[60_000:]))
+    records = [records[i] for i in rng.permutation(len(records))]
+    codes, offsets, _ = blast.encode(records)
+    return {"query": query, "records": records, "codes": codes, "offsets": offsets, "rng": rng}
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize(
+    "x_drop, cutoff, window, threshold",
+    [(16, 20, 40, 11), (16, 1, 40, 11), (30, 40, 20, 13), (10, 15, 60, 9)],
+)
+def test_gpu_hsps_equal_cpu(generated, x_drop, cutoff, window, threshold):
+    count = compare(generated["query"], generated["codes"], generated["offsets"], x_drop,
+                    cutoff, window, threshold)  # fmt: skip
+    assert count["extensions"] > 50
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"bins": 1},
+        {"bins": 32},
+        {"bins": 1024},
+        {"bin_capacity": 1},  # nearly every bin overflows and is redone
+        {"batch_hits": 5000},  # many batches, the 100,000-residue subject one of its own
+    ],
+    ids=["bins1", "bins32", "bins1024", "capacity1", "small_batches"],
+)
+def test_gpu_options_give_the_same_hsps(generated, options):
+    count = compare(generated["query"], generated["codes"], generated["offsets"], **options)
+    if "bin_capacity" in options:
+        assert count["overflowed_subjects"] > 100
+    if "batch_hits" in options:
+        assert count["batches"] > 10
+
+
+@pytest.mark.cuda
+def test_poly_a_overflows_its_bins():
+    """A poly-A query against poly-A subjects: every word hits every word (AAA scores 12), far
+    more hits per bin than the estimate; the overflow is detected and the bins redone."""
+    records = [
+        ("a2000", "A" * 2000),
+        ("a50", "A" * 50),
+        ("mixed", "A" * 300 + "W" * 20 + "A" * 300),
+    ]
+    rng = np.random.default_rng(7)
+    records += [(f"r{i}", random_protein(rng, 200)) for i in range(20)]
+    codes, offsets, _ = blast.encode(records)
+    count = compare("A" * 400, codes, offsets, x_drop=16, cutoff=20)
+    assert count["overflowed_subjects"] >= 2
+
+
+@pytest.mark.cuda
+def test_long_query(generated):
+    """A 12,000-residue query (no shared-memory table of the query is used at any length)."""
+    rng = generated["rng"]
+    query = random_protein(rng, 5_000) + generated["query"] + random_protein(rng, 6_700)
+    count = compare(query, generated["codes"][: generated["offsets"][200]],
+                    generated["offsets"][:201])  # fmt: skip
+    assert count["word_hits"] > 0
+
+
+@pytest.mark.cuda
+def test_empty_and_tiny_inputs():
+    codes, offsets, _ = blast.encode([("a", "W"), ("b", "WC"), ("c", "WCW")])
+    for query in ("W", "WC", "WCW", "WCWCWC"):
+        compare(query, codes, offsets)
+    compare("MKVLA", np.zeros(0, np.uint8), np.zeros(1, np.int64))
+
+
+@pytest.fixture(scope="module")
+def dolphin(tmp_path_factory) -> dict:
+    if not (PLAST / "tursiops.fa.gz").exists():
+        pytest.skip("Debian's plast-example is not installed (apt-get install plast-example)")
+    out = tmp_path_factory.mktemp("blast_cuda_plast")
+    fasta = out / "tursiops.fa"
+    fasta.write_bytes(gzip.decompress((PLAST / "tursiops.fa.gz").read_bytes()))
+    records = gzip.decompress((PLAST / "query.fa.gz").read_bytes()).decode().split(">")[1:]
+    queries = out / "queries.fa"
+    queries.write_text("".join(">" + r for r in records[:4]))
+    return {"fasta": fasta, "queries": queries}
+
+
+@pytest.mark.cuda
+def test_dolphin_hsps_equal_cpu(dolphin):
+    codes, offsets, _ = blast.encode(dolphin["fasta"])
+    qcodes, qoffsets, _ = blast.encode(dolphin["queries"])
+    for k in range(2):
+        query = qcodes[qoffsets[k] : qoffsets[k + 1]]
+        st = blast.query_statistics(query, int(offsets[-1]), len(offsets) - 1)
+        count = compare(query, codes, offsets, st["x_drop"], st["word_cutoff"])
+        assert count["extensions"] > 1000
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("ungapped", [True, False])
+def test_blastp_rows_equal_cpu(generated, ungapped):
+    rng = np.random.default_rng(99)
+    queries = [("q300", generated["query"]), ("q150", random_protein(rng, 150))]
+    subjects = generated["records"]
+    options = {"ungapped": ungapped, "comp_based_stats": 0 if ungapped else 2, "evalue": 100.0}
+    cpu = blast.blastp(queries, subjects, backend="cpu", **options)
+    gpu = blast.blastp(queries, subjects, backend="cuda", **options)
+    assert len(cpu) > 5
+    assert blast.outfmt6_lines(gpu) == blast.outfmt6_lines(cpu)
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("ungapped", [True, False])
+def test_dolphin_blastp_rows_equal_cpu(dolphin, ungapped):
+    options = {"ungapped": ungapped, "comp_based_stats": 0 if ungapped else 2}
+    cpu = blast.blastp(dolphin["queries"], dolphin["fasta"], backend="cpu", **options)
+    gpu = blast.blastp(dolphin["queries"], dolphin["fasta"], backend="cuda", **options)
+    assert len(cpu) > 100
+    assert blast.outfmt6_lines(gpu) == blast.outfmt6_lines(cpu)
+
+
+def test_backend_cuda_without_a_gpu_is_refused():
+    if gpuseq.cuda_devices():
+        pytest.skip("a GPU is visible")
+    with pytest.raises(BackendError):
+        blast.blastp([("q", "MKVLAAGIVALLL")], [("s", "MKVLAAGIVALLL")], backend="cuda")
+    hits = blast.blastp([("q", "MKVLAAGIVALLLW")], [("s", "MKVLAAGIVALLLW")], backend="auto")
+    assert hits.equals(blast.blastp([("q", "MKVLAAGIVALLLW")], [("s", "MKVLAAGIVALLLW")]))
