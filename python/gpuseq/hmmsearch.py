@@ -34,7 +34,13 @@ from .errors import HmmFormatError, SequenceTooLongError
 from .hmm import HmmSource, read_hmms, search_profile
 from .hmmsearch_options import HmmsearchOptions
 from .hmmsearch_results import HmmsearchResult
-from .sequences import DEFAULT_BLOCK_BYTES, SequenceSource, iter_sequence_chunks, read_ahead
+from .sequences import (
+    DEFAULT_BLOCK_BYTES,
+    GPU_DATABASE_CHUNK_RESIDUES,
+    SequenceSource,
+    iter_sequence_chunks,
+    read_ahead,
+)
 
 __all__ = ["hmmsearch", "HmmsearchOptions", "HmmsearchResult"]
 
@@ -70,7 +76,7 @@ def hmmsearch(
     backend: str = "auto",
     progress: bool | None = None,
     callback: Callable[[int, int | None], None] | None = None,
-    block_bytes: int = DEFAULT_BLOCK_BYTES,
+    block_bytes: int | None = None,
     tformat: str | None = None,
     **options: Any,
 ) -> HmmsearchResult:
@@ -92,6 +98,9 @@ def hmmsearch(
         backend: ``"auto"`` (the GPU when there is one), ``"cpu"`` or ``"cuda"``.
         progress: show a progress bar (None: when stderr is a terminal).
         callback: called as ``callback(residues_done, residues_total_or_None)`` after each chunk.
+        block_bytes: FASTA text per parsed block (default 64 MiB) and, when given, residues per
+            chunk of a packed or in-memory database (default: 64 Mi on the CPU,
+            ``GPU_DATABASE_CHUNK_RESIDUES`` on the GPU).
         tformat: the target file's format, as hmmsearch's ``--tformat`` (``"fasta"``,
             ``"embl"``, ``"stockholm"``, ``"afa"``, ``"ncbi"`` ...); None detects it as
             hmmsearch does.
@@ -133,7 +142,14 @@ def hmmsearch(
         where, [profile for _, profile in queries], F1_, F2_, bias_on, F3_
     )
 
-    label, total, chunks = iter_sequence_chunks(sequences, threads, block_bytes, tformat)
+    # Sequence files in blocks of block_bytes; a packed or in-memory database on the GPU in
+    # larger chunks (fewer cascade calls), unless block_bytes says otherwise.
+    database_residues = block_bytes or (
+        GPU_DATABASE_CHUNK_RESIDUES if where == "cuda" else DEFAULT_BLOCK_BYTES
+    )
+    label, total, chunks = iter_sequence_chunks(
+        sequences, threads, block_bytes or DEFAULT_BLOCK_BYTES, tformat, database_residues
+    )
     # On the GPU, the next chunk is uploaded on a thread while this one is filtered.
     uploaded = (
         read_ahead((chunk, upload(chunk)) for chunk in chunks)

@@ -41,6 +41,12 @@ __all__ = [
 SequenceSource = Union[str, os.PathLike, "SequenceDatabase", Iterable[Any]]
 
 DEFAULT_BLOCK_BYTES = 64 << 20  # FASTA text per parsed block; also residues per chunk
+#: Residues per chunk of a packed or in-memory database searched on the GPU: each model's
+#: cascade runs once per chunk, so larger chunks mean fewer, fuller launches and fewer passes
+#: of the host's per-call work. Measured on the H100 (490 M residues, packed; phases in
+#: benchmarks/results/gpu-h100-80gb-hbm3-20261123-e/blocks.log), 6 models / 100 models:
+#: 64 Mi residues 1.86 / 10.8 s, 256 Mi 1.60 / 7.75 s, 512 Mi 1.55 / 7.21 s.
+GPU_DATABASE_CHUNK_RESIDUES = 512 << 20
 
 #: Target formats, as hmmsearch's ``--tformat`` names them (Easel's names, any case). FASTA
 #: is read by our native reader; every other format by Easel's own parser through pyhmmer.
@@ -361,6 +367,7 @@ def iter_sequence_chunks(
     threads: int = 0,
     block_bytes: int = DEFAULT_BLOCK_BYTES,
     format: str | None = None,
+    database_residues: int | None = None,
 ) -> tuple[str, int | None, Iterator[SequenceDatabase]]:
     """Open any supported target source as a stream of chunks.
 
@@ -368,7 +375,9 @@ def iter_sequence_chunks(
     names). Without a format the file's format is found as hmmsearch finds it: a ``.fa``
     suffix or a first non-blank line starting with ``>`` is FASTA (read natively); anything
     else is left to Easel's detection (EMBL/UniProt, GenBank, then alignment formats).
-    Standard input (``"-"``) is read as FASTA unless a format is given.
+    Standard input (``"-"``) is read as FASTA unless a format is given. Sequence files are
+    read in blocks of ``block_bytes``; a packed or in-memory database goes in chunks of
+    ``database_residues`` residues (default ``block_bytes``).
 
     Returns:
         ``(label, total_residues_or_None, chunks)``; the total is known for in-memory and
@@ -378,14 +387,15 @@ def iter_sequence_chunks(
         ValueError: ``format`` is not a format name hmmsearch knows.
     """
     fmt = _checked_format(format)
+    residues = database_residues or block_bytes
     if isinstance(source, SequenceDatabase):  # the caller holds it: keep it on the GPU
-        return source.source, source.total_residues, source.chunks(block_bytes, resident=True)
+        return source.source, source.total_residues, source.chunks(residues, resident=True)
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         label = os.fspath(source)
         if fmt is None and database.is_database(path):
             db = SequenceDatabase.open(path)
-            return db.source, db.total_residues, db.chunks(block_bytes)
+            return db.source, db.total_residues, db.chunks(residues)
         if fmt is None:
             fmt = "fasta" if _detected_as_fasta(label) else None
         if fmt == "fasta":
