@@ -173,8 +173,8 @@ __global__ void sweep_paper(DeviceVolume v, const double* terms, UpdateRule rule
 // through them in chunks of 32 x: the lanes first compute the terms of the chunk's voxels
 // along x (coalesced loads, a row at a time) into shared memory, then each lane adds its own
 // row's terms of the chunk to its running sums in x order.
-constexpr int kWarpRows = 32;                 // rows per warp: lane r sums row first_row + r
-constexpr int kChunkX = 32;                   // voxels of a row staged per step: one per lane
+constexpr int kWarpRows = 32;                // rows per warp: lane r sums row first_row + r
+constexpr int kChunkX = 32;                  // voxels of a row staged per step: one per lane
 constexpr int kRowWarps = kRowThreads / 32;  // warps per block
 
 // A thread per x row (z, y), in x order as estimate_classes: pass 1 (mean == nullptr) each
@@ -248,14 +248,13 @@ __global__ void __launch_bounds__(kRowThreads)
 // along x as in class_row_sums, so the neighbour reads are coalesced too.
 template <int N>
 __global__ void __launch_bounds__(kRowThreads)
-    energy_rows(DeviceVolume v, const double* terms, int classes, double beta,
-                double* row_energy) {
+    energy_rows(DeviceVolume v, const double* terms, int classes, double beta, double* row_energy) {
   __shared__ double staged_energy[kRowWarps][kWarpRows][kChunkX + 1];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   double(*energy_of)[kChunkX + 1] = staged_energy[warp];
   const int64_t rows = v.nz * v.ny;
   const int64_t first_row = int64_t{blockIdx.x} * kRowThreads + warp * kWarpRows;
-  const int64_t row = first_row + lane;  // this lane's row
+  const int64_t row = first_row + lane;                  // this lane's row
   const int64_t row_z = row / v.ny, row_y = row % v.ny;  // lane r's, shuffled to the others
   const ClassTerms c{terms, terms + classes, terms + 2 * classes};
   double energy = 0.0;
