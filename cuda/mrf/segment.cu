@@ -166,15 +166,33 @@ __global__ void sweep_paper(DeviceVolume v, const double* terms, UpdateRule rule
   add_count(changed_here, changed);
 }
 
+// The row reductions below keep the CPU's summation order (a running sum per x row, voxel by
+// voxel in x order, from 0.0), because double addition is not associative and the results must
+// equal the CPU's bit for bit. A thread per row walking its row reads addresses a row apart
+// from its neighbour threads (uncoalesced), so each warp owns 32 consecutive rows and goes
+// through them in chunks of 32 x: the lanes first compute the terms of the chunk's voxels
+// along x (coalesced loads, a row at a time) into shared memory, then each lane adds its own
+// row's terms of the chunk to its running sums in x order.
+constexpr int kWarpRows = 32;                // rows per warp: lane r sums row first_row + r
+constexpr int kChunkX = 32;                  // voxels of a row staged per step: one per lane
+constexpr int kRowWarps = kRowThreads / 32;  // warps per block
+
 // A thread per x row (z, y), in x order as estimate_classes: pass 1 (mean == nullptr) each
 // class's voxel count and intensity sum, pass 2 its sum of squared deviations from `mean`.
 // whole_volume: every voxel in class 0. kClassChunk classes per pass keep the sums in registers.
-__global__ void class_row_sums(DeviceVolume v, int classes, bool whole_volume,
-                               const double* mean, double* row_sum, int64_t* row_count) {
-  const int64_t row = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (row >= v.nz * v.ny) return;
-  const float* intensity = v.intensity + row * v.nx;
-  const uint8_t* labels = v.labels + row * v.nx;
+__global__ void __launch_bounds__(kRowThreads)
+    class_row_sums(DeviceVolume v, int classes, bool whole_volume, const double* mean,
+                   double* row_sum, int64_t* row_count) {
+  // +1: lane r reads [r][c] while lane r + 1 reads [r + 1][c]; the padding puts them in
+  // different banks.
+  __shared__ double staged_term[kRowWarps][kWarpRows][kChunkX + 1];
+  __shared__ uint8_t staged_label[kRowWarps][kWarpRows][kChunkX + 1];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  double(*term)[kChunkX + 1] = staged_term[warp];
+  uint8_t(*label)[kChunkX + 1] = staged_label[warp];
+  const int64_t rows = v.nz * v.ny;
+  const int64_t first_row = int64_t{blockIdx.x} * kRowThreads + warp * kWarpRows;
+  const int64_t row = first_row + lane;  // this lane's row
   for (int first = 0; first < classes; first += kClassChunk) {
     double sum[kClassChunk];
     int64_t count[kClassChunk];
@@ -183,56 +201,90 @@ __global__ void class_row_sums(DeviceVolume v, int classes, bool whole_volume,
       sum[j] = 0.0;
       count[j] = 0;
     }
-    for (int64_t x = 0; x < v.nx; ++x) {
-      const int slot = (whole_volume ? 0 : labels[x]) - first;
-      const double value = intensity[x];
+    for (int64_t x0 = 0; x0 < v.nx; x0 += kChunkX) {
+      const int64_t x = x0 + lane;
+      for (int r = 0; r < kWarpRows; ++r) {
+        if (first_row + r >= rows || x >= v.nx) continue;
+        const int64_t i = (first_row + r) * v.nx + x;
+        const int l = whole_volume ? 0 : v.labels[i];
+        const double value = v.intensity[i];
+        double t = value;  // pass 1: the intensity
+        if (mean != nullptr) {
+          const double d = mrf::add_rn(value, -mean[l]);
+          t = mrf::mul_rn(d, d);  // pass 2: its squared deviation from its class's mean
+        }
+        term[r][lane] = t;
+        label[r][lane] = static_cast<uint8_t>(l);
+      }
+      __syncwarp();
+      const int width = static_cast<int>(v.nx - x0 < kChunkX ? v.nx - x0 : kChunkX);
+      if (row < rows) {
+        for (int c = 0; c < width; ++c) {
+          const int slot = label[lane][c] - first;
+          const double t = term[lane][c];
 #pragma unroll
-      for (int j = 0; j < kClassChunk; ++j) {
-        if (j != slot) continue;
-        if (mean == nullptr) {
-          sum[j] = mrf::add_rn(sum[j], value);
-          ++count[j];
-        } else {
-          const double d = mrf::add_rn(value, -mean[first + j]);
-          sum[j] = mrf::add_rn(sum[j], mrf::mul_rn(d, d));
+          for (int j = 0; j < kClassChunk; ++j) {
+            if (j != slot) continue;
+            sum[j] = mrf::add_rn(sum[j], t);
+            ++count[j];
+          }
         }
       }
+      __syncwarp();  // the chunk is read before the next one overwrites it
     }
+    if (row < rows) {
 #pragma unroll
-    for (int j = 0; j < kClassChunk; ++j) {
-      if (first + j >= classes) break;
-      row_sum[row * classes + first + j] = sum[j];
-      if (mean == nullptr) row_count[row * classes + first + j] = count[j];
+      for (int j = 0; j < kClassChunk; ++j) {
+        if (first + j >= classes) break;
+        row_sum[row * classes + first + j] = sum[j];
+        if (mean == nullptr) row_count[row * classes + first + j] = count[j];
+      }
     }
   }
 }
 
 // A thread per x row, in x order as total_energy: the data term of each voxel plus beta for
-// each forward neighbour (each pair once) with another label.
+// each forward neighbour (each pair once) with another label. The voxels' energies are staged
+// along x as in class_row_sums, so the neighbour reads are coalesced too.
 template <int N>
-__global__ void energy_rows(DeviceVolume v, const double* terms, int classes, double beta,
-                            double* row_energy) {
-  const int64_t row = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (row >= v.nz * v.ny) return;
-  const int64_t z = row / v.ny, y = row % v.ny;
+__global__ void __launch_bounds__(kRowThreads)
+    energy_rows(DeviceVolume v, const double* terms, int classes, double beta, double* row_energy) {
+  __shared__ double staged_energy[kRowWarps][kWarpRows][kChunkX + 1];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  double(*energy_of)[kChunkX + 1] = staged_energy[warp];
+  const int64_t rows = v.nz * v.ny;
+  const int64_t first_row = int64_t{blockIdx.x} * kRowThreads + warp * kWarpRows;
+  const int64_t row = first_row + lane;                  // this lane's row
+  const int64_t row_z = row / v.ny, row_y = row % v.ny;  // lane r's, shuffled to the others
   const ClassTerms c{terms, terms + classes, terms + 2 * classes};
   double energy = 0.0;
-  for (int64_t x = 0; x < v.nx; ++x) {
-    const int64_t i = v.index(z, y, x);
-    const int label = v.labels[i];
-    int different = 0;
+  for (int64_t x0 = 0; x0 < v.nx; x0 += kChunkX) {
+    const int64_t x = x0 + lane;
+    for (int r = 0; r < kWarpRows; ++r) {
+      const int64_t z = __shfl_sync(0xffffffffu, row_z, r);
+      const int64_t y = __shfl_sync(0xffffffffu, row_y, r);
+      if (first_row + r >= rows || x >= v.nx) continue;
+      const int64_t i = v.index(z, y, x);
+      const int label = v.labels[i];
+      int different = 0;
 #pragma unroll
-    for (int dz = -1; dz <= 1; ++dz)
+      for (int dz = -1; dz <= 1; ++dz)
 #pragma unroll
-      for (int dy = -1; dy <= 1; ++dy)
+        for (int dy = -1; dy <= 1; ++dy)
 #pragma unroll
-        for (int dx = -1; dx <= 1; ++dx)
-          if (mrf::is_neighbour(N, dz, dy, dx) && mrf::is_forward(dz, dy, dx) &&
-              v.inside(z + dz, y + dy, x + dx))
-            different += v.labels[v.index(z + dz, y + dy, x + dx)] != label;
-    energy = mrf::add_rn(energy, mrf::local_energy(c, label, v.intensity[i], beta, different));
+          for (int dx = -1; dx <= 1; ++dx)
+            if (mrf::is_neighbour(N, dz, dy, dx) && mrf::is_forward(dz, dy, dx) &&
+                v.inside(z + dz, y + dy, x + dx))
+              different += v.labels[v.index(z + dz, y + dy, x + dx)] != label;
+      energy_of[r][lane] = mrf::local_energy(c, label, v.intensity[i], beta, different);
+    }
+    __syncwarp();
+    const int width = static_cast<int>(v.nx - x0 < kChunkX ? v.nx - x0 : kChunkX);
+    if (row < rows)
+      for (int k = 0; k < width; ++k) energy = mrf::add_rn(energy, energy_of[lane][k]);
+    __syncwarp();  // the chunk is read before the next one overwrites it
   }
-  row_energy[row] = energy;
+  if (row < rows) row_energy[row] = energy;
 }
 
 // A thread per (z, l): slice_sum[z * width + l] = the rows' row_sum[(z * ny + y) * width + l]
