@@ -24,7 +24,6 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
 from provenance import machine_info, source_info, write_record  # noqa: E402
 
 AMINO = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
