@@ -48,14 +48,17 @@ def dolphin(tmp_path_factory) -> dict:
     return {"db": out / "db", "fasta": fasta, "queries": queries}
 
 
-# (-comp_based_stats, -seg): blastp's defaults first.
-OPTION_SETS = [("2", "no"), ("1", "no"), ("3", "no"), ("2", "yes"), ("0", "yes")]
+# (-comp_based_stats, -seg): blastp's defaults first; the last, SEG with its own window and
+# cutoffs (those the composition stage uses on subjects).
+OPTION_SETS = [("2", "no"), ("1", "no"), ("3", "no"), ("2", "yes"), ("0", "yes"),
+               ("2", "10 1.8 2.1")]  # fmt: skip
 
 
-def masked_queries(queries: Path) -> int:
-    """How many queries SEG masks (so that -seg yes has something to do)."""
+def masked_queries(queries: Path, seg: str) -> int:
+    """How many queries SEG masks (so that -seg has something to do)."""
     codes, offsets, _ = blast.encode(queries)
-    return sum(bool(_core.blast_seg(codes[a:b], 12, 2.2, 2.5))
+    window, locut, hicut = (12, 2.2, 2.5) if seg == "yes" else seg.split()
+    return sum(bool(_core.blast_seg(codes[a:b], int(window), float(locut), float(hicut)))
                for a, b in zip(offsets[:-1], offsets[1:]))  # fmt: skip
 
 
@@ -70,7 +73,7 @@ def test_real_proteins_rows_equal_blastp(dolphin, mode, seg):
     expected = blastp_rows(dolphin["db"], dolphin["queries"], *blastp_flags(mode, seg))
     hits = gpuseq.blastp(dolphin["queries"], dolphin["fasta"], comp_based_stats=mode, seg=seg)
     assert len(expected) > 1000
-    assert seg == "no" or masked_queries(dolphin["queries"]) >= 2
+    assert seg == "no" or masked_queries(dolphin["queries"], seg) >= 2
     assert blast.outfmt6_lines(hits) == expected
 
 
@@ -81,7 +84,7 @@ def test_generated_rows_equal_blastp(blast_data, mode, seg):
     hits = gpuseq.blastp(blast_data["query_fasta"], blast_data["db_fasta"], evalue=100,
                          comp_based_stats=mode, seg=seg)  # fmt: skip
     assert len(expected) > 50
-    assert seg == "no" or masked_queries(blast_data["query_fasta"]) >= 1
+    assert seg == "no" or masked_queries(blast_data["query_fasta"], seg) >= 1
     assert blast.outfmt6_lines(hits) == expected
 
 

@@ -59,7 +59,7 @@ def test_biopython_reads_the_output_as_blastps(blast_data, tmp_path):
     assert len(summary(ours)) > 20
 
 
-@pytest.mark.parametrize("seg", ["no", "yes"])
+@pytest.mark.parametrize("seg", ["no", "yes", "10 1.8 2.1"])
 def test_ungapped_through_the_public_function(blast_data, seg):
     expected = run_blastp(blast_data, blast_data["query_fasta"], "-outfmt", OUTFMT,
                           "-evalue", "100", seg=seg)  # fmt: skip
@@ -75,7 +75,7 @@ def test_options_blastp_takes_but_gpuseq_does_not_implement(blast_data):
         (dict(matrix="PAM30"), "matrix"),
         (dict(gapopen=10), "gapopen"),
         (dict(word_size=2), "word_size"),
-        (dict(seg="12 2.0 2.3"), "seg"),  # SEG with its own window and cutoffs
+        (dict(seg="12 2.5 2.2"), "seg"),  # cutoffs out of order: blastp's own rules
     ):
         with pytest.raises(gpuseq.UnsupportedOptionError, match=words):
             gpuseq.blastp(q, db, comp_based_stats=0, **options)
@@ -87,7 +87,8 @@ def test_options_blastp_takes_but_gpuseq_does_not_implement(blast_data):
 def test_values_blastp_rejects(blast_data):
     q, db = blast_data["query_fasta"], blast_data["db_fasta"]
     for options in (dict(evalue=-1), dict(max_target_seqs=0), dict(comp_based_stats="x"),
-                    dict(ungapped=True, comp_based_stats=2)):
+                    dict(ungapped=True, comp_based_stats=2), dict(seg="12 2.2"),
+                    dict(seg="abc")):
         with pytest.raises(ValueError):
             gpuseq.blastp(q, db, **{"comp_based_stats": 0, **options})
     run = _gpuseq_blastp("-query", q, "-db", db, "-comp_based_stats", "0", "-outfmt", "5")

@@ -143,10 +143,11 @@ _QUERY_SEG = (12, 2.2, 2.5)
 
 
 def _queries(
-    query_db: _Encoded, seg: bool = False
+    query_db: _Encoded, seg: bool | tuple = False
 ) -> tuple[list[np.ndarray], list[np.ndarray], list[str], list[list[tuple[int, int]]]]:
     """(search buffers, letters, names, lookup segments) of every query, all searched
-    together. With ``seg`` each query is masked as blastp -seg yes masks it
+    together. With ``seg`` (True: blastp's defaults; or SEG's (window, locut, hicut)) each
+    query is masked as blastp -seg masks it
     (BlastSetUp_MaskQuery): SEG runs on the search buffer (O already X), its segments become X
     there (so the Karlin-Altschul block, the extensions and the composition stage all see X)
     and the lookup table takes only words wholly outside them; identities still compare the
@@ -158,7 +159,7 @@ def _queries(
         )
         unmasked = [(0, len(search))]
         if seg:
-            masked = _core.blast_seg(search, *_QUERY_SEG)
+            masked = _core.blast_seg(search, *(_QUERY_SEG if seg is True else seg))
             unmasked, start = [], 0
             for begin, end in masked:  # sorted, inclusive
                 search[begin : end + 1] = _NCBI_X
@@ -289,7 +290,7 @@ def blastp_ungapped(
     xdrop_ungap: float = 7.0,
     dbsize: int | None = None,
     threads: int = 0,
-    seg: bool = False,
+    seg: bool | tuple = False,
     backend: str = "auto",
 ) -> pd.DataFrame:
     """``blastp -ungapped -comp_based_stats 0 -seg no`` of every query against the subjects.
@@ -343,7 +344,7 @@ def blastp_gapped(
     dbsize: int | None = None,
     threads: int = 0,
     comp_based_stats: int = 0,
-    seg: bool = False,
+    seg: bool | tuple = False,
     backend: str = "auto",
 ) -> pd.DataFrame:
     """``blastp -seg no`` (gapped, BLOSUM62, gap costs 11/1) of every query against the
@@ -521,8 +522,9 @@ def blastp(
             defaults. Implemented so far: BLOSUM62 with gap costs 11/1, words of 3,
             ``comp_based_stats`` 0, 1, 2 (blastp's default, the conditional
             composition-based score adjustment; also ``"D"``, ``"T"``, ``"F"``) and 3 (the
-            full adjustment for every subject), ``seg`` ``"no"`` (blastp's default) or
-            ``"yes"`` (SEG on the queries, window 12, cutoffs 2.2 and 2.5).
+            full adjustment for every subject), ``seg`` ``"no"`` (blastp's default),
+            ``"yes"`` (SEG on the queries, window 12, cutoffs 2.2 and 2.5) or
+            ``"window locut hicut"`` (SEG with those, 0 <= locut <= hicut).
         backend: ``"cuda"``: hit detection and the ungapped extension on the GPU
             (``cuda/blast``), gapped extension and traceback on the CPU, the same rows;
             ``"auto"`` (default) and ``"cpu"``: all on the CPU (``"auto"`` will choose the
@@ -544,7 +546,7 @@ def blastp(
     common = dict(evalue=float(evalue), max_target_seqs=int(max_target_seqs),
                   threshold=int(threshold), window_size=int(window_size),
                   xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=int(num_threads),
-                  seg=str(seg).lower() == "yes", backend=backend)
+                  seg=_seg_parameters(seg), backend=backend)
     if ungapped:
         return blastp_ungapped(query, db, **common)
     return blastp_gapped(query, db, xdrop_gap=float(xdrop_gap),
@@ -583,8 +585,31 @@ def _check_blastp_options(o: dict) -> None:
         raise ValueError(f"-comp_based_stats must be 0, 1, 2, 3, D, F or T, not {cbs!r}")
     if o["ungapped"] and _COMP_BASED_STATS[cbs] != 0:
         raise ValueError("-ungapped needs -comp_based_stats 0 (blastp's own rule)")
-    if str(o["seg"]).lower() not in ("yes", "no"):
-        unsupported("seg", o["seg"], "'yes' and 'no'")
+    _seg_parameters(o["seg"])
+
+
+def _seg_parameters(seg) -> bool | tuple[int, float, float]:
+    """blastp's -seg value: False ("no"), True ("yes": window 12, cutoffs 2.2 and 2.5) or
+    (window, locut, hicut) from "window locut hicut"."""
+    from .errors import UnsupportedOptionError
+
+    text = str(seg).strip().lower()
+    if text in ("yes", "no"):
+        return text == "yes"
+    fields = text.split()
+    try:
+        window, locut, hicut = int(fields[0]), float(fields[1]), float(fields[2])
+        if len(fields) != 3:
+            raise ValueError
+    except (ValueError, IndexError):
+        raise ValueError(f"-seg must be 'yes', 'no' or 'window locut hicut', not {seg!r} "
+                         "(blastp: invalid number of arguments to filtering option)") from None
+    # blastp runs other values too (a window below 1, cutoffs out of order, with rules of
+    # its own that gpuseq does not reproduce).
+    if window < 1 or not 0 <= locut <= hicut:
+        raise UnsupportedOptionError(f"blastp -seg {seg!r}: gpuseq implements windows of 1 "
+                                     "or more and 0 <= locut <= hicut so far")
+    return (window, locut, hicut)
 
 
 def _refuse_blast_database(db):

@@ -231,7 +231,8 @@ def _blastp_parser(sub) -> None:
     p.add_argument("-threshold", type=int, default=11)
     p.add_argument("-comp_based_stats", default="2",
                    help="0 (F), 1, 2 (D, T: conditional adjustment) or 3 [2]")
-    p.add_argument("-seg", default="no", help="yes: SEG on the queries [no]")
+    p.add_argument("-seg", default="no",
+                   help="yes, or 'window locut hicut': SEG on the queries [no]")
     p.add_argument("-ungapped", action="store_true")
     p.add_argument("-window_size", type=int, default=40)
     p.add_argument("-xdrop_ungap", type=float, default=7.0)
