@@ -4,7 +4,7 @@
 Random subjects (``--subjects``, lengths 50-700, Robinson & Robinson composition) and random
 queries of 100, 500 and 1,000 residues. For each query: the CPU stage
 (``_core.blast_ungapped_hsps``, one thread) and the GPU stage
-(``_core.blast_gpu_ungapped_hsps``) for each ``--bins``, with the GPU's seconds per stage
+(``_core.gpu_blast_ungapped_hsps``) for each ``--bins``, with the GPU's seconds per stage
 (upload, hit detection, assembling + segmented sort, filter, extension, host ordering), its
 counters (word hits, pairs, extensions, overflowed subjects, batches) and whether its HSPs
 equal the CPU's. A JSON record goes to benchmarks/results/.
@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     import gpuseq
     from gpuseq import _core, blast
 
-    if not hasattr(_core, "blast_gpu_ungapped_hsps") or not gpuseq.cuda_devices():
+    if not hasattr(_core, "gpu_blast_ungapped_hsps") or not gpuseq.cuda_devices():
         sys.exit("needs a CUDA build of gpuseq and a GPU")
     started = datetime.datetime.now().astimezone()
     rng = np.random.default_rng(args.seed)
@@ -69,10 +69,10 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         cpu_rows, cpu_count = _core.blast_ungapped_hsps(*common)
         cpu_s = time.perf_counter() - t0
-        _core.blast_gpu_ungapped_hsps(*common, bins=args.bins[0])  # warm-up (context, modules)
+        _core.gpu_blast_ungapped_hsps(*common, bins=args.bins[0])  # warm-up (context, modules)
         for bins in args.bins:
             t0 = time.perf_counter()
-            gpu_rows, count = _core.blast_gpu_ungapped_hsps(*common, bins=bins)
+            gpu_rows, count = _core.gpu_blast_ungapped_hsps(*common, bins=bins)
             gpu_s = time.perf_counter() - t0
             equal = all(np.array_equal(gpu_rows[c], cpu_rows[c]) for c in cpu_rows)
             equal = equal and count["extensions"] == cpu_count["extensions"]

@@ -184,7 +184,7 @@ if want("blast"):
         qcodes = blast.encode([("q", q)])[0]
         cpu_rows, cpu_count = core.blast_ungapped_hsps(qcodes, codes, offsets, 16, 15)
         for options in ({}, {"bin_capacity": 1, "bins": 32}, {"batch_hits": 3000}):
-            gpu_rows, gpu_count = core.blast_gpu_ungapped_hsps(
+            gpu_rows, gpu_count = core.gpu_blast_ungapped_hsps(
                 qcodes, codes, offsets, 16, 15, **options
             )
             failures += not all(np.array_equal(gpu_rows[c], cpu_rows[c]) for c in cpu_rows)

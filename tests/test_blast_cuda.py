@@ -40,7 +40,7 @@ def compare(
     q = query if isinstance(query, np.ndarray) else blast.encode([("q", query)])[0]
     args = (q, codes, offsets, x_drop, cutoff, window, threshold)
     cpu_rows, cpu_count = _core.blast_ungapped_hsps(*args)
-    gpu_rows, gpu_count = _core.blast_gpu_ungapped_hsps(*args, **gpu_options)
+    gpu_rows, gpu_count = _core.gpu_blast_ungapped_hsps(*args, **gpu_options)
     assert hsp_set(gpu_rows) == hsp_set(cpu_rows)
     assert len(gpu_rows["score"]) == len(cpu_rows["score"])  # no HSP twice
     # Same rows in the same order: subjects in order, each in blastp's HSP order.

@@ -509,7 +509,7 @@ void bind_blast(py::module_& m) {
 
 #ifdef GPUSEQ_WITH_CUDA
   m.def(
-      "blast_gpu_ungapped_hsps",
+      "gpu_blast_ungapped_hsps",
       [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets, int32_t x_drop,
          int32_t cutoff, int window, int threshold, int32_t bins, int32_t bin_capacity,
          int64_t batch_hits) {

@@ -405,7 +405,7 @@ def blast_ungapped_search(
 ) -> tuple[list[dict[str, Any]], dict[str, int]]: ...
 
 # CUDA builds only (cuda/blast): the two-hit stage on the GPU, as blast_ungapped_hsps.
-def blast_gpu_ungapped_hsps(
+def gpu_blast_ungapped_hsps(
     query: ArrayLike,
     codes: ArrayLike,
     offsets: ArrayLike,

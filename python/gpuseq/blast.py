@@ -264,7 +264,7 @@ def ungapped_hsps(
     db = _read(subjects)
     args = (search, db.codes, db.offsets, int(x_drop), int(cutoff), int(window), int(threshold))
     if _use_gpu(backend):
-        rows, _ = _core.blast_gpu_ungapped_hsps(*args, **gpu_options)
+        rows, _ = _core.gpu_blast_ungapped_hsps(*args, **gpu_options)
     else:
         rows, _ = _core.blast_ungapped_hsps(*args)
     return pd.DataFrame(rows)
