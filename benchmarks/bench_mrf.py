@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from provenance import source_info  # benchmarks/provenance.py, beside this script
+from provenance import machine_info, source_info  # benchmarks/provenance.py, beside this script
 
 import gpuseq
 
@@ -259,15 +259,8 @@ def peer_section(args, threads_n, has_gpu):
 
 
 def device_info():
-    info = {"gpuseq": gpuseq.build_info(), "host": platform.node(), "cpus": os.cpu_count(),
+    return {**machine_info(), "gpuseq": gpuseq.build_info(),
             "gpus": [d["name"] for d in gpuseq.cuda_devices()]}
-    try:
-        with open("/proc/cpuinfo") as f:
-            info["cpu"] = next(line.split(":", 1)[1].strip() for line in f
-                               if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return info
 
 
 def main():

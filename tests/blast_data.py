@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,6 +15,22 @@ SKIP_REASON = "NCBI BLAST+ is not installed (apt-get install ncbi-blast+)"
 MISSING = BLASTP is None or MAKEBLASTDB is None
 
 OUTFMT = "6 std qlen slen score"
+
+# Debian's plast-example: a dolphin proteome and query proteins, real data for blastp.
+PLAST = Path("/usr/share/doc/plast-example/db")
+
+
+def dolphin_files(out: Path, queries: int) -> dict:
+    """plast-example's dolphin proteome under `out` as FASTA and as a BLAST database
+    (makeblastdb), and its first `queries` query records: {"db", "fasta", "queries"}."""
+    fasta = out / "tursiops.fa"
+    fasta.write_bytes(gzip.decompress((PLAST / "tursiops.fa.gz").read_bytes()))
+    subprocess.run([MAKEBLASTDB, "-in", fasta, "-dbtype", "prot", "-out", out / "db"],
+                   check=True, capture_output=True)  # fmt: skip
+    records = gzip.decompress((PLAST / "query.fa.gz").read_bytes()).decode().split(">")[1:]
+    query_fasta = out / "queries.fa"
+    query_fasta.write_text("".join(">" + r for r in records[:queries]))
+    return {"db": out / "db", "fasta": fasta, "queries": query_fasta}
 AMINO = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
 # Robinson & Robinson frequencies (per mille), the composition blastp assumes for subjects.
 ROBINSON = np.array(

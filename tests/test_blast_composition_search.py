@@ -7,17 +7,15 @@ database (rare letters, X runs, mutated homologs, a K/E/P/S-rich query that SEG 
 
 from __future__ import annotations
 
-import gzip
 import subprocess
 from pathlib import Path
 
 import pytest
-from blast_data import BLASTP, MAKEBLASTDB, MISSING, OUTFMT, SKIP_REASON, make_database
+from blast_data import BLASTP, MISSING, OUTFMT, PLAST, SKIP_REASON, dolphin_files, make_database
 
 import gpuseq
 from gpuseq import _core, blast
 
-PLAST = Path("/usr/share/doc/plast-example/db")
 pytestmark = pytest.mark.skipif(MISSING, reason=SKIP_REASON)
 QUERIES = 8  # the first queries of plast's query.fa
 
@@ -38,14 +36,7 @@ def dolphin(tmp_path_factory) -> dict:
     if not (PLAST / "tursiops.fa.gz").exists():
         pytest.skip("Debian's plast-example is not installed (apt-get install plast-example)")
     out = tmp_path_factory.mktemp("blast_cbs")
-    fasta = out / "tursiops.fa"
-    fasta.write_bytes(gzip.decompress((PLAST / "tursiops.fa.gz").read_bytes()))
-    subprocess.run([MAKEBLASTDB, "-in", fasta, "-dbtype", "prot", "-out", out / "db"],
-                   check=True, capture_output=True)  # fmt: skip
-    records = gzip.decompress((PLAST / "query.fa.gz").read_bytes()).decode().split(">")[1:]
-    queries = out / "queries.fa"
-    queries.write_text("".join(">" + r for r in records[:QUERIES]))
-    return {"db": out / "db", "fasta": fasta, "queries": queries}
+    return dolphin_files(out, QUERIES)
 
 
 # (-comp_based_stats, -seg): blastp's defaults first; the last, SEG with its own window and

@@ -5,16 +5,11 @@ from it. Every outfmt-6 row must be equal, gapped and ungapped (-comp_based_stat
 
 from __future__ import annotations
 
-import gzip
-import subprocess
-from pathlib import Path
-
 import pytest
-from blast_data import MAKEBLASTDB, MISSING, OUTFMT, SKIP_REASON, run_blastp
+from blast_data import MISSING, OUTFMT, PLAST, SKIP_REASON, dolphin_files, run_blastp
 
 from gpuseq import blast
 
-PLAST = Path("/usr/share/doc/plast-example/db")
 pytestmark = [
     pytest.mark.skipif(MISSING, reason=SKIP_REASON),
     pytest.mark.skipif(
@@ -28,14 +23,7 @@ QUERIES = 4  # the first queries of plast's query.fa (246, 585, 232, 435 residue
 @pytest.fixture(scope="module")
 def dolphin(tmp_path_factory) -> dict:
     out = tmp_path_factory.mktemp("blast_plast")
-    fasta = out / "tursiops.fa"
-    fasta.write_bytes(gzip.decompress((PLAST / "tursiops.fa.gz").read_bytes()))
-    subprocess.run([MAKEBLASTDB, "-in", fasta, "-dbtype", "prot", "-out", out / "db"],
-                   check=True, capture_output=True)  # fmt: skip
-    records = gzip.decompress((PLAST / "query.fa.gz").read_bytes()).decode().split(">")[1:]
-    queries = out / "queries.fa"
-    queries.write_text("".join(">" + r for r in records[:QUERIES]))
-    return {"db": out / "db", "fasta": fasta, "queries": queries}
+    return dolphin_files(out, QUERIES)
 
 
 @pytest.mark.parametrize(
