@@ -77,6 +77,13 @@ if want("filters"):
                                            F3=1e-5)  # with the Forward bound's kernel
         cpu = core.run_cascade(profile, db.residues, db.offsets, 0.02, 1e-3, True, 2)
         failures += not np.array_equal(gpu["stage"], cpu["stage"])
+        gpu = core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 1.0, 1e-3, True, 2,
+                                   all_scores=False)  # every target past the SSV's floors
+        cpu = core.run_cascade(profile, db.residues, db.offsets, 1.0, 1e-3, True, 2)
+        failures += not np.array_equal(gpu["survivors"], np.flatnonzero(cpu["stage"] == 4))
+        gpu, _ = core.gpu_bias_filter_scores(gp, targets, db.residues, db.offsets, 2)
+        cpu = core.filter_scores(profile, "bias", db.residues, db.offsets)
+        failures += not np.array_equal(gpu, cpu, equal_nan=True)
         gpu = core.gpu_forward_scores(gp, targets)
         cpu = core.forward_scores(profile, db.residues, db.offsets)
         failures += not np.array_equal(gpu, cpu, equal_nan=True)

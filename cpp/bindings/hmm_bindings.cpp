@@ -334,7 +334,8 @@ void bind_gpu_hmm(py::module_& m) {
   m.def(
       "gpu_run_cascade",
       [](const gh::DeviceProfile& dp, const GpuTargets& t, py::object residues,
-         py::object offsets, double F1, double F2, bool bias_filter, int threads, double F3) {
+         py::object offsets, double F1, double F2, bool bias_filter, int threads, double F3,
+         bool all_scores) {
         const gh::DeviceTargets& dt = device_targets(t, residues, offsets);
         hmm::CascadeOptions o = cascade_options(F1, F2, bias_filter, threads);
         o.F3 = F3;
@@ -342,22 +343,51 @@ void bind_gpu_hmm(py::module_& m) {
         gh::CascadeSeconds seconds;
         {
           py::gil_scoped_release release;
-          r = gh::run_cascade(dp, dt, o, &seconds);
+          r = gh::run_cascade(dp, dt, o, &seconds, all_scores);
         }
+        std::vector<int32_t> survivors = std::move(r.survivors);
         py::dict d = cascade_dict(std::move(r));
+        if (!all_scores)
+          for (const char* key : {"msv_score", "bias_score", "viterbi_score"}) d.attr("pop")(key);
+        d["survivors"] = to_numpy(std::move(survivors));
+        d["forward_bound"] = F3 < 1.0;
         d["seconds"] = py::dict(py::arg("msv") = seconds.msv,
                                 py::arg("decisions") = seconds.decisions,
                                 py::arg("viterbi") = seconds.viterbi,
-                                py::arg("forward") = seconds.forward);
+                                py::arg("forward") = seconds.forward,
+                                py::arg("bias") = seconds.bias,
+                                py::arg("ssv_kernel") = seconds.ssv_kernel);
         return d;
       },
       py::arg("profile"), py::arg("targets"), py::arg("residues") = py::none(),
       py::arg("offsets") = py::none(),
       py::arg("F1") = 0.02, py::arg("F2") = 1e-3, py::arg("bias_filter") = true,
-      py::arg("threads") = 0, py::arg("F3") = 1.0,
-      "run_cascade with the MSV and Viterbi filters on the GPU. With F3 < 1, the survivors' "
+      py::arg("threads") = 0, py::arg("F3") = 1.0, py::arg("all_scores") = true,
+      "run_cascade with the filters on the GPU (gpu_filters.hpp). 'survivors': the targets "
+      "that go downstream, ascending. all_scores false: no score arrays (the SSV's rejections "
+      "are not scored on the host). With F3 < 1, the survivors' "
       "Forward scores too (forward_bound.cuh): 'downstream' flags those that may pass HMMER's "
       "Forward test (the others cannot; every count stays HMMER's).");
+  m.def(
+      "gpu_bias_filter_scores",
+      [](const gh::DeviceProfile& dp, const GpuTargets& t, py::object residues,
+         py::object offsets, int threads) {
+        const gh::DeviceTargets& dt = device_targets(t, residues, offsets);
+        std::vector<float> out;
+        int64_t on_host = 0;
+        {
+          py::gil_scoped_release release;
+          out = gh::bias_filter_scores(dp, dt, dt.non_empty(), std::max(1, threads), &on_host);
+        }
+        std::vector<float> all(static_cast<size_t>(dt.count()), std::nanf(""));
+        for (size_t j = 0; j < out.size(); ++j) all[dt.non_empty()[j]] = out[j];
+        return py::make_tuple(to_numpy(std::move(all)), on_host);
+      },
+      py::arg("profile"), py::arg("targets"), py::arg("residues") = py::none(),
+      py::arg("offsets") = py::none(), py::arg("threads") = 1,
+      "Bias-filter scores of every non-empty target on the GPU (NaN: empty), bit-equal to the "
+      "CPU's, and how many the host computed (longer than the GPU takes, or a log the GPU "
+      "could not round for sure).");
   m.def(
       "gpu_forward_scores",
       [](const gh::DeviceProfile& dp, const GpuTargets& t) {

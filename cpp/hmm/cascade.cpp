@@ -22,33 +22,47 @@ double gumbel_survival(double x, double mu, double lambda) {
 }
 
 CascadeStages::CascadeStages(const SearchProfile& profile, const SequenceBatch& targets,
-                             const CascadeOptions& options, const float* null1)
-    : profile_(profile), targets_(targets), options_(options), null1_(null1) {
+                             const CascadeOptions& options, const float* null1,
+                             bool record_scores)
+    : profile_(profile),
+      targets_(targets),
+      options_(options),
+      null1_(null1),
+      record_scores_(record_scores) {
   const int64_t n = targets.count;
   for (int64_t i = 0; i < n; ++i)
     if (targets.length(i) > kMaxTargetLength)
       throw std::invalid_argument("target " + std::to_string(i) + " is longer than " +
                                   std::to_string(kMaxTargetLength) + " residues");
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  r_.stage.assign(static_cast<size_t>(n), kStageEmpty);
-  r_.msv_score.assign(static_cast<size_t>(n), nan);
-  r_.bias_score.assign(static_cast<size_t>(n), nan);
-  r_.viterbi_score.assign(static_cast<size_t>(n), nan);
+  // Non-empty targets fail the MSV test until a decision says otherwise (the GPU cascade
+  // rejects most of them without a score).
+  r_.stage.resize(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)
+    r_.stage[i] = targets.length(i) > 0 ? kStageFailedMsv : kStageEmpty;
+  if (record_scores) {
+    r_.msv_score.assign(static_cast<size_t>(n), nan);
+    r_.bias_score.assign(static_cast<size_t>(n), nan);
+    r_.viterbi_score.assign(static_cast<size_t>(n), nan);
+  }
 }
 
-bool CascadeStages::after_msv(int64_t i, float msv) {
+bool CascadeStages::msv_passes(int64_t i, float msv, double* P) {
   const auto& ev = profile_.evalue_parameters;
-  const int64_t L = targets_.length(i);
-  const float null_score = null1_ ? null1_[i] : null1_score(L);
-  r_.msv_score[i] = msv;
-  double P = gumbel_survival(bits_score(msv, null_score), ev[0], ev[1]);
-  if (P > options_.F1) {
+  const float null_score = null1_ ? null1_[i] : null1_score(targets_.length(i));
+  if (record_scores_) r_.msv_score[i] = msv;
+  *P = gumbel_survival(bits_score(msv, null_score), ev[0], ev[1]);
+  if (*P > options_.F1) {
     r_.stage[i] = kStageFailedMsv;
     return false;
   }
+  return true;
+}
+
+bool CascadeStages::after_bias(int64_t i, float msv, float filter_score, double P) {
+  const auto& ev = profile_.evalue_parameters;
   if (options_.bias_filter) {
-    const float filter_score = bias_filter_score(profile_.bias_filter, targets_.sequence(i), L);
-    r_.bias_score[i] = filter_score;
+    if (record_scores_) r_.bias_score[i] = filter_score;
     P = gumbel_survival(bits_score(msv, filter_score), ev[0], ev[1]);
     if (P > options_.F1) {
       r_.stage[i] = kStageFailedBias;
@@ -64,12 +78,27 @@ bool CascadeStages::after_msv(int64_t i, float msv) {
   return false;
 }
 
-void CascadeStages::after_viterbi(int64_t i, float vit) {
+bool CascadeStages::after_msv(int64_t i, float msv) {
+  double P = 0;
+  if (!msv_passes(i, msv, &P)) return false;
+  const float filter_score =
+      options_.bias_filter
+          ? bias_filter_score(profile_.bias_filter, targets_.sequence(i), targets_.length(i))
+          : 0.0f;
+  return after_bias(i, msv, filter_score, P);
+}
+
+float CascadeStages::filter_score(int64_t i) const {
+  return options_.bias_filter ? r_.bias_score[i]
+         : null1_             ? null1_[i]
+                              : null1_score(targets_.length(i));
+}
+
+void CascadeStages::after_viterbi(int64_t i, float vit) { after_viterbi(i, vit, filter_score(i)); }
+
+void CascadeStages::after_viterbi(int64_t i, float vit, float filter_score) {
   const auto& ev = profile_.evalue_parameters;
-  const float filter_score = options_.bias_filter ? r_.bias_score[i]
-                             : null1_             ? null1_[i]
-                                                  : null1_score(targets_.length(i));
-  r_.viterbi_score[i] = vit;
+  if (record_scores_) r_.viterbi_score[i] = vit;
   const double P = gumbel_survival(bits_score(vit, filter_score), ev[2], ev[3]);
   r_.stage[i] = P > options_.F2 ? kStageFailedViterbi : kStagePassed;
 }

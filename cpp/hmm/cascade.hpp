@@ -40,6 +40,9 @@ struct CascadeResult {
   // Per target, when the Forward bound ran (else empty): 1 where a survivor (kStagePassed)
   // may pass HMMER's Forward test and goes downstream, 0 elsewhere.
   std::vector<uint8_t> downstream;
+  // GPU cascade: the targets that go downstream (kStagePassed and, with the Forward bound,
+  // downstream), ascending.
+  std::vector<int32_t> survivors;
   int64_t n_past_msv = 0, n_past_bias = 0, n_past_viterbi = 0;
 };
 
@@ -51,15 +54,30 @@ CascadeResult run_cascade(const SearchProfile& profile, const SequenceBatch& tar
 // the GPU one (cuda/hmm/gpu_filters.cu), which computes the filter scores in batches.
 class CascadeStages {
  public:
-  // Checks the target lengths and sizes the result (every target kStageEmpty, scores NaN).
+  // Checks the target lengths and sizes the result (empty targets kStageEmpty, the others
+  // kStageFailedMsv until decided; scores NaN).
   // null1: null1_score(L) of every target when the caller has them, else computed here.
+  // record_scores false: the result's score arrays stay empty (stages and counts only).
   CascadeStages(const SearchProfile& profile, const SequenceBatch& targets,
-                const CascadeOptions& options, const float* null1 = nullptr);
+                const CascadeOptions& options, const float* null1 = nullptr,
+                bool record_scores = true);
   // Records target i's MSV score and runs the bias filter; true when the Viterbi filter must
   // run (otherwise the target's stage is final).
   bool after_msv(int64_t i, float msv_score);
+  // after_msv in two steps, for callers that compute the bias filter elsewhere (the GPU):
+  // the MSV test against the null model (false: failed, final; *P: its P-value), then the
+  // bias filter's test with its score (ignored when the bias filter is off) and the Viterbi
+  // decision, as after_msv returns it.
+  bool msv_passes(int64_t i, float msv_score, double* P);
+  bool after_bias(int64_t i, float msv_score, float filter_score, double P);
   // Records the Viterbi-filter score of a target after_msv sent on; its stage is then final.
   void after_viterbi(int64_t i, float viterbi_score);
+  // The same with the target's filter score (bias filter's, or null1 without it) given.
+  void after_viterbi(int64_t i, float viterbi_score, float filter_score);
+  // Target i's filter score as after_viterbi uses it (needs recorded scores with the bias
+  // filter on).
+  float filter_score(int64_t i) const;
+  CascadeStage stage(int64_t i) const { return static_cast<CascadeStage>(r_.stage[i]); }
   // The result, with the pass counters.
   CascadeResult finish();
 
@@ -68,6 +86,7 @@ class CascadeStages {
   const SequenceBatch& targets_;
   const CascadeOptions& options_;
   const float* null1_;
+  bool record_scores_;
   CascadeResult r_;
 };
 

@@ -1,7 +1,11 @@
+#include <thrust/iterator/counting_iterator.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <array>
 #include <cmath>
+#include <cub/device/device_select.cuh>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -17,6 +21,7 @@
 #include "common/parallel.hpp"
 #include "hmm/filter_kernels.hpp"
 #include "hmm/bias_filter.hpp"
+#include "hmm/bias_filter.cuh"
 #include "hmm/filters.hpp"
 #include "hmm/gpu_filters.hpp"
 #include "hmm/msv.cuh"
@@ -394,6 +399,7 @@ void clear_runtime_kernels() {
 // they were filled by.
 struct DeviceSequenceBlocks {
   int sequences_per_warp = 0, max_warps = 0;
+  bool all_non_empty = false;  // ids are DeviceTargets::non_empty (compared without a scan)
   std::vector<int32_t> ids;  // the launch's targets, in its order
   cpu::SequenceBlockPlan plan;
   DeviceArray<uint8_t> bytes;
@@ -412,6 +418,15 @@ struct DeviceTargets::Buffers {
   mutable std::mutex blocks_mutex;
   mutable std::map<std::pair<int, int>, std::unique_ptr<DeviceSequenceBlocks>> ssv_blocks;
   mutable std::unique_ptr<DeviceSequenceBlocks> msv_blocks;
+  // DeviceTargets::non_empty and length_class on the GPU, uploaded by the first cascade.
+  mutable std::once_flag classes_once;
+  mutable DeviceArray<int32_t> non_empty, length_class;
+  // The cascade's SSV results and their compaction, kept for the next model (cudaMalloc and
+  // cudaFree cost more than the kernels that use them); a cascade at a time.
+  mutable std::mutex cascade_mutex;
+  mutable DeviceArray<int32_t> ssv_best, positions, candidate_best, count;
+  mutable DeviceArray<uint8_t> flags, select_temp;
+  mutable size_t select_temp_bytes = 0;
 };
 
 DeviceTargets::DeviceTargets(const SequenceBatch& batch)
@@ -427,6 +442,32 @@ DeviceTargets::DeviceTargets(const SequenceBatch& batch)
       null1_[i] = cpu::null1_score(L);
     }
   });
+  // Distinct lengths, by counting where the longest target allows it.
+  length_class_.assign(static_cast<size_t>(count_), -1);
+  int64_t longest = 0;
+  for (int64_t i = 0; i < count_; ++i) {
+    const int64_t L = batch.length(i);
+    if (L == 0) continue;
+    non_empty_.push_back(static_cast<int32_t>(i));
+    longest = std::max(longest, L);
+  }
+  if (longest <= (int64_t{1} << 24)) {
+    std::vector<int32_t> index(static_cast<size_t>(longest + 1), -1);
+    for (int32_t i : non_empty_) index[batch.length(i)] = 0;
+    for (int64_t L = 1; L <= longest; ++L)
+      if (index[L] == 0) {
+        index[L] = static_cast<int32_t>(lengths_.size());
+        lengths_.push_back(L);
+      }
+    for (int32_t i : non_empty_) length_class_[i] = index[batch.length(i)];
+  } else {
+    for (int32_t i : non_empty_) lengths_.push_back(batch.length(i));
+    std::sort(lengths_.begin(), lengths_.end());
+    lengths_.erase(std::unique(lengths_.begin(), lengths_.end()), lengths_.end());
+    for (int32_t i : non_empty_)
+      length_class_[i] = static_cast<int32_t>(
+          std::lower_bound(lengths_.begin(), lengths_.end(), batch.length(i)) - lengths_.begin());
+  }
   const int64_t first = batch.count ? batch.offsets[0] : 0;
   residues_ = batch.count ? batch.offsets[batch.count] - first : 0;
   buffers_->residues = device_copy(batch.residues + first, static_cast<size_t>(residues_));
@@ -449,6 +490,7 @@ struct DeviceProfile::Tables {
   DeviceArray<uint32_t> msv_multi;            // S-lane tables: H x 32 codes x W entries
   DeviceArray<uint32_t> fused_viterbi;        // viterbi_fused.cuh: FusedViterbiTables
   DeviceArray<double> forward_match, forward_transitions;  // forward_bound.cuh
+  DeviceArray<float> bias_odds;  // bias_filter.cuh: BiasFilterModel::odds
   size_t fused_dd_at = 0, fused_emissions_at = 0;
   int fused_emission_max = 0;
 };
@@ -466,6 +508,7 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
                                  std::to_string(max_model_length(runtime_compiled)) + ")");
   };
   const int msv_nodes = msv_bits == 8 ? kByteNodesPerStripe : kWordNodesPerStripe;
+  tables_->bias_odds = device_copy(&profile.bias_filter.odds[0][0], 2 * size_t{kAminoKp});
   msv_stripes_ = msv_bits == 8 ? covering_stripes(M, kByteNodesPerStripe, ByteStripeCounts{})
                                 : covering_stripes(M, kWordNodesPerStripe, WordStripeCounts{});
   viterbi_stripes_ = covering_stripes(M, kWordNodesPerStripe, WordStripeCounts{});
@@ -609,35 +652,68 @@ std::vector<int32_t> run_viterbi_thread_per_target(const DeviceProfile& dp,
                                                    const std::vector<int32_t>& ids,
                                                    const std::vector<int32_t>& params,
                                                    int repeats, double* seconds);
+// out[at[k]] = values[k].
+__global__ void scatter_kernel(const int32_t* at, const int32_t* values, int n, int32_t* out) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n) out[at[k]] = values[k];
+}
+
+// 1 where target ids[w]'s SSV result best[w] reaches its length's pass floor (the host looks
+// at it), else 0 (the MSV test rejects it).
+__global__ void ssv_floor_flags_kernel(const int32_t* best, const int32_t* ids,
+                                       const int32_t* length_class, const int16_t* floors, int n,
+                                       uint8_t* flags) {
+  const int w = blockIdx.x * blockDim.x + threadIdx.x;
+  if (w < n) flags[w] = best[w] >= floors[length_class[ids[w]]] ? 1 : 0;
+}
+
+// out[k] = values[at[k]].
+__global__ void gather_kernel(const int32_t* at, const int32_t* values, int n, int32_t* out) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n) out[k] = values[at[k]];
+}
+
+// A launch whose targets and results stay on the GPU: ids, the same as the host's ids, already
+// there; results written to out (in the order of ids), and nothing returned to the host.
+struct DeviceSink {
+  const int32_t* ids;
+  int32_t* out;
+};
+
 std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
                                       const DeviceTargets& dt, const std::vector<int32_t>& ids,
                                       const std::vector<int32_t>& params, int repeats,
-                                      double* seconds);
+                                      double* seconds, const DeviceSink* sink = nullptr);
 
 // Runs one kernel over the targets `ids` (with one parameter each) and returns its integers.
 // With `seconds`, the kernel runs `repeats` times and *seconds is the median time of one run.
 // SSV/MSV with sequences_per_warp > 1 run the S-lane kernels unless `multi` is false; the
-// Viterbi filter runs a thread per target when the profile says so.
+// Viterbi filter runs a thread per target when the profile says so. With a sink (SSV and MSV
+// only), the results stay on the GPU.
 std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const DeviceTargets& dt,
                                 const std::vector<int32_t>& ids, const std::vector<int32_t>& params,
-                                int repeats = 1, double* seconds = nullptr, bool multi = true) {
+                                int repeats = 1, double* seconds = nullptr, bool multi = true,
+                                const DeviceSink* sink = nullptr) {
   if (kernel == Kernel::kViterbi &&
       dp.options().viterbi == KernelOptions::Viterbi::kThreadPerTarget)
     return run_viterbi_thread_per_target(dp, dt, ids, params, repeats, seconds);
   const int n = static_cast<int>(ids.size());
-  std::vector<int32_t> out(ids.size());
+  std::vector<int32_t> out(sink == nullptr ? ids.size() : 0);
   if (n == 0) return out;
   if (multi && dp.sequences_per_warp() > 1 &&
       (kernel == Kernel::kMsv || (kernel == Kernel::kSsv && dp.ssv_multi())))
-    return run_multi_kernel(kernel, dp, dt, ids, params, repeats, seconds);
-  DeviceArray<int32_t> d_ids = device_copy(ids.data(), ids.size());
+    return run_multi_kernel(kernel, dp, dt, ids, params, repeats, seconds, sink);
+  DeviceArray<int32_t> d_ids, d_out;
+  if (sink == nullptr) {
+    d_ids = device_copy(ids.data(), ids.size());
+    d_out = device_alloc<int32_t>(ids.size());
+  }
   DeviceArray<int32_t> d_params = device_copy(params.data(), params.size());
-  DeviceArray<int32_t> d_out = device_alloc<int32_t>(ids.size());
   TargetList list{dt.buffers().residues.get(),
                   dt.buffers().offsets.get(),
-                  d_ids.get(),
+                  sink != nullptr ? sink->ids : d_ids.get(),
                   params.empty() ? nullptr : d_params.get(),
-                  d_out.get(),
+                  sink != nullptr ? sink->out : d_out.get(),
                   n};
   const cpu::SearchProfile& p = dp.profile();
   const auto& tables = dp.tables();
@@ -723,6 +799,7 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
     std::sort(times.begin(), times.end());
     *seconds = times[times.size() / 2];
   }
+  if (sink != nullptr) return out;
   GPUSEQ_CUDA_CHECK(
       cudaMemcpy(out.data(), d_out.get(), out.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
   return out;
@@ -832,7 +909,7 @@ std::unique_ptr<DeviceSequenceBlocks> fill_blocks(const DeviceTargets& dt,
 std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
                                       const DeviceTargets& dt, const std::vector<int32_t>& ids,
                                       const std::vector<int32_t>& params, int repeats,
-                                      double* seconds) {
+                                      double* seconds, const DeviceSink* sink) {
   using MultiKernel = void (*)(const uint32_t*, int, int, BlockList);
   const int S = dp.sequences_per_warp();
   MultiKernel k = nullptr;
@@ -872,24 +949,27 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
     buffers.ssv_blocks.clear();  // bounded device memory: a set is about the targets' size
   std::unique_ptr<DeviceSequenceBlocks>& cached =
       kernel == Kernel::kSsv ? buffers.ssv_blocks[key] : buffers.msv_blocks;
+  const bool all_non_empty = &ids == &dt.non_empty();
   if (!cached || cached->sequences_per_warp != S || cached->max_warps != resident_warps ||
-      cached->ids != ids) {
+      (!(all_non_empty && cached->all_non_empty) && cached->ids != ids)) {
     cached.reset();  // (its memory first)
     cached = fill_blocks(dt, ids, S, resident_warps);
+    cached->all_non_empty = all_non_empty;
   }
   const DeviceSequenceBlocks& blocks = *cached;
   const cpu::SequenceBlockPlan& plan = blocks.plan;
   const int placed = static_cast<int>(plan.column_items.size());
 
   DeviceArray<int32_t> d_params = device_copy(params.data(), params.size());
-  DeviceArray<int32_t> d_out = device_alloc<int32_t>(ids.size());
+  DeviceArray<int32_t> d_out = sink != nullptr ? DeviceArray<int32_t>() : device_alloc<int32_t>(ids.size());
+  int32_t* const out_on_device = sink != nullptr ? sink->out : d_out.get();
   const BlockList list{blocks.bytes.get(),
                        blocks.warp_offset.get(),
                        blocks.warp_rows.get(),
                        blocks.column_start.get(),
                        blocks.column_items.get(),
                        params.empty() ? nullptr : d_params.get(),
-                       d_out.get(),
+                       out_on_device,
                        plan.warps};
   const cpu::SearchProfile& p = dp.profile();
   std::vector<double> times;
@@ -902,8 +982,8 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
     GPUSEQ_CUDA_CHECK_LAUNCH("S-lane hmm filter kernel");
     times.push_back(timer.stop_seconds());
   }
-  std::vector<int32_t> out(ids.size());
-  if (placed > 0)
+  std::vector<int32_t> out(sink == nullptr ? ids.size() : 0);
+  if (placed > 0 && sink == nullptr)
     GPUSEQ_CUDA_CHECK(
         cudaMemcpy(out.data(), d_out.get(), out.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
 
@@ -917,7 +997,15 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
     }
     const std::vector<int32_t> single = run_kernel(kernel, dp, dt, single_ids, single_params,
                                                    repeats, &single_seconds, false);
-    for (size_t i = 0; i < plan.single.size(); ++i) out[plan.single[i]] = single[i];
+    if (sink == nullptr) {
+      for (size_t i = 0; i < plan.single.size(); ++i) out[plan.single[i]] = single[i];
+    } else {  // into their places on the GPU
+      DeviceArray<int32_t> d_at = device_copy(plan.single.data(), plan.single.size());
+      DeviceArray<int32_t> d_single = device_copy(single.data(), single.size());
+      const int n = static_cast<int>(single.size());
+      scatter_kernel<<<(n + 255) / 256, 256>>>(d_at.get(), d_single.get(), n, sink->out);
+      GPUSEQ_CUDA_CHECK_LAUNCH("scatter_kernel");
+    }
   }
   if (seconds != nullptr) {
     std::sort(times.begin(), times.end());
@@ -1013,6 +1101,40 @@ std::vector<double> forward_scores_on_device(const DeviceProfile& dp, const Devi
   return out;
 }
 
+// For each distinct target length (DeviceTargets::lengths), the lowest SSV result (the
+// kernel's best diagonal) at which a target is not rejected outright: below it the SSV
+// decides (ssv_score_for_tjb gives a score) and that score's P-value is above F1 (p7_Pipeline's
+// MSV test). At or above it a target may pass, may need the full MSV, or overflowed: the host
+// looks. The score rises with the result, so the rejected results are those below the floor,
+// and a walk from the previous length's floor finds the next one in a few steps.
+std::vector<int16_t> ssv_pass_floors(const cpu::SearchProfile& p, const DeviceTargets& dt,
+                                     double F1) {
+  const cpu::MsvProfile& om = p.msv;
+  const auto& ev = p.evalue_parameters;
+  const int ssv_range = 127 - om.tbm - om.tec - om.bias;  // (P): tjb below it
+  const std::vector<int64_t>& lengths = dt.lengths();
+  std::vector<int16_t> floors(lengths.size(), 0);
+  int b = 0;
+  for (size_t c = 0; c < lengths.size(); ++c) {
+    const int tjb = cpu::msv_tjb(lengths[c]);
+    if (tjb >= ssv_range) continue;  // the SSV cannot decide: every such target to the host
+    const float null_score = cpu::null1_score(lengths[c]);
+    auto rejected = [&](int best) {
+      const float sc = cpu::ssv_score_for_tjb(om, tjb, best);
+      return std::isfinite(sc) &&
+             cpu::gumbel_survival(cpu::bits_score(sc, null_score), ev[0], ev[1]) > F1;
+    };
+    constexpr int kBestLimit = 256;  // past every overflow level
+    if (rejected(b)) {
+      while (b < kBestLimit && rejected(b)) ++b;
+    } else {
+      while (b > 0 && !rejected(b - 1)) --b;
+    }
+    floors[c] = static_cast<int16_t>(b);
+  }
+  return floors;
+}
+
 std::vector<int32_t> non_empty_targets(const SequenceBatch& host) {
   std::vector<int32_t> ids;
   for (int64_t i = 0; i < host.count; ++i)
@@ -1053,53 +1175,258 @@ std::vector<float> filter_scores(const DeviceProfile& dp, const DeviceTargets& d
   return scores;
 }
 
+std::vector<float> bias_filter_scores(const DeviceProfile& dp, const DeviceTargets& dt,
+                                      const std::vector<int32_t>& ids, int threads,
+                                      int64_t* on_host) {
+  // A thread walks its target alone, a row at a time (~0.25 us a row on the H100, 20 times
+  // the CPU's time): a launch lasts as long as its longest target, so the long ones run on
+  // the host threads meanwhile.
+  constexpr int64_t kLongestOnDevice = 1536;
+  const SequenceBatch& host = dt.host();
+  const cpu::BiasFilterModel& bf = dp.profile().bias_filter;
+  std::vector<float> out(ids.size(), std::numeric_limits<float>::quiet_NaN());
+  std::vector<int32_t> device_ids, device_at, rest;
+  for (size_t j = 0; j < ids.size(); ++j) {
+    if (host.length(ids[j]) <= kLongestOnDevice) {
+      device_ids.push_back(ids[j]);
+      device_at.push_back(static_cast<int32_t>(j));
+    } else {
+      rest.push_back(static_cast<int32_t>(j));
+    }
+  }
+  auto on_the_host = [&](const std::vector<int32_t>& at) {
+    parallel_for_blocks(static_cast<int64_t>(at.size()), 8, std::max(1, threads),
+                        [&](int64_t begin, int64_t end, int) {
+                          for (int64_t k = begin; k < end; ++k) {
+                            const int32_t i = ids[at[k]];
+                            out[at[k]] =
+                                cpu::bias_filter_score(bf, host.sequence(i), host.length(i));
+                          }
+                        });
+  };
+  const size_t n = device_ids.size();
+  if (n == 0) {
+    on_the_host(rest);
+  } else {
+    DeviceArray<int32_t> d_ids = device_copy(device_ids.data(), n);
+    DeviceArray<float> d_sum = device_alloc<float>(n);
+    DeviceArray<uint8_t> d_unsure = device_alloc<uint8_t>(n);
+    const TargetList list{dt.buffers().residues.get(), dt.buffers().offsets.get(), d_ids.get(),
+                          nullptr, nullptr, static_cast<int>(n)};
+    constexpr int kThreads = 128;
+    bias_filter_kernel<<<static_cast<int>((n + kThreads - 1) / kThreads), kThreads>>>(
+        dp.tables().bias_odds.get(), bf.t10, bf.t11, list, d_sum.get(), d_unsure.get());
+    GPUSEQ_CUDA_CHECK_LAUNCH("bias_filter_kernel");
+    on_the_host(rest);  // while the kernel runs
+    std::vector<float> sum(n);
+    std::vector<uint8_t> unsure(n);
+    GPUSEQ_CUDA_CHECK(cudaMemcpy(sum.data(), d_sum.get(), n * sizeof(float),
+                                 cudaMemcpyDeviceToHost));
+    GPUSEQ_CUDA_CHECK(cudaMemcpy(unsure.data(), d_unsure.get(), n, cudaMemcpyDeviceToHost));
+    std::vector<int32_t> unsure_at;
+    for (size_t k = 0; k < n; ++k) {
+      if (unsure[k])
+        unsure_at.push_back(device_at[k]);
+      else
+        out[device_at[k]] = cpu::bias_filter_finish(sum[k], host.length(device_ids[k]));
+    }
+    on_the_host(unsure_at);
+    rest.insert(rest.end(), unsure_at.begin(), unsure_at.end());
+  }
+  if (on_host != nullptr) *on_host = static_cast<int64_t>(rest.size());
+  return out;
+}
+
 cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
-                               const cpu::CascadeOptions& options, CascadeSeconds* seconds) {
+                               const cpu::CascadeOptions& options, CascadeSeconds* seconds,
+                               bool all_scores) {
   using Clock = std::chrono::steady_clock;
   auto since = [](Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
   };
   auto t0 = Clock::now();
   const SequenceBatch& host = dt.host();
-  cpu::CascadeStages stages(dp.profile(), host, options, dt.null1());
-  const std::vector<float> msv = msv_scores(dp, dt, true);
+  const cpu::SearchProfile& p = dp.profile();
+  const cpu::MsvProfile& om = p.msv;
+  const int threads = std::max(1, options.threads);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  cpu::CascadeStages stages(p, host, options, dt.null1(), all_scores);
+
+  // The SSV on every non-empty target, its results kept on the GPU; the pass floors reject
+  // most targets there, and only the others (positions in targets) come to the host.
+  const std::vector<int32_t>& targets = dt.non_empty();
+  const int n = static_cast<int>(targets.size());
+  const DeviceTargets::Buffers& buffers = dt.buffers();
+  std::call_once(buffers.classes_once, [&] {
+    buffers.non_empty = device_copy(targets.data(), targets.size());
+    buffers.length_class = device_copy(dt.length_classes().data(), dt.length_classes().size());
+  });
+  std::vector<int32_t> candidates, candidate_best, best;
+  double ssv_kernel_s = 0;
+  std::unique_lock<std::mutex> workspace(buffers.cascade_mutex);
+  if (n > 0) {
+    if (!buffers.ssv_best) {
+      buffers.ssv_best = device_alloc<int32_t>(targets.size());
+      buffers.positions = device_alloc<int32_t>(targets.size());
+      buffers.candidate_best = device_alloc<int32_t>(targets.size());
+      buffers.flags = device_alloc<uint8_t>(targets.size());
+      buffers.count = device_alloc<int32_t>(1);
+    }
+    int32_t* const d_best = buffers.ssv_best.get();
+    int32_t* const d_positions = buffers.positions.get();
+    const DeviceSink sink{buffers.non_empty.get(), d_best};
+    run_kernel(Kernel::kSsv, dp, dt, targets, {}, 1, &ssv_kernel_s, true, &sink);
+    const std::vector<int16_t> floors = ssv_pass_floors(p, dt, options.F1);
+    DeviceArray<int16_t> d_floors = device_copy(floors.data(), floors.size());
+    ssv_floor_flags_kernel<<<(n + 255) / 256, 256>>>(d_best, buffers.non_empty.get(),
+                                                     buffers.length_class.get(), d_floors.get(),
+                                                     n, buffers.flags.get());
+    GPUSEQ_CUDA_CHECK_LAUNCH("ssv_floor_flags_kernel");
+    const thrust::counting_iterator<int32_t> position(0);
+    size_t temp_bytes = 0;
+    GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, position,
+                                                 buffers.flags.get(), d_positions,
+                                                 buffers.count.get(), n));
+    if (temp_bytes > buffers.select_temp_bytes) {
+      buffers.select_temp.reset();
+      buffers.select_temp = device_alloc<uint8_t>(temp_bytes);
+      buffers.select_temp_bytes = temp_bytes;
+    }
+    GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(buffers.select_temp.get(), temp_bytes, position,
+                                                 buffers.flags.get(), d_positions,
+                                                 buffers.count.get(), n));
+    int32_t count = 0;
+    GPUSEQ_CUDA_CHECK(
+        cudaMemcpy(&count, buffers.count.get(), sizeof count, cudaMemcpyDeviceToHost));
+    candidates.resize(static_cast<size_t>(count));
+    candidate_best.resize(static_cast<size_t>(count));
+    if (count > 0) {
+      int32_t* const d_candidate_best = buffers.candidate_best.get();
+      gather_kernel<<<(count + 255) / 256, 256>>>(d_positions, d_best, count, d_candidate_best);
+      GPUSEQ_CUDA_CHECK_LAUNCH("gather_kernel");
+      GPUSEQ_CUDA_CHECK(cudaMemcpy(candidates.data(), d_positions,
+                                   candidates.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
+      GPUSEQ_CUDA_CHECK(cudaMemcpy(candidate_best.data(), d_candidate_best,
+                                   candidate_best.size() * sizeof(int32_t),
+                                   cudaMemcpyDeviceToHost));
+    }
+    if (all_scores) {
+      // Every rejected target's score, and the check that the MSV test rejects it.
+      best.resize(targets.size());
+      GPUSEQ_CUDA_CHECK(cudaMemcpy(best.data(), d_best, best.size() * sizeof(int32_t),
+                                   cudaMemcpyDeviceToHost));
+      std::atomic<bool> wrong{false};
+      parallel_for_blocks(static_cast<int64_t>(n), 4096, threads,
+                          [&](int64_t begin, int64_t end, int) {
+                            double P = 0;
+                            for (int64_t w = begin; w < end; ++w) {
+                              const int32_t i = targets[w];
+                              if (best[w] >= floors[dt.length_class(i)]) continue;
+                              const float sc = cpu::ssv_score_for_tjb(om, dt.tjb(i), best[w]);
+                              if (stages.msv_passes(i, sc, &P)) wrong = true;
+                            }
+                          });
+      if (wrong)
+        throw std::logic_error("an SSV pass floor rejected a target that passes the MSV test");
+    }
+  }
+  workspace.unlock();
   const double msv_s = since(t0);
   t0 = Clock::now();
-  // Bias filter and P-values on the CPU threads; those that go on are flagged.
-  std::vector<uint8_t> needs_viterbi(static_cast<size_t>(host.count), 0);
-  parallel_for_blocks(host.count, 1024, std::max(1, options.threads),
+
+  // Candidates: the SSV's score where it decides, the full MSV's on the GPU elsewhere.
+  const size_t nc = candidates.size();
+  const int ssv_range = 127 - om.tbm - om.tec - om.bias;
+  std::vector<float> msv(nc, nan);
+  std::vector<int32_t> msv_ids, msv_at, tjbm;
+  for (size_t k = 0; k < nc; ++k) {
+    const int32_t i = targets[candidates[k]];
+    const int tjb = dt.tjb(i);
+    if (tjb < ssv_range) msv[k] = cpu::ssv_score_for_tjb(om, tjb, candidate_best[k]);
+    if (std::isnan(msv[k])) {
+      msv_ids.push_back(i);
+      msv_at.push_back(static_cast<int32_t>(k));
+      tjbm.push_back((tjb + om.tbm) & 0xff);
+    }
+  }
+  if (!msv_ids.empty()) {
+    const std::vector<int32_t> xJ = run_kernel(Kernel::kMsv, dp, dt, msv_ids, tjbm);
+    for (size_t m = 0; m < msv_ids.size(); ++m)
+      msv[msv_at[m]] = xJ[m] < 0 ? inf : cpu::msv_xj_to_nats(xJ[m], dt.tjb(msv_ids[m]));
+  }
+  // The MSV test, then the bias filter (GPU) on those that pass it.
+  std::vector<double> P(nc);
+  std::vector<uint8_t> passes(nc);
+  // (Blocks of 8192: a few threads; the downstream's keep the cores busy meanwhile.)
+  parallel_for_blocks(static_cast<int64_t>(nc), 8192, threads,
                       [&](int64_t begin, int64_t end, int) {
-                        for (int64_t i = begin; i < end; ++i)
-                          if (host.length(i) > 0) needs_viterbi[i] = stages.after_msv(i, msv[i]);
+                        for (int64_t k = begin; k < end; ++k)
+                          passes[k] = stages.msv_passes(targets[candidates[k]], msv[k], &P[k]);
                       });
-  std::vector<int32_t> ids;
-  for (int64_t i = 0; i < host.count; ++i)
-    if (needs_viterbi[i]) ids.push_back(static_cast<int32_t>(i));
+  std::vector<int32_t> past_msv, past_at;
+  for (size_t k = 0; k < nc; ++k)
+    if (passes[k]) {
+      past_msv.push_back(targets[candidates[k]]);
+      past_at.push_back(static_cast<int32_t>(k));
+    }
+  std::vector<float> filter_score(past_msv.size());
+  if (options.bias_filter) {
+    const auto t_bias = Clock::now();
+    filter_score = bias_filter_scores(dp, dt, past_msv, threads);
+    if (seconds != nullptr) seconds->bias = since(t_bias);
+  } else {
+    for (size_t j = 0; j < past_msv.size(); ++j) filter_score[j] = dt.null1()[past_msv[j]];
+  }
+  std::vector<uint8_t> needs_viterbi(past_msv.size());
+  parallel_for_blocks(static_cast<int64_t>(past_msv.size()), 8192, threads,
+                      [&](int64_t begin, int64_t end, int) {
+                        for (int64_t j = begin; j < end; ++j)
+                          needs_viterbi[j] = stages.after_bias(past_msv[j], msv[past_at[j]],
+                                                               filter_score[j], P[past_at[j]]);
+                      });
+  std::vector<int32_t> vit_ids, passed;
+  std::vector<float> vit_filter;
+  std::vector<std::pair<int32_t, float>> survivors;  // (target, filter score)
+  for (size_t j = 0; j < past_msv.size(); ++j) {
+    if (needs_viterbi[j]) {
+      vit_ids.push_back(past_msv[j]);
+      vit_filter.push_back(filter_score[j]);
+    } else if (stages.stage(past_msv[j]) == cpu::kStagePassed) {
+      survivors.emplace_back(past_msv[j], filter_score[j]);
+    }
+  }
   const double decisions_s = since(t0);
   t0 = Clock::now();
-  const std::vector<float> vit = viterbi_scores(dp, dt, ids);
-  for (size_t w = 0; w < ids.size(); ++w) stages.after_viterbi(ids[w], vit[w]);
+  const std::vector<float> vit = viterbi_scores(dp, dt, vit_ids);
+  for (size_t w = 0; w < vit_ids.size(); ++w) {
+    stages.after_viterbi(vit_ids[w], vit[w], vit_filter[w]);
+    if (stages.stage(vit_ids[w]) == cpu::kStagePassed)
+      survivors.emplace_back(vit_ids[w], vit_filter[w]);
+  }
+  std::sort(survivors.begin(), survivors.end());
   const double viterbi_s = since(t0);
-  ::gpuseq::hmm::CascadeResult result = stages.finish();
+  cpu::CascadeResult result = stages.finish();
   if (options.F3 < 1.0) {
     // The Forward bound: survivors that cannot pass HMMER's Forward test stay here.
     t0 = Clock::now();
-    std::vector<int32_t> passed;
-    for (int64_t i = 0; i < host.count; ++i)
-      if (result.stage[i] == ::gpuseq::hmm::kStagePassed) passed.push_back(static_cast<int32_t>(i));
+    for (const auto& s : survivors) passed.push_back(s.first);
     const std::vector<double> fwd = forward_scores_on_device(dp, dt, passed);
-    result.downstream.assign(static_cast<size_t>(host.count), 0);
-    const cpu::SearchProfile& p = dp.profile();
+    if (all_scores) result.downstream.assign(static_cast<size_t>(host.count), 0);
     for (size_t w = 0; w < passed.size(); ++w) {
       const int32_t i = passed[w];
-      const float filtersc = options.bias_filter ? result.bias_score[i] : dt.null1()[i];
-      result.downstream[i] = ::gpuseq::hmm::forward_may_pass(
-          fwd[w], filtersc, host.length(i), p.M, p.evalue_parameters[4], p.evalue_parameters[5],
-          options.F3);
+      const bool may_pass = ::gpuseq::hmm::forward_may_pass(
+          fwd[w], survivors[w].second, host.length(i), p.M, p.evalue_parameters[4],
+          p.evalue_parameters[5], options.F3);
+      if (all_scores) result.downstream[i] = may_pass ? 1 : 0;
+      if (may_pass) result.survivors.push_back(i);
     }
     if (seconds != nullptr) seconds->forward = since(t0);
+  } else {
+    for (const auto& s : survivors) result.survivors.push_back(s.first);
   }
   if (seconds != nullptr) {
+    seconds->ssv_kernel = ssv_kernel_s;
     seconds->msv = msv_s;
     seconds->decisions = decisions_s;
     seconds->viterbi = viterbi_s;

@@ -31,6 +31,12 @@ class DeviceTargets {
   int tjb(int64_t i) const { return tjb_[i]; }                // msv_tjb(L)
   int ncj_move(int64_t i) const { return ncj_move_[i]; }      // viterbi_ncj_move(L)
   const float* null1() const { return null1_.data(); }        // null1_score(L) per target
+  // The non-empty targets, ascending; the distinct lengths of the targets, ascending, and
+  // each target's index among them (-1: empty), for what depends on the length only.
+  const std::vector<int32_t>& non_empty() const { return non_empty_; }
+  const std::vector<int64_t>& lengths() const { return lengths_; }
+  int32_t length_class(int64_t i) const { return length_class_[i]; }
+  const std::vector<int32_t>& length_classes() const { return length_class_; }
 
   struct Buffers;
   const Buffers& buffers() const { return *buffers_; }
@@ -41,6 +47,8 @@ class DeviceTargets {
   std::vector<uint8_t> tjb_;
   std::vector<int16_t> ncj_move_;
   std::vector<float> null1_;
+  std::vector<int32_t> non_empty_, length_class_;
+  std::vector<int64_t> lengths_;
   std::unique_ptr<Buffers> buffers_;
 };
 
@@ -139,17 +147,33 @@ std::vector<float> filter_scores(const DeviceProfile& profile, const DeviceTarge
 double kernel_seconds(const DeviceProfile& profile, const DeviceTargets& targets, Filter which,
                       int repeats);
 
-// hmmsearch's filter stages (MSV, bias, Viterbi) with the MSV and Viterbi filters on the GPU
-// and the bias filter and decisions on options.threads CPU threads; equal to
-// ::gpuseq::hmm::run_cascade.
-// Wall time of its phases: SSV and MSV (launches, host set-up, decisions of the SSV), the bias
-// filter and P-values on the CPU threads, and the Viterbi filter with its decisions.
+// hmmsearch's filter stages (MSV, bias, Viterbi) on the GPU, equal to
+// ::gpuseq::hmm::run_cascade. The SSV runs on every non-empty target; a table of the lowest
+// SSV result that can pass, per target length, rejects most targets without their score; the
+// rest (a few percent) get their exact score on the host, the MSV on the GPU where the SSV
+// cannot decide, then the bias filter on the GPU (bias_filter.cuh) and HMMER's decisions on
+// options.threads CPU threads; the Viterbi filter and the Forward bound on the GPU.
+// CascadeResult::survivors lists the targets that go downstream. all_scores: the score
+// arrays too, every target's MSV score computed on the host (and the rejections checked
+// against it); without it they stay empty.
+// Wall time of its phases: SSV (launch, rejections), the MSV and bias filters with the
+// decisions, the Viterbi filter with its decisions, the Forward bound.
 struct CascadeSeconds {
   double msv = 0, decisions = 0, viterbi = 0, forward = 0;  // forward: the Forward bound
+  double bias = 0;        // the bias filter, part of decisions
+  double ssv_kernel = 0;  // the SSV's launch (CUDA events), part of msv
 };
 ::gpuseq::hmm::CascadeResult run_cascade(const DeviceProfile& profile,
                                          const DeviceTargets& targets,
                                          const ::gpuseq::hmm::CascadeOptions& options,
-                                         CascadeSeconds* seconds = nullptr);
+                                         CascadeSeconds* seconds = nullptr,
+                                         bool all_scores = true);
+
+// Bias-filter scores of the targets ids on the GPU (thread per target, the host where the
+// GPU's log is not sure to round as glibc's): bit-equal to bias_filter_score.
+std::vector<float> bias_filter_scores(const DeviceProfile& profile,
+                                      const DeviceTargets& targets,
+                                      const std::vector<int32_t>& ids, int threads = 1,
+                                      int64_t* on_host = nullptr);
 
 }  // namespace gpuseq::cuda::hmm

@@ -286,9 +286,22 @@ def gpu_run_cascade(
     bias_filter: bool = True,
     threads: int = 0,
     F3: float = 1.0,
+    all_scores: bool = True,
 ) -> dict[str, Any]:
-    """run_cascade on the GPU; with F3 < 1 also ``downstream`` (uint8 per target): the
-    survivors that may pass HMMER's Forward test (the Forward bound)."""
+    """run_cascade on the GPU, plus ``survivors`` (int32, ascending: the targets that go
+    downstream) and ``forward_bound`` (F3 < 1); with F3 < 1 and all_scores also
+    ``downstream`` (uint8 per target): the survivors that may pass HMMER's Forward test (the
+    Forward bound). all_scores false: no score arrays, only stages, counts and survivors."""
+
+def gpu_bias_filter_scores(
+    profile: GpuProfile,
+    targets: GpuTargets,
+    residues: ArrayLike | None = None,
+    offsets: ArrayLike | None = None,
+    threads: int = 1,
+) -> tuple[NDArray[np.float32], int]:
+    """Bias-filter scores of every non-empty target on the GPU (NaN: empty), bit-equal to
+    the CPU's, and how many of them the host computed."""
 
 def gpu_forward_scores(profile: GpuProfile, targets: GpuTargets) -> NDArray[np.float64]:
     """forward_scores on the GPU (a warp per target): the same values bit for bit."""

@@ -174,11 +174,12 @@ def hmmsearch(
             for q, r in run_filters(chunk, targets, threads):
                 for key in counts[q]:
                     counts[q][key] += r[key]
-                passed = r["stage"] == _STAGE_PASSED
-                if "downstream" in r:  # the GPU's Forward bound: the others cannot pass
-                    passed &= r["downstream"].astype(bool)
-                passed = np.flatnonzero(passed)
-                downstream.submit(q, chunk.to_pyhmmer(passed), nseqs, "downstream" in r)
+                if "survivors" in r:  # the GPU's (after its Forward bound, if it ran)
+                    passed = r["survivors"]
+                else:
+                    passed = np.flatnonzero(r["stage"] == _STAGE_PASSED)
+                bounded = r.get("forward_bound", False)
+                downstream.submit(q, chunk.to_pyhmmer(passed), nseqs, bounded)
             downstream.end_chunk(nseqs)
             if bar is not None:
                 bar.update(chunk.total_residues)
@@ -318,7 +319,8 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
         if targets is None or gpu[q] is None:
             return _core.run_cascade(profiles[q], residues, offsets, F1, F2, bias_on, threads)
         return _core.gpu_run_cascade(
-            gpu[q], targets, F1=F1, F2=F2, bias_filter=bias_on, threads=threads, F3=F3
+            gpu[q], targets, F1=F1, F2=F2, bias_filter=bias_on, threads=threads, F3=F3,
+            all_scores=False,
         )
 
     def split(q: int, residues, offsets, threads: int) -> dict:
@@ -372,10 +374,12 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
 
 
 def _concatenate_cascades(a: dict, b: dict) -> dict:
-    """Cascade results of two consecutive target ranges as one: arrays joined, counts and
-    phase times added."""
+    """Cascade results of two consecutive target ranges as one: arrays joined (the second
+    part's survivors shifted past the first part's targets), counts and phase times added."""
 
-    def join(x, y):
+    def join(key, x, y):
+        if key == "survivors":
+            return np.concatenate([x, y + len(a["stage"])]).astype(np.int32)
         if isinstance(x, np.ndarray):
             return np.concatenate([x, y])
         if isinstance(x, dict):
@@ -385,7 +389,16 @@ def _concatenate_cascades(a: dict, b: dict) -> dict:
     if ("downstream" in a) != ("downstream" in b):  # one part ran no Forward bound: all go
         for part in (a, b):
             part.setdefault("downstream", np.ones(len(part["stage"]), dtype=np.uint8))
-    return {key: join(a[key], b[key]) if key in b else a[key] for key in a}
+    if ("survivors" in a) != ("survivors" in b):  # one part ran on the CPU filters
+        for part in (a, b):
+            if "survivors" not in part:
+                passed = part["stage"] == _STAGE_PASSED
+                if "downstream" in part:
+                    passed &= part["downstream"].astype(bool)
+                part["survivors"] = np.flatnonzero(passed).astype(np.int32)
+    joined = {key: join(key, a[key], b[key]) for key in a if key in b}
+    joined["forward_bound"] = a.get("forward_bound", False) or b.get("forward_bound", False)
+    return joined
 
 
 def _split(items: list, min_part: int, parts: int) -> list[list]:
