@@ -50,6 +50,10 @@ _STAGE_PASSED = 4  # CascadeStage::kStagePassed in cpp/hmm/cascade.hpp
 #: against about 1.3 ms saved per model at M = 150). Measured on the H100, 6 models sharing S:
 #: SSV/MSV 0.39 s with it, 0.44 s without (benchmarks/results/gpu-h100-80gb-hbm3-20261123-d).
 SSV_BLOCKS_MIN_MODELS = 4
+# GPU cascades of one chunk run at once, for consecutive models: the host's part of one
+# (decisions between the launches, ~half of its time) overlaps the other's kernels
+# (benchmarks/results/gpu-h100-80gb-hbm3-20261123-f/ncu-kernels-10-models.txt).
+GPU_CASCADES_IN_FLIGHT = 2
 _BIT_CUTOFFS = {"gathering": "GA", "noise": "NC", "trusted": "TC"}
 
 
@@ -355,20 +359,36 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
         return targets
 
     def run(chunk, targets, threads: int):
-        for q in range(len(profiles)):
+        """Results in model order; on the GPU, GPU_CASCADES_IN_FLIGHT models at once."""
+        uploaded = [targets]  # None once the GPU ran out of memory for this chunk
+
+        def one(q: int) -> dict:
             if gpu[q] is None:
-                yield q, cascade(q, chunk.residues, chunk.offsets, None, threads)
-            elif targets is None:
-                yield q, split(q, chunk.residues, chunk.offsets, threads)
-            else:
-                try:
-                    result = cascade(q, chunk.residues, chunk.offsets, targets, threads)
-                except _core.DeviceOutOfMemory:  # the model's work buffers did not fit
-                    if chunk.device_copies:
-                        chunk.device_copies.clear()
-                    targets = None
-                    result = split(q, chunk.residues, chunk.offsets, threads)
-                yield q, result
+                return cascade(q, chunk.residues, chunk.offsets, None, threads)
+            if uploaded[0] is None:
+                return split(q, chunk.residues, chunk.offsets, threads)
+            try:
+                return cascade(q, chunk.residues, chunk.offsets, uploaded[0], threads)
+            except _core.DeviceOutOfMemory:  # the model's work buffers did not fit
+                if chunk.device_copies:
+                    chunk.device_copies.clear()
+                uploaded[0] = None
+                return split(q, chunk.residues, chunk.offsets, threads)
+
+        in_flight = GPU_CASCADES_IN_FLIGHT if targets is not None else 1
+        if in_flight == 1:
+            for q in range(len(profiles)):
+                yield q, one(q)
+            return
+        with ThreadPoolExecutor(max_workers=in_flight) as pool:
+            pending = []
+            for q in range(len(profiles)):
+                pending.append((q, pool.submit(one, q)))
+                if len(pending) == in_flight:
+                    q0, future = pending.pop(0)
+                    yield q0, future.result()
+            for q0, future in pending:
+                yield q0, future.result()
 
     return run, (upload if any(g is not None for g in gpu) else None)
 
