@@ -14,9 +14,9 @@ from gpuseq.hmm import search_profile
 
 rng = np.random.default_rng(0)
 amino = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
-# SECTIONS=name,name... runs only those (distances, b1gemm, filters, nvrtc, walters, slane,
-# fused, mrf, blast): a sanitizer on the kernels a change touched, when the whole workload takes
-# too long.
+# SECTIONS=name,name... runs only those (distances, b1gemm, filters, streams, nvrtc, walters,
+# slane, fused, mrf, blast): a sanitizer on the kernels a change touched, when the whole
+# workload takes too long.
 SECTIONS = os.environ.get("SECTIONS")
 
 
@@ -87,6 +87,27 @@ if want("filters"):
         gpu = core.gpu_forward_scores(gp, targets)
         cpu = core.forward_scores(profile, db.residues, db.offsets)
         failures += not np.array_equal(gpu, cpu, equal_nan=True)
+# Cascades of several models at once, a thread each, on one GpuTargets (hmmsearch's models in
+# flight): each thread's stream-ordered temporaries and the shared SSV buffers.
+if want("streams"):
+    from concurrent.futures import ThreadPoolExecutor
+
+    cases = [sampled_case(M, M + 1, rng.integers(0, 900, 80), lambda c: [c]) for M in (60, 200)]
+    _, db, _ = cases[0]
+    targets = core.GpuTargets(db.residues, db.offsets)
+    profiles = [search_profile(h) for h, _, _ in cases]
+    gpu_profiles = [core.GpuProfile(p) for p in profiles]
+    expected = [np.flatnonzero(core.run_cascade(p, db.residues, db.offsets, 1.0, 1e-3, True, 2)
+                               ["stage"] == 4) for p in profiles]
+
+    def cascade(q):
+        return core.gpu_run_cascade(gpu_profiles[q], targets, db.residues, db.offsets, 1.0, 1e-3,
+                                    True, 2, F3=1e-5, all_scores=False)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        order = [0, 1, 0, 1, 1, 0]
+        for q, r in zip(order, pool.map(cascade, order)):
+            failures += not set(r["survivors"]) <= set(expected[q])
 # The kernels NVRTC compiles at run time (cuda/hmm/runtime_compile.cpp): exact stripe counts
 # the static set lacks (11, 30 16-bit stripes) and a model longer than it takes, against the
 # static kernels and the CPU.

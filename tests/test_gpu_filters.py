@@ -177,6 +177,42 @@ def test_gpu_cascade_equals_cpu_cascade(tmp_path):
                 assert np.array_equal(gpu["survivors"], passed), name
 
 
+def test_gpu_cascades_on_several_threads_equal_cpu_cascades():
+    """Cascades of several models at once on one GpuTargets, a thread each, as hmmsearch runs
+    them (each thread's launches, copies and temporaries on its own stream, the SSV's
+    buffers shared): every model's stages, counts and survivors equal its CPU cascade's,
+    round after round."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(17)
+    tut = HMMER_EXAMPLES / "tutorial"
+    hmms = []
+    for name in ("globins4", "fn3", "Pkinase"):
+        with HMMFile(tut / f"{name}.hmm") as f:
+            hmms.append(next(iter(f)))
+    seqs = random_proteins(rng, 4000, mean_length=300)
+    for name in ("globins4", "fn3", "Pkinase"):
+        seqs += [plant(rng, s) for s in hmmemit(tut / f"{name}.hmm", 30, seed=2)]
+    residues, offsets = _digitize(seqs)
+    profiles = [search_profile(h) for h in hmms]
+    gpu_profiles = [_core.GpuProfile(p) for p in profiles]
+    targets = _core.GpuTargets(residues, offsets)
+    cpu = [_core.run_cascade(p, residues, offsets, 0.02, 1e-3, True, 2) for p in profiles]
+    assert all(c["n_past_vit"] > 0 for c in cpu)
+
+    def run(q):
+        return _core.gpu_run_cascade(gpu_profiles[q], targets, residues, offsets, 0.02, 1e-3,
+                                     True, 2, all_scores=False)
+
+    order = [0, 1, 2, 2, 1, 0]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for _ in range(3):
+            for q, gpu in zip(order, pool.map(run, order)):
+                for key in ("stage", "n_past_msv", "n_past_bias", "n_past_vit"):
+                    assert np.array_equal(gpu[key], cpu[q][key]), (q, key)
+                assert np.array_equal(gpu["survivors"], np.flatnonzero(cpu[q]["stage"] == 4))
+
+
 def test_hmmsearch_on_the_gpu_equals_the_cpu_backend(tmp_path):
     """The whole search: hits, domains and pass counts equal (and so hmmsearch's, which
     tests/test_hmmsearch.py checks for the CPU backend); several models, one

@@ -78,10 +78,14 @@ PYBIND11_MODULE(_core, m) {
   }, "CUDA devices this process can use (empty without a driver or GPU).");
   m.def("cuda_runtime_status", &cuda::runtime_status,
         "Why no CUDA device is usable ('' when one is).");
+  m.def("cuda_initialize", &cuda::initialize_context, py::call_guard<py::gil_scoped_release>(),
+        "Create the CUDA context now (run on a thread during start-up): '' or the reason it "
+        "failed.");
 #else
   m.attr("built_with_cuda") = false;
   m.def("cuda_devices", [] { return std::vector<py::dict>{}; });
   m.def("cuda_runtime_status", [] { return std::string("gpuseq was built without CUDA"); });
+  m.def("cuda_initialize", [] { return std::string("gpuseq was built without CUDA"); });
 #endif
 
   m.def("set_flush_denormals", &set_flush_denormals, py::arg("on"),

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -26,9 +27,18 @@ inline void check(cudaError_t err, const char* what, const char* file, int line)
 #define GPUSEQ_CUDA_CHECK_LAUNCH(name) \
   ::gpuseq::cuda::check(cudaGetLastError(), name " launch", __FILE__, __LINE__)
 
-// Device memory owned by a unique_ptr.
+// Device memory owned by a unique_ptr: from cudaMalloc (freed by cudaFree, which waits for
+// the whole device), or stream-ordered from device_alloc_on (freed by cudaFreeAsync on its
+// stream, which waits for nothing: work of other threads' streams goes on).
 struct DeviceFree {
-  void operator()(void* p) const { cudaFree(p); }
+  cudaStream_t stream = nullptr;
+  bool stream_ordered = false;
+  void operator()(void* p) const {
+    if (stream_ordered)
+      cudaFreeAsync(p, stream);
+    else
+      cudaFree(p);
+  }
 };
 template <class T>
 using DeviceArray = std::unique_ptr<T, DeviceFree>;
@@ -40,17 +50,60 @@ inline std::atomic<size_t>& allocation_limit_for_tests() {
   return limit;
 }
 
-template <class T>
-DeviceArray<T> device_alloc(size_t count) {
-  void* p = nullptr;
-  const size_t bytes = count * sizeof(T) + (count == 0);
+inline void check_allocation_limit(size_t bytes) {
   const size_t limit = allocation_limit_for_tests().load();
   if (limit != 0 && bytes > limit)
     throw distance::DeviceOutOfMemory("cudaMalloc of " + std::to_string(bytes) +
                                       " bytes refused by the test allocation limit of " +
                                       std::to_string(limit));
+}
+
+template <class T>
+DeviceArray<T> device_alloc(size_t count) {
+  void* p = nullptr;
+  const size_t bytes = count * sizeof(T) + (count == 0);
+  check_allocation_limit(bytes);
   GPUSEQ_CUDA_CHECK(cudaMalloc(&p, bytes));
   return DeviceArray<T>(static_cast<T*>(p));
+}
+
+// The device's stream-ordered pool keeps up to this many freed bytes for later allocations
+// (its default, 0, hands memory back at every synchronisation, and each allocation after it
+// maps memory again). Set once per process by device_alloc_on.
+inline constexpr uint64_t kStreamPoolKeptBytes = uint64_t{256} << 20;
+void keep_stream_pool_memory();  // cuda/common/device.cu
+
+// Stream-ordered device memory: usable by work on `stream` at once, freed in its order when
+// the array goes (the calling thread's stream, cudaStreamPerThread, for the hmmsearch
+// cascades, so that the launches of several threads overlap).
+template <class T>
+DeviceArray<T> device_alloc_on(size_t count, cudaStream_t stream) {
+  void* p = nullptr;
+  const size_t bytes = count * sizeof(T) + (count == 0);
+  check_allocation_limit(bytes);
+  keep_stream_pool_memory();
+  GPUSEQ_CUDA_CHECK(cudaMallocAsync(&p, bytes, stream));
+  return DeviceArray<T>(static_cast<T*>(p), DeviceFree{stream, true});
+}
+
+// host[0, count) into new stream-ordered memory, copied in the stream's order (host memory
+// pageable: the call returns when the host bytes are no longer needed).
+template <class T>
+DeviceArray<T> device_copy_on(const T* host, size_t count, cudaStream_t stream) {
+  DeviceArray<T> d = device_alloc_on<T>(count, stream);
+  if (count)
+    GPUSEQ_CUDA_CHECK(
+        cudaMemcpyAsync(d.get(), host, count * sizeof(T), cudaMemcpyHostToDevice, stream));
+  return d;
+}
+
+// device[0, count) to host, waiting for the stream's work before it.
+template <class T>
+void copy_to_host_on(T* host, const T* device, size_t count, cudaStream_t stream) {
+  if (count == 0) return;
+  GPUSEQ_CUDA_CHECK(
+      cudaMemcpyAsync(host, device, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 // Host to device through two pinned staging buffers on a stream of its own (cuda/common/
@@ -73,10 +126,10 @@ DeviceArray<T> device_copy(const T* host, size_t count) {
   return d;
 }
 
-// Times kernels on the default stream with events.
+// Times kernels on a stream (the default stream unless told) with events.
 class DeviceTimer {
  public:
-  DeviceTimer() {
+  explicit DeviceTimer(cudaStream_t stream = nullptr) : stream_(stream) {
     GPUSEQ_CUDA_CHECK(cudaEventCreate(&start_));
     GPUSEQ_CUDA_CHECK(cudaEventCreate(&stop_));
   }
@@ -84,16 +137,22 @@ class DeviceTimer {
     cudaEventDestroy(start_);
     cudaEventDestroy(stop_);
   }
-  void start() { GPUSEQ_CUDA_CHECK(cudaEventRecord(start_)); }
-  double stop_seconds() {
-    GPUSEQ_CUDA_CHECK(cudaEventRecord(stop_));
+  void start() { GPUSEQ_CUDA_CHECK(cudaEventRecord(start_, stream_)); }
+  void stop() { GPUSEQ_CUDA_CHECK(cudaEventRecord(stop_, stream_)); }
+  // Waits for the stop event; the time between the events.
+  double seconds() {
     GPUSEQ_CUDA_CHECK(cudaEventSynchronize(stop_));
     float ms = 0;
     GPUSEQ_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
     return ms / 1000.0;
   }
+  double stop_seconds() {
+    stop();
+    return seconds();
+  }
 
  private:
+  cudaStream_t stream_;
   cudaEvent_t start_{}, stop_{};
 };
 

@@ -129,6 +129,27 @@ std::vector<DeviceInfo> list_devices() {
   return out;
 }
 
+void keep_stream_pool_memory() {
+  constexpr int kDevices = 64;
+  static std::once_flag once[kDevices];
+  int device = 0;
+  GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+  if (device < 0 || device >= kDevices) return;
+  std::call_once(once[device], [device] {
+    cudaMemPool_t pool = nullptr;
+    GPUSEQ_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+    uint64_t kept = kStreamPoolKeptBytes;
+    GPUSEQ_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &kept));
+  });
+}
+
+std::string initialize_context() {
+  const cudaError_t err = cudaFree(nullptr);
+  if (err == cudaSuccess) return "";
+  cudaGetLastError();
+  return cudaGetErrorString(err);
+}
+
 std::string runtime_status() {
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);

@@ -23,4 +23,9 @@ std::vector<DeviceInfo> list_devices();
 // '' when at least one device is usable, otherwise the CUDA runtime's reason.
 std::string runtime_status();
 
+// Creates the current device's context now (the first CUDA call of a process otherwise pays
+// for it, ~0.1-0.3 s): '' when done, else the runtime's reason. Callers run it on a thread
+// while they do other start-up work.
+std::string initialize_context();
+
 }  // namespace gpuseq::cuda

@@ -39,6 +39,12 @@ namespace cpu = ::gpuseq::hmm;
 
 namespace {
 
+// Every launch, copy and temporary of the filters goes on the calling thread's own stream, so
+// that the cascades that several threads run at once (hmmsearch's models in flight) overlap on
+// the GPU; nothing here uses the legacy default stream, which waits for every other stream,
+// and temporaries are stream-ordered (cudaFree would wait for the whole device).
+const cudaStream_t kStream = cudaStreamPerThread;
+
 // Stripe counts compiled statically; a model uses the smallest that covers it (the extra
 // stripes hold padding nodes, which stay at minus infinity). 128 nodes per stripe for the byte
 // kernels, 64 for the word kernels.
@@ -362,7 +368,7 @@ void launch_loaded(void (*signature)(Params...), cudaKernel_t kernel, int n, Arg
   std::apply([&](auto&... v) { pointers = {static_cast<void*>(&v)...}; }, values);
   const void* f = reinterpret_cast<const void*>(kernel);
   GPUSEQ_CUDA_CHECK(cudaLaunchKernel(f, dim3(grid_blocks(f, n)), dim3(kThreadsPerBlock),
-                                     pointers.data(), 0, nullptr));
+                                     pointers.data(), 0, kStream));
 }
 
 }  // namespace
@@ -411,13 +417,13 @@ struct DeviceTargets::Buffers {
   DeviceArray<uint8_t> residues;
   DeviceArray<int64_t> offsets;
   std::vector<int64_t> host_offsets;  // the same offsets on the host (target lengths)
-  // Sequence blocks of the S-lane kernels. Every model's SSV of a search runs on all the
-  // targets, so its blocks are planned and filled once per (S, resident warps) and reused by
-  // every model with those (at most kMaxSsvBlockSets sets); the MSV's (the targets the SSV
-  // left undecided, different for each model) are the last ones. Launches hold the lock.
+  // Sequence blocks of the S-lane SSV. Every model's SSV of a search runs on all the targets,
+  // so its blocks are planned and filled once per (S, resident warps) and reused by every
+  // model with those (at most kMaxSsvBlockSets sets), from any thread (the lock guards the
+  // map). The MSV's (the targets the SSV left undecided, different for each model) are each
+  // launch's own.
   mutable std::mutex blocks_mutex;
   mutable std::map<std::pair<int, int>, std::unique_ptr<DeviceSequenceBlocks>> ssv_blocks;
-  mutable std::unique_ptr<DeviceSequenceBlocks> msv_blocks;
   // DeviceTargets::non_empty and length_class on the GPU, uploaded by the first cascade.
   mutable std::once_flag classes_once;
   mutable DeviceArray<int32_t> non_empty, length_class;
@@ -705,10 +711,10 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
     return run_multi_kernel(kernel, dp, dt, ids, params, repeats, seconds, sink);
   DeviceArray<int32_t> d_ids, d_out;
   if (sink == nullptr) {
-    d_ids = device_copy(ids.data(), ids.size());
-    d_out = device_alloc<int32_t>(ids.size());
+    d_ids = device_copy_on(ids.data(), ids.size(), kStream);
+    d_out = device_alloc_on<int32_t>(ids.size(), kStream);
   }
-  DeviceArray<int32_t> d_params = device_copy(params.data(), params.size());
+  DeviceArray<int32_t> d_params = device_copy_on(params.data(), params.size(), kStream);
   TargetList list{dt.buffers().residues.get(),
                   dt.buffers().offsets.get(),
                   sink != nullptr ? sink->ids : d_ids.get(),
@@ -725,8 +731,8 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
       reinterpret_cast<const uint2*>(fused_words + tables.fused_emissions_at);
   std::vector<double> times;
   for (int run = 0; run < std::max(1, repeats); ++run) {
-    DeviceTimer timer;
-    timer.start();
+    DeviceTimer timer(kStream);
+    if (seconds != nullptr) timer.start();  // (timed launches wait for their kernel)
     if (const RuntimeKernels* rt = tables.runtime.get()) {
       // Compiled for the exact stripe counts; the Q = 2 instances give the parameter types.
       if (kernel == Kernel::kViterbi && fused)
@@ -753,7 +759,7 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
       with_stripes(dp.viterbi_stripes(), WordStripeCounts{}, [&](auto stripes) {
         constexpr int Q = decltype(stripes)::value;
         const auto k = viterbi_fused_kernel<Q>;
-        k<<<grid_blocks(k, n), kThreadsPerBlock>>>(fused_transitions, fused_dd, fused_emissions,
+        k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(fused_transitions, fused_dd, fused_emissions,
                                                    tables.fused_emission_max, p.viterbi.e_move,
                                                    p.viterbi.ddbound, list);
       });
@@ -761,7 +767,7 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
       with_stripes(dp.viterbi_stripes(), WordStripeCounts{}, [&](auto stripes) {
         constexpr int Q = decltype(stripes)::value;
         const auto k = viterbi_warp_kernel<Q>;
-        k<<<grid_blocks(k, n), kThreadsPerBlock>>>(tables.viterbi_emissions.get(),
+        k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(tables.viterbi_emissions.get(),
                                                    tables.viterbi_transitions.get(),
                                                    p.viterbi.e_move, p.viterbi.ddbound, list);
       });
@@ -770,11 +776,11 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
         constexpr int Q = decltype(stripes)::value;
         if (kernel == Kernel::kSsv) {
           const auto k = ssv_warp_kernel<Q>;
-          k<<<grid_blocks(k, n), kThreadsPerBlock>>>(tables.msv_costs.get(), p.msv.bias,
+          k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(tables.msv_costs.get(), p.msv.bias,
                                                      cpu::ssv_overflow_level(p.msv), list);
         } else {
           const auto k = msv_warp_kernel<Q>;
-          k<<<grid_blocks(k, n), kThreadsPerBlock>>>(tables.msv_costs.get(), p.msv.bias,
+          k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(tables.msv_costs.get(), p.msv.bias,
                                                      p.msv.tec, list);
         }
       });
@@ -783,25 +789,24 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
         constexpr int Q = decltype(stripes)::value;
         if (kernel == Kernel::kSsv) {
           const auto k = ssv_warp_kernel_s16<Q>;
-          k<<<grid_blocks(k, n), kThreadsPerBlock>>>(tables.msv_costs.get(),
+          k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(tables.msv_costs.get(),
                                                      cpu::ssv_overflow_level(p.msv), list);
         } else {
           const auto k = msv_warp_kernel_s16<Q>;
-          k<<<grid_blocks(k, n), kThreadsPerBlock>>>(tables.msv_costs.get(), p.msv.bias,
+          k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(tables.msv_costs.get(), p.msv.bias,
                                                      p.msv.tec, list);
         }
       });
     }
     GPUSEQ_CUDA_CHECK_LAUNCH("hmm filter kernel");
-    times.push_back(timer.stop_seconds());
+    if (seconds != nullptr) times.push_back(timer.stop_seconds());
   }
   if (seconds != nullptr) {
     std::sort(times.begin(), times.end());
     *seconds = times[times.size() / 2];
   }
   if (sink != nullptr) return out;
-  GPUSEQ_CUDA_CHECK(
-      cudaMemcpy(out.data(), d_out.get(), out.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  copy_to_host_on(out.data(), d_out.get(), out.size(), kStream);
   return out;
 }
 
@@ -826,9 +831,10 @@ std::vector<int32_t> run_viterbi_thread_per_target(const DeviceProfile& dp,
     sorted_ids[j] = ids[order[j]];
     sorted_params[j] = params[order[j]];
   }
-  DeviceArray<int32_t> d_ids = device_copy(sorted_ids.data(), sorted_ids.size());
-  DeviceArray<int32_t> d_params = device_copy(sorted_params.data(), sorted_params.size());
-  DeviceArray<int32_t> d_out = device_alloc<int32_t>(ids.size());
+  DeviceArray<int32_t> d_ids = device_copy_on(sorted_ids.data(), sorted_ids.size(), kStream);
+  DeviceArray<int32_t> d_params =
+      device_copy_on(sorted_params.data(), sorted_params.size(), kStream);
+  DeviceArray<int32_t> d_out = device_alloc_on<int32_t>(ids.size(), kStream);
   const TargetList list{dt.buffers().residues.get(), dt.buffers().offsets.get(), d_ids.get(),
                         d_params.get(), d_out.get(), n};
   const auto kernel = viterbi_walters_kernel;
@@ -836,26 +842,25 @@ std::vector<int32_t> run_viterbi_thread_per_target(const DeviceProfile& dp,
   const int blocks = grid_blocks(kernel, (n + 31) / 32);
   const int M = dp.profile().M;
   // Six rows of M + 1 words per resident thread (DeviceOutOfMemory when they do not fit).
-  DeviceArray<int16_t> rows = device_alloc<int16_t>(
-      6 * static_cast<size_t>(M + 1) * static_cast<size_t>(blocks) * kThreadsPerBlock);
+  DeviceArray<int16_t> rows = device_alloc_on<int16_t>(
+      6 * static_cast<size_t>(M + 1) * static_cast<size_t>(blocks) * kThreadsPerBlock, kStream);
   const auto& tables = dp.tables();
   std::vector<double> times;
   for (int run = 0; run < std::max(1, repeats); ++run) {
-    DeviceTimer timer;
-    timer.start();
-    kernel<<<blocks, kThreadsPerBlock>>>(tables.walters_transitions.get(),
+    DeviceTimer timer(kStream);
+    if (seconds != nullptr) timer.start();  // (timed launches wait for their kernel)
+    kernel<<<blocks, kThreadsPerBlock, 0, kStream>>>(tables.walters_transitions.get(),
                                          tables.walters_emissions.get(), M,
                                          dp.profile().viterbi.e_move, list, rows.get());
     GPUSEQ_CUDA_CHECK_LAUNCH("viterbi_walters_kernel");
-    times.push_back(timer.stop_seconds());
+    if (seconds != nullptr) times.push_back(timer.stop_seconds());
   }
   if (seconds != nullptr) {
     std::sort(times.begin(), times.end());
     *seconds = times[times.size() / 2];
   }
   std::vector<int32_t> sorted_out(ids.size());
-  GPUSEQ_CUDA_CHECK(cudaMemcpy(sorted_out.data(), d_out.get(), sorted_out.size() * sizeof(int32_t),
-                               cudaMemcpyDeviceToHost));
+  copy_to_host_on(sorted_out.data(), d_out.get(), sorted_out.size(), kStream);
   for (int j = 0; j < n; ++j) out[order[j]] = sorted_out[j];
   return out;
 }
@@ -882,22 +887,26 @@ std::unique_ptr<DeviceSequenceBlocks> fill_blocks(const DeviceTargets& dt,
       fill_ids.push_back(ids[p]);
       fill_dest.push_back(plan.item_offset[p]);
     }
-  blocks->bytes = device_alloc<uint8_t>(static_cast<size_t>(plan.bytes()));
-  GPUSEQ_CUDA_CHECK(cudaMemset(blocks->bytes.get(), cpu::kBlockPadMarker, plan.bytes()));
+  blocks->bytes = device_alloc_on<uint8_t>(static_cast<size_t>(plan.bytes()), kStream);
+  GPUSEQ_CUDA_CHECK(
+      cudaMemsetAsync(blocks->bytes.get(), cpu::kBlockPadMarker, plan.bytes(), kStream));
   const int placed = static_cast<int>(fill_ids.size());
   if (placed > 0) {
-    DeviceArray<int32_t> d_fill_ids = device_copy(fill_ids.data(), fill_ids.size());
-    DeviceArray<int64_t> d_fill_dest = device_copy(fill_dest.data(), fill_dest.size());
-    fill_sequence_blocks_kernel<<<std::min(placed, 65535), kThreadsPerBlock>>>(
+    // (Freed in the stream's order: after the kernel is done with them.)
+    DeviceArray<int32_t> d_fill_ids = device_copy_on(fill_ids.data(), fill_ids.size(), kStream);
+    DeviceArray<int64_t> d_fill_dest =
+        device_copy_on(fill_dest.data(), fill_dest.size(), kStream);
+    fill_sequence_blocks_kernel<<<std::min(placed, 65535), kThreadsPerBlock, 0, kStream>>>(
         dt.buffers().residues.get(), dt.buffers().offsets.get(), d_fill_ids.get(),
         d_fill_dest.get(), placed, S, blocks->bytes.get());
     GPUSEQ_CUDA_CHECK_LAUNCH("sequence block filling");
-    // d_fill_* are freed here: cudaFree synchronizes, the kernel is done with them.
   }
-  blocks->warp_offset = device_copy(plan.warp_offset.data(), plan.warp_offset.size());
-  blocks->warp_rows = device_copy(plan.warp_rows.data(), plan.warp_rows.size());
-  blocks->column_start = device_copy(plan.column_start.data(), plan.column_start.size());
-  blocks->column_items = device_copy(plan.column_items.data(), plan.column_items.size());
+  blocks->warp_offset = device_copy_on(plan.warp_offset.data(), plan.warp_offset.size(), kStream);
+  blocks->warp_rows = device_copy_on(plan.warp_rows.data(), plan.warp_rows.size(), kStream);
+  blocks->column_start =
+      device_copy_on(plan.column_start.data(), plan.column_start.size(), kStream);
+  blocks->column_items =
+      device_copy_on(plan.column_items.data(), plan.column_items.size(), kStream);
   return blocks;
 }
 
@@ -941,27 +950,45 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
   // wave runs part-empty: 12.0 against 9.1 TCUPS at M = 150, S = 16, one block per SM).
   const int resident_warps = std::max(per_sm, 1) * sms * kWarpsPerBlock;
 
+  // The SSV's blocks (every model's SSV runs on the same targets) come from the targets'
+  // cache, filled once; the MSV's (different targets for each model) are this launch's own.
   const DeviceTargets::Buffers& buffers = dt.buffers();
-  std::lock_guard<std::mutex> lock(buffers.blocks_mutex);
-  const std::pair<int, int> key{S, resident_warps};
-  if (kernel == Kernel::kSsv && !buffers.ssv_blocks.count(key) &&
-      buffers.ssv_blocks.size() >= DeviceTargets::kMaxSsvBlockSets)
-    buffers.ssv_blocks.clear();  // bounded device memory: a set is about the targets' size
-  std::unique_ptr<DeviceSequenceBlocks>& cached =
-      kernel == Kernel::kSsv ? buffers.ssv_blocks[key] : buffers.msv_blocks;
-  const bool all_non_empty = &ids == &dt.non_empty();
-  if (!cached || cached->sequences_per_warp != S || cached->max_warps != resident_warps ||
-      (!(all_non_empty && cached->all_non_empty) && cached->ids != ids)) {
-    cached.reset();  // (its memory first)
-    cached = fill_blocks(dt, ids, S, resident_warps);
-    cached->all_non_empty = all_non_empty;
+  std::unique_ptr<DeviceSequenceBlocks> own;
+  const DeviceSequenceBlocks* chosen = nullptr;
+  if (kernel == Kernel::kSsv) {
+    std::lock_guard<std::mutex> lock(buffers.blocks_mutex);
+    const std::pair<int, int> key{S, resident_warps};
+    const bool all_non_empty = &ids == &dt.non_empty();
+    auto found = buffers.ssv_blocks.find(key);
+    if (found != buffers.ssv_blocks.end() &&
+        !(all_non_empty && found->second->all_non_empty) && found->second->ids != ids) {
+      cudaDeviceSynchronize();  // other threads' launches may still read the set
+      buffers.ssv_blocks.erase(found);
+      found = buffers.ssv_blocks.end();
+    }
+    if (found == buffers.ssv_blocks.end()) {
+      if (buffers.ssv_blocks.size() >= DeviceTargets::kMaxSsvBlockSets) {
+        cudaDeviceSynchronize();
+        buffers.ssv_blocks.clear();  // bounded device memory: a set is about the targets' size
+      }
+      std::unique_ptr<DeviceSequenceBlocks> filled = fill_blocks(dt, ids, S, resident_warps);
+      filled->all_non_empty = all_non_empty;
+      // Filled on this thread's stream; other threads' streams use it from now on.
+      GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(kStream));
+      found = buffers.ssv_blocks.emplace(key, std::move(filled)).first;
+    }
+    chosen = found->second.get();
+  } else {
+    own = fill_blocks(dt, ids, S, resident_warps);
+    chosen = own.get();
   }
-  const DeviceSequenceBlocks& blocks = *cached;
+  const DeviceSequenceBlocks& blocks = *chosen;
   const cpu::SequenceBlockPlan& plan = blocks.plan;
   const int placed = static_cast<int>(plan.column_items.size());
 
-  DeviceArray<int32_t> d_params = device_copy(params.data(), params.size());
-  DeviceArray<int32_t> d_out = sink != nullptr ? DeviceArray<int32_t>() : device_alloc<int32_t>(ids.size());
+  DeviceArray<int32_t> d_params = device_copy_on(params.data(), params.size(), kStream);
+  DeviceArray<int32_t> d_out = sink != nullptr ? DeviceArray<int32_t>()
+                                               : device_alloc_on<int32_t>(ids.size(), kStream);
   int32_t* const out_on_device = sink != nullptr ? sink->out : d_out.get();
   const BlockList list{blocks.bytes.get(),
                        blocks.warp_offset.get(),
@@ -974,18 +1001,16 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
   const cpu::SearchProfile& p = dp.profile();
   std::vector<double> times;
   for (int run = 0; run < std::max(1, repeats) && placed > 0; ++run) {
-    DeviceTimer timer;
-    timer.start();
+    DeviceTimer timer(kStream);
+    if (seconds != nullptr) timer.start();  // (timed launches wait for their kernel)
     const int blocks_needed = (plan.warps + kWarpsPerBlock - 1) / kWarpsPerBlock;
-    k<<<blocks_needed, kMultiThreadsPerBlock, shared_bytes>>>(dp.tables().msv_multi.get(),
+    k<<<blocks_needed, kMultiThreadsPerBlock, shared_bytes, kStream>>>(dp.tables().msv_multi.get(),
                                                               p.msv.bias, p.msv.tec, list);
     GPUSEQ_CUDA_CHECK_LAUNCH("S-lane hmm filter kernel");
-    times.push_back(timer.stop_seconds());
+    if (seconds != nullptr) times.push_back(timer.stop_seconds());
   }
   std::vector<int32_t> out(sink == nullptr ? ids.size() : 0);
-  if (placed > 0 && sink == nullptr)
-    GPUSEQ_CUDA_CHECK(
-        cudaMemcpy(out.data(), d_out.get(), out.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  if (placed > 0 && sink == nullptr) copy_to_host_on(out.data(), d_out.get(), out.size(), kStream);
 
   // Targets over the length limit: a warp each.
   double single_seconds = 0;
@@ -996,14 +1021,16 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
       if (!params.empty()) single_params.push_back(params[q]);
     }
     const std::vector<int32_t> single = run_kernel(kernel, dp, dt, single_ids, single_params,
-                                                   repeats, &single_seconds, false);
+                                                   repeats,
+                                                   seconds != nullptr ? &single_seconds : nullptr,
+                                                   false);
     if (sink == nullptr) {
       for (size_t i = 0; i < plan.single.size(); ++i) out[plan.single[i]] = single[i];
     } else {  // into their places on the GPU
-      DeviceArray<int32_t> d_at = device_copy(plan.single.data(), plan.single.size());
-      DeviceArray<int32_t> d_single = device_copy(single.data(), single.size());
+      DeviceArray<int32_t> d_at = device_copy_on(plan.single.data(), plan.single.size(), kStream);
+      DeviceArray<int32_t> d_single = device_copy_on(single.data(), single.size(), kStream);
       const int n = static_cast<int>(single.size());
-      scatter_kernel<<<(n + 255) / 256, 256>>>(d_at.get(), d_single.get(), n, sink->out);
+      scatter_kernel<<<(n + 255) / 256, 256, 0, kStream>>>(d_at.get(), d_single.get(), n, sink->out);
       GPUSEQ_CUDA_CHECK_LAUNCH("scatter_kernel");
     }
   }
@@ -1084,19 +1111,19 @@ std::vector<double> forward_scores_on_device(const DeviceProfile& dp, const Devi
   std::vector<int32_t> sorted(n);
   for (size_t j = 0; j < n; ++j) sorted[j] = ids[order[j]];
   const int blocks = static_cast<int>(std::min(n, most_blocks));
-  DeviceArray<int32_t> d_ids = device_copy(sorted.data(), n);
-  DeviceArray<double> d_c = device_alloc<double>(n);
-  DeviceArray<long long> d_e = device_alloc<long long>(n);
-  DeviceArray<double> rows =
-      device_alloc<double>(static_cast<size_t>(blocks) * 3 * static_cast<size_t>(width));
+  DeviceArray<int32_t> d_ids = device_copy_on(sorted.data(), n, kStream);
+  DeviceArray<double> d_c = device_alloc_on<double>(n, kStream);
+  DeviceArray<long long> d_e = device_alloc_on<long long>(n, kStream);
+  DeviceArray<double> rows = device_alloc_on<double>(
+      static_cast<size_t>(blocks) * 3 * static_cast<size_t>(width), kStream);
   const TargetList list{dt.buffers().residues.get(), dt.buffers().offsets.get(), d_ids.get(),
                         nullptr, nullptr, static_cast<int>(n)};
-  forward_bound_kernel<<<blocks, lanes>>>(tables, list, B, d_c.get(), d_e.get(), rows.get());
+  forward_bound_kernel<<<blocks, lanes, 0, kStream>>>(tables, list, B, d_c.get(), d_e.get(), rows.get());
   GPUSEQ_CUDA_CHECK_LAUNCH("forward_bound_kernel");
   std::vector<double> c(n);
   std::vector<long long> e(n);
-  GPUSEQ_CUDA_CHECK(cudaMemcpy(c.data(), d_c.get(), n * sizeof(double), cudaMemcpyDeviceToHost));
-  GPUSEQ_CUDA_CHECK(cudaMemcpy(e.data(), d_e.get(), n * sizeof(long long), cudaMemcpyDeviceToHost));
+  copy_to_host_on(c.data(), d_c.get(), n, kStream);
+  copy_to_host_on(e.data(), d_e.get(), n, kStream);
   for (size_t j = 0; j < n; ++j) out[order[j]] = ::gpuseq::hmm::forward_score_from(c[j], e[j]);
   return out;
 }
@@ -1208,21 +1235,20 @@ std::vector<float> bias_filter_scores(const DeviceProfile& dp, const DeviceTarge
   if (n == 0) {
     on_the_host(rest);
   } else {
-    DeviceArray<int32_t> d_ids = device_copy(device_ids.data(), n);
-    DeviceArray<float> d_sum = device_alloc<float>(n);
-    DeviceArray<uint8_t> d_unsure = device_alloc<uint8_t>(n);
+    DeviceArray<int32_t> d_ids = device_copy_on(device_ids.data(), n, kStream);
+    DeviceArray<float> d_sum = device_alloc_on<float>(n, kStream);
+    DeviceArray<uint8_t> d_unsure = device_alloc_on<uint8_t>(n, kStream);
     const TargetList list{dt.buffers().residues.get(), dt.buffers().offsets.get(), d_ids.get(),
                           nullptr, nullptr, static_cast<int>(n)};
     constexpr int kThreads = 128;
-    bias_filter_kernel<<<static_cast<int>((n + kThreads - 1) / kThreads), kThreads>>>(
+    bias_filter_kernel<<<static_cast<int>((n + kThreads - 1) / kThreads), kThreads, 0, kStream>>>(
         dp.tables().bias_odds.get(), bf.t10, bf.t11, list, d_sum.get(), d_unsure.get());
     GPUSEQ_CUDA_CHECK_LAUNCH("bias_filter_kernel");
     on_the_host(rest);  // while the kernel runs
     std::vector<float> sum(n);
     std::vector<uint8_t> unsure(n);
-    GPUSEQ_CUDA_CHECK(cudaMemcpy(sum.data(), d_sum.get(), n * sizeof(float),
-                                 cudaMemcpyDeviceToHost));
-    GPUSEQ_CUDA_CHECK(cudaMemcpy(unsure.data(), d_unsure.get(), n, cudaMemcpyDeviceToHost));
+    copy_to_host_on(sum.data(), d_sum.get(), n, kStream);
+    copy_to_host_on(unsure.data(), d_unsure.get(), n, kStream);
     std::vector<int32_t> unsure_at;
     for (size_t k = 0; k < n; ++k) {
       if (unsure[k])
@@ -1276,10 +1302,14 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
     int32_t* const d_best = buffers.ssv_best.get();
     int32_t* const d_positions = buffers.positions.get();
     const DeviceSink sink{buffers.non_empty.get(), d_best};
-    run_kernel(Kernel::kSsv, dp, dt, targets, {}, 1, &ssv_kernel_s, true, &sink);
+    DeviceTimer ssv_timer(kStream);
+    ssv_timer.start();
+    run_kernel(Kernel::kSsv, dp, dt, targets, {}, 1, nullptr, true, &sink);
+    ssv_timer.stop();
+    // While the SSV runs (this holds the SSV's buffers: the next model's SSV waits for it).
     const std::vector<int16_t> floors = ssv_pass_floors(p, dt, options.F1);
-    DeviceArray<int16_t> d_floors = device_copy(floors.data(), floors.size());
-    ssv_floor_flags_kernel<<<(n + 255) / 256, 256>>>(d_best, buffers.non_empty.get(),
+    DeviceArray<int16_t> d_floors = device_copy_on(floors.data(), floors.size(), kStream);
+    ssv_floor_flags_kernel<<<(n + 255) / 256, 256, 0, kStream>>>(d_best, buffers.non_empty.get(),
                                                      buffers.length_class.get(), d_floors.get(),
                                                      n, buffers.flags.get());
     GPUSEQ_CUDA_CHECK_LAUNCH("ssv_floor_flags_kernel");
@@ -1287,7 +1317,7 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
     size_t temp_bytes = 0;
     GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, position,
                                                  buffers.flags.get(), d_positions,
-                                                 buffers.count.get(), n));
+                                                 buffers.count.get(), n, kStream));
     if (temp_bytes > buffers.select_temp_bytes) {
       buffers.select_temp.reset();
       buffers.select_temp = device_alloc<uint8_t>(temp_bytes);
@@ -1295,27 +1325,24 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
     }
     GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(buffers.select_temp.get(), temp_bytes, position,
                                                  buffers.flags.get(), d_positions,
-                                                 buffers.count.get(), n));
+                                                 buffers.count.get(), n, kStream));
     int32_t count = 0;
-    GPUSEQ_CUDA_CHECK(
-        cudaMemcpy(&count, buffers.count.get(), sizeof count, cudaMemcpyDeviceToHost));
+    copy_to_host_on(&count, buffers.count.get(), 1, kStream);
+    ssv_kernel_s = ssv_timer.seconds();
     candidates.resize(static_cast<size_t>(count));
     candidate_best.resize(static_cast<size_t>(count));
     if (count > 0) {
       int32_t* const d_candidate_best = buffers.candidate_best.get();
-      gather_kernel<<<(count + 255) / 256, 256>>>(d_positions, d_best, count, d_candidate_best);
+      gather_kernel<<<(count + 255) / 256, 256, 0, kStream>>>(d_positions, d_best, count,
+                                                              d_candidate_best);
       GPUSEQ_CUDA_CHECK_LAUNCH("gather_kernel");
-      GPUSEQ_CUDA_CHECK(cudaMemcpy(candidates.data(), d_positions,
-                                   candidates.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
-      GPUSEQ_CUDA_CHECK(cudaMemcpy(candidate_best.data(), d_candidate_best,
-                                   candidate_best.size() * sizeof(int32_t),
-                                   cudaMemcpyDeviceToHost));
+      copy_to_host_on(candidates.data(), d_positions, candidates.size(), kStream);
+      copy_to_host_on(candidate_best.data(), d_candidate_best, candidate_best.size(), kStream);
     }
     if (all_scores) {
       // Every rejected target's score, and the check that the MSV test rejects it.
       best.resize(targets.size());
-      GPUSEQ_CUDA_CHECK(cudaMemcpy(best.data(), d_best, best.size() * sizeof(int32_t),
-                                   cudaMemcpyDeviceToHost));
+      copy_to_host_on(best.data(), d_best, best.size(), kStream);
       std::atomic<bool> wrong{false};
       parallel_for_blocks(static_cast<int64_t>(n), 4096, threads,
                           [&](int64_t begin, int64_t end, int) {

@@ -27,6 +27,10 @@ def cuda_devices() -> list[dict[str, Any]]:
 def cuda_runtime_status() -> str:
     """Why no CUDA device is usable ('' when one is)."""
 
+def cuda_initialize() -> str:
+    """Create the CUDA context now (run on a thread during start-up): '' or the reason it
+    failed."""
+
 def set_flush_denormals(on: bool) -> None:
     """Flush-to-zero and denormals-are-zero for the calling thread (as hmmsearch runs)."""
 
