@@ -19,6 +19,7 @@ from __future__ import annotations
 import inspect
 import os
 import sys
+import threading
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -37,9 +38,9 @@ from .hmmsearch_results import HmmsearchResult
 from .sequences import (
     DEFAULT_BLOCK_BYTES,
     GPU_DATABASE_CHUNK_RESIDUES,
+    ReadAhead,
     SequenceSource,
     iter_sequence_chunks,
-    read_ahead,
 )
 
 __all__ = ["hmmsearch", "HmmsearchOptions", "HmmsearchResult"]
@@ -50,10 +51,15 @@ _STAGE_PASSED = 4  # CascadeStage::kStagePassed in cpp/hmm/cascade.hpp
 #: against about 1.3 ms saved per model at M = 150). Measured on the H100, 6 models sharing S:
 #: SSV/MSV 0.39 s with it, 0.44 s without (benchmarks/results/gpu-h100-80gb-hbm3-20261123-d).
 SSV_BLOCKS_MIN_MODELS = 4
-# GPU cascades of one chunk run at once, for consecutive models: the host's part of one
-# (decisions between the launches, ~half of its time) overlaps the other's kernels
-# (benchmarks/results/gpu-h100-80gb-hbm3-20261123-f/ncu-kernels-10-models.txt).
-GPU_CASCADES_IN_FLIGHT = 2
+# GPU cascades of one chunk run at once, for consecutive models, each thread's launches on
+# its own stream: the host's part of one (decisions between the launches, ~half of its time)
+# overlaps the others' kernels, and their kernels overlap each other (a Viterbi filter or
+# Forward bound of a few thousand targets fills a fraction of the GPU). Measured on the H100,
+# 100 models at M 149 against 490 M residues, in process: 3.13 s with 2, 2.71 s with 3,
+# 2.52-2.59 s with 4, 2.41 s with 6, 2.27 s with 8, 2.19 s with 12; 6 models from FASTA:
+# 2.07 s with 2, 2.16 s with 4, 1.87 s with 8
+# (benchmarks/results/gpu-h100-80gb-hbm3-20261124/in-flight.log).
+GPU_CASCADES_IN_FLIGHT = 8
 _BIT_CUTOFFS = {"gathering": "GA", "noise": "NC", "trusted": "TC"}
 
 
@@ -102,9 +108,10 @@ def hmmsearch(
         backend: ``"auto"`` (the GPU when there is one), ``"cpu"`` or ``"cuda"``.
         progress: show a progress bar (None: when stderr is a terminal).
         callback: called as ``callback(residues_done, residues_total_or_None)`` after each chunk.
-        block_bytes: FASTA text per parsed block (default 64 MiB) and, when given, residues per
-            chunk of a packed or in-memory database (default: 64 Mi on the CPU,
-            ``GPU_DATABASE_CHUNK_RESIDUES`` on the GPU).
+        block_bytes: FASTA text per parsed block (default 64 MiB; on the GPU, blocks that
+            doubled up to 256 MiB were slower: parsing, not filtering, bounds FASTA input)
+            and, when given, residues per chunk of a packed or in-memory database (default:
+            64 Mi on the CPU, ``GPU_DATABASE_CHUNK_RESIDUES`` on the GPU).
         tformat: the target file's format, as hmmsearch's ``--tformat`` (``"fasta"``,
             ``"embl"``, ``"stockholm"``, ``"afa"``, ``"ncbi"`` ...); None detects it as
             hmmsearch does.
@@ -137,14 +144,12 @@ def hmmsearch(
         raise ValueError(BOTH_STDIN_MESSAGE)
     threads = cpus if cpus and cpus > 0 else (os.cpu_count() or 1)
     where = resolve_backend(backend, "hmm_filters")  # raises if 'cuda' cannot be honoured
+    if where == "cuda":  # the CUDA context is made while the models are read
+        threading.Thread(target=_core.cuda_initialize, name="gpuseq-cuda-init", daemon=True).start()
     hmm_list = read_hmms(hmms)
     if options.bit_cutoffs:
         _check_cutoffs(hmm_list, options.bit_cutoffs, hmms)
-    queries = [(hmm, search_profile(hmm)) for hmm in hmm_list]
-    F1_, F2_, F3_, bias_on = options.filter_thresholds
-    run_filters, upload = _filter_runner(
-        where, [profile for _, profile in queries], F1_, F2_, bias_on, F3_
-    )
+    on_gpu = where == "cuda" and any(h.M <= _core.gpu_max_model_length for h in hmm_list)
 
     # Sequence files in blocks of block_bytes; a packed or in-memory database on the GPU in
     # larger chunks (fewer cascade calls), unless block_bytes says otherwise.
@@ -154,17 +159,24 @@ def hmmsearch(
     label, total, chunks = iter_sequence_chunks(
         sequences, threads, block_bytes or DEFAULT_BLOCK_BYTES, tformat, database_residues
     )
-    # On the GPU, the next chunk is uploaded on a thread while this one is filtered.
+    # On the GPU the chunks are uploaded on a thread from now on: the first while the models
+    # are compiled, each next one while the one before is filtered.
     uploaded = (
-        read_ahead((chunk, upload(chunk)) for chunk in chunks)
-        if upload is not None
+        ReadAhead((chunk, _upload(chunk)) for chunk in chunks)
+        if on_gpu
         else ((chunk, None) for chunk in chunks)
     )
-    counts = [dict(n_past_msv=0, n_past_bias=0, n_past_vit=0) for _ in queries]
-    nseqs = nres = 0
-    bar = _progress_bar(progress, total)
-    downstream = _Downstream([hmm for hmm, _ in queries], options, threads)
+    bar = downstream = None
     try:
+        queries = [(hmm, search_profile(hmm)) for hmm in hmm_list]
+        F1_, F2_, F3_, bias_on = options.filter_thresholds
+        run_filters = _filter_runner(
+            where, [profile for _, profile in queries], F1_, F2_, bias_on, F3_
+        )
+        counts = [dict(n_past_msv=0, n_past_bias=0, n_past_vit=0) for _ in queries]
+        nseqs = nres = 0
+        bar = _progress_bar(progress, total)
+        downstream = _Downstream([hmm for hmm, _ in queries], options, threads)
         for chunk, targets in uploaded:
             lengths = chunk.lengths
             too_long = np.flatnonzero(lengths > _core.max_target_length)
@@ -192,7 +204,8 @@ def hmmsearch(
         top_hits = downstream.finish(nseqs)
     finally:
         uploaded.close()
-        downstream.close()
+        if downstream is not None:
+            downstream.close()
         if bar is not None:
             bar.close()
     for q, hits in enumerate(top_hits):
@@ -289,17 +302,37 @@ def _is_stdin(source: Any) -> bool:
     return isinstance(source, (str, os.PathLike)) and os.fspath(source) == "-"
 
 
+def _upload(chunk):
+    """The chunk's GPU copy, for every model: the resident one, or a new one (kept when the
+    chunk belongs to a database the caller holds, SequenceDatabase.device_copies). Out of GPU
+    memory: resident copies are dropped and the upload tried once more, then None (the
+    filters split the chunk, or run on the CPU)."""
+    copies, key = chunk.device_copies, chunk.device_key
+    if copies is not None and key in copies:
+        return copies[key]
+    for attempt in range(2):
+        try:
+            targets = _core.GpuTargets(chunk.residues, chunk.offsets)
+            break
+        except _core.DeviceOutOfMemory:
+            if attempt or not copies:
+                return None
+            copies.clear()
+    if copies is not None:
+        copies[key] = targets
+    return targets
+
+
 def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bool,
                    F3: float = 1.0):
-    """(run, upload): run(chunk, targets, threads) yields (model index, cascade result) per
-    model (MSV -> bias -> Viterbi filter), model by model so that HMMER's downstream can start
-    on a model's survivors while the next model runs. upload(chunk) gives the chunk's GPU copy
-    for `targets` (None: the CPU filters only, or no GPU memory for it).
+    """run(chunk, targets, threads) yields (model index, cascade result) per model (MSV ->
+    bias -> Viterbi filter), model by model so that HMMER's downstream can start on a model's
+    survivors while the next model runs; targets: the chunk's GPU copy (_upload), or None.
 
-    On the GPU a chunk is uploaded once for all models, and a chunk of a database the caller
-    holds stays uploaded for later searches (SequenceDatabase.device_copies). What the GPU
-    cannot hold is split in halves (a single target that does not fit, and a model longer than
-    the GPU kernels take, run on the CPU filters): the results are the same."""
+    The longest models run first: their survivors cost the downstream the most, and it works
+    on them while the other models are filtered. What the GPU cannot hold is split in halves
+    (a single target that does not fit, and a model longer than the GPU kernels take, run on
+    the CPU filters): the results are the same."""
 
     def gpu_profile(profile):
         """The model's GPU tables, or None (CPU filters): too long for the GPU kernels, or
@@ -339,27 +372,10 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
             first = split(q, residues, offsets[: half + 1], threads)
             return _concatenate_cascades(first, split(q, residues, offsets[half:], threads))
 
-    def upload(chunk):
-        """The chunk's GPU copy: the resident one, or a new one (kept when the chunk
-        belongs to a database the caller holds). Out of GPU memory: resident copies are
-        dropped and the upload tried once more, then None."""
-        copies, key = chunk.device_copies, chunk.device_key
-        if copies is not None and key in copies:
-            return copies[key]
-        for attempt in range(2):
-            try:
-                targets = _core.GpuTargets(chunk.residues, chunk.offsets)
-                break
-            except _core.DeviceOutOfMemory:
-                if attempt or not copies:
-                    return None
-                copies.clear()
-        if copies is not None:
-            copies[key] = targets
-        return targets
+    order = sorted(range(len(profiles)), key=lambda q: -profiles[q].M)
 
     def run(chunk, targets, threads: int):
-        """Results in model order; on the GPU, GPU_CASCADES_IN_FLIGHT models at once."""
+        """Results, longest model first; on the GPU, GPU_CASCADES_IN_FLIGHT models at once."""
         uploaded = [targets]  # None once the GPU ran out of memory for this chunk
 
         def one(q: int) -> dict:
@@ -375,14 +391,15 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
                 uploaded[0] = None
                 return split(q, chunk.residues, chunk.offsets, threads)
 
-        in_flight = GPU_CASCADES_IN_FLIGHT if targets is not None else 1
+        on_gpu = targets is not None and any(g is not None for g in gpu)
+        in_flight = GPU_CASCADES_IN_FLIGHT if on_gpu else 1
         if in_flight == 1:
-            for q in range(len(profiles)):
+            for q in order:
                 yield q, one(q)
             return
         with ThreadPoolExecutor(max_workers=in_flight) as pool:
             pending = []
-            for q in range(len(profiles)):
+            for q in order:
                 pending.append((q, pool.submit(one, q)))
                 if len(pending) == in_flight:
                     q0, future = pending.pop(0)
@@ -390,7 +407,7 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
             for q0, future in pending:
                 yield q0, future.result()
 
-    return run, (upload if any(g is not None for g in gpu) else None)
+    return run
 
 
 def _concatenate_cascades(a: dict, b: dict) -> dict:

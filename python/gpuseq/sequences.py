@@ -399,7 +399,7 @@ def iter_sequence_chunks(
         if fmt is None:
             fmt = "fasta" if _detected_as_fasta(label) else None
         if fmt == "fasta":
-            return label, None, read_ahead(_fasta_chunks(label, threads, block_bytes))
+            return label, None, ReadAhead(_fasta_chunks(label, threads, block_bytes))
         return label, None, _easel_chunks(label, fmt, block_bytes)
     if isinstance(source, (bytes, bytearray)):
         raise TypeError("pass sequence text as a file path, or records as (name, sequence) pairs")
@@ -415,45 +415,61 @@ _END = object()
 T = TypeVar("T")
 
 
-def read_ahead(chunks: Iterator[T]) -> Iterator[T]:
-    """The same items, the next one made on a thread of its own while the caller works on this
-    one (the FASTA parser and the GPU upload release the GIL). At most two items wait; errors
-    are raised to the caller where the item would have come; closing the generator stops the
-    thread."""
-    ready: queue.Queue = queue.Queue(maxsize=1)
-    stop = threading.Event()
+class ReadAhead(Iterator[T]):
+    """The same items, made on a thread of its own from the moment of the call (so that the
+    first one is under way while the caller sets up) and then one ahead of the caller (the
+    FASTA parser and the GPU upload release the GIL). At most two items wait; errors are
+    raised to the caller where the item would have come; close() stops the thread."""
 
-    def put(item) -> bool:
-        while not stop.is_set():
+    def __init__(self, chunks: Iterator[T]) -> None:
+        ready: queue.Queue = queue.Queue(maxsize=1)
+        stop = threading.Event()
+
+        def put(item) -> bool:
+            while not stop.is_set():
+                try:
+                    ready.put(item, timeout=0.1)
+                    return True
+                except queue.Full:
+                    continue
+            return False
+
+        def produce() -> None:  # (holds no reference to self: an unused one is collected)
             try:
-                ready.put(item, timeout=0.1)
-                return True
-            except queue.Full:
-                continue
-        return False
+                for chunk in chunks:
+                    if not put((chunk, None)):
+                        return
+                put((None, _END))
+            except BaseException as exc:  # handed to the caller's thread
+                put((None, exc))
 
-    def produce() -> None:
-        try:
-            for chunk in chunks:
-                if not put((chunk, None)):
-                    return
-            put((None, _END))
-        except BaseException as exc:  # handed to the caller's thread
-            put((None, exc))
+        self._ready, self._stop, self._finished = ready, stop, False
+        self._thread = threading.Thread(target=produce, name="gpuseq-read-ahead", daemon=True)
+        self._thread.start()
 
-    thread = threading.Thread(target=produce, name="gpuseq-read-ahead", daemon=True)
-    thread.start()
-    try:
-        while True:
-            chunk, signal = ready.get()
-            if signal is _END:
-                return
-            if signal is not None:
-                raise signal
-            yield chunk
-    finally:
-        stop.set()
-        thread.join()
+    def __iter__(self) -> ReadAhead[T]:
+        return self
+
+    def __next__(self) -> T:
+        if self._finished:
+            raise StopIteration
+        chunk, signal = self._ready.get()
+        if signal is _END:
+            self.close()
+            raise StopIteration
+        if signal is not None:
+            self.close()
+            raise signal
+        return chunk
+
+    def close(self) -> None:
+        self._finished = True
+        self._stop.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def __del__(self) -> None:
+        self._stop.set()
 
 
 def _fasta_chunks(path, threads: int, block_bytes: int) -> Iterator[SequenceDatabase]:
