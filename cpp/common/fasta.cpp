@@ -11,6 +11,7 @@
 
 #include "common/alphabet.hpp"
 #include "common/errors.hpp"
+#include "common/parallel.hpp"
 
 #ifdef GPUSEQ_HAVE_ZLIB
 #include <zlib.h>
@@ -127,18 +128,45 @@ const char* next_record_start(const char* from, const char* end) {
   return end;
 }
 
-void append_chunk(SequenceChunk& dst, const SequenceChunk& src) {
-  const int64_t r0 = static_cast<int64_t>(dst.residues.size());
-  const int64_t n0 = static_cast<int64_t>(dst.names.size());
-  const int64_t d0 = static_cast<int64_t>(dst.descriptions.size());
-  dst.residues.insert(dst.residues.end(), src.residues.begin(), src.residues.end());
-  dst.names += src.names;
-  dst.descriptions += src.descriptions;
-  for (int64_t i = 1; i <= src.count(); ++i) {
-    dst.offsets.push_back(r0 + src.offsets[i]);
-    dst.name_offsets.push_back(n0 + src.name_offsets[i]);
-    dst.description_offsets.push_back(d0 + src.description_offsets[i]);
+// The pieces' records joined into out, in order, each piece copied into its place on a
+// thread of its own (one thread copying them one after another was a third of a block's time).
+void join_parts(const std::vector<SequenceChunk>& parts, SequenceChunk& out) {
+  const size_t n = parts.size();
+  std::vector<size_t> residues(n + 1, 0), names(n + 1, 0), descriptions(n + 1, 0),
+      records(n + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    residues[i + 1] = residues[i] + parts[i].residues.size();
+    names[i + 1] = names[i] + parts[i].names.size();
+    descriptions[i + 1] = descriptions[i] + parts[i].descriptions.size();
+    records[i + 1] = records[i] + static_cast<size_t>(parts[i].count());
   }
+  out = SequenceChunk();
+  out.residues.resize(residues[n]);
+  out.names.resize(names[n]);
+  out.descriptions.resize(descriptions[n]);
+  out.offsets.resize(records[n] + 1, 0);
+  out.name_offsets.resize(records[n] + 1, 0);
+  out.description_offsets.resize(records[n] + 1, 0);
+  parallel_for_blocks(static_cast<int64_t>(n), 1, static_cast<int>(n),
+                      [&](int64_t begin, int64_t end, int) {
+                        for (int64_t i = begin; i < end; ++i) {
+                          const SequenceChunk& part = parts[i];
+                          std::copy(part.residues.begin(), part.residues.end(),
+                                    out.residues.begin() + residues[i]);
+                          std::copy(part.names.begin(), part.names.end(),
+                                    out.names.begin() + names[i]);
+                          std::copy(part.descriptions.begin(), part.descriptions.end(),
+                                    out.descriptions.begin() + descriptions[i]);
+                          for (int64_t k = 1; k <= part.count(); ++k) {
+                            const size_t at = records[i] + static_cast<size_t>(k);
+                            out.offsets[at] = static_cast<int64_t>(residues[i]) + part.offsets[k];
+                            out.name_offsets[at] =
+                                static_cast<int64_t>(names[i]) + part.name_offsets[k];
+                            out.description_offsets[at] = static_cast<int64_t>(descriptions[i]) +
+                                                          part.description_offsets[k];
+                          }
+                        }
+                      });
 }
 
 int64_t count_lines(const char* begin, const char* end) {
@@ -146,9 +174,10 @@ int64_t count_lines(const char* begin, const char* end) {
 }
 
 // Parses [text, text+size) of whole records on up to `threads` threads. first_line is the line
-// number of text[0], used in error messages.
-void parse_block(const char* text, int64_t size, int threads, int64_t first_line,
-                 SequenceChunk& out) {
+// number of text[0], used in error messages. Returns the number of line ends in the text
+// (counted by the same threads).
+int64_t parse_block(const char* text, int64_t size, int threads, int64_t first_line,
+                    SequenceChunk& out) {
   const char* end = text + size;
   // Cut points: about equal pieces, each moved forward to a record start.
   const int64_t min_piece = 1 << 20;
@@ -164,14 +193,13 @@ void parse_block(const char* text, int64_t size, int threads, int64_t first_line
   std::vector<SequenceChunk> parts(pieces);
   std::vector<PieceError> errors(pieces);
   std::vector<char> ok(pieces, 1);
-  auto work = [&](int i) { ok[i] = parse_records(cuts[i], cuts[i + 1], parts[i], errors[i]); };
-  if (pieces == 1) {
-    work(0);
-  } else {
-    std::vector<std::thread> pool;
-    for (int i = 0; i < pieces; ++i) pool.emplace_back(work, i);
-    for (auto& t : pool) t.join();
-  }
+  std::vector<int64_t> lines(pieces, 0);
+  parallel_for_blocks(pieces, 1, pieces, [&](int64_t begin, int64_t end, int) {
+    for (int64_t i = begin; i < end; ++i) {
+      ok[i] = parse_records(cuts[i], cuts[i + 1], parts[i], errors[i]);
+      lines[i] = count_lines(cuts[i], cuts[i + 1]);
+    }
+  });
   for (int i = 0; i < pieces; ++i) {
     if (!ok[i]) {
       const char* where = cuts[i] + errors[i].offset;
@@ -181,12 +209,13 @@ void parse_block(const char* text, int64_t size, int threads, int64_t first_line
       throw FormatError(first_line + count_lines(text, where), errors[i].record, errors[i].message);
     }
   }
-  if (pieces == 1) {
+  if (pieces == 1)
     out = std::move(parts[0]);
-  } else {
-    out = SequenceChunk();
-    for (auto& part : parts) append_chunk(out, part);
-  }
+  else
+    join_parts(parts, out);
+  int64_t total_lines = 0;
+  for (int64_t l : lines) total_lines += l;
+  return total_lines;
 }
 
 }  // namespace
@@ -290,8 +319,7 @@ bool FastaReader::read_chunk(SequenceChunk& out, int64_t block_bytes) {
     out = SequenceChunk();
     return false;
   }
-  parse_block(buffer_.data(), cut, threads_, buffer_first_line_, out);
-  buffer_first_line_ += count_lines(buffer_.data(), buffer_.data() + cut);
+  buffer_first_line_ += parse_block(buffer_.data(), cut, threads_, buffer_first_line_, out);
   buffer_.erase(0, static_cast<size_t>(cut));
   records_read_ += out.count();
   // Whitespace-only input was caught by the constructor; text without any '>' yields no record.
