@@ -47,7 +47,7 @@ float viterbi_xc_to_nats(int xC, int ncj_move) {
 }
 
 bool ssv_precondition(const MsvProfile& om, int64_t L) {
-  return msv_tjb(L) + om.tbm + om.tec + om.bias < 127;
+  return msv_tjb(L) < ssv_tjb_limit(om);
 }
 
 float ssv_score_from_best(const MsvProfile& om, int64_t L, int best) {

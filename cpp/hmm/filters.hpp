@@ -33,6 +33,8 @@ float msv_xj_to_nats(int xJ, int tjb);
 float viterbi_xc_to_nats(int xC, int ncj_move);
 // (P): false when the SSV's signed-byte range cannot represent this model and length.
 bool ssv_precondition(const MsvProfile& om, int64_t L);
+// (P) in terms of tjb = msv_tjb(L): the SSV decides targets whose tjb is below this.
+inline int ssv_tjb_limit(const MsvProfile& om) { return 127 - om.tbm - om.tec - om.bias; }
 // Diagonal scores at or above this level decide the SSV at once (spec 5.2 (A)).
 inline int ssv_overflow_level(const MsvProfile& om) { return 127 - om.bias; }
 // The SSV's answer from its best diagonal score (spec 5.2): nats, NaN or +inf.

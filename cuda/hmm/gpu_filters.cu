@@ -1049,7 +1049,7 @@ std::vector<float> msv_scores(const DeviceProfile& dp, const DeviceTargets& dt, 
   const float nan = std::numeric_limits<float>::quiet_NaN();
   std::vector<float> scores(static_cast<size_t>(host.count), nan);
   std::vector<int32_t> ids;
-  const int ssv_range = 127 - om.tbm - om.tec - om.bias;  // (P): tjb below it
+  const int ssv_range = cpu::ssv_tjb_limit(om);  // (P): tjb below it
   for (int64_t i = 0; i < host.count; ++i)
     if (host.length(i) > 0 && dt.tjb(i) < ssv_range) ids.push_back(static_cast<int32_t>(i));
   const std::vector<int32_t> best = run_kernel(Kernel::kSsv, dp, dt, ids, {});
@@ -1138,7 +1138,7 @@ std::vector<int16_t> ssv_pass_floors(const cpu::SearchProfile& p, const DeviceTa
                                      double F1) {
   const cpu::MsvProfile& om = p.msv;
   const auto& ev = p.evalue_parameters;
-  const int ssv_range = 127 - om.tbm - om.tec - om.bias;  // (P): tjb below it
+  const int ssv_range = cpu::ssv_tjb_limit(om);  // (P): tjb below it
   const std::vector<int64_t>& lengths = dt.lengths();
   std::vector<int16_t> floors(lengths.size(), 0);
   int b = 0;
@@ -1364,7 +1364,7 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
 
   // Candidates: the SSV's score where it decides, the full MSV's on the GPU elsewhere.
   const size_t nc = candidates.size();
-  const int ssv_range = 127 - om.tbm - om.tec - om.bias;
+  const int ssv_range = cpu::ssv_tjb_limit(om);  // (P): tjb below it
   std::vector<float> msv(nc, nan);
   std::vector<int32_t> msv_ids, msv_at, tjbm;
   for (size_t k = 0; k < nc; ++k) {
