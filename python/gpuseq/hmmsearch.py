@@ -58,7 +58,7 @@ SSV_BLOCKS_MIN_MODELS = 4
 # 100 models at M 149 against 490 M residues, in process: 3.13 s with 2, 2.71 s with 3,
 # 2.52-2.59 s with 4, 2.41 s with 6, 2.27 s with 8, 2.19 s with 12; 6 models from FASTA:
 # 2.07 s with 2, 2.16 s with 4, 1.87 s with 8
-# (benchmarks/results/gpu-h100-80gb-hbm3-20261124/in-flight.log).
+# (benchmarks/results/gpu-h100-80gb-hbm3-20261124/in-flight-*.log).
 GPU_CASCADES_IN_FLIGHT = 8
 _BIT_CUTOFFS = {"gathering": "GA", "noise": "NC", "trusted": "TC"}
 
