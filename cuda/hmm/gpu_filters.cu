@@ -759,29 +759,29 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
       with_stripes(dp.viterbi_stripes(), WordStripeCounts{}, [&](auto stripes) {
         constexpr int Q = decltype(stripes)::value;
         const auto k = viterbi_fused_kernel<Q>;
-        k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(fused_transitions, fused_dd, fused_emissions,
-                                                   tables.fused_emission_max, p.viterbi.e_move,
-                                                   p.viterbi.ddbound, list);
+        k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(
+            fused_transitions, fused_dd, fused_emissions, tables.fused_emission_max,
+            p.viterbi.e_move, p.viterbi.ddbound, list);
       });
     } else if (kernel == Kernel::kViterbi) {
       with_stripes(dp.viterbi_stripes(), WordStripeCounts{}, [&](auto stripes) {
         constexpr int Q = decltype(stripes)::value;
         const auto k = viterbi_warp_kernel<Q>;
-        k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(tables.viterbi_emissions.get(),
-                                                   tables.viterbi_transitions.get(),
-                                                   p.viterbi.e_move, p.viterbi.ddbound, list);
+        k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(
+            tables.viterbi_emissions.get(), tables.viterbi_transitions.get(), p.viterbi.e_move,
+            p.viterbi.ddbound, list);
       });
     } else if (dp.msv_bits() == 8) {
       with_stripes(dp.msv_stripes(), ByteStripeCounts{}, [&](auto stripes) {
         constexpr int Q = decltype(stripes)::value;
         if (kernel == Kernel::kSsv) {
           const auto k = ssv_warp_kernel<Q>;
-          k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(tables.msv_costs.get(), p.msv.bias,
-                                                     cpu::ssv_overflow_level(p.msv), list);
+          k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(
+              tables.msv_costs.get(), p.msv.bias, cpu::ssv_overflow_level(p.msv), list);
         } else {
           const auto k = msv_warp_kernel<Q>;
           k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(tables.msv_costs.get(), p.msv.bias,
-                                                     p.msv.tec, list);
+                                                                 p.msv.tec, list);
         }
       });
     } else {
@@ -789,12 +789,12 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
         constexpr int Q = decltype(stripes)::value;
         if (kernel == Kernel::kSsv) {
           const auto k = ssv_warp_kernel_s16<Q>;
-          k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(tables.msv_costs.get(),
-                                                     cpu::ssv_overflow_level(p.msv), list);
+          k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(
+              tables.msv_costs.get(), cpu::ssv_overflow_level(p.msv), list);
         } else {
           const auto k = msv_warp_kernel_s16<Q>;
           k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(tables.msv_costs.get(), p.msv.bias,
-                                                     p.msv.tec, list);
+                                                                 p.msv.tec, list);
         }
       });
     }
@@ -850,8 +850,8 @@ std::vector<int32_t> run_viterbi_thread_per_target(const DeviceProfile& dp,
     DeviceTimer timer(kStream);
     if (seconds != nullptr) timer.start();  // (timed launches wait for their kernel)
     kernel<<<blocks, kThreadsPerBlock, 0, kStream>>>(tables.walters_transitions.get(),
-                                         tables.walters_emissions.get(), M,
-                                         dp.profile().viterbi.e_move, list, rows.get());
+                                                     tables.walters_emissions.get(), M,
+                                                     dp.profile().viterbi.e_move, list, rows.get());
     GPUSEQ_CUDA_CHECK_LAUNCH("viterbi_walters_kernel");
     if (seconds != nullptr) times.push_back(timer.stop_seconds());
   }
@@ -1005,7 +1005,7 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
     if (seconds != nullptr) timer.start();  // (timed launches wait for their kernel)
     const int blocks_needed = (plan.warps + kWarpsPerBlock - 1) / kWarpsPerBlock;
     k<<<blocks_needed, kMultiThreadsPerBlock, shared_bytes, kStream>>>(dp.tables().msv_multi.get(),
-                                                              p.msv.bias, p.msv.tec, list);
+                                                                       p.msv.bias, p.msv.tec, list);
     GPUSEQ_CUDA_CHECK_LAUNCH("S-lane hmm filter kernel");
     if (seconds != nullptr) times.push_back(timer.stop_seconds());
   }
@@ -1030,7 +1030,8 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
       DeviceArray<int32_t> d_at = device_copy_on(plan.single.data(), plan.single.size(), kStream);
       DeviceArray<int32_t> d_single = device_copy_on(single.data(), single.size(), kStream);
       const int n = static_cast<int>(single.size());
-      scatter_kernel<<<(n + 255) / 256, 256, 0, kStream>>>(d_at.get(), d_single.get(), n, sink->out);
+      scatter_kernel<<<(n + 255) / 256, 256, 0, kStream>>>(d_at.get(), d_single.get(), n,
+                                                           sink->out);
       GPUSEQ_CUDA_CHECK_LAUNCH("scatter_kernel");
     }
   }
@@ -1118,7 +1119,8 @@ std::vector<double> forward_scores_on_device(const DeviceProfile& dp, const Devi
       static_cast<size_t>(blocks) * 3 * static_cast<size_t>(width), kStream);
   const TargetList list{dt.buffers().residues.get(), dt.buffers().offsets.get(), d_ids.get(),
                         nullptr, nullptr, static_cast<int>(n)};
-  forward_bound_kernel<<<blocks, lanes, 0, kStream>>>(tables, list, B, d_c.get(), d_e.get(), rows.get());
+  forward_bound_kernel<<<blocks, lanes, 0, kStream>>>(tables, list, B, d_c.get(), d_e.get(),
+                                                      rows.get());
   GPUSEQ_CUDA_CHECK_LAUNCH("forward_bound_kernel");
   std::vector<double> c(n);
   std::vector<long long> e(n);
@@ -1309,9 +1311,9 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
     // While the SSV runs (this holds the SSV's buffers: the next model's SSV waits for it).
     const std::vector<int16_t> floors = ssv_pass_floors(p, dt, options.F1);
     DeviceArray<int16_t> d_floors = device_copy_on(floors.data(), floors.size(), kStream);
-    ssv_floor_flags_kernel<<<(n + 255) / 256, 256, 0, kStream>>>(d_best, buffers.non_empty.get(),
-                                                     buffers.length_class.get(), d_floors.get(),
-                                                     n, buffers.flags.get());
+    ssv_floor_flags_kernel<<<(n + 255) / 256, 256, 0, kStream>>>(
+        d_best, buffers.non_empty.get(), buffers.length_class.get(), d_floors.get(), n,
+        buffers.flags.get());
     GPUSEQ_CUDA_CHECK_LAUNCH("ssv_floor_flags_kernel");
     const thrust::counting_iterator<int32_t> position(0);
     size_t temp_bytes = 0;
