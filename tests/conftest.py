@@ -21,6 +21,10 @@ from build_hmmer_driver import build_hmmer_driver  # noqa: E402
 # Debian's hmmer-examples; GPUSEQ_HMMER_EXAMPLES points elsewhere (e.g. an unpacked copy).
 HMMER_EXAMPLES = Path(os.environ.get("GPUSEQ_HMMER_EXAMPLES", "/usr/share/doc/hmmer/examples"))
 REPO = Path(__file__).resolve().parent.parent
+# The volumes of pyradiomics' source distribution (two chest CTs with a tumour label, brain and
+# breast MRIs), unpacked by tests/fetch_pyradiomics_data.py (.ci/run does it).
+PYRADIOMICS_DATA = Path(os.environ.get("GPUSEQ_PYRADIOMICS_DATA",
+                                       Path.home() / ".cache" / "gpuseq" / "pyradiomics-data"))
 
 
 def pyhmmer_data() -> Path:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import gpuseq
+from conftest import PYRADIOMICS_DATA
 from gpuseq import _core
 from gpuseq.errors import GpuOutOfMemoryError
 
@@ -63,6 +64,24 @@ def test_gpu_equals_cpu(shape, mode, neighbourhood, kernel):
     gpu = run(volume, "cuda", kernel, **kwargs)
     assert cpu.changed[0] > 0
     assert_same(gpu, cpu)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("neighbourhood", [6, 26])
+@pytest.mark.parametrize("mode", ["icm", "metropolis"])
+def test_gpu_equals_cpu_on_a_real_chest_ct(mode, neighbourhood, kernel):
+    """pyradiomics' lung1 CT (Hounsfield units; a quarter of its in-plane resolution, 48 x 128
+    x 128), three classes from K-means: the same labels, energies and class statistics."""
+    path = PYRADIOMICS_DATA / "lung1_image.nrrd"
+    if not path.exists():
+        pytest.skip(f"pyradiomics' test volumes are not in {PYRADIOMICS_DATA} "
+                    "(python tests/fetch_pyradiomics_data.py)")
+    ct = np.ascontiguousarray(gpuseq.read_volume(path).data[:, ::4, ::4])
+    kwargs = dict(classes=3, beta=1.0, neighbourhood=neighbourhood, mode=mode, max_sweeps=5,
+                  tolerance=0.0, seed=7)
+    cpu = run(ct, "cpu", **kwargs)
+    assert cpu.changed[0] > 0
+    assert_same(run(ct, "cuda", kernel, **kwargs), cpu)
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
