@@ -1,5 +1,6 @@
-// Viterbi filter on the GPU, a warp per target as viterbi_filter.cuh (same striping, same lazy F,
-// same results bit for bit; spec 5.5), with the saturating adds fused into DPX instructions
+// Viterbi filter on the GPU, a warp per target as viterbi_filter.cuh (same striping, HMMER's
+// lazy-F test, same results bit for bit; spec 5.5), with the saturating adds fused into DPX
+// instructions and the D->D chain a warp scan (dd_chain)
 // (`GpuProfile(..., viterbi="warp_fused")`, KernelOptions::Viterbi::kWarpFused).
 //
 // Transitions. Every transition word t is <= 0, so with its floor f = -32768 - t (exact, in
@@ -217,14 +218,93 @@ __device__ __forceinline__ bool row_wrapped(const uint32_t (&M)[Q], const uint2*
   return __any_sync(kFullWarp, below != 0);
 }
 
+// The D->D chain of a row as a warp scan (replaces Farrar's sweeps, which took ~4 a row on
+// sampled models at Q = 3; same fixed point). Half b of thread t holds the Q consecutive nodes
+// 1 + Q*(2t + b) ..; the chain through a half maps a D entering it to max(a, D + b), a = the
+// half's last D from inside the half, b = the sum of its DD words (constant). Threads compose
+// these in int32 (no saturation can act: every D is >= -32768 and every DD <= 0, so the
+// saturating chain is the exact one floored at -32768), a Hillis-Steele scan gives each
+// thread the D entering it, and one last pass through the stripes applies it.
+struct DdChainSums {
+  int half[2];         // b of the thread's halves
+  const int* windows;  // [step * 32 + t]: the sum of b0 + b1 over threads t - 2^step + 1 .. t
+};
+
+__device__ __forceinline__ int low_s16(uint32_t v) { return static_cast<int16_t>(v & 0xffffu); }
+__device__ __forceinline__ int high_s16(uint32_t v) { return static_cast<int16_t>(v >> 16); }
+
+// The thread's sums, and the scan's windows in the block's shared `windows` (160 ints, written
+// by warp 0; the same for every warp, so kept once and not in registers). Every thread of the
+// block calls it.
+template <int Q>
+__device__ __forceinline__ DdChainSums dd_chain_sums(const uint2* __restrict__ my_dd, int lane,
+                                                     int* windows) {
+  DdChainSums c;
+  c.half[0] = c.half[1] = 0;
+#pragma unroll
+  for (int q = 0; q < Q; ++q) {
+    const uint32_t dd = __ldg(my_dd + q * 32).x;
+    c.half[0] += low_s16(dd);
+    c.half[1] += high_s16(dd);
+  }
+  if (threadIdx.x < 32) {
+    int w = c.half[0] + c.half[1];
+#pragma unroll
+    for (int step = 0; step < 5; ++step) {
+      windows[step * 32 + lane] = w;
+      const int up = __shfl_up_sync(kFullWarp, w, 1 << step);
+      if (lane >= (1 << step)) w += up;
+    }
+  }
+  __syncthreads();
+  c.windows = windows;
+  return c;
+}
+
+// D after every D->D path of the row (HMMER's lazy F, computed at once).
+template <int Q>
+__device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint2* __restrict__ my_dd,
+                                         const DdChainSums& sums, int lane) {
+  // The words {DD, floor} are read in each pass, not held (large Q would spill): an opaque copy
+  // of the pointer keeps the compiler from merging the two passes' loads.
+  const uint2* dd = my_dd;
+  asm volatile("" : "+l"(dd));
+#pragma unroll
+  for (int q = 1; q < Q; ++q) {
+    const uint2 t = __ldg(dd + q * 32);
+    D[q] = add_sat_max(D[q - 1], t.x, t.y, D[q]);
+  }
+  const int a0 = low_s16(D[Q - 1]), a1 = high_s16(D[Q - 1]);
+  int through = max(a1, a0 + sums.half[1]);  // out of this thread, from its halves alone
+#pragma unroll
+  for (int step = 0; step < 5; ++step) {
+    const int up = __shfl_up_sync(kFullWarp, through, 1 << step);
+    if (lane >= (1 << step)) through = max(through, up + sums.windows[step * 32 + lane]);
+  }
+  int into0 = __shfl_up_sync(kFullWarp, through, 1);
+  if (lane == 0) into0 = -32768;
+  into0 = max(into0, -32768);
+  const int into1 = max(a0, into0 + sums.half[0]);  // >= -32768 as a0 is
+  const uint32_t carry =
+      (static_cast<uint32_t>(into0) & 0xffffu) | (static_cast<uint32_t>(into1) << 16);
+  dd = my_dd;
+  asm volatile("" : "+l"(dd));
+#pragma unroll
+  for (int q = 0; q < Q; ++q) {
+    const uint2 t = __ldg(dd + q * 32);
+    D[q] = add_sat_max(q ? D[q - 1] : carry, t.x, t.y, D[q]);
+  }
+}
+
 // One target: the final xC, or INT_MAX on word overflow. ncj_move = the target's N/C/J MOVE
 // word; emission_max = the largest emission word of the model.
 template <int Q, bool kResident, bool kFloorB>
 __device__ __forceinline__ int fused_target(
     const FusedStripe (&resident)[kResident ? Q : 1], const uint4* __restrict__ my_transitions,
     const uint2* __restrict__ my_dd, const uint32_t* __restrict__ my_md,
-    const uint2* __restrict__ my_emissions, const uint8_t* __restrict__ seq, int64_t L,
-    int ncj_move, int emission_max, int e_move, int ddbound) {
+    const uint2* __restrict__ my_emissions, const DdChainSums& dd_sums, int lane,
+    const uint8_t* __restrict__ seq, int64_t L, int ncj_move, int emission_max, int e_move,
+    int ddbound) {
   constexpr int kBaseW = 12000;
   constexpr int kNeg = -32768;
   uint32_t M[Q], I[Q], D[Q];
@@ -259,22 +339,7 @@ __device__ __forceinline__ int fused_target(
     // HMMER's lazy-F test (max over the row of the M->D values + ddbound > xB), decided by a
     // vote on each thread's own maximum; result neutral (spec 5.5).
     if (__any_sync(kFullWarp, word_max_s16(words_max_s16(D)) + ddbound > xB)) {
-      // Farrar's lazy F: sweeps of D(k) = max(D(k), sat(D(k-1) + DD)) until no lane changes;
-      // the fixed point is the sequential chain's (saturation is monotone).
-      for (;;) {
-        const uint32_t carry = shift_up_s16(D[Q - 1], kNegWord);
-        const uint2* dd = my_dd;  // read again every sweep, not held (as tr above)
-        asm volatile("" : "+l"(dd));
-        bool changed = false;
-#pragma unroll
-        for (int q = 0; q < Q; ++q) {
-          const uint2 t = __ldg(dd + q * 32);  // {DD, floor}
-          const uint32_t d = add_sat_max(q ? D[q - 1] : carry, t.x, t.y, D[q]);
-          changed |= d != D[q];
-          D[q] = d;
-        }
-        if (!__any_sync(kFullWarp, changed)) break;
-      }
+      dd_chain(D, my_dd, dd_sums, lane);
     }
   }
   return xC;
@@ -282,8 +347,10 @@ __device__ __forceinline__ int fused_target(
 
 // param = the target's N/C/J MOVE word; emission_max = the largest emission word of the model.
 // Result: final xC, or INT_MAX on word overflow.
+// Q = 3 (M 129-192) is held to 6 blocks an SM (80 registers, one 8-byte spill; 89 and 5 blocks
+// otherwise).
 template <int Q>
-__global__ void __launch_bounds__(128)
+__global__ void __launch_bounds__(128, Q == 3 ? 6 : 0)
     viterbi_fused_kernel(const uint4* __restrict__ transitions, const uint2* __restrict__ dd,
                          const uint2* __restrict__ emissions, int emission_max, int e_move,
                          int ddbound, TargetList list) {
@@ -298,6 +365,8 @@ __global__ void __launch_bounds__(128)
 #pragma unroll
     for (int q = 0; q < Q; ++q) resident[q] = load_fused_stripe<true>(my_transitions, my_md, q);
   }
+  __shared__ int dd_windows[5 * 32];
+  const DdChainSums dd_sums = dd_chain_sums<Q>(dd + lane, lane, dd_windows);
   for (int w = warp; w < list.n; w += warps) {
     const int id = list.ids[w];
     const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
@@ -306,11 +375,11 @@ __global__ void __launch_bounds__(128)
     // xB >= xN + ncj_move in every row, xN = 12000 (warp-uniform).
     const int result = 12000 + ncj_move >= 0
                            ? fused_target<Q, kResident, false>(
-                                 resident, my_transitions, dd + lane, my_md, emissions + lane, seq,
-                                 L, ncj_move, emission_max, e_move, ddbound)
+                                 resident, my_transitions, dd + lane, my_md, emissions + lane,
+                                 dd_sums, lane, seq, L, ncj_move, emission_max, e_move, ddbound)
                            : fused_target<Q, kResident, true>(
-                                 resident, my_transitions, dd + lane, my_md, emissions + lane, seq,
-                                 L, ncj_move, emission_max, e_move, ddbound);
+                                 resident, my_transitions, dd + lane, my_md, emissions + lane,
+                                 dd_sums, lane, seq, L, ncj_move, emission_max, e_move, ddbound);
     if (lane == 0) list.out[w] = result;
   }
 }
