@@ -144,28 +144,42 @@ def hmmsearch(
         raise ValueError(BOTH_STDIN_MESSAGE)
     threads = cpus if cpus and cpus > 0 else (os.cpu_count() or 1)
     where = resolve_backend(backend, "hmm_filters")  # raises if 'cuda' cannot be honoured
-    if where == "cuda":  # the CUDA context is made while the models are read
-        threading.Thread(target=_core.cuda_initialize, name="gpuseq-cuda-init", daemon=True).start()
-    hmm_list = read_hmms(hmms)
-    if options.bit_cutoffs:
-        _check_cutoffs(hmm_list, options.bit_cutoffs, hmms)
-    on_gpu = where == "cuda" and any(h.M <= _core.gpu_max_model_length for h in hmm_list)
-
     # Sequence files in blocks of block_bytes; a packed or in-memory database on the GPU in
     # larger chunks (fewer cascade calls), unless block_bytes says otherwise.
     database_residues = block_bytes or (
         GPU_DATABASE_CHUNK_RESIDUES if where == "cuda" else DEFAULT_BLOCK_BYTES
     )
-    label, total, chunks = iter_sequence_chunks(
-        sequences, threads, block_bytes or DEFAULT_BLOCK_BYTES, tformat, database_residues
-    )
-    # On the GPU the chunks are uploaded on a thread from now on: the first while the models
-    # are compiled, each next one while the one before is filtered.
-    uploaded = (
-        ReadAhead((chunk, _upload(chunk)) for chunk in chunks)
-        if on_gpu
-        else ((chunk, None) for chunk in chunks)
-    )
+
+    def open_targets():
+        return iter_sequence_chunks(
+            sequences, threads, block_bytes or DEFAULT_BLOCK_BYTES, tformat, database_residues
+        )
+
+    uploaded = opening_error = None
+    if where == "cuda":
+        # The CUDA context is made, and the targets are opened and uploaded on a thread (the
+        # first chunk while the models are read and compiled, each next one while the one
+        # before is filtered; unused if every model is longer than the GPU kernels take).
+        # Errors come in hmmsearch's order: the models' first.
+        threading.Thread(target=_core.cuda_initialize, name="gpuseq-cuda-init", daemon=True).start()
+        try:
+            label, total, chunks = open_targets()
+            uploaded = ReadAhead((chunk, _upload(chunk)) for chunk in chunks)
+        except Exception as exc:
+            opening_error = exc
+    try:
+        hmm_list = read_hmms(hmms)
+        if options.bit_cutoffs:
+            _check_cutoffs(hmm_list, options.bit_cutoffs, hmms)
+        if opening_error is not None:
+            raise opening_error
+    except BaseException:
+        if uploaded is not None:
+            uploaded.close()
+        raise
+    if uploaded is None:  # the CPU filters
+        label, total, chunks = open_targets()
+        uploaded = ((chunk, None) for chunk in chunks)
     bar = downstream = None
     try:
         queries = [(hmm, search_profile(hmm)) for hmm in hmm_list]
