@@ -221,8 +221,8 @@ void bind_gpu_hmm(py::module_& m) {
              o.msv_bits = msv_bits;
              o.sequences_per_warp = sequences_per_warp;
              using V = gh::KernelOptions::Viterbi;
-             // auto: the DPX-fused kernel where DPX is native (sm_90: 1.45-1.59x the warp
-             // kernel's GCUPS, M = 150..1600, bench_hmm_filters.py), the warp kernel elsewhere.
+             // auto: the DPX-fused kernel where DPX is native (sm_90: 1.6-2.0x the warp
+             // kernel's GCUPS, M = 150..2400, bench_hmm_filters.py), the warp kernel elsewhere.
              if (viterbi == "auto")
                o.viterbi = gh::default_msv_bits() == 16 ? V::kWarpFused : V::kWarpPerTarget;
              else if (viterbi == "warp") o.viterbi = V::kWarpPerTarget;
