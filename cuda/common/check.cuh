@@ -112,10 +112,10 @@ void copy_to_host_on(T* host, const T* device, size_t count, cudaStream_t stream
 // threads take turns. Small copies, or no pinned memory to be had, go by plain cudaMemcpy.
 void copy_to_device(void* device, const void* host, size_t bytes);
 
-// Device to host, `rows` rows of `row_bytes` (pitches in bytes), through the same pinned
-// buffers: the DMA of one buffer overlaps the host threads' copies out of the other, and the
-// destination's pages are first touched by `threads` threads, not one (a pageable
-// cudaMemcpy2D of a 10 GB result ran at the page-fault rate of a single thread).
+// Device to host, `rows` rows of `row_bytes` (pitches in bytes), through pinned staging:
+// `threads` threads each move pieces through a pinned buffer and a stream of their own, so
+// DMAs overlap the host copies and the destination's pages are first touched by all threads
+// (a pageable cudaMemcpy2D of a 10 GB result ran at the page-fault rate of a single thread).
 void copy_to_host_2d(void* host, size_t host_pitch, const void* device, size_t device_pitch,
                      size_t row_bytes, size_t rows, int threads);
 

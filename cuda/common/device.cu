@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 #include "common/check.cuh"
 #include "common/device.hpp"
@@ -66,12 +67,56 @@ void copy_to_device(void* device, const void* host, size_t bytes) {
   GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(s.stream));
 }
 
+namespace {
+
+// The staging of copy_to_host_2d: a pinned buffer and a stream per copying thread, made on
+// first use and kept. Each thread moves its own pieces (DMA into its buffer, then its rows
+// out), so the DMAs of the others queue on the copy engine while it copies: the link stays
+// busy and the host copies (and the destination's first-touch page faults) run on all threads.
+// 4 MB pieces: 16 threads hold 64 MB pinned.
+struct HostStaging {
+  static constexpr size_t kPieceBytes = size_t{4} << 20;
+  struct Slot {
+    void* buffer = nullptr;
+    cudaStream_t stream = nullptr;
+  };
+  std::mutex mutex;
+  std::vector<Slot> slots;
+  bool refused = false;
+
+  // Slots for `threads` threads (under the mutex); fewer where pinned memory runs out.
+  int prepare(int threads) {
+    while (!refused && static_cast<int>(slots.size()) < threads) {
+      Slot slot;
+      if (cudaHostAlloc(&slot.buffer, kPieceBytes, cudaHostAllocDefault) != cudaSuccess ||
+          cudaStreamCreateWithFlags(&slot.stream, cudaStreamNonBlocking) != cudaSuccess) {
+        cudaGetLastError();
+        if (slot.buffer != nullptr) cudaFreeHost(slot.buffer);
+        refused = true;  // pinned memory refused: what we have, or plain copies
+        break;
+      }
+      slots.push_back(slot);
+    }
+    return std::min(threads, static_cast<int>(slots.size()));
+  }
+};
+
+HostStaging& host_staging() {
+  static HostStaging* s = new HostStaging;  // never destroyed, as staging()
+  return *s;
+}
+
+}  // namespace
+
 void copy_to_host_2d(void* host, size_t host_pitch, const void* device, size_t device_pitch,
                      size_t row_bytes, size_t rows, int threads) {
-  Staging& s = staging();
+  HostStaging& s = host_staging();
   std::unique_lock<std::mutex> lock(s.mutex);
-  const size_t rows_per_buffer = row_bytes ? Staging::kBufferBytes / row_bytes : 0;
-  if (rows * row_bytes < Staging::kDirectBelow || rows_per_buffer == 0 || !s.prepare()) {
+  const size_t rows_per_piece = row_bytes ? HostStaging::kPieceBytes / row_bytes : 0;
+  const int workers = rows * row_bytes < Staging::kDirectBelow || rows_per_piece == 0
+                          ? 0
+                          : s.prepare(std::max(1, threads));
+  if (workers == 0) {
     lock.unlock();
     GPUSEQ_CUDA_CHECK(cudaMemcpy2D(host, host_pitch, device, device_pitch, row_bytes, rows,
                                    cudaMemcpyDeviceToHost));
@@ -79,32 +124,23 @@ void copy_to_host_2d(void* host, size_t host_pitch, const void* device, size_t d
   }
   auto* to = static_cast<char*>(host);
   const auto* from = static_cast<const char*>(device);
-  const size_t pieces = (rows + rows_per_buffer - 1) / rows_per_buffer;
-  auto rows_of = [&](size_t piece) {
-    return std::min(rows_per_buffer, rows - piece * rows_per_buffer);
-  };
-  auto start = [&](size_t piece) {  // DMA of a piece into its buffer
-    const int b = static_cast<int>(piece % 2);
-    const size_t r0 = piece * rows_per_buffer;
-    GPUSEQ_CUDA_CHECK(cudaMemcpy2DAsync(s.buffer[b], row_bytes, from + r0 * device_pitch,
-                                        device_pitch, row_bytes, rows_of(piece),
-                                        cudaMemcpyDeviceToHost, s.stream));
-    GPUSEQ_CUDA_CHECK(cudaEventRecord(s.done[b], s.stream));
-  };
-  start(0);
-  for (size_t piece = 0; piece < pieces; ++piece) {
-    const int b = static_cast<int>(piece % 2);
-    GPUSEQ_CUDA_CHECK(cudaEventSynchronize(s.done[b]));
-    if (piece + 1 < pieces) start(piece + 1);  // into the other buffer, while we copy out
-    const size_t r0 = piece * rows_per_buffer;
-    const auto* staged = static_cast<const char*>(s.buffer[b]);
-    parallel_for_blocks(static_cast<int64_t>(rows_of(piece)), 64, threads,
-                        [&](int64_t begin, int64_t end, int) {
-                          for (int64_t r = begin; r < end; ++r)
-                            std::memcpy(to + (r0 + r) * host_pitch, staged + r * row_bytes,
-                                        row_bytes);
-                        });
-  }
+  const auto pieces = static_cast<int64_t>((rows + rows_per_piece - 1) / rows_per_piece);
+  parallel_for_blocks(pieces, 1, workers, [&](int64_t piece, int64_t, int worker) {
+    const HostStaging::Slot& slot = s.slots[static_cast<size_t>(worker)];
+    const size_t r0 = static_cast<size_t>(piece) * rows_per_piece;
+    const size_t n = std::min(rows_per_piece, rows - r0);
+    GPUSEQ_CUDA_CHECK(cudaMemcpy2DAsync(slot.buffer, row_bytes, from + r0 * device_pitch,
+                                        device_pitch, row_bytes, n, cudaMemcpyDeviceToHost,
+                                        slot.stream));
+    GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(slot.stream));
+    const auto* staged = static_cast<const char*>(slot.buffer);
+    if (host_pitch == row_bytes) {
+      std::memcpy(to + r0 * host_pitch, staged, n * row_bytes);
+    } else {
+      for (size_t r = 0; r < n; ++r)
+        std::memcpy(to + (r0 + r) * host_pitch, staged + r * row_bytes, row_bytes);
+    }
+  });
 }
 
 std::vector<DeviceInfo> list_devices() {
