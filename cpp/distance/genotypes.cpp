@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 
 #include "common/parallel.hpp"
 
@@ -40,6 +41,59 @@ void distances_cpu_loop(const GenotypeMatrix& x, const GenotypeMatrix& y, Metric
 
 // ---- bit planes -----------------------------------------------------------------------------
 
+namespace {
+
+// SWAR on 8 values a time (little-endian bytes): one bit per byte, gathered into 8 bits.
+constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL, kOnes = 0x0101010101010101ULL;
+
+// Bit i set where byte i is zero (exact: no borrow from one byte into the next).
+inline uint64_t zero_bytes(uint64_t x) {
+  const uint64_t high = ~(((x & kLow7) + kLow7) | x | kLow7);  // 0x80 where a byte is zero
+  return ((high >> 7) * 0x0102040810204080ULL) >> 56;          // byte i's bit -> bit i
+}
+
+// Bit i set where byte i, a value in 0..127, is >= t (1 <= t <= 127): v + 128 - t carries
+// into the byte's high bit and never past it.
+inline uint64_t bytes_at_least(uint64_t v, int t) {
+  const uint64_t high = ((v & kLow7) + (0x80 - t) * kOnes) & ~kLow7;
+  return ((high >> 7) * 0x0102040810204080ULL) >> 56;
+}
+
+// One instance's planes (and validity words): 64 values to a word, each word built from 8
+// chunks of 8 values held in registers.
+template <Metric M>
+int32_t encode_row(const int8_t* v, int64_t attributes, const BitPlanes& p, uint64_t* planes,
+                   uint64_t* valid) {
+  int32_t weight = 0;
+  for (int64_t word = 0; word < p.plane_words; ++word) {
+    const int64_t k0 = word * 64, n = std::clamp<int64_t>(attributes - k0, 0, 64);
+    uint64_t chunk[8];
+    for (int c = 0; c < 8; ++c) chunk[c] = ~uint64_t{0};  // past the last attribute: missing
+    if (n == 64)
+      std::memcpy(chunk, v + k0, 64);
+    else if (n > 0)
+      std::memcpy(chunk, v + k0, static_cast<size_t>(n));
+    uint64_t present = 0;  // not kMissingValue (0xff)
+    for (int c = 0; c < 8; ++c) present |= (zero_bytes(~chunk[c]) ^ 0xff) << (8 * c);
+    if (valid != nullptr) valid[word] = present;
+    for (int a = 0; a < p.planes; ++a) {
+      uint64_t set = 0;
+      for (int c = 0; c < 8; ++c)
+        set |= (M == Metric::kHamming ? zero_bytes(chunk[c] ^ (static_cast<uint64_t>(a) * kOnes))
+                                      : bytes_at_least(chunk[c], a + 1))
+               << (8 * c);
+      if (M == Metric::kManhattan) {
+        set &= present;
+        weight += __builtin_popcountll(set);
+      }
+      planes[a * p.plane_words + word] = set;
+    }
+  }
+  return weight;
+}
+
+}  // namespace
+
 BitPlanes encode_bit_planes(const GenotypeMatrix& x, int alphabet_size, Metric metric,
                             bool with_missing) {
   BitPlanes p;
@@ -48,28 +102,17 @@ BitPlanes encode_bit_planes(const GenotypeMatrix& x, int alphabet_size, Metric m
   p.planes = metric == Metric::kHamming ? alphabet_size : alphabet_size - 1;
   // Planes are padded to 1024 bits: whole K stages of the GPU tensor-core kernel.
   p.plane_words = (x.attributes + 1023) / 1024 * 16;
-  p.bits.assign(static_cast<size_t>(x.instances * p.row_words()), 0);
-  if (with_missing) p.valid.assign(static_cast<size_t>(x.instances * p.plane_words), 0);
-  p.weight.assign(static_cast<size_t>(x.instances), 0);
+  p.bits.resize(static_cast<size_t>(x.instances * p.row_words()));
+  if (with_missing) p.valid.resize(static_cast<size_t>(x.instances * p.plane_words));
+  p.weight.resize(static_cast<size_t>(x.instances));
   parallel_for_blocks(x.instances, 64, default_thread_count(), [&](int64_t b, int64_t e, int) {
     for (int64_t i = b; i < e; ++i) {
-      const int8_t* v = x.row(i);
       uint64_t* planes = p.bits.data() + i * p.row_words();
       uint64_t* valid = with_missing ? p.valid.data() + i * p.plane_words : nullptr;
-      int32_t weight = 0;
-      for (int64_t k = 0; k < x.attributes; ++k) {
-        if (v[k] == kMissingValue) continue;
-        const uint64_t bit = uint64_t{1} << (k & 63);
-        const int64_t word = k >> 6;
-        if (valid != nullptr) valid[word] |= bit;
-        if (metric == Metric::kHamming) {
-          planes[v[k] * p.plane_words + word] |= bit;
-        } else {
-          for (int t = 1; t <= v[k]; ++t) planes[(t - 1) * p.plane_words + word] |= bit;
-          weight += v[k];
-        }
-      }
-      p.weight[static_cast<size_t>(i)] = weight;
+      p.weight[static_cast<size_t>(i)] =
+          metric == Metric::kHamming
+              ? encode_row<Metric::kHamming>(x.row(i), x.attributes, p, planes, valid)
+              : encode_row<Metric::kManhattan>(x.row(i), x.attributes, p, planes, valid);
     }
   });
   return p;

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 namespace gpuseq::distance {
@@ -43,6 +45,28 @@ bool has_missing(const GenotypeMatrix& x);
 void distances_cpu_loop(const GenotypeMatrix& x, const GenotypeMatrix& y, Metric metric,
                         const OutputTile& tile, int threads);
 
+// A vector whose elements are left uninitialised on resize: the encoding writes every word
+// from its threads, which are then the pages' first touch (not one thread zeroing them).
+template <class T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <class U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using PlaneWords = std::vector<uint64_t, UninitializedAllocator<uint64_t>>;
+
 // Bit planes: each instance as rows of bits, 1024-bit aligned per plane (GPU mma tiles use the
 // same layout). For hamming, one plane per value (v == a); for manhattan, thermometer planes
 // (v >= t, t = 1..alphabet_size-1). Matches (hamming) or AND-counts (manhattan) of two
@@ -52,8 +76,8 @@ struct BitPlanes {
   int64_t attributes = 0;
   int planes = 0;              // value planes per instance
   int64_t plane_words = 0;     // 64-bit words per plane (a multiple of 16: 1024 bits)
-  std::vector<uint64_t> bits;  // instances x planes x plane_words
-  std::vector<uint64_t> valid;  // instances x plane_words, only when values are missing
+  PlaneWords bits;             // instances x planes x plane_words
+  PlaneWords valid;            // instances x plane_words, only when values are missing
   std::vector<int32_t> weight;  // per instance: set bits over all planes (manhattan)
 
   int64_t row_words() const { return planes * plane_words; }
