@@ -54,6 +54,17 @@ if want("distances"):
             cpu_knn = gpuseq.nearest_neighbors(Xm, k, metric=metric, backend="cpu", tile=30)
             gpu_knn = gpuseq.nearest_neighbors(Xm, k, metric=metric, backend="cuda", tile=30)
             failures += not all(np.array_equal(g, c) for g, c in zip(gpu_knn, cpu_knn))
+        # Planes streamed tile by tile (allocations capped below the whole planes).
+        cpu = gpuseq.pairwise_distances(Xm, Y, metric, backend="cpu")
+        cpu_knn = gpuseq.nearest_neighbors(Xm, 5, metric=metric, backend="cpu")
+        core.gpu_allocation_limit_for_tests(16 * 1024)
+        try:
+            gpu = gpuseq.pairwise_distances(Xm, Y, metric, backend="cuda", tile=20)
+            gpu_knn = gpuseq.nearest_neighbors(Xm, 5, metric=metric, backend="cuda", tile=20)
+        finally:
+            core.gpu_allocation_limit_for_tests(0)
+        failures += not np.array_equal(gpu, cpu)
+        failures += not all(np.array_equal(g, c) for g, c in zip(gpu_knn, cpu_knn))
 # Every tiling of the tensor-core product (wgmma on sm_90a) on edge-sized bit matrices.
 if want("b1gemm"):
     a = rng.integers(0, 2**63, (130, 32), dtype=np.uint64)

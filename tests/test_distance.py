@@ -268,7 +268,7 @@ def test_one_engine_shared_by_threads(backend):
     rng = np.random.default_rng(5)
     X = rng.integers(0, 3, (300, 700)).astype(np.int8)
     Y = rng.integers(0, 3, (260, 700)).astype(np.int8)
-    engine = gd._engine(X, Y, "manhattan", 3, False, "bitplane", backend, 2)
+    engine, _ = gd._engine(X, Y, "manhattan", 3, False, "bitplane", backend, 2)
     out = np.full((300, 260), -1, np.int32)
     blocks = [(r, c) for r in range(0, 300, 50) for c in range(0, 260, 65)]
 
@@ -541,3 +541,55 @@ def test_a_tile_larger_than_the_last_one_that_does_not_fit_is_split(missing):
         _core.gpu_allocation_limit_for_tests(0)
     np.testing.assert_array_equal(gpu[0], cpu[0])
     np.testing.assert_array_equal(gpu[1], cpu[1])
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("metric", ["hamming", "manhattan"])
+@pytest.mark.parametrize("missing", [False, True])
+def test_planes_larger_than_the_gpu_allows_are_streamed_by_tile(metric, missing):
+    """Allocations capped below the whole planes (a testing hook): the engine keeps the planes
+    on the host and uploads each tile's rows; all pairs of X, X against Y, and k nearest equal
+    the CPU's."""
+    rng = np.random.default_rng(15)
+    X = rng.integers(0, 3, (700, 900)).astype(float)
+    Y = rng.integers(0, 3, (500, 900)).astype(float)
+    if missing:
+        X[rng.random(X.shape) < 0.05] = np.nan
+        Y[rng.random(Y.shape) < 0.05] = np.nan
+    # A row of planes is 3 x 1024 bits (384 bytes): 700 rows are 269 KB, a 128-row tile 49 KB.
+    cap = 64 * 1024
+    cpu = [gpuseq.pairwise_distances(X, metric=metric, backend="cpu"),
+           gpuseq.pairwise_distances(X, Y, metric, backend="cpu", return_compared=True),
+           gpuseq.nearest_neighbors(X, 7, metric=metric, backend="cpu"),
+           gpuseq.nearest_neighbors(X, 7, Y, metric, backend="cpu")]
+    _core.gpu_allocation_limit_for_tests(cap)
+    try:
+        gpu = [gpuseq.pairwise_distances(X, metric=metric, backend="cuda", tile=100),
+               gpuseq.pairwise_distances(X, Y, metric, backend="cuda", tile=100,
+                                         return_compared=True),
+               gpuseq.nearest_neighbors(X, 7, metric=metric, backend="cuda", tile=100),
+               gpuseq.nearest_neighbors(X, 7, Y, metric, backend="cuda", tile=100)]
+    finally:
+        _core.gpu_allocation_limit_for_tests(0)
+    np.testing.assert_array_equal(gpu[0], cpu[0])
+    for got, want in zip(gpu[1:], cpu[1:]):
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
+
+
+@pytest.mark.cuda
+def test_nearest_column_blocks_that_do_not_fit_are_narrowed():
+    """k nearest with allocations capped below the engine's first column block (a testing
+    hook): the block is narrowed until it fits, and the neighbours equal the CPU's."""
+    rng = np.random.default_rng(16)
+    X = rng.integers(0, 3, (600, 300)).astype(np.int8)
+    want = gpuseq.nearest_neighbors(X, 9, backend="cpu")
+    # All 600 rows by 600, 300 or 256 columns are refused: the rows are then split, and 300
+    # rows by 300 columns fit.
+    _core.gpu_allocation_limit_for_tests(300 * 300 * 4)
+    try:
+        got = gpuseq.nearest_neighbors(X, 9, backend="cuda")
+    finally:
+        _core.gpu_allocation_limit_for_tests(0)
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])

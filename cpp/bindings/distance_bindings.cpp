@@ -58,7 +58,7 @@ struct PyDistanceEngine {
   // The k nearest of Y columns [col_begin, col_end) for X rows [row, row + index.shape[0]):
   // index (int64) and distance (int32), both C-contiguous rows x k (NearestTile).
   void nearest_into(py::array_t<int64_t> index, py::array_t<int32_t> distance, int64_t row,
-                    int64_t col_begin, int64_t col_end, bool skip_self) {
+                    int64_t col_begin, int64_t col_end, bool skip_self, int64_t column_block) {
     if (index.ndim() != 2 || distance.ndim() != 2 || index.shape(0) != distance.shape(0) ||
         index.shape(1) != distance.shape(1) || index.shape(1) < 1 ||
         !(index.flags() & py::array::c_style) || !(distance.flags() & py::array::c_style))
@@ -74,6 +74,7 @@ struct PyDistanceEngine {
     tile.col_end = col_end;
     tile.k = static_cast<int>(index.shape(1));
     tile.skip_self = skip_self;
+    tile.column_block = column_block;
     tile.threads = threads;
     tile.index = index.mutable_data();
     tile.distance = distance.mutable_data();
@@ -144,13 +145,14 @@ void bind_distance(py::module_& m) {
            }),
            py::arg("x"), py::arg("y"), py::arg("metric"), py::arg("alphabet_size"),
            py::arg("missing"), py::arg("kernel"), py::arg("backend"), py::arg("threads"))
-      .def("compute_into", &PyDistanceEngine::compute_into, py::arg("out"),
-           py::arg("compared"), py::arg("row"), py::arg("col"))
-      .def("nearest_into", &PyDistanceEngine::nearest_into, py::arg("index"),
-           py::arg("distance"), py::arg("row"), py::arg("col_begin"), py::arg("col_end"),
-           py::arg("skip_self"),
+      .def("compute_into", &PyDistanceEngine::compute_into, py::arg("out"), py::arg("compared"),
+           py::arg("row"), py::arg("col"))
+      .def("nearest_into", &PyDistanceEngine::nearest_into, py::arg("index"), py::arg("distance"),
+           py::arg("row"), py::arg("col_begin"), py::arg("col_end"), py::arg("skip_self"),
+           py::arg("column_block") = 0,
            "The k nearest of columns [col_begin, col_end) for the rows of the k-wide outputs "
-           "(ascending by distance, then column; -1 / INT32_MAX where a row has fewer).")
+           "(ascending by distance, then column; -1 / INT32_MAX where a row has fewer), "
+           "computed column_block columns at a time (0: the engine's choice).")
       .def_property_readonly(
           "last_device_seconds",
           [](const PyDistanceEngine& e) { return e.last_device_seconds.load(); },

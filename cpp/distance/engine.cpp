@@ -11,28 +11,29 @@ namespace gpuseq::distance {
 
 namespace {
 
-void select_nearest(const int32_t* distances, int64_t rows, int64_t cols, const NearestTile& tile,
-                    int threads) {
+constexpr uint64_t kEmptyKey = ~uint64_t{0};  // sorts after every (distance, column) key
+
+// Merges a block of columns (distances rows x cols, its first column col_begin) into each
+// row's k best keys (best, rows x k, ascending). A key is (distance << 32 | column):
+// distances are not negative and columns below 2^32, so keys are unique and order by
+// distance, then column, whatever the blocks were.
+void merge_nearest(const int32_t* distances, int64_t rows, int64_t cols, int64_t col_begin,
+                   const NearestTile& tile, uint64_t* best, int threads) {
+  const auto k = static_cast<std::ptrdiff_t>(tile.k);
   parallel_for_blocks(rows, 16, threads, [&](int64_t begin, int64_t end, int) {
     std::vector<uint64_t> keys;
     for (int64_t r = begin; r < end; ++r) {
       const int64_t i = tile.row_begin + r;
-      keys.clear();
+      uint64_t* row_best = best + r * k;
+      keys.assign(row_best, row_best + k);
       for (int64_t c = 0; c < cols; ++c) {
-        const int64_t j = tile.col_begin + c;
+        const int64_t j = col_begin + c;
         if (tile.skip_self && j == i) continue;
-        // (distance, column) in one sortable key: distances are not negative.
         keys.push_back(static_cast<uint64_t>(distances[r * cols + c]) << 32 |
                        static_cast<uint64_t>(j));
       }
-      const size_t k = std::min<size_t>(static_cast<size_t>(tile.k), keys.size());
-      std::partial_sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(k), keys.end());
-      for (int s = 0; s < tile.k; ++s) {
-        const bool found = static_cast<size_t>(s) < k;
-        tile.index[r * tile.k + s] = found ? static_cast<int64_t>(keys[s] & 0xffffffffu) : -1;
-        tile.distance[r * tile.k + s] =
-            found ? static_cast<int32_t>(keys[s] >> 32) : kNoNeighbourDistance;
-      }
+      std::partial_sort(keys.begin(), keys.begin() + k, keys.end());
+      std::copy(keys.begin(), keys.begin() + k, row_best);
     }
   });
 }
@@ -40,20 +41,29 @@ void select_nearest(const int32_t* distances, int64_t rows, int64_t cols, const 
 }  // namespace
 
 void DistanceEngine::nearest(const NearestTile& tile) {
+  constexpr int64_t kDefaultColumnBlock = 8192;
   const int64_t rows = tile.row_end - tile.row_begin, cols = tile.col_end - tile.col_begin;
   if (rows <= 0) return;
-  std::vector<int32_t> distances(static_cast<size_t>(rows * std::max<int64_t>(cols, 0)));
-  if (cols > 0) {
+  std::vector<uint64_t> best(static_cast<size_t>(rows * tile.k), kEmptyKey);
+  const int64_t width =
+      std::min(cols, tile.column_block > 0 ? tile.column_block : kDefaultColumnBlock);
+  std::vector<int32_t> distances(static_cast<size_t>(rows * std::max<int64_t>(width, 0)));
+  for (int64_t c0 = tile.col_begin; c0 < tile.col_end; c0 += width) {
     OutputTile out;
     out.row_begin = tile.row_begin;
     out.row_end = tile.row_end;
-    out.col_begin = tile.col_begin;
-    out.col_end = tile.col_end;
+    out.col_begin = c0;
+    out.col_end = std::min(tile.col_end, c0 + width);
     out.out = distances.data();
-    out.stride = cols;
+    out.stride = out.col_end - c0;
     compute(out);
+    merge_nearest(distances.data(), rows, out.stride, c0, tile, best.data(), tile.threads);
   }
-  select_nearest(distances.data(), rows, std::max<int64_t>(cols, 0), tile, tile.threads);
+  for (size_t s = 0; s < best.size(); ++s) {
+    const bool found = best[s] != kEmptyKey;
+    tile.index[s] = found ? static_cast<int64_t>(best[s] & 0xffffffffu) : -1;
+    tile.distance[s] = found ? static_cast<int32_t>(best[s] >> 32) : kNoNeighbourDistance;
+  }
 }
 
 namespace {

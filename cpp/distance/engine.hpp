@@ -23,9 +23,11 @@ struct DistanceProblem {
 // The k nearest columns of each row of a tile: index/distance are rows x k, each row ascending
 // by distance, ties by column. With skip_self, column j of row i is left out when j == i (the
 // pairs of X with itself). A row with fewer than k columns to give ends with kNoNeighbour
-// slots (index -1, distance INT32_MAX).
+// slots (index -1, distance INT32_MAX). Columns are computed column_block at a time (0: the
+// engine's choice) and the k best kept between blocks: no rows x columns matrix is held.
 struct NearestTile {
   int64_t row_begin = 0, row_end = 0, col_begin = 0, col_end = 0;
+  int64_t column_block = 0;
   int k = 1;
   bool skip_self = false;
   int threads = 1;  // CPU threads of a selection on the host
@@ -39,8 +41,9 @@ class DistanceEngine {
   virtual ~DistanceEngine() = default;
   // Fills tile.out (and tile.compared when not null) for the tile's rows and columns.
   virtual void compute(const OutputTile& tile) = 0;
-  // The tile's k nearest per row (NearestTile). This one computes the tile on the host and
-  // selects there (engine.cpp); a GPU engine may select on the device and copy k per row.
+  // The tile's k nearest per row (NearestTile). This one computes column blocks into host
+  // memory and selects there (engine.cpp); a GPU engine selects on the device and copies k
+  // per row.
   virtual void nearest(const NearestTile& tile);
   // Device time of the last compute() call's kernels in seconds (GPU engines), or -1.
   virtual double last_device_seconds() const { return -1.0; }

@@ -1,5 +1,6 @@
 // GPU distance engines, the twins of cpp/distance/engine.cpp: the paper's five kernels
 // (paper_kernels.cuh) and bit planes on tensor cores (b1_gemm.cu), behind DistanceEngine.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -99,12 +100,24 @@ class PaperEngine : public distance::DistanceEngine {
 
 class BitPlaneEngine : public distance::DistanceEngine {
  public:
-  // Y the same array as X (all pairs of one set): encoded and uploaded once.
+  // The planes stay on the device for every tile when they fit; otherwise they are kept on the
+  // host and each tile uploads the rows it reads (inputs larger than GPU memory). Y the same
+  // array as X (all pairs of one set): encoded once, and uploaded once when resident.
   explicit BitPlaneEngine(const DistanceProblem& p) : p_(p) {
-    x_ = upload(encode_bit_planes(p.x, p.alphabet_size, p.metric, p.missing));
+    x_host_ = encode_bit_planes(p.x, p.alphabet_size, p.metric, p.missing);
     if (p.y.values != p.x.values) {
-      y_own_ = upload(encode_bit_planes(p.y, p.alphabet_size, p.metric, p.missing));
-      y_ = &y_own_;
+      y_host_ = encode_bit_planes(p.y, p.alphabet_size, p.metric, p.missing);
+      y_planes_ = &y_host_;
+    }
+    try {
+      x_.rows(*this, x_host_, 0, x_host_.instances);
+      if (y_planes_ != &x_host_) y_.rows(*this, y_host_, 0, y_host_.instances);
+      resident_ = true;
+      x_host_ = BitPlanes();  // on the device now
+      y_host_ = BitPlanes();
+    } catch (const distance::DeviceOutOfMemory&) {
+      x_ = DeviceSlice();  // streamed: uploaded tile by tile from the host planes
+      y_ = DeviceSlice();
     }
   }
 
@@ -122,24 +135,42 @@ class BitPlaneEngine : public distance::DistanceEngine {
     }
   }
 
-  // Selected on the device: a warp per row keeps the k best keys, k columns per row come back
-  // (DistanceEngine::nearest, on the host, past kMaxDeviceNearest).
+  // Selected on the device, block by block of columns; k columns per row come back
+  // (DistanceEngine::nearest, on the host, past kMaxDeviceNearest). A block that does not fit
+  // is narrowed; one of 256 columns that does not fit fails (the caller then takes fewer rows).
   void nearest(const NearestTile& tile) override {
     const int64_t rows = tile.row_end - tile.row_begin, cols = tile.col_end - tile.col_begin;
     if (tile.k > kMaxDeviceNearest || cols <= 0 || rows <= 0) {
       DistanceEngine::nearest(tile);
       return;
     }
-    OutputTile block;
-    block.row_begin = tile.row_begin;
-    block.row_end = tile.row_end;
-    block.col_begin = tile.col_begin;
-    block.col_end = tile.col_end;
-    const int32_t* distances = distances_on_device(block);
+    // Blocks of about 2^28 distances (1 GiB): launches long enough to fill the GPU.
+    constexpr int64_t kBlockDistances = int64_t{1} << 28, kNarrowest = 256;
+    int64_t width =
+        std::min(cols, tile.column_block > 0 ? tile.column_block
+                                             : std::max<int64_t>(1024, kBlockDistances / rows));
     const size_t slots = static_cast<size_t>(rows) * static_cast<size_t>(tile.k);
     DeviceArray<int64_t> index = device_alloc<int64_t>(slots);
     DeviceArray<int32_t> distance = device_alloc<int32_t>(slots);
-    select_nearest_on_device(distances, tile, index.get(), distance.get());
+    GPUSEQ_CUDA_CHECK(cudaMemset(index.get(), 0xff, slots * sizeof(int64_t)));  // -1: empty
+    for (int64_t c0 = tile.col_begin; c0 < tile.col_end;) {
+      NearestTile part = tile;
+      part.col_begin = c0;
+      part.col_end = std::min(tile.col_end, c0 + width);
+      OutputTile block;
+      block.row_begin = tile.row_begin;
+      block.row_end = tile.row_end;
+      block.col_begin = part.col_begin;
+      block.col_end = part.col_end;
+      try {
+        select_nearest_on_device(distances_on_device(block), part, index.get(), distance.get());
+      } catch (const distance::DeviceOutOfMemory&) {
+        if (width <= kNarrowest) throw;
+        width = std::max(kNarrowest, width / 2);
+        continue;  // the same columns, narrower
+      }
+      c0 = part.col_end;
+    }
     GPUSEQ_CUDA_CHECK(cudaMemcpy(tile.index, index.get(), slots * sizeof(int64_t),
                                  cudaMemcpyDeviceToHost));
     GPUSEQ_CUDA_CHECK(cudaMemcpy(tile.distance, distance.get(), slots * sizeof(int32_t),
@@ -149,16 +180,54 @@ class BitPlaneEngine : public distance::DistanceEngine {
   double last_device_seconds() const override { return seconds_; }
 
  private:
+  // One matrix's planes on the device, rows [begin, end): validity planes with missing
+  // values, weights for manhattan without.
+  struct DeviceSlice {
+    DeviceBits bits, valid, valid_rep;
+    DeviceArray<int32_t> weight;
+    int64_t begin = 0, end = 0;
+
+    // Holds rows [r0, r1) of `host` afterwards, uploading them unless it already does.
+    void rows(const BitPlaneEngine& e, const BitPlanes& host, int64_t r0, int64_t r1) {
+      if (r0 >= begin && r1 <= end && end > begin) return;
+      *this = DeviceSlice();  // free first: the new slice may need that memory
+      const int64_t n = r1 - r0, words = host.row_words(), plane = host.plane_words;
+      bits = upload_bits(host.bits.data() + r0 * words, n, words);
+      if (e.p_.missing) {
+        valid = upload_bits(host.valid.data() + r0 * plane, n, plane);
+        if (e.p_.metric == Metric::kManhattan)
+          valid_rep = upload_bits(repeat_valid(host, r0, r1).data(), n, words);
+      } else if (e.p_.metric == Metric::kManhattan) {
+        weight = device_copy(host.weight.data() + r0, static_cast<size_t>(n));
+      }
+      begin = r0;
+      end = r1;
+    }
+    const uint32_t* row(const DeviceBits& b, int64_t r) const { return b.row(r - begin); }
+  };
+
   // The tile's distances (and compared counts, with missing values) in the device buffers,
   // rows x cols; seconds_ is the products' time.
   const int32_t* distances_on_device(const OutputTile& tile) {
     const int64_t rows = tile.row_end - tile.row_begin, cols = tile.col_end - tile.col_begin;
+    if (!resident_) {
+      x_.rows(*this, x_host_, tile.row_begin, tile.row_end);
+      if (y_planes_ != &x_host_) y_.rows(*this, y_host_, tile.col_begin, tile.col_end);
+    }
+    // Y is X: its columns are rows of X's slice when that holds them, else Y's own slice.
+    const DeviceSlice* y = &y_;
+    if (y_planes_ == &x_host_) {
+      if (!resident_ && !(tile.col_begin >= x_.begin && tile.col_end <= x_.end))
+        y_.rows(*this, x_host_, tile.col_begin, tile.col_end);
+      else
+        y = &x_;
+    }
     int32_t* out = out_.get(static_cast<size_t>(rows * cols));
     int32_t* compared = p_.missing ? compared_.get(static_cast<size_t>(rows * cols)) : nullptr;
     const int64_t r0 = tile.row_begin, c0 = tile.col_begin;
     auto product = [&](const DeviceBits& a, const DeviceBits& b, bitplane::Epilogue ep) {
       ep.out_stride = cols;
-      b1_product(a.row(r0), rows, b.row(c0), cols, a.k_words, ep);
+      b1_product(x_.row(a, r0), rows, y->row(b, c0), cols, a.k_words, ep);
     };
     timer_.start();
     bitplane::Epilogue ep;
@@ -167,57 +236,39 @@ class BitPlaneEngine : public distance::DistanceEngine {
       if (!p_.missing) {  // attributes - matches
         ep.constant = static_cast<int32_t>(p_.x.attributes);
         ep.scale = -1;
-        product(x_.bits, y_->bits, ep);
+        product(x_.bits, y->bits, ep);
       } else {            // compared - matches
         bitplane::Epilogue cmp;
         cmp.out = compared;
-        product(x_.valid, y_->valid, cmp);
+        product(x_.valid, y->valid, cmp);
         ep.base = compared;
         ep.scale = -1;
-        product(x_.bits, y_->bits, ep);
+        product(x_.bits, y->bits, ep);
       }
     } else if (!p_.missing) {  // |x| + |y| - 2 (x AND y) over thermometer planes
-      ep.row_add = x_.weight.get() + r0;
-      ep.col_add = y_->weight.get() + c0;
+      ep.row_add = x_.weight.get() + (r0 - x_.begin);
+      ep.col_add = y->weight.get() + (c0 - y->begin);
       ep.scale = -2;
-      product(x_.bits, y_->bits, ep);
+      product(x_.bits, y->bits, ep);
     } else {  // (x AND valid_y) + (valid_x AND y) - 2 (x AND y)
       bitplane::Epilogue cmp;
       cmp.out = compared;
-      product(x_.valid, y_->valid, cmp);
-      product(x_.bits, y_->valid_rep, ep);
+      product(x_.valid, y->valid, cmp);
+      product(x_.bits, y->valid_rep, ep);
       ep.accumulate = true;
-      product(x_.valid_rep, y_->bits, ep);
+      product(x_.valid_rep, y->bits, ep);
       ep.scale = -2;
-      product(x_.bits, y_->bits, ep);
+      product(x_.bits, y->bits, ep);
     }
     seconds_ = timer_.stop_seconds();
     return out;
   }
 
-  // One matrix's planes on the device: validity planes with missing values, weights for
-  // manhattan without.
-  struct DevicePlanes {
-    DeviceBits bits, valid, valid_rep;
-    DeviceArray<int32_t> weight;
-  };
-
-  DevicePlanes upload(const BitPlanes& planes) const {
-    DevicePlanes d;
-    d.bits = upload_bits(planes.bits.data(), planes.instances, planes.row_words());
-    if (p_.missing) {
-      d.valid = upload_bits(planes.valid.data(), planes.instances, planes.plane_words);
-      if (p_.metric == Metric::kManhattan)
-        d.valid_rep = upload_bits(repeat_valid(planes).data(), planes.instances, planes.row_words());
-    } else if (p_.metric == Metric::kManhattan) {
-      d.weight = device_copy(planes.weight.data(), planes.weight.size());
-    }
-    return d;
-  }
-
   DistanceProblem p_;
-  DevicePlanes x_, y_own_;
-  const DevicePlanes* y_ = &x_;  // y_own_, or x_ when Y is X
+  BitPlanes x_host_, y_host_;             // kept only when streamed
+  const BitPlanes* y_planes_ = &x_host_;  // &y_host_, or &x_host_ when Y is X
+  DeviceSlice x_, y_;                     // y_ unused when Y is X and resident
+  bool resident_ = false;
   TileBuffer out_, compared_;
   DeviceTimer timer_;
   double seconds_ = -1;

@@ -31,38 +31,69 @@ void fill_host_tile(const distance::OutputTile& tile, int32_t* host, int32_t val
 
 namespace {
 
+// Key (distance << 32 | column): distances are not negative, columns below 2^32, so keys are
+// unique and order by distance, then column; an empty slot is the largest key.
+constexpr uint64_t kEmptyKey = ~uint64_t{0};
+
+// Into an ascending list held in registers (K fixed, the loop unrolled): the largest falls off.
+template <int K>
+__device__ void insert_key(uint64_t (&best)[K], uint64_t key) {
+#pragma unroll
+  for (int s = 0; s < K; ++s) {
+    const uint64_t low = min(best[s], key);
+    key = max(best[s], key);
+    best[s] = low;
+  }
+}
+
+// A warp per row. Each lane keeps the K >= k best keys of its columns (the row's k best are
+// among the lanes' K best); lane 0 starts from the row's k best of earlier blocks. The lanes'
+// lists are then merged k times by a warp minimum, whose owner drops its head.
+template <int K>
 __global__ void select_nearest_kernel(const int32_t* distances, int64_t rows, int64_t cols,
-                                      int64_t row_begin, int64_t col_begin, int k,
-                                      bool skip_self, int64_t* index, int32_t* distance) {
+                                      int64_t row_begin, int64_t col_begin, int k, bool skip_self,
+                                      int64_t* index, int32_t* distance) {
   const int64_t r = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const int lane = threadIdx.x % 32;
   if (r >= rows) return;  // the whole warp: rows are warp-uniform
-  // Key (distance << 32 | column): distances are not negative, columns below 2^31, so keys
-  // are unique and order by distance, then column; an empty slot is the largest key.
-  constexpr uint64_t kEmpty = ~uint64_t{0};
-  uint64_t best[kMaxDeviceNearest];
-  for (int s = 0; s < k; ++s) best[s] = kEmpty;
+  uint64_t best[K];
+#pragma unroll
+  for (int s = 0; s < K; ++s) best[s] = kEmptyKey;
+  if (lane == 0)
+    for (int s = 0; s < k; ++s)
+      if (index[r * k + s] >= 0)
+        insert_key(best, static_cast<uint64_t>(static_cast<uint32_t>(distance[r * k + s])) << 32 |
+                             static_cast<uint64_t>(index[r * k + s]));
   const int64_t i = row_begin + r;
   const int32_t* row = distances + r * cols;
-  for (int64_t c = lane; c < cols; c += 32) {
-    const int64_t j = col_begin + c;
-    if (skip_self && j == i) continue;
-    const uint64_t key = static_cast<uint64_t>(static_cast<uint32_t>(row[c])) << 32 |
-                         static_cast<uint64_t>(j);
-    if (key >= best[k - 1]) continue;
-    int s = k - 1;
-    for (; s > 0 && best[s - 1] > key; --s) best[s] = best[s - 1];
-    best[s] = key;
+  constexpr int kLoads = 4;  // loads in flight per lane before the compares
+  for (int64_t c0 = lane; c0 < cols; c0 += 32 * kLoads) {
+    int32_t value[kLoads];
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u) {
+      const int64_t c = c0 + 32 * u;
+      value[u] = c < cols ? __ldcs(row + c) : 0;  // read once: streaming
+    }
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u) {
+      const int64_t c = c0 + 32 * u, j = col_begin + c;
+      if (c >= cols || (skip_self && j == i)) continue;
+      const uint64_t key =
+          static_cast<uint64_t>(static_cast<uint32_t>(value[u])) << 32 | static_cast<uint64_t>(j);
+      if (key < best[K - 1]) insert_key(best, key);
+    }
   }
-  int head = 0;  // this lane's next key
   for (int s = 0; s < k; ++s) {
-    const uint64_t mine = head < k ? best[head] : kEmpty;
-    uint64_t least = mine;
+    uint64_t least = best[0];
     for (int offset = 16; offset > 0; offset /= 2)
       least = min(least, __shfl_xor_sync(0xffffffffu, least, offset));
-    if (least != kEmpty && mine == least) ++head;  // unique keys: one lane gave it
+    if (least != kEmptyKey && best[0] == least) {  // unique keys: one lane gave it
+#pragma unroll
+      for (int t = 0; t + 1 < K; ++t) best[t] = best[t + 1];
+      best[K - 1] = kEmptyKey;
+    }
     if (lane == 0) {
-      const bool found = least != kEmpty;
+      const bool found = least != kEmptyKey;
       index[r * k + s] = found ? static_cast<int64_t>(least & 0xffffffffu) : -1;
       distance[r * k + s] =
           found ? static_cast<int32_t>(least >> 32) : distance::kNoNeighbourDistance;
@@ -78,10 +109,19 @@ void select_nearest_on_device(const int32_t* distances, const distance::NearestT
   if (tile.k < 1 || tile.k > kMaxDeviceNearest)
     throw std::invalid_argument("k out of the device selection's range");
   constexpr int kThreads = 256;
-  const int64_t blocks = (rows * 32 + kThreads - 1) / kThreads;
-  select_nearest_kernel<<<static_cast<unsigned>(blocks), kThreads>>>(
-      distances, rows, cols, tile.row_begin, tile.col_begin, tile.k, tile.skip_self, index,
-      distance);
+  const auto blocks = static_cast<unsigned>((rows * 32 + kThreads - 1) / kThreads);
+  auto launch = [&](auto kernel) {
+    kernel<<<blocks, kThreads>>>(distances, rows, cols, tile.row_begin, tile.col_begin, tile.k,
+                                 tile.skip_self, index, distance);
+  };
+  if (tile.k <= 8)
+    launch(select_nearest_kernel<8>);
+  else if (tile.k <= 16)
+    launch(select_nearest_kernel<16>);
+  else if (tile.k <= 32)
+    launch(select_nearest_kernel<32>);
+  else
+    launch(select_nearest_kernel<64>);
   GPUSEQ_CUDA_CHECK_LAUNCH("select_nearest_kernel");
 }
 
@@ -109,12 +149,12 @@ DeviceBits upload_bits(const uint64_t* host, int64_t rows, int64_t words64) {
   return d;
 }
 
-std::vector<uint64_t> repeat_valid(const distance::BitPlanes& p) {
-  std::vector<uint64_t> out(static_cast<size_t>(p.instances * p.row_words()));
-  for (int64_t i = 0; i < p.instances; ++i)
+std::vector<uint64_t> repeat_valid(const distance::BitPlanes& p, int64_t r0, int64_t r1) {
+  std::vector<uint64_t> out(static_cast<size_t>((r1 - r0) * p.row_words()));
+  for (int64_t i = r0; i < r1; ++i)
     for (int plane = 0; plane < p.planes; ++plane)
       std::copy(p.valid_row(i), p.valid_row(i) + p.plane_words,
-                out.begin() + i * p.row_words() + plane * p.plane_words);
+                out.begin() + (i - r0) * p.row_words() + plane * p.plane_words);
   return out;
 }
 

@@ -26,10 +26,10 @@ void copy_tile_to_host(const int32_t* device, const distance::OutputTile& tile, 
                        int threads);
 void fill_host_tile(const distance::OutputTile& tile, int32_t* host, int32_t value);
 
-// k nearest on the device (the twin of engine.cpp's host selection, same order and empty
-// slots): `distances` is the tile's rows x cols on the device; index/distance are device
-// arrays of rows x k. A warp per row keeps the k best (distance, column) keys of its lanes'
-// columns, then merges the lanes' lists k times by a warp minimum.
+// k nearest on the device (the twin of engine.cpp's host merge, same order and empty slots):
+// `distances` is a block of the tile's columns, rows x cols on the device; index/distance are
+// device arrays of rows x k holding the k best of the earlier blocks (index -1: empty), which
+// this merges the block into.
 inline constexpr int kMaxDeviceNearest = 64;
 void select_nearest_on_device(const int32_t* distances, const distance::NearestTile& tile,
                               int64_t* index, int32_t* distance);
@@ -48,8 +48,8 @@ struct DeviceBits {
 
 DeviceBits upload_bits(const uint64_t* host, int64_t rows, int64_t words64);
 
-// Valid-attribute mask repeated once per value plane, so that its product with a plane row
-// counts set bits where the other instance has a value.
-std::vector<uint64_t> repeat_valid(const distance::BitPlanes& p);
+// Valid-attribute mask of rows [r0, r1) repeated once per value plane, so that its product
+// with a plane row counts set bits where the other instance has a value.
+std::vector<uint64_t> repeat_valid(const distance::BitPlanes& p, int64_t r0, int64_t r1);
 
 }  // namespace gpuseq::cuda
