@@ -137,3 +137,41 @@ def test_an_error_in_a_later_chunk_names_its_line(example_models, tmp_path):
         gpuseq.hmmsearch(example_models["globins4"], fasta, backend="cpu", block_bytes=20_000)
     assert (err.value.path, err.value.line, err.value.record) == (str(fasta), header + 2, "s2500")
     assert threading.active_count() == before
+
+
+def test_models_joining_while_the_first_chunk_is_filtered_equal_hmmsearch(
+    example_models,
+    near_threshold_db,  # noqa: F811 (the fixture imported above)
+    tmp_path,
+    monkeypatch,
+):
+    """The models are read on a thread and the first chunk's filters start on those read so
+    far. Here they arrive one at a time, each compiled slowly, so that the first chunk runs
+    model by model as they come and later chunks run them all: hmmsearch's results."""
+    import importlib
+    import time
+
+    hs = importlib.import_module("gpuseq.hmmsearch")  # (gpuseq.hmmsearch is the function)
+
+    compile_profile = hs.search_profile
+
+    def slow_profile(hmm):
+        time.sleep(0.05)
+        return compile_profile(hmm)
+
+    monkeypatch.setattr(hs, "search_profile", slow_profile)
+    monkeypatch.setattr(hs._ModelStream, "BATCH_LIMIT", 1)
+    queries = tmp_path / "three.hmm"
+    queries.write_text("".join(example_models[m].read_text() for m in THREE))
+    check_equal_to_references(queries, near_threshold_db, [], {}, tmp_path, block_bytes=64_000)
+
+
+def test_a_malformed_later_model_is_reported_after_the_search_began(example_models, tmp_path):
+    """The third model is cut short: the search started on the first two, and the error
+    still names the file and the model's line."""
+    text = "".join(example_models[m].read_text() for m in THREE)
+    cut = text.rindex("HMM ")  # the third model's main model section, cut inside it
+    queries = tmp_path / "three-cut.hmm"
+    queries.write_text(text[: cut + 400])
+    with pytest.raises(gpuseq.HmmFormatError, match="three-cut.hmm"):
+        gpuseq.hmmsearch(queries, REPO / "examples" / "globins45.fa", cpus=2)

@@ -8,7 +8,7 @@ import mmap
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -41,6 +41,13 @@ def read_hmms(source: HmmSource) -> list:
         HmmFormatError: a malformed model, or one unusable for hmmsearch (nucleotide
             alphabet, no STATS calibration lines).
     """
+    return list(iter_hmms(source))
+
+
+def iter_hmms(source: HmmSource) -> Iterator:
+    """The models of :func:`read_hmms` one at a time, each checked as it is read (a search
+    can start on the first while the rest are parsed). The file's own checks come first;
+    the errors are read_hmms', raised where the model would have come."""
     from pyhmmer.plan7 import HMM, HMMFile
 
     label = "<models>"
@@ -53,31 +60,46 @@ def read_hmms(source: HmmSource) -> list:
             _check_mandatory_tags(stream.getbuffer(), label)
         else:
             _check_mandatory_lines(label)
-        try:
-            with HMMFile(stream if label == "-" else label) as hmm_file:
-                hmms = list(hmm_file)
-        except EOFError:
-            raise EmptyInputError(label, None, "HMM file is empty") from None
-        except ValueError as exc:
-            raise HmmFormatError(label, None, _clean_pyhmmer_message(exc)) from None
-        except OSError as exc:
-            raise InputError(label, None, str(exc)) from None
+        hmms = _parsed(HMMFile, stream if label == "-" else label, label)
     elif isinstance(source, HMM):
-        hmms = [source]
+        hmms = iter([source])
     elif isinstance(source, HMMFile):
-        hmms = list(source)
+        hmms = iter(source)
     elif isinstance(source, Iterable):
-        hmms = list(source)
-        for i, h in enumerate(hmms):
-            if not isinstance(h, HMM):
-                raise TypeError(f"query {i + 1} is a {type(h).__name__}, not a pyhmmer HMM")
+        hmms = _only_hmms(list(source), HMM)
     else:
         raise TypeError(f"cannot read query models from {type(source).__name__}")
-    if not hmms:
-        raise EmptyInputError(label, None, "no HMM in the input")
+    return _checked(hmms, label)
+
+
+def _parsed(HMMFile, source, label: str) -> Iterator:
+    """The models as HMMER's parser reads them, its errors as ours."""
+    try:
+        with HMMFile(source) as hmm_file:
+            yield from hmm_file
+    except EOFError:
+        raise EmptyInputError(label, None, "HMM file is empty") from None
+    except ValueError as exc:
+        raise HmmFormatError(label, None, _clean_pyhmmer_message(exc)) from None
+    except OSError as exc:
+        raise InputError(label, None, str(exc)) from None
+
+
+def _only_hmms(items: list, HMM) -> Iterator:
+    for i, h in enumerate(items):
+        if not isinstance(h, HMM):
+            raise TypeError(f"query {i + 1} is a {type(h).__name__}, not a pyhmmer HMM")
+    return iter(items)
+
+
+def _checked(hmms: Iterator, label: str) -> Iterator:
+    count = 0
     for hmm in hmms:
         _check_searchable(hmm, label)
-    return hmms
+        count += 1
+        yield hmm
+    if not count:
+        raise EmptyInputError(label, None, "no HMM in the input")
 
 
 def search_profile(hmm) -> _core.SearchProfile:

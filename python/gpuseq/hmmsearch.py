@@ -2,7 +2,7 @@
 
 Data flow (see docs/architecture.md)::
 
-    queries --read_hmms--> pyhmmer HMM --search_profile--> SearchProfile (C++ tables)
+    queries --iter_hmms, on a thread--> pyhmmer HMM --search_profile--> SearchProfile (C++ tables)
     targets --iter_sequence_chunks--> SequenceDatabase chunks
     chunk x query --_core.run_cascade (CPU) or _core.gpu_run_cascade (GPU)--> MSV -> bias ->
         Viterbi filter stages (ours, bit-equal)
@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import inspect
 import os
+import queue
 import sys
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import fields
 from typing import Any
@@ -32,7 +33,7 @@ from . import _core
 from ._pyhmmer_state import set_pipeline_state
 from .backend import resolve_backend
 from .errors import HmmFormatError, SequenceTooLongError
-from .hmm import HmmSource, read_hmms, search_profile
+from .hmm import HmmSource, iter_hmms, search_profile
 from .hmmsearch_options import HmmsearchOptions
 from .hmmsearch_results import HmmsearchResult
 from .sequences import (
@@ -160,17 +161,18 @@ def hmmsearch(
         # The CUDA context is made, and the targets are opened and uploaded on a thread (the
         # first chunk while the models are read and compiled, each next one while the one
         # before is filtered; unused if every model is longer than the GPU kernels take).
-        # Errors come in hmmsearch's order: the models' first.
         threading.Thread(target=_core.cuda_initialize, name="gpuseq-cuda-init", daemon=True).start()
         try:
             label, total, chunks = open_targets()
             uploaded = ReadAhead((chunk, _upload(chunk)) for chunk in chunks)
         except Exception as exc:
             opening_error = exc
+    # The models are read and compiled on a thread of their own; the first chunk's filters
+    # start on those read by the time its targets are there. Errors come in hmmsearch's
+    # order: the first model's, the targets', then a later model's where it is read.
+    models = _ModelStream(hmms, options.bit_cutoffs)
     try:
-        hmm_list = read_hmms(hmms)
-        if options.bit_cutoffs:
-            _check_cutoffs(hmm_list, options.bit_cutoffs, hmms)
+        ready = models.first()
         if opening_error is not None:
             raise opening_error
     except BaseException:
@@ -182,15 +184,26 @@ def hmmsearch(
         uploaded = ((chunk, None) for chunk in chunks)
     bar = downstream = None
     try:
-        queries = [(hmm, search_profile(hmm)) for hmm in hmm_list]
         F1_, F2_, F3_, bias_on = options.filter_thresholds
-        run_filters = _filter_runner(
-            where, [profile for _, profile in queries], F1_, F2_, bias_on, F3_
-        )
-        counts = [dict(n_past_msv=0, n_past_bias=0, n_past_vit=0) for _ in queries]
+        filters = _Filters(where, F1_, F2_, bias_on, F3_)
+        counts: list[dict] = []
+        downstream = _Downstream(options, threads)
+
+        def added(batch: list) -> list[int]:
+            """New models: their tables, counters and downstream; their query indices."""
+            for hmm, profile in batch:
+                filters.add(profile)
+                counts.append(dict(n_past_msv=0, n_past_bias=0, n_past_vit=0))
+                downstream.add(hmm)
+            return list(range(len(counts) - len(batch), len(counts)))
+
+        def first_chunk_batches():
+            for batch in models.batches(ready):
+                yield added(batch)
+
         nseqs = nres = 0
+        first_chunk = True
         bar = _progress_bar(progress, total)
-        downstream = _Downstream([hmm for hmm, _ in queries], options, threads)
         for chunk, targets in uploaded:
             lengths = chunk.lengths
             too_long = np.flatnonzero(lengths > _core.max_target_length)
@@ -201,7 +214,10 @@ def hmmsearch(
                 )
             nseqs += len(chunk)
             nres += chunk.total_residues
-            for q, r in run_filters(chunk, targets, threads):
+            # The first chunk takes the models as they are read; the others, all of them.
+            batches = first_chunk_batches() if first_chunk else [range(len(counts))]
+            first_chunk = False
+            for q, r in filters.run(chunk, targets, threads, batches):
                 for key in counts[q]:
                     counts[q][key] += r[key]
                 if "survivors" in r:  # the GPU's (after its Forward bound, if it ran)
@@ -215,6 +231,9 @@ def hmmsearch(
                 bar.update(chunk.total_residues)
             if callback is not None:
                 callback(nres, total)
+        if first_chunk:  # no target at all: the models are still read, checked and reported
+            for _batch in first_chunk_batches():
+                pass
         top_hits = downstream.finish(nseqs)
     finally:
         uploaded.close()
@@ -252,14 +271,20 @@ class _Downstream:
     MIN_PART_BOUNDED = 4
     MERGE_AFTER = 64  # finished parts of one query merged into one beyond this many
 
-    def __init__(self, hmms: list, options: HmmsearchOptions, threads: int) -> None:
-        self.hmms, self.options, self.threads = hmms, options, threads
+    def __init__(self, options: HmmsearchOptions, threads: int) -> None:
+        self.hmms: list = []
+        self.options, self.threads = options, threads
         self.pool = ThreadPoolExecutor(
             max_workers=threads, initializer=_core.set_flush_denormals, initargs=(True,)
         )
-        self.parts: list[list] = [[] for _ in hmms]  # futures, then TopHits, in target order
+        self.parts: list[list] = []  # per query: futures, then TopHits, in target order
         self.chunk_futures: list = []
         self.previous_chunk: list = []
+
+    def add(self, hmm) -> None:
+        """One more query (models join while the first chunk is filtered)."""
+        self.hmms.append(hmm)
+        self.parts.append([])
 
     def submit(self, q: int, survivors: list, nseqs_so_far: int, bounded: bool = False) -> None:
         min_part = self.MIN_PART_BOUNDED if bounded else self.MIN_PART
@@ -337,20 +362,85 @@ def _upload(chunk):
     return targets
 
 
-def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bool,
-                   F3: float = 1.0):
-    """run(chunk, targets, threads) yields (model index, cascade result) per model (MSV ->
-    bias -> Viterbi filter), model by model so that HMMER's downstream can start on a model's
-    survivors while the next model runs; targets: the chunk's GPU copy (_upload), or None.
+class _ModelStream:
+    """The query models, read, checked and compiled (search_profile) on a thread of their own
+    from the moment of the call; the caller takes them in batches of those read so far."""
 
-    The longest models run first: their survivors cost the downstream the most, and it works
-    on them while the other models are filtered. What the GPU cannot hold is split in halves
-    (a single target that does not fit, and a model longer than the GPU kernels take, run on
-    the CPU filters): the results are the same."""
+    BATCH_LIMIT: int | None = None  # at most this many models a batch (tests)
 
-    def gpu_profile(profile):
-        """The model's GPU tables, or None (CPU filters): too long for the GPU kernels, or
-        no GPU memory left for its tables."""
+    def __init__(self, hmms: HmmSource, bit_cutoffs: str | None) -> None:
+        items: queue.Queue = queue.Queue()
+
+        def produce() -> None:
+            try:
+                for hmm in iter_hmms(hmms):
+                    if bit_cutoffs:
+                        _check_cutoffs([hmm], bit_cutoffs, hmms)
+                    items.put((hmm, search_profile(hmm)))
+                items.put(_END_OF_MODELS)
+            except BaseException as exc:  # raised on the caller's thread
+                items.put(exc)
+
+        self._items = items
+        self.reading = True  # until batches() has handed out the last model
+        threading.Thread(target=produce, name="gpuseq-models", daemon=True).start()
+
+    def _take(self, wait: bool = True) -> list:
+        """The models read so far; with `wait`, waiting for one if there is none. [] once
+        all are taken."""
+        batch: list = []
+        while self.reading and (self.BATCH_LIMIT is None or len(batch) < self.BATCH_LIMIT):
+            try:
+                item = self._items.get(block=wait and not batch)
+            except queue.Empty:
+                break
+            if item is _END_OF_MODELS:
+                self.reading = False
+            elif isinstance(item, BaseException):
+                self.reading = False
+                raise item
+            else:
+                batch.append(item)
+        return batch
+
+    def first(self) -> list:
+        """The first model and any read with it: (hmm, profile) pairs."""
+        return self._take()
+
+    def batches(self, taken: list) -> Iterator[list]:
+        """The models, a batch of those read so far at a time: the first `taken` (from
+        first()) with those read since, then the rest as they come."""
+        batch = taken + self._take(wait=False)
+        while batch:
+            yield batch
+            batch = self._take()
+
+
+_END_OF_MODELS = object()
+
+
+class _Filters:
+    """The MSV -> bias -> Viterbi filter cascade (and the GPU's Forward bound) of each query
+    model, which join as they are read (add). run() yields (model index, cascade result)
+    model by model, so that HMMER's downstream can start on a model's survivors while the next
+    model runs.
+
+    Within each batch of models, the longest run first: their survivors cost the downstream
+    the most, and it works on them while the other models are filtered. What the GPU cannot
+    hold is split in halves (a single target that does not fit, and a model longer than the
+    GPU kernels take, run on the CPU filters): the results are the same."""
+
+    def __init__(self, where: str, F1: float, F2: float, bias_on: bool, F3: float = 1.0):
+        self.where, self.F1, self.F2, self.bias_on, self.F3 = where, F1, F2, bias_on, F3
+        self.profiles: list = []
+        self.gpu: list = []  # the model's GPU tables, or None (CPU filters)
+
+    def add(self, profile) -> None:
+        self.profiles.append(profile)
+        self.gpu.append(self._gpu_profile(profile) if self.where == "cuda" else None)
+
+    def _gpu_profile(self, profile):
+        """None when too long for the GPU kernels, or no GPU memory left for its tables."""
         if profile.M > _core.gpu_max_model_length:
             return None
         try:
@@ -358,70 +448,76 @@ def _filter_runner(where: str, profiles: list, F1: float, F2: float, bias_on: bo
         except _core.DeviceOutOfMemory:
             return None
 
-    gpu = [gpu_profile(p) for p in profiles] if where == "cuda" else [None] * len(profiles)
-    # The S-lane SSV's sequence blocks are planned once per chunk and S: they pay when enough
-    # models share them.
-    share = Counter(g.sequences_per_warp for g in gpu if g is not None)
-    for g in gpu:
-        if g is not None and g.sequences_per_warp > 1:
-            g.ssv_multi = share[g.sequences_per_warp] >= SSV_BLOCKS_MIN_MODELS
+    def _share_ssv_blocks(self, models) -> None:
+        """The S-lane SSV's sequence blocks are planned once per chunk and S: they pay when
+        enough models share them (counted over the models read so far)."""
+        share = Counter(g.sequences_per_warp for g in self.gpu if g is not None)
+        for q in models:
+            g = self.gpu[q]
+            if g is not None and g.sequences_per_warp > 1:
+                g.ssv_multi = share[g.sequences_per_warp] >= SSV_BLOCKS_MIN_MODELS
 
-    def cascade(q: int, residues, offsets, targets, threads: int) -> dict:
-        if targets is None or gpu[q] is None:
-            return _core.run_cascade(profiles[q], residues, offsets, F1, F2, bias_on, threads)
+    def _cascade(self, q: int, residues, offsets, targets, threads: int) -> dict:
+        if targets is None or self.gpu[q] is None:
+            return _core.run_cascade(
+                self.profiles[q], residues, offsets, self.F1, self.F2, self.bias_on, threads
+            )
         return _core.gpu_run_cascade(
-            gpu[q], targets, F1=F1, F2=F2, bias_filter=bias_on, threads=threads, F3=F3,
-            all_scores=False,
+            self.gpu[q], targets, F1=self.F1, F2=self.F2, bias_filter=self.bias_on,
+            threads=threads, F3=self.F3, all_scores=False,
         )
 
-    def split(q: int, residues, offsets, threads: int) -> dict:
+    def _split(self, q: int, residues, offsets, threads: int) -> dict:
         """Model q's cascade over targets that did not fit the GPU at once, in halves."""
         try:
-            return cascade(q, residues, offsets, _core.GpuTargets(residues, offsets), threads)
+            return self._cascade(q, residues, offsets, _core.GpuTargets(residues, offsets),
+                                 threads)
         except _core.DeviceOutOfMemory:
             n = len(offsets) - 1
             if n <= 1:
-                return cascade(q, residues, offsets, None, threads)
+                return self._cascade(q, residues, offsets, None, threads)
             half = n // 2
-            first = split(q, residues, offsets[: half + 1], threads)
-            return _concatenate_cascades(first, split(q, residues, offsets[half:], threads))
+            first = self._split(q, residues, offsets[: half + 1], threads)
+            return _concatenate_cascades(first, self._split(q, residues, offsets[half:], threads))
 
-    order = sorted(range(len(profiles)), key=lambda q: -profiles[q].M)
-
-    def run(chunk, targets, threads: int):
-        """Results, longest model first; on the GPU, GPU_CASCADES_IN_FLIGHT models at once."""
+    def run(self, chunk, targets, threads: int, batches):
+        """Results for the models of `batches` (lists of model indices, each taken when the
+        one before is under way); on the GPU, GPU_CASCADES_IN_FLIGHT models at once."""
         uploaded = [targets]  # None once the GPU ran out of memory for this chunk
 
         def one(q: int) -> dict:
-            if gpu[q] is None:
-                return cascade(q, chunk.residues, chunk.offsets, None, threads)
+            if self.gpu[q] is None:
+                return self._cascade(q, chunk.residues, chunk.offsets, None, threads)
             if uploaded[0] is None:
-                return split(q, chunk.residues, chunk.offsets, threads)
+                return self._split(q, chunk.residues, chunk.offsets, threads)
             try:
-                return cascade(q, chunk.residues, chunk.offsets, uploaded[0], threads)
+                return self._cascade(q, chunk.residues, chunk.offsets, uploaded[0], threads)
             except _core.DeviceOutOfMemory:  # the model's work buffers did not fit
                 if chunk.device_copies:
                     chunk.device_copies.clear()
                 uploaded[0] = None
-                return split(q, chunk.residues, chunk.offsets, threads)
+                return self._split(q, chunk.residues, chunk.offsets, threads)
 
-        on_gpu = targets is not None and any(g is not None for g in gpu)
-        in_flight = GPU_CASCADES_IN_FLIGHT if on_gpu else 1
+        def ordered():
+            for batch in batches:
+                batch = list(batch)
+                self._share_ssv_blocks(batch)
+                yield from sorted(batch, key=lambda q: -self.profiles[q].M)
+
+        in_flight = GPU_CASCADES_IN_FLIGHT if targets is not None and self.where == "cuda" else 1
         if in_flight == 1:
-            for q in order:
+            for q in ordered():
                 yield q, one(q)
             return
         with ThreadPoolExecutor(max_workers=in_flight) as pool:
             pending = []
-            for q in order:
+            for q in ordered():
                 pending.append((q, pool.submit(one, q)))
                 if len(pending) == in_flight:
                     q0, future = pending.pop(0)
                     yield q0, future.result()
             for q0, future in pending:
                 yield q0, future.result()
-
-    return run
 
 
 def _concatenate_cascades(a: dict, b: dict) -> dict:
