@@ -448,7 +448,7 @@ def run_gpuseq_filters(gsdb: str, hmms: list, cpus: int, backend: str):
     import gpuseq
     from gpuseq.backend import resolve_backend
     from gpuseq.hmm import search_profile
-    from gpuseq.hmmsearch import _filter_runner, _upload
+    from gpuseq.hmmsearch import _Filters, _upload
     from gpuseq.sequences import DEFAULT_BLOCK_BYTES
 
     profiles = [(h.name if isinstance(h.name, str) else h.name.decode(), search_profile(h))
@@ -469,18 +469,23 @@ def run_gpuseq_filters(gsdb: str, hmms: list, cpus: int, backend: str):
     if where == "cuda":
         # One runner for every model, as the library runs it (each chunk uploaded once); a
         # model's time is the wall time of its cascade's phases, the upload is left out of it.
-        runner = _filter_runner(where, [p for _, p in profiles], F1, F2, BIAS_FILTER)
+        filters = _Filters(where, F1, F2, BIAS_FILTER)
+        for _, p in profiles:
+            filters.add(p)
+        every = [range(len(profiles))]
         for chunk in db.chunks(DEFAULT_BLOCK_BYTES):
-            for q, r in runner(chunk, _upload(chunk), cpus):
+            for q, r in filters.run(chunk, _upload(chunk), cpus, every):
                 name = profiles[q][0]
                 per_model[name] += sum(r.get("seconds", {}).values())
                 count(name, chunk, r)
     else:
-        runners = [_filter_runner(where, [p], F1, F2, BIAS_FILTER) for _, p in profiles]
+        filters = _Filters(where, F1, F2, BIAS_FILTER)
+        for _, p in profiles:
+            filters.add(p)
         for chunk in db.chunks(DEFAULT_BLOCK_BYTES):
-            for (name, _), run in zip(profiles, runners):
+            for q, (name, _) in enumerate(profiles):
                 t1 = time.perf_counter()
-                ((_, r),) = run(chunk, None, cpus)
+                ((_, r),) = filters.run(chunk, None, cpus, [[q]])
                 per_model[name] += time.perf_counter() - t1
                 count(name, chunk, r)
     seconds = time.perf_counter() - t0

@@ -69,3 +69,24 @@ def test_bench_mrf_cpu_rows_run(tmp_path):
             assert len(energies) == 1
     assert result["paper"]["speedup_over_one_core"] == 130
     assert result["software"]["git"]  # provenance recorded
+
+
+def test_bench_hmmsearch_filter_section_counts_as_hmmsearch(tmp_path, monkeypatch):
+    """bench_hmmsearch.py's in-process filter run drives the library's own filter runner:
+    its pass counts per model equal the search's pipeline counters."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    import bench_hmmsearch
+
+    examples = BENCHMARKS.parent / "examples"
+    db = gpuseq.makedb(examples / "globins45.fa", tmp_path / "globins45.gsdb")
+    queries = tmp_path / "two.hmm"
+    queries.write_text((examples / "globins4.hmm").read_text() + (examples / "fn3.hmm").read_text())
+    hmms = gpuseq.read_hmms(queries)
+    _, _, counts = bench_hmmsearch.run_gpuseq_filters(str(db), hmms, 2, "cpu")
+    pipeline = gpuseq.hmmsearch(queries, db, cpus=2, backend="cpu").pipeline
+    assert len(pipeline) == 2 and pipeline.n_past_msv.max() > 0
+    for row in pipeline.itertuples():
+        got = counts[row.query_name]
+        assert got["nseqs"] == row.nseqs == 45
+        assert (got["n_past_msv"], got["n_past_bias"], got["n_past_vit"]) == (
+            row.n_past_msv, row.n_past_bias, row.n_past_vit)
