@@ -76,8 +76,7 @@ PYBIND11_MODULE(_core, m) {
     }
     return out;
   }, "CUDA devices this process can use (empty without a driver or GPU).");
-  // Without the GIL: the driver's start-up may be under way on another thread, and waits.
-  m.def("cuda_runtime_status", &cuda::runtime_status, py::call_guard<py::gil_scoped_release>(),
+  m.def("cuda_runtime_status", &cuda::runtime_status,
         "Why no CUDA device is usable ('' when one is).");
   m.def("cuda_initialize", &cuda::initialize_context, py::call_guard<py::gil_scoped_release>(),
         "Create the CUDA context now (run on a thread during start-up): '' or the reason it "

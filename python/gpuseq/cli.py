@@ -9,7 +9,6 @@ import argparse
 import json
 import shlex
 import sys
-import threading
 from typing import Any
 
 from . import __version__
@@ -378,21 +377,6 @@ def _show_notice(message, category, filename, lineno, file=None, line=None) -> N
     print(f"gpuseq: {message}", file=sys.stderr)
 
 
-def _start_cuda_context() -> None:
-    """The CUDA driver and context start on a thread at once (a few tenths of a second), while
-    the command imports NumPy and its libraries and reads its inputs; the library's own calls
-    then find them ready. Nothing happens in a build without CUDA or on a machine without a
-    GPU (the command reports that as before)."""
-
-    def start() -> None:
-        from . import _core
-
-        if _core.built_with_cuda:
-            _core.cuda_initialize()
-
-    threading.Thread(target=start, name="gpuseq-cuda-context", daemon=True).start()
-
-
 def main(argv: list[str] | None = None) -> int:
     import warnings
 
@@ -414,8 +398,6 @@ def main(argv: list[str] | None = None) -> int:
     _segment_parser(sub)
     sub.add_parser("info", help="show the build and the GPUs gpuseq can use")
     args = parser.parse_args(argv)
-    if getattr(args, "backend", "cpu") != "cpu":
-        _start_cuda_context()
     try:
         if args.command == "hmmsearch":
             return _run_hmmsearch(args, argv)
