@@ -4,12 +4,15 @@
 Random subjects (``--subjects``, lengths 50-700, Robinson & Robinson composition) and random
 queries of 100, 500 and 1,000 residues. For each query: the CPU stage
 (``_core.blast_ungapped_hsps``, one thread) and the GPU stage
-(``_core.gpu_blast_ungapped_hsps``) for each ``--bins``, with the GPU's seconds per stage
+(``_core.gpu_blast_ungapped_hsps``) for each ``--bins`` and each ``--extensions`` variant
+(cuBLASTP's diagonal-based: a thread per diagonal; window-based: a warp per diagonal, 32
+cells a step; the paper reports window-based 12-24% faster), with the GPU's seconds per stage
 (upload, hit detection, assembling + segmented sort, filter, extension, host ordering), its
 counters (word hits, pairs, extensions, overflowed subjects, batches) and whether its HSPs
 equal the CPU's. A JSON record goes to benchmarks/results/.
 
-    python benchmarks/bench_blast_gpu_stages.py --subjects 200000 --bins 32 64 128 256
+    python benchmarks/bench_blast_gpu_stages.py --subjects 200000 --bins 32 64 128 256 \
+        --extensions diagonal window
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--subjects", type=int, default=100_000, help="database size [100000]")
     ap.add_argument("--bins", type=int, nargs="+", default=[128], help="bins per subject [128]")
+    ap.add_argument("--extensions", nargs="+", default=["diagonal", "window"],
+                    choices=["diagonal", "window"], help="extension variants [both]")
     ap.add_argument("--x-drop", type=int, default=16, help="raw X-drop [16]")
     ap.add_argument("--cutoff", type=int, default=30, help="raw score cutoff [30]")
     ap.add_argument("--seed", type=int, default=1)
@@ -58,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     records = [(f"s{i}", "".join(letters[bounds[i] : bounds[i + 1]])) for i in range(len(lengths))]
     codes, offsets, _ = blast.encode(records)
     print(f"{len(lengths)} subjects, {int(offsets[-1])} residues")
-    header = f"{'qlen':>5} {'bins':>5} {'cpu s':>7} {'gpu s':>7} " + " ".join(
+    header = f"{'qlen':>5} {'bins':>5} {'ext.':>8} {'cpu s':>7} {'gpu s':>7} " + " ".join(
         f"{s[:-2]:>7}" for s in STAGES
     )
     print(header + f" {'hits':>11} {'pairs':>10} {'ext':>9} {'ovf':>5} {'equal':>5}")
@@ -71,18 +76,20 @@ def main(argv: list[str] | None = None) -> int:
         cpu_s = time.perf_counter() - t0
         _core.gpu_blast_ungapped_hsps(*common, bins=args.bins[0])  # warm-up (context, modules)
         for bins in args.bins:
-            t0 = time.perf_counter()
-            gpu_rows, count = _core.gpu_blast_ungapped_hsps(*common, bins=bins)
-            gpu_s = time.perf_counter() - t0
-            equal = all(np.array_equal(gpu_rows[c], cpu_rows[c]) for c in cpu_rows)
-            equal = equal and count["extensions"] == cpu_count["extensions"]
-            row = {"query_length": qlen, "bins": bins, "cpu_s": cpu_s, "gpu_s": gpu_s,
-                   "equal": bool(equal), **count}  # fmt: skip
-            rows.append(row)
-            print(f"{qlen:>5} {bins:>5} {cpu_s:7.3f} {gpu_s:7.3f} "
-                  + " ".join(f"{count[s]:7.3f}" for s in STAGES)
-                  + f" {count['word_hits']:>11} {count['pairs']:>10} {count['extensions']:>9}"
-                  f" {count['overflowed_subjects']:>5} {str(equal):>5}")  # fmt: skip
+            for extension in args.extensions:
+                t0 = time.perf_counter()
+                gpu_rows, count = _core.gpu_blast_ungapped_hsps(*common, bins=bins,
+                                                                extension=extension)
+                gpu_s = time.perf_counter() - t0
+                equal = all(np.array_equal(gpu_rows[c], cpu_rows[c]) for c in cpu_rows)
+                equal = equal and count["extensions"] == cpu_count["extensions"]
+                row = {"query_length": qlen, "bins": bins, "extension": extension,
+                       "cpu_s": cpu_s, "gpu_s": gpu_s, "equal": bool(equal), **count}  # fmt: skip
+                rows.append(row)
+                print(f"{qlen:>5} {bins:>5} {extension:>8} {cpu_s:7.3f} {gpu_s:7.3f} "
+                      + " ".join(f"{count[s]:7.3f}" for s in STAGES)
+                      + f" {count['word_hits']:>11} {count['pairs']:>10} {count['extensions']:>9}"
+                      f" {count['overflowed_subjects']:>5} {str(equal):>5}")  # fmt: skip
     record = {
         "benchmark": "blast_gpu_stages",
         "started": started.isoformat(timespec="seconds"),

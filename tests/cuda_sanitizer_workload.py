@@ -222,7 +222,8 @@ if want("blast"):
     for q in (query, "A" * 120):
         qcodes = blast.encode([("q", q)])[0]
         cpu_rows, cpu_count = core.blast_ungapped_hsps(qcodes, codes, offsets, 16, 15)
-        for options in ({}, {"bin_capacity": 1, "bins": 32}, {"batch_hits": 3000}):
+        for options in ({}, {"bin_capacity": 1, "bins": 32}, {"batch_hits": 3000},
+                        {"extension": "window"}, {"extension": "window", "batch_hits": 3000}):
             gpu_rows, gpu_count = core.gpu_blast_ungapped_hsps(
                 qcodes, codes, offsets, 16, 15, **options
             )

@@ -19,6 +19,7 @@ from gpuseq import _core, blast
 from gpuseq.errors import BackendError
 
 PLAST = Path("/usr/share/doc/plast-example/db")
+EXTENSIONS = ("diagonal", "window")  # the GPU's ungapped extension variants
 HSP_COLUMNS = ["subject", "q_start", "s_start", "length", "score", "seed_q", "seed_s"]
 
 
@@ -36,19 +37,23 @@ def compare(
     threshold=11,
     **gpu_options,
 ) -> dict:
-    """CPU and GPU stages on the same input: equal HSP sets and counters; the GPU counters."""
+    """CPU and GPU stages on the same input, every extension variant of the GPU: equal HSP
+    sets and counters; the GPU counters (the last variant's)."""
     q = query if isinstance(query, np.ndarray) else blast.encode([("q", query)])[0]
     args = (q, codes, offsets, x_drop, cutoff, window, threshold)
     cpu_rows, cpu_count = _core.blast_ungapped_hsps(*args)
-    gpu_rows, gpu_count = _core.gpu_blast_ungapped_hsps(*args, **gpu_options)
-    assert hsp_set(gpu_rows) == hsp_set(cpu_rows)
-    assert len(gpu_rows["score"]) == len(cpu_rows["score"])  # no HSP twice
-    # Same rows in the same order: subjects in order, each in blastp's HSP order.
-    for c in HSP_COLUMNS:
-        assert np.array_equal(gpu_rows[c], cpu_rows[c]), c
-    assert gpu_count["word_hits"] == cpu_count["word_hits"]
-    assert gpu_count["extensions"] == cpu_count["extensions"]
-    assert gpu_count["pairs"] >= gpu_count["extensions"]  # the filter keeps every extended pair
+    for extension in EXTENSIONS:
+        gpu_rows, gpu_count = _core.gpu_blast_ungapped_hsps(
+            *args, **gpu_options, extension=extension
+        )
+        assert hsp_set(gpu_rows) == hsp_set(cpu_rows), extension
+        assert len(gpu_rows["score"]) == len(cpu_rows["score"])  # no HSP twice
+        # Same rows in the same order: subjects in order, each in blastp's HSP order.
+        for c in HSP_COLUMNS:
+            assert np.array_equal(gpu_rows[c], cpu_rows[c]), (extension, c)
+        assert gpu_count["word_hits"] == cpu_count["word_hits"]
+        assert gpu_count["extensions"] == cpu_count["extensions"], extension
+        assert gpu_count["pairs"] >= gpu_count["extensions"]  # the filter keeps every extended pair
     return gpu_count
 
 

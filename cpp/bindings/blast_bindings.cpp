@@ -512,11 +512,13 @@ void bind_blast(py::module_& m) {
       "gpu_blast_ungapped_hsps",
       [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets, int32_t x_drop,
          int32_t cutoff, int window, int threshold, int32_t bins, int32_t bin_capacity,
-         int64_t batch_hits) {
+         int64_t batch_hits, const std::string& extension) {
         int32_t n = query_length_of(query);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
         if (window < 1) throw std::invalid_argument("window must be at least 1");
+        if (extension != "diagonal" && extension != "window")
+          throw std::invalid_argument("extension must be 'diagonal' or 'window'");
         std::vector<int32_t> subject_index;
         std::vector<UngappedHsp> hsps;
         cuda::blast::GpuUngappedCounters counters;
@@ -527,6 +529,8 @@ void bind_blast(py::module_& m) {
           options.bins = bins;
           options.bin_capacity = bin_capacity;
           options.batch_hits = batch_hits;
+          options.extension = extension == "window" ? cuda::blast::GpuExtension::kWindow
+                                                    : cuda::blast::GpuExtension::kDiagonal;
           for (const cuda::blast::SubjectHsp& h : cuda::blast::gpu_ungapped_hsps(
                    lookup, query.data(), {QueryContext{0, n, x_drop, cutoff}}, window,
                    subjects.codes, subjects.offsets, subjects.count, options, &counters)) {
@@ -551,9 +555,11 @@ void bind_blast(py::module_& m) {
       py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("x_drop"), py::arg("cutoff"),
       py::arg("window") = kTwoHitWindow, py::arg("threshold") = kDefaultThreshold,
       py::arg("bins") = 128, py::arg("bin_capacity") = 0, py::arg("batch_hits") = 1 << 24,
+      py::arg("extension") = "diagonal",
       "blast_ungapped_hsps on the GPU (cuda/blast: hit detection into diagonal bins, CUB's "
-      "segmented sort, the two-hit filter, diagonal-based extension): (rows, counters and "
-      "seconds per stage).");
+      "segmented sort, the two-hit filter, the diagonal-based ('diagonal': a thread per "
+      "diagonal) or window-based ('window': a warp per diagonal, 32 cells a step) extension): "
+      "(rows, counters and seconds per stage).");
 #endif
 
   m.def(

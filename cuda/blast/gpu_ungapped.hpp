@@ -1,7 +1,7 @@
 // cuBLASTP's first two phases on the GPU (Zhang et al.; notes in shared/papers/README.md):
 // hit detection a warp per subject into per-subject diagonal bins, hit assembling, CUB's
-// segmented sort, the two-hit filter and the diagonal-based ungapped extension. The result
-// equals TwoHitFinder::run (cpp/blast/ungapped.hpp) for every subject. Plain C++ interface
+// segmented sort, the two-hit filter and the diagonal- or window-based ungapped extension. The
+// result equals TwoHitFinder::run (cpp/blast/ungapped.hpp) for every subject. Plain C++ interface
 // (no CUDA headers) so that the bindings compile without nvcc.
 #pragma once
 
@@ -13,6 +13,10 @@
 
 namespace gpuseq::cuda::blast {
 
+// The ungapped extension's variant (cuBLASTP section 4): a thread per diagonal, or a warp per
+// diagonal extending 32 cells at a time. Both give the CPU's HSPs.
+enum class GpuExtension { kDiagonal, kWindow };
+
 struct GpuUngappedOptions {
   int32_t bins = 128;  // diagonal bins per subject (a power of two, 1..1024)
   // Hit slots per bin; 0: from the subject's length and the lookup's size. A bin that
@@ -20,6 +24,7 @@ struct GpuUngappedOptions {
   // detected again (tests force that with 1).
   int32_t bin_capacity = 0;
   int64_t batch_hits = int64_t{1} << 24;  // hit slots of one batch of subjects (memory)
+  GpuExtension extension = GpuExtension::kDiagonal;
 };
 
 struct GpuUngappedCounters {

@@ -249,7 +249,7 @@ def ungapped_hsps(
     window: int = 40,
     threshold: int = 11,
     backend: str = "cpu",
-    **gpu_options: int,
+    **gpu_options: int | str,
 ) -> pd.DataFrame:
     """The two-hit ungapped extensions scoring at least ``cutoff`` (raw X-drop ``x_drop``),
     each subject's in blastp's HSP order: columns ``subject``, ``q_start``, ``s_start``
@@ -258,7 +258,8 @@ def ungapped_hsps(
     ``backend="cuda"`` runs the stage on the GPU (``cuda/blast``; the same rows);
     ``gpu_options``: ``bins`` (diagonal bins per subject, a power of two),
     ``bin_capacity`` (hit slots per bin, 0: estimated; overflowing bins are redone),
-    ``batch_hits`` (hit slots per batch of subjects).
+    ``batch_hits`` (hit slots per batch of subjects), ``extension`` (``"diagonal"``: a thread
+    per diagonal, or ``"window"``: a warp per diagonal extending 32 cells a step).
     """
     search, _, _ = _single_query(query)
     db = _read(subjects)
