@@ -19,6 +19,13 @@ namespace gpuseq::blast {
 inline constexpr int32_t kTwoHitWord = 3;  // = kWordSize (lookup.hpp), spelled here for devices
 inline constexpr int32_t kFarLeft = -1073741824;  // "no hit yet" (INT32_MIN / 2)
 
+// One query inside a buffer of several (blastp's concatenated query "contexts"): its start,
+// length, X-drop and cutoff. The buffer holds the sentinel code 0 between queries.
+struct QueryContext {
+  int32_t start = 0, length = 0;
+  int32_t x_drop = 16, cutoff = 1;
+};
+
 // Per diagonal: the last hit's subject offset, and whether an extension has just covered the
 // diagonal up to it (then last_hit is where that extension stopped, less kTwoHitWord - 1).
 struct DiagonalState {
@@ -64,14 +71,40 @@ GPUSEQ_HOST_DEVICE inline void after_extension(DiagonalState& d, int32_t s,
   }
 }
 
+// One direction of an X-drop extension, a cell at a time: cells 0..n-1 scoring cell(t), from
+// the running `sum` and `best`. `best_len` becomes t + 1 of the cell where the best was first
+// reached; the result is the cell the walk stopped at (n if none). A rightward walk also stops
+// where the sum falls to 0 or below (s_BlastAaExtendRight), a leftward one does not.
+struct SequentialWalk {
+  template <bool kRight, class Cell>
+  GPUSEQ_HOST_DEVICE int32_t walk(int32_t n, int32_t x_drop, const Cell& cell, int32_t& sum,
+                                  int32_t& best, int32_t& best_len) const {
+    int32_t t = 0;
+    for (; t < n; ++t) {
+      sum += cell(t);
+      if (sum > best) {
+        best = sum;
+        best_len = t + 1;
+      }
+      if ((kRight && sum <= 0) || best - sum >= x_drop) break;
+    }
+    return t;
+  }
+};
+
 // s_BlastAaExtendTwoHit: (q, s) is the second hit, first_end one past the first hit's word;
 // query and subject are the whole buffers (query_length: all queries of the buffer).
-// score(a, b) is BLOSUM62 for query code a and subject code b.
-template <class Score>
+// score(a, b) is BLOSUM62 for query code a and subject code b. Walk does each direction
+// (SequentialWalk; the GPU's window-based variant walks 32 cells at a time with the same result).
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable  // a device-only Walk is only instantiated in device code
+#endif
+template <class Score, class Walk = SequentialWalk>
 GPUSEQ_HOST_DEVICE TwoHitExtension extend_two_hit(const uint8_t* query, int32_t query_length,
                                                   const uint8_t* subject, int32_t subject_length,
                                                   int32_t q, int32_t s, int32_t first_end,
-                                                  int32_t x_drop, const Score& score) {
+                                                  int32_t x_drop, const Score& score,
+                                                  const Walk& walk = Walk{}) {
   // Start the left extension one past the best-scoring prefix of the second word.
   int32_t prefix_best = 0, prefix_len = 0, acc = 0;
   for (int32_t i = 0; i < kTwoHitWord; ++i) {
@@ -83,20 +116,12 @@ GPUSEQ_HOST_DEVICE TwoHitExtension extend_two_hit(const uint8_t* query, int32_t 
   }
   const int32_t q0 = q + prefix_len, s0 = s + prefix_len;
 
-  // Left: positions (q0-1-t, s0-1-t) for t = 0..min(q0-1, s0-1); no stop at score <= 0.
-  int32_t left_best = 0, left_len = 0;
-  {
-    const int32_t n = q0 < s0 ? q0 - 1 : s0 - 1;
-    int32_t sum = 0;
-    for (int32_t t = 0; t <= n; ++t) {
-      sum += score(query[q0 - 1 - t], subject[s0 - 1 - t]);
-      if (sum > left_best) {
-        left_best = sum;
-        left_len = t + 1;
-      }
-      if (left_best - sum >= x_drop) break;
-    }
-  }
+  // Left: positions (q0-1-t, s0-1-t) for t = 0..min(q0, s0)-1.
+  int32_t left_best = 0, left_len = 0, sum = 0;
+  walk.template walk<false>(
+      q0 < s0 ? q0 : s0, x_drop,
+      [&](int32_t t) { return score(query[q0 - 1 - t], subject[s0 - 1 - t]); }, sum, left_best,
+      left_len);
 
   TwoHitExtension ext;
   int32_t right_best = 0, right_len = 0;
@@ -106,22 +131,41 @@ GPUSEQ_HOST_DEVICE TwoHitExtension extend_two_hit(const uint8_t* query, int32_t 
     const int32_t n =
         subject_length - s0 < query_length - q0 ? subject_length - s0 : query_length - q0;
     right_best = left_best;
-    int32_t sum = left_best, t = 0;
-    for (; t < n; ++t) {
-      sum += score(query[q0 + t], subject[s0 + t]);
-      if (sum > right_best) {
-        right_best = sum;
-        right_len = t + 1;
-      }
-      if (sum <= 0 || right_best - sum >= x_drop) break;
-    }
-    ext.s_last = s0 + t;
+    sum = left_best;
+    ext.s_last =
+        s0 + walk.template walk<true>(
+                 n, x_drop, [&](int32_t t) { return score(query[q0 + t], subject[s0 + t]); }, sum,
+                 right_best, right_len);
   }
   ext.q_start = q0 - left_len;
   ext.s_start = s0 - left_len;
   ext.length = left_len + right_len;
   ext.score = left_best > right_best ? left_best : right_best;
   return ext;
+}
+
+// One word hit (q, s) of a diagonal in TwoHitFinder's order: the two-hit test, the check that
+// the pair lies in one query (context_of(q): the index of q's context), then
+// extend(q, s, first_end, x_drop) and the state after it; emit(ext, c) for an extension that
+// reaches context c's cutoff. True when an extension ran.
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable  // the GPU's callables are device lambdas
+#endif
+template <class ContextOf, class Extend, class Emit>
+GPUSEQ_HOST_DEVICE bool two_hit_step(DiagonalState& d, int32_t q, int32_t s, int32_t window,
+                                     const QueryContext* contexts, const ContextOf& context_of,
+                                     const Extend& extend, const Emit& emit) {
+  if (!two_hit_pair(d, s, window)) return false;
+  const int32_t c = context_of(q);
+  const QueryContext context = contexts[c];
+  if (q - (s - d.last_hit) < context.start) {  // the first hit is in the previous query
+    d.last_hit = s;
+    return false;
+  }
+  const TwoHitExtension ext = extend(q, s, d.last_hit + kTwoHitWord, context.x_drop);
+  if (ext.score >= context.cutoff) emit(ext, c);
+  after_extension(d, s, ext);
+  return true;
 }
 
 }  // namespace gpuseq::blast

@@ -48,30 +48,19 @@ std::vector<UngappedHsp> TwoHitFinder::run(const uint8_t* subject, int32_t subje
     for (const int32_t* qp = lookup_.begin(cell); qp != q_end; ++qp) {
       const int32_t q = *qp;
       ++hits;
-      DiagonalState& diag = diagonal[q - s];
-      if (!two_hit_pair(diag, s, window)) continue;
-      const int32_t c = several ? context_of(q) : 0;
-      const QueryContext& context = contexts_[c];
-      if (q - (s - diag.last_hit) < context.start) {  // the first hit is in the previous query
-        diag.last_hit = s;
-        continue;
-      }
-      ++extended;
-      const TwoHitExtension ext =
-          extend_two_hit(query_, query_length_, subject, subject_length, q, s,
-                         diag.last_hit + kWordSize, context.x_drop, score);
-      if (ext.score >= context.cutoff) {
-        UngappedHsp h;
-        h.q_start = ext.q_start - context.start;
-        h.s_start = ext.s_start;
-        h.length = ext.length;
-        h.score = ext.score;
-        h.seed_q = q - context.start;
-        h.seed_s = s;
-        h.context = c;
-        hsps.push_back(h);
-      }
-      after_extension(diag, s, ext);
+      const bool ran = two_hit_step(
+          diagonal[q - s], q, s, window, contexts_.data(),
+          [&](int32_t at) { return several ? context_of(at) : 0; },
+          [&](int32_t hq, int32_t hs, int32_t first_end, int32_t x_drop) {
+            return extend_two_hit(query_, query_length_, subject, subject_length, hq, hs, first_end,
+                                  x_drop, score);
+          },
+          [&](const TwoHitExtension& ext, int32_t c) {
+            const int32_t start = contexts_[c].start;
+            hsps.push_back(UngappedHsp{ext.q_start - start, ext.s_start, ext.length, ext.score,
+                                       q - start, s, c});
+          });
+      extended += ran;
     }
   }
 

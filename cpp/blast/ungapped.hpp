@@ -27,13 +27,6 @@ struct UngappedParams {
   int32_t window = kTwoHitWindow;
 };
 
-// One query inside a buffer of several (blastp's concatenated query "contexts"): its start,
-// length, X-drop and cutoff. The buffer holds the sentinel code 0 between queries.
-struct QueryContext {
-  int32_t start = 0, length = 0;
-  int32_t x_drop = 16, cutoff = 1;
-};
-
 // Per-subject work space of the two-hit method (one per thread).
 class TwoHitFinder {
  public:

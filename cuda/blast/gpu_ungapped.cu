@@ -12,6 +12,7 @@
 #include <cub/device/device_select.cuh>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "blast/alphabet.hpp"
 #include "blast/gpu_ungapped.hpp"
@@ -162,9 +163,54 @@ __device__ int32_t context_of(const QueryContext* contexts, int32_t n, int32_t q
   return lo;
 }
 
-// Diagonal-based ungapped extension: a thread per diagonal (a run of equal subject and
-// diagonal in the sorted hits) that holds a pair, replaying TwoHitFinder's state machine over
-// all of the diagonal's hits in subject order; hits an extension covered are skipped by it.
+// Window-based extension (cuBLASTP's third variant) walks each direction of an X-drop
+// extension 32 cells at a time, the whole warp together: the cells' scores, their prefix sums
+// and running maxima by warp scans, the drop-off found by a ballot. Each window gives what
+// SequentialWalk gives (the best counted at a cell before its stop test, ties to the first cell
+// reaching the best).
+constexpr unsigned kFullWarp = 0xffffffffu;
+
+struct WarpWindowWalk {
+  template <bool kRight, class Cell>
+  __device__ int32_t walk(int32_t n, int32_t x_drop, const Cell& cell, int32_t& sum, int32_t& best,
+                          int32_t& best_len) const {
+    const int lane = threadIdx.x % 32;
+    for (int32_t base = 0; base < n; base += 32) {
+      const int32_t t = base + lane;
+      int32_t p = t < n ? cell(t) : 0;
+      for (int o = 1; o < 32; o *= 2) {
+        const int32_t left = __shfl_up_sync(kFullWarp, p, o);
+        if (lane >= o) p += left;
+      }
+      p += sum;  // the sum through cell t
+      int32_t m = p;
+      for (int o = 1; o < 32; o *= 2) {
+        const int32_t left = __shfl_up_sync(kFullWarp, m, o);
+        if (lane >= o) m = max(m, left);
+      }
+      m = max(m, best);  // the best through cell t
+      const bool stops = t < n && ((kRight && p <= 0) || m - p >= x_drop);
+      const unsigned stopped = __ballot_sync(kFullWarp, stops);
+      const int last = stopped ? __ffs(stopped) - 1 : min(31, n - 1 - base);
+      const int32_t window_best = __shfl_sync(kFullWarp, m, last);
+      if (window_best > best) {
+        const unsigned first = __ballot_sync(kFullWarp, lane <= last && p == window_best);
+        best_len = base + __ffs(first);
+        best = window_best;
+      }
+      sum = __shfl_sync(kFullWarp, p, last);
+      if (stopped) return base + last;
+    }
+    return n;
+  }
+};
+
+// Ungapped extension by diagonals: kLanes = 1 is cuBLASTP's diagonal-based variant (a thread
+// per diagonal: a run of equal subject and diagonal in the sorted hits that holds a pair),
+// kLanes = 32 its window-based one (a warp per diagonal, every lane in the same state,
+// extensions by WarpWindowWalk). Either replays TwoHitFinder's state machine (two_hit_step)
+// over all of the diagonal's hits in subject order; hits an extension covered are skipped by it.
+template <int kLanes>
 __global__ void extend_diagonals(
     const uint64_t* __restrict__ sorted, const uint8_t* __restrict__ pair,
     const int64_t* __restrict__ runs, int64_t run_count, int64_t hit_count,
@@ -173,15 +219,19 @@ __global__ void extend_diagonals(
     const QueryContext* __restrict__ contexts, int32_t context_count, int32_t window,
     const int32_t* __restrict__ blosum62, DeviceHsp* __restrict__ hsps,
     unsigned long long* __restrict__ hsp_count, unsigned long long* __restrict__ extensions) {
+  static_assert(kLanes == 1 || kLanes == 32, "a thread or a warp per diagonal");
+  using Walk = std::conditional_t<kLanes == 1, gpuseq::blast::SequentialWalk, WarpWindowWalk>;
   __shared__ int32_t matrix[kAlphabetSize * kAlphabetSize];
   for (int i = threadIdx.x; i < kAlphabetSize * kAlphabetSize; i += blockDim.x)
     matrix[i] = blosum62[i];
   __syncthreads();
-  const int64_t r = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (r >= run_count) return;
+  const int64_t r = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kLanes;
+  const int lane = threadIdx.x % kLanes;
+  if (r >= run_count) return;  // the whole warp when kLanes = 32
   const int64_t begin = runs[r], end = r + 1 < run_count ? runs[r + 1] : hit_count;
   bool any = false;
-  for (int64_t i = begin; i < end && !any; ++i) any = pair[i];
+  for (int64_t i = begin + lane; i < end && !any; i += kLanes) any = pair[i];
+  if (kLanes > 1) any = __any_sync(kFullWarp, any);
   if (!any) return;
 
   const uint64_t first = sorted[begin];
@@ -193,171 +243,28 @@ __global__ void extend_diagonals(
   const uint8_t* subject = codes + subject_begin;
   const int32_t* table = matrix;
   const auto score = [table](uint8_t a, uint8_t b) { return table[a * kAlphabetSize + b]; };
+  const auto context_at = [&](int32_t q) {
+    return context_count > 1 ? context_of(contexts, context_count, q) : 0;
+  };
+  const auto extend = [&](int32_t q, int32_t s, int32_t first_end, int32_t x_drop) {
+    return gpuseq::blast::extend_two_hit(query, query_length, subject, length, q, s, first_end,
+                                         x_drop, score, Walk{});
+  };
 
   DiagonalState state;
   unsigned long long extended = 0;
   for (int64_t i = begin; i < end; ++i) {
     const int32_t s = static_cast<int32_t>(sorted[i] & kOffsetMask);
     const int32_t q = diagonal - length + s;
-    if (!gpuseq::blast::two_hit_pair(state, s, window)) continue;
-    const int32_t c = context_count > 1 ? context_of(contexts, context_count, q) : 0;
-    const QueryContext context = contexts[c];
-    if (q - (s - state.last_hit) < context.start) {  // the first hit is in the previous query
-      state.last_hit = s;
-      continue;
-    }
-    ++extended;
-    const TwoHitExtension ext =
-        gpuseq::blast::extend_two_hit(query, query_length, subject, length, q, s,
-                                      state.last_hit + kTwoHitWord, context.x_drop, score);
-    if (ext.score >= context.cutoff) {
-      const unsigned long long slot = atomicAdd(hsp_count, 1ull);
-      hsps[slot] = DeviceHsp{subject_index, ext.q_start - context.start, ext.s_start, ext.length,
-                             ext.score,     q - context.start,           s,           c};
-    }
-    gpuseq::blast::after_extension(state, s, ext);
-  }
-  atomicAdd(extensions, extended);
-}
-
-// Window-based extension (cuBLASTP's third variant): a warp per diagonal runs TwoHitFinder's
-// state machine as extend_diagonals does (every lane the same), and each X-drop extension 32
-// cells at a time: the cells' scores, their prefix sums and running maxima by warp scans, the
-// drop-off found by a ballot. Each window gives what the sequential loop gives (the best
-// counted at a cell before its stop test, ties to the first cell reaching the best).
-constexpr unsigned kFullWarp = 0xffffffffu;
-
-// Cells 0..n-1 (cell(t) their scores) from `sum` and `best`; `best_len` becomes t + 1 of the
-// cell where the best was first reached, `stop` the cell the extension stopped at (n if none).
-template <bool kRight, class Cell>
-__device__ void extend_window(int32_t n, int32_t x_drop, const Cell& cell, int32_t& sum,
-                              int32_t& best, int32_t& best_len, int32_t& stop) {
-  const int lane = threadIdx.x % 32;
-  for (int32_t base = 0; base < n; base += 32) {
-    const int32_t t = base + lane;
-    int32_t p = t < n ? cell(t) : 0;
-    for (int o = 1; o < 32; o *= 2) {
-      const int32_t left = __shfl_up_sync(kFullWarp, p, o);
-      if (lane >= o) p += left;
-    }
-    p += sum;  // the sum through cell t
-    int32_t m = p;
-    for (int o = 1; o < 32; o *= 2) {
-      const int32_t left = __shfl_up_sync(kFullWarp, m, o);
-      if (lane >= o) m = max(m, left);
-    }
-    m = max(m, best);  // the best through cell t
-    const bool stops = t < n && ((kRight && p <= 0) || m - p >= x_drop);
-    const unsigned stopped = __ballot_sync(kFullWarp, stops);
-    const int last = stopped ? __ffs(stopped) - 1 : min(31, n - 1 - base);
-    const int32_t window_best = __shfl_sync(kFullWarp, m, last);
-    if (window_best > best) {
-      const unsigned first = __ballot_sync(kFullWarp, lane <= last && p == window_best);
-      best_len = base + __ffs(first);
-      best = window_best;
-    }
-    sum = __shfl_sync(kFullWarp, p, last);
-    if (stopped) {
-      stop = base + last;
-      return;
-    }
-  }
-  stop = n;
-}
-
-// extend_two_hit (cpp/blast/two_hit.hpp) by the whole warp: the same extension.
-template <class Score>
-__device__ TwoHitExtension extend_two_hit_warp(const uint8_t* query, int32_t query_length,
-                                               const uint8_t* subject, int32_t subject_length,
-                                               int32_t q, int32_t s, int32_t first_end,
-                                               int32_t x_drop, const Score& score) {
-  int32_t prefix_best = 0, prefix_len = 0, acc = 0;
-  for (int32_t i = 0; i < kTwoHitWord; ++i) {
-    acc += score(query[q + i], subject[s + i]);
-    if (acc > prefix_best) {
-      prefix_best = acc;
-      prefix_len = i + 1;
-    }
-  }
-  const int32_t q0 = q + prefix_len, s0 = s + prefix_len;
-  int32_t left_best = 0, left_len = 0, sum = 0, stop = 0;
-  const int32_t left_cells = (q0 < s0 ? q0 : s0);  // t = 0..min(q0, s0) - 1
-  extend_window<false>(
-      left_cells, x_drop, [&](int32_t t) { return score(query[q0 - 1 - t], subject[s0 - 1 - t]); },
-      sum, left_best, left_len, stop);
-  TwoHitExtension ext;
-  int32_t right_best = 0, right_len = 0;
-  if (left_len >= s0 - first_end) {
-    ext.right_extended = true;
-    const int32_t n =
-        subject_length - s0 < query_length - q0 ? subject_length - s0 : query_length - q0;
-    right_best = left_best;
-    sum = left_best;
-    extend_window<true>(
-        n, x_drop, [&](int32_t t) { return score(query[q0 + t], subject[s0 + t]); }, sum,
-        right_best, right_len, stop);
-    ext.s_last = s0 + stop;
-  }
-  ext.q_start = q0 - left_len;
-  ext.s_start = s0 - left_len;
-  ext.length = left_len + right_len;
-  ext.score = left_best > right_best ? left_best : right_best;
-  return ext;
-}
-
-// extend_diagonals with a warp per diagonal and window-based extensions.
-__global__ void extend_diagonals_window(
-    const uint64_t* __restrict__ sorted, const uint8_t* __restrict__ pair,
-    const int64_t* __restrict__ runs, int64_t run_count, int64_t hit_count,
-    const uint8_t* __restrict__ codes, const int64_t* __restrict__ offsets, int32_t first_subject,
-    const uint8_t* __restrict__ query, int32_t query_length,
-    const QueryContext* __restrict__ contexts, int32_t context_count, int32_t window,
-    const int32_t* __restrict__ blosum62, DeviceHsp* __restrict__ hsps,
-    unsigned long long* __restrict__ hsp_count, unsigned long long* __restrict__ extensions) {
-  __shared__ int32_t matrix[kAlphabetSize * kAlphabetSize];
-  for (int i = threadIdx.x; i < kAlphabetSize * kAlphabetSize; i += blockDim.x)
-    matrix[i] = blosum62[i];
-  __syncthreads();
-  const int64_t r = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-  const int lane = threadIdx.x % 32;
-  if (r >= run_count) return;  // the whole warp
-  const int64_t begin = runs[r], end = r + 1 < run_count ? runs[r + 1] : hit_count;
-  bool any = false;
-  for (int64_t i = begin + lane; i < end && !any; i += 32) any = pair[i];
-  if (!__any_sync(kFullWarp, any)) return;
-
-  const uint64_t first = sorted[begin];
-  const int32_t local = static_cast<int32_t>(first >> kSubjectShift);
-  const int32_t diagonal = static_cast<int32_t>((first >> kOffsetBits) & kOffsetMask);
-  const int32_t subject_index = first_subject + local;
-  const int64_t subject_begin = offsets[subject_index];
-  const int32_t length = static_cast<int32_t>(offsets[subject_index + 1] - subject_begin);
-  const uint8_t* subject = codes + subject_begin;
-  const int32_t* table = matrix;
-  const auto score = [table](uint8_t a, uint8_t b) { return table[a * kAlphabetSize + b]; };
-
-  DiagonalState state;  // the same in every lane
-  unsigned long long extended = 0;
-  for (int64_t i = begin; i < end; ++i) {
-    const int32_t s = static_cast<int32_t>(sorted[i] & kOffsetMask);
-    const int32_t q = diagonal - length + s;
-    if (!gpuseq::blast::two_hit_pair(state, s, window)) continue;
-    const int32_t c = context_count > 1 ? context_of(contexts, context_count, q) : 0;
-    const QueryContext context = contexts[c];
-    if (q - (s - state.last_hit) < context.start) {  // the first hit is in the previous query
-      state.last_hit = s;
-      continue;
-    }
-    ++extended;
-    const TwoHitExtension ext =
-        extend_two_hit_warp(query, query_length, subject, length, q, s,
-                            state.last_hit + kTwoHitWord, context.x_drop, score);
-    if (lane == 0 && ext.score >= context.cutoff) {
-      const unsigned long long slot = atomicAdd(hsp_count, 1ull);
-      hsps[slot] = DeviceHsp{subject_index, ext.q_start - context.start, ext.s_start, ext.length,
-                             ext.score,     q - context.start,           s,           c};
-    }
-    gpuseq::blast::after_extension(state, s, ext);
+    extended += gpuseq::blast::two_hit_step(
+        state, q, s, window, contexts, context_at, extend,
+        [&](const TwoHitExtension& ext, int32_t c) {
+          if (lane != 0) return;
+          const int32_t start = contexts[c].start;
+          const unsigned long long slot = atomicAdd(hsp_count, 1ull);
+          hsps[slot] = DeviceHsp{subject_index, ext.q_start - start, ext.s_start, ext.length,
+                                 ext.score,     q - start,           s,           c};
+        });
   }
   if (lane == 0) atomicAdd(extensions, extended);
 }
@@ -565,18 +472,13 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
 
     // Extension: at most one HSP per pair.
     auto d_hsps = device_alloc<DeviceHsp>(pair_count);
-    if (options.extension == GpuExtension::kWindow)
-      extend_diagonals_window<<<blocks_for(run_count * 32, 128), 128>>>(
-          d_sorted.get(), d_pair.get(), d_runs.get(), run_count, hit_count, d_codes.get(),
-          d_offsets.get(), batch_first, d_query.get(), query_length, d_contexts.get(),
-          static_cast<int32_t>(contexts.size()), window, d_matrix.get(), d_hsps.get(),
-          d_counters.get() + 1, d_counters.get() + 2);
-    else
-      extend_diagonals<<<blocks_for(run_count, 128), 128>>>(
-          d_sorted.get(), d_pair.get(), d_runs.get(), run_count, hit_count, d_codes.get(),
-          d_offsets.get(), batch_first, d_query.get(), query_length, d_contexts.get(),
-          static_cast<int32_t>(contexts.size()), window, d_matrix.get(), d_hsps.get(),
-          d_counters.get() + 1, d_counters.get() + 2);
+    const bool by_warp = options.extension == GpuExtension::kWindow;
+    const auto extend = by_warp ? extend_diagonals<32> : extend_diagonals<1>;
+    extend<<<blocks_for(run_count * (by_warp ? 32 : 1), 128), 128>>>(
+        d_sorted.get(), d_pair.get(), d_runs.get(), run_count, hit_count, d_codes.get(),
+        d_offsets.get(), batch_first, d_query.get(), query_length, d_contexts.get(),
+        static_cast<int32_t>(contexts.size()), window, d_matrix.get(), d_hsps.get(),
+        d_counters.get() + 1, d_counters.get() + 2);
     GPUSEQ_CUDA_CHECK_LAUNCH("extend_diagonals");
     const std::vector<unsigned long long> done = read_all(d_counters.get(), 3);
     count.extensions += static_cast<int64_t>(done[2]);
