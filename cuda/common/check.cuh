@@ -106,10 +106,11 @@ void copy_to_host_on(T* host, const T* device, size_t count, cudaStream_t stream
   GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-// Host to device through two pinned staging buffers on a stream of its own (cuda/common/
-// device.cu): host copies into one buffer overlap the DMA from the other, and pageable memory
-// (an mmapped database) moves at pinned speed. Synchronous for the caller; copies from several
-// threads take turns. Small copies, or no pinned memory to be had, go by plain cudaMemcpy.
+// Host to device through pinned staging, as copy_to_host_2d below: the threads' host copies
+// into their buffers overlap the DMAs from the others', so pageable memory (an mmapped
+// database) moves at the link's speed, not one thread's. Synchronous for the caller; copies
+// from several threads take turns. Small copies, or no pinned memory to be had, go by plain
+// cudaMemcpy.
 void copy_to_device(void* device, const void* host, size_t bytes);
 
 // Device to host, `rows` rows of `row_bytes` (pitches in bytes), through pinned staging:

@@ -13,69 +13,15 @@ namespace gpuseq::cuda {
 
 namespace {
 
-// The staging of copy_to_device, made on first use and kept for the process (two pinned
-// buffers, a non-blocking stream, an event per buffer). Bytes per buffer: 16 MB halves the
-// time of a 490 MB upload from an mmapped file against pageable cudaMemcpy on the H100
-// machine; more buys nothing once the host copy is the bound.
-struct Staging {
-  static constexpr size_t kBufferBytes = size_t{16} << 20;
-  static constexpr size_t kDirectBelow = size_t{1} << 20;  // small copies: plain cudaMemcpy
-  std::mutex mutex;
-  bool tried = false, ready = false;
-  void* buffer[2] = {nullptr, nullptr};
-  cudaEvent_t done[2] = {};
-  cudaStream_t stream = nullptr;
-
-  bool prepare() {  // under the mutex
-    if (tried) return ready;
-    tried = true;
-    ready = cudaHostAlloc(&buffer[0], kBufferBytes, cudaHostAllocDefault) == cudaSuccess &&
-            cudaHostAlloc(&buffer[1], kBufferBytes, cudaHostAllocDefault) == cudaSuccess &&
-            cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess &&
-            cudaEventCreateWithFlags(&done[0], cudaEventDisableTiming) == cudaSuccess &&
-            cudaEventCreateWithFlags(&done[1], cudaEventDisableTiming) == cudaSuccess;
-    if (!ready) cudaGetLastError();  // pinned memory refused: plain copies from now on
-    return ready;
-  }
-};
-
-Staging& staging() {
-  static Staging* s = new Staging;  // never destroyed: CUDA may be torn down before statics
-  return *s;
-}
-
-}  // namespace
-
-void copy_to_device(void* device, const void* host, size_t bytes) {
-  Staging& s = staging();
-  std::unique_lock<std::mutex> lock(s.mutex);
-  if (bytes < Staging::kDirectBelow || !s.prepare()) {
-    lock.unlock();
-    GPUSEQ_CUDA_CHECK(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice));
-    return;
-  }
-  auto* to = static_cast<char*>(device);
-  const auto* from = static_cast<const char*>(host);
-  for (size_t at = 0, piece = 0; at < bytes; at += Staging::kBufferBytes, ++piece) {
-    const int b = static_cast<int>(piece % 2);
-    const size_t n = std::min(Staging::kBufferBytes, bytes - at);
-    GPUSEQ_CUDA_CHECK(cudaEventSynchronize(s.done[b]));  // its previous copy is out
-    std::memcpy(s.buffer[b], from + at, n);
-    GPUSEQ_CUDA_CHECK(cudaMemcpyAsync(to + at, s.buffer[b], n, cudaMemcpyHostToDevice, s.stream));
-    GPUSEQ_CUDA_CHECK(cudaEventRecord(s.done[b], s.stream));
-  }
-  GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(s.stream));
-}
-
-namespace {
-
-// The staging of copy_to_host_2d: a pinned buffer and a stream per copying thread, made on
-// first use and kept. Each thread moves its own pieces (DMA into its buffer, then its rows
-// out), so the DMAs of the others queue on the copy engine while it copies: the link stays
-// busy and the host copies (and the destination's first-touch page faults) run on all threads.
-// 4 MB pieces: 16 threads hold 64 MB pinned.
+// The staging of copy_to_device and copy_to_host_2d: a pinned buffer and a stream per copying
+// thread, made on first use and kept. Each thread moves its own pieces (host copy into its
+// buffer and DMA, in the order of the direction), so the DMAs of the others queue on the copy
+// engine while it copies: the link stays busy and the host copies (page faults of an mmapped
+// source, first touches of a fresh destination) run on all threads. 4 MB pieces: 16 threads
+// hold 64 MB pinned.
 struct HostStaging {
   static constexpr size_t kPieceBytes = size_t{4} << 20;
+  static constexpr size_t kDirectBelow = size_t{1} << 20;  // small copies: plain cudaMemcpy
   struct Slot {
     void* buffer = nullptr;
     cudaStream_t stream = nullptr;
@@ -101,19 +47,52 @@ struct HostStaging {
   }
 };
 
+// Workers run on threads of their own: they copy on the caller's device.
+int current_device() {
+  int device = 0;
+  GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
+}
+
 HostStaging& host_staging() {
-  static HostStaging* s = new HostStaging;  // never destroyed, as staging()
+  static HostStaging* s = new HostStaging;  // never destroyed: CUDA may be torn down first
   return *s;
 }
 
 }  // namespace
+
+void copy_to_device(void* device, const void* host, size_t bytes) {
+  HostStaging& s = host_staging();
+  std::unique_lock<std::mutex> lock(s.mutex);
+  const int workers = bytes < HostStaging::kDirectBelow ? 0 : s.prepare(default_thread_count());
+  if (workers == 0) {
+    lock.unlock();
+    GPUSEQ_CUDA_CHECK(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice));
+    return;
+  }
+  auto* to = static_cast<char*>(device);
+  const auto* from = static_cast<const char*>(host);
+  const auto pieces =
+      static_cast<int64_t>((bytes + HostStaging::kPieceBytes - 1) / HostStaging::kPieceBytes);
+  const int device_id = current_device();
+  parallel_for_blocks(pieces, 1, workers, [&](int64_t piece, int64_t, int worker) {
+    GPUSEQ_CUDA_CHECK(cudaSetDevice(device_id));
+    const HostStaging::Slot& slot = s.slots[static_cast<size_t>(worker)];
+    const size_t at = static_cast<size_t>(piece) * HostStaging::kPieceBytes;
+    const size_t n = std::min(HostStaging::kPieceBytes, bytes - at);
+    std::memcpy(slot.buffer, from + at, n);
+    GPUSEQ_CUDA_CHECK(
+        cudaMemcpyAsync(to + at, slot.buffer, n, cudaMemcpyHostToDevice, slot.stream));
+    GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(slot.stream));  // its buffer is free again
+  });
+}
 
 void copy_to_host_2d(void* host, size_t host_pitch, const void* device, size_t device_pitch,
                      size_t row_bytes, size_t rows, int threads) {
   HostStaging& s = host_staging();
   std::unique_lock<std::mutex> lock(s.mutex);
   const size_t rows_per_piece = row_bytes ? HostStaging::kPieceBytes / row_bytes : 0;
-  const int workers = rows * row_bytes < Staging::kDirectBelow || rows_per_piece == 0
+  const int workers = rows * row_bytes < HostStaging::kDirectBelow || rows_per_piece == 0
                           ? 0
                           : s.prepare(std::max(1, threads));
   if (workers == 0) {
@@ -125,7 +104,9 @@ void copy_to_host_2d(void* host, size_t host_pitch, const void* device, size_t d
   auto* to = static_cast<char*>(host);
   const auto* from = static_cast<const char*>(device);
   const auto pieces = static_cast<int64_t>((rows + rows_per_piece - 1) / rows_per_piece);
+  const int device_id = current_device();
   parallel_for_blocks(pieces, 1, workers, [&](int64_t piece, int64_t, int worker) {
+    GPUSEQ_CUDA_CHECK(cudaSetDevice(device_id));
     const HostStaging::Slot& slot = s.slots[static_cast<size_t>(worker)];
     const size_t r0 = static_cast<size_t>(piece) * rows_per_piece;
     const size_t n = std::min(rows_per_piece, rows - r0);
