@@ -161,3 +161,15 @@ def test_kernel_sets_agree_with_each_other(corpora):
                         assert bad.size == 0, (hmm.name, which, k, default, bad[:5])
                 compared += len(db)
     assert compared > 2000
+
+
+@pytest.mark.parametrize("at", [0, (1 << 22) - 1, 3 << 22, (5 << 22) + 17])
+def test_residue_code_out_of_range_is_refused_wherever_it_is(at):
+    """Codes index the score tables: one code past the alphabet anywhere in a large residue
+    array (checked by blocks on several threads) is a ValueError, never a read out of bounds."""
+    residues = np.ones(6 << 22, dtype=np.uint8)
+    offsets = np.array([0, 1 << 22, residues.size], dtype=np.int64)
+    np.asarray(_core.filter_scores(_tiny_profile(), "ssv", residues, offsets, 2))  # valid
+    residues[at] = 29
+    with pytest.raises(ValueError, match="residue code out of range"):
+        _core.filter_scores(_tiny_profile(), "ssv", residues, offsets, 2)

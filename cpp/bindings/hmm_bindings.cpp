@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -11,8 +12,8 @@
 #include "common/parallel.hpp"
 #include "hmm/bias_filter.hpp"
 #include "hmm/cascade.hpp"
-#include "hmm/forward_bound.hpp"
 #include "hmm/filters.hpp"
+#include "hmm/forward_bound.hpp"
 #include "hmm/profile.hpp"
 #include "hmm/runtime_compile.hpp"
 #include "hmm/sequence_blocks.hpp"
@@ -40,10 +41,17 @@ struct BatchArgs {
     for (int64_t i = 0; i < count; ++i)
       if (off[i] < 0 || off[i + 1] < off[i] || off[i + 1] > residues.size())
         throw std::invalid_argument("offsets are not increasing within the residue array");
-    // Codes index the score tables: check them all (a max reduction the compiler vectorizes).
+    // Codes index the score tables: check them all, by vectorized max reductions on all
+    // threads (500 million residues of an mmapped database took 0.06-0.1 s on one thread,
+    // its pages' first touch included).
     const uint8_t* res = residues.data();
-    const uint8_t* res_end = res + residues.size();
-    if (res != res_end && *std::max_element(res, res_end) >= kAminoKp) throw std::invalid_argument("residue code out of range (0..28)");
+    std::atomic<bool> out_of_range{false};
+    parallel_for_blocks(residues.size(), int64_t{1} << 22, default_thread_count(),
+                        [&](int64_t begin, int64_t end, int) {
+                          if (*std::max_element(res + begin, res + end) >= kAminoKp)
+                            out_of_range = true;
+                        });
+    if (out_of_range) throw std::invalid_argument("residue code out of range (0..28)");
     return {res, off, count};
   }
 };
