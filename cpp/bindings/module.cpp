@@ -76,7 +76,9 @@ PYBIND11_MODULE(_core, m) {
     }
     return out;
   }, "CUDA devices this process can use (empty without a driver or GPU).");
-  m.def("cuda_runtime_status", &cuda::runtime_status,
+  // The first CUDA call loads and starts the driver (~0.1 s): other threads (the models'
+  // reader) go on meanwhile.
+  m.def("cuda_runtime_status", &cuda::runtime_status, py::call_guard<py::gil_scoped_release>(),
         "Why no CUDA device is usable ('' when one is).");
   m.def("cuda_initialize", &cuda::initialize_context, py::call_guard<py::gil_scoped_release>(),
         "Create the CUDA context now (run on a thread during start-up): '' or the reason it "
