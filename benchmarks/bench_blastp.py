@@ -132,7 +132,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{data['query_lengths']}")  # fmt: skip
         print(f"{'mode':<9} {'backend':>7} {'threads':>7} {'blastp s':>9} {'gpuseq s':>9} "
               f"{'ratio':>6} {'rows':>6} {'equal':>6} {'common':>6}")  # fmt: skip
-        env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+        # The source tree's package after any on PYTHONPATH already (an installed build).
+        paths = [p for p in (os.environ.get("PYTHONPATH"), str(REPO / "python")) if p]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
         for mode in args.options:
             for threads in args.threads:
                 ref = folder / f"ref-{mode}.tsv"

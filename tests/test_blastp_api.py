@@ -8,6 +8,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from blast_data import MISSING, OUTFMT, SKIP_REASON, make_database, run_blastp, write_fasta
 
@@ -110,3 +111,12 @@ def test_bad_inputs_name_the_file_and_record(blast_data, tmp_path):
     bad.write_text(">ok\nACDEF\n>bad one\nAC1DE\n")
     with pytest.raises(gpuseq.AlphabetError, match="bad"):
         gpuseq.blastp(bad, db, comp_based_stats=0)
+
+
+def test_translation_by_blocks_equals_one_lookup():
+    """Databases larger than a block are translated to NCBIstdaa on several threads: every
+    code of every block as one table lookup gives it (the block edges included)."""
+    rng = np.random.default_rng(7)
+    residues = rng.integers(0, 29, (1 << 22) * 3 + 5, dtype=np.uint8)
+    table = blast._EASEL_TO_NCBI
+    np.testing.assert_array_equal(blast._translated(residues, table), table[residues])

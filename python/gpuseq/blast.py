@@ -26,6 +26,7 @@ from __future__ import annotations
 import copy
 import os
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -76,11 +77,27 @@ _DROPPED = 255
 _NCBI_O, _NCBI_X = _core.blast_letters.index("O"), _core.blast_letters.index("X")
 
 
+def _translated(residues: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """table[residues], by blocks on all cores (NumPy's indexing releases the GIL): 75
+    million residues took 0.23 s as one call, 0.04 s by blocks on 2 cores."""
+    block = 1 << 22
+    if len(residues) <= block:
+        return table[residues]
+    out = np.empty(len(residues), dtype=table.dtype)
+
+    def one(start: int) -> None:
+        out[start : start + block] = table[residues[start : start + block]]
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        list(pool.map(one, range(0, len(residues), block)))
+    return out
+
+
 class _Encoded:
     """Sequences as NCBIstdaa codes back to back, with their names."""
 
     def __init__(self, db: SequenceDatabase) -> None:
-        codes = _EASEL_TO_NCBI[db.residues]
+        codes = _translated(db.residues, _EASEL_TO_NCBI)
         offsets = np.asarray(db.offsets, dtype=np.int64) - db.offsets[0]
         keep = codes != _DROPPED
         if keep.all():  # the usual case: nothing to drop
@@ -90,11 +107,20 @@ class _Encoded:
             kept_before = np.concatenate([[0], np.cumsum(keep, dtype=np.int64)])
             self.codes = np.ascontiguousarray(codes[keep])
             self.offsets = kept_before[offsets]
-        self.names = [db.name(i) for i in range(len(db))]
+        # Names are read from the database when asked for, for the hits alone (a list of all
+        # 200,000 subjects' names took 0.37 s of a 1.6 s search).
+        self._db, self._index = db, None  # _index: this one's sequence i is db's _index[i]
         self.source = db.source
 
     def __len__(self) -> int:
-        return len(self.names)
+        return len(self.offsets) - 1
+
+    def name(self, i: int) -> str:
+        return self._db.name(int(i) if self._index is None else int(self._index[i]))
+
+    @property
+    def names(self) -> list[str]:
+        return [self.name(i) for i in range(len(self))]
 
     def without_empty(self) -> _Encoded:
         """The sequences that have residues: makeblastdb leaves empty records out of a
@@ -104,7 +130,9 @@ class _Encoded:
             return self
         kept = copy.copy(self)
         kept.offsets = np.concatenate([[0], np.cumsum(lengths[lengths > 0])]).astype(np.int64)
-        kept.names = [n for n, k in zip(self.names, lengths > 0) if k]
+        kept._index = np.flatnonzero(lengths > 0)
+        if self._index is not None:
+            kept._index = self._index[kept._index]
         return kept
 
     def sequence(self, i: int) -> np.ndarray:
@@ -155,7 +183,7 @@ def _queries(
     searches, letters, segments = [], [], []
     for qi in range(len(query_db)):
         search, original = _query_buffers(
-            query_db.sequence(qi), query_db.names[qi], query_db.source
+            query_db.sequence(qi), query_db.name(qi), query_db.source
         )
         unmasked = [(0, len(search))]
         if seg:
@@ -182,8 +210,8 @@ def _single_query(query: Any) -> tuple[np.ndarray, np.ndarray, str]:
     if isinstance(query, str) and not os.path.exists(query):
         query = [("query", query)]
     enc = _read(query)
-    search, letters = _query_buffers(enc.sequence(0), enc.names[0], enc.source)
-    return search, letters, enc.names[0]
+    search, letters = _query_buffers(enc.sequence(0), enc.name(0), enc.source)
+    return search, letters, enc.name(0)
 
 
 def query_statistics(
@@ -408,7 +436,7 @@ def _hits_frame(db, names, searches, results) -> pd.DataFrame:
             pd.DataFrame(
                 {
                     "qseqid": name,
-                    "sseqid": [db.names[i] for i in subject],
+                    "sseqid": [db.name(i) for i in subject],
                     "pident": 100.0 * r["identities"] / np.maximum(length, 1),
                     "length": length,
                     "mismatch": length - r["identities"] - gaps,
