@@ -116,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--backends", nargs="+", default=["cpu"], choices=["cpu", "cuda"],
                     help="gpuseq's --backend, each timed [cpu]")  # fmt: skip
+    ap.add_argument("--subjects-from", nargs="+", default=["fasta"], choices=["fasta", "packed"],
+                    help="gpuseq reads the subjects from the FASTA file, or from a packed database "
+                         "made by gpuseq makedb (not timed, as makeblastdb) [fasta]")  # fmt: skip
     ap.add_argument("--out", help="JSON output (default benchmarks/results/blastp-<host>-...)")
     args = ap.parse_args(argv)
     blastp = shutil.which("blastp")
@@ -130,11 +133,15 @@ def main(argv: list[str] | None = None) -> int:
         data = write_database(folder, args.subjects, args.seed, args.queries)
         print(f"{data['subjects']} subjects, {data['residues']} residues; queries "
               f"{data['query_lengths']}")  # fmt: skip
-        print(f"{'mode':<9} {'backend':>7} {'threads':>7} {'blastp s':>9} {'gpuseq s':>9} "
-              f"{'ratio':>6} {'rows':>6} {'equal':>6} {'common':>6}")  # fmt: skip
+        print(f"{'mode':<9} {'backend':>7} {'from':>6} {'threads':>7} {'blastp s':>9} "
+              f"{'gpuseq s':>9} {'ratio':>6} {'rows':>6} {'equal':>6} {'common':>6}")  # fmt: skip
         # The source tree's package after any on PYTHONPATH already (an installed build).
         paths = [p for p in (os.environ.get("PYTHONPATH"), str(REPO / "python")) if p]
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+        subjects = {"fasta": folder / "subjects.fa", "packed": folder / "subjects.gsdb"}
+        if "packed" in args.subjects_from:
+            subprocess.run([sys.executable, "-m", "gpuseq.cli", "makedb", subjects["fasta"],
+                            subjects["packed"]], check=True, env=env)  # fmt: skip
         for mode in args.options:
             for threads in args.threads:
                 ref = folder / f"ref-{mode}.tsv"
@@ -143,10 +150,10 @@ def main(argv: list[str] | None = None) -> int:
                              "-outfmt", OUTFMT, "-out", ref]  # fmt: skip
                 t_ref = wall_times(blast_cmd, args.repeat)
                 expected = ref.read_text().splitlines()
-                for backend in args.backends:
-                    ours = folder / f"ours-{mode}-{backend}.tsv"
+                for backend, source in [(b, f) for b in args.backends for f in args.subjects_from]:
+                    ours = folder / f"ours-{mode}-{backend}-{source}.tsv"
                     our_cmd = [sys.executable, "-m", "gpuseq.cli", "blastp", "-query",
-                               folder / "queries.fa", "-db", folder / "subjects.fa",
+                               folder / "queries.fa", "-db", subjects[source],
                                *OPTION_SETS[mode], "-num_threads", str(threads),
                                "-outfmt", OUTFMT, "-out", ours,
                                "--backend", backend]  # fmt: skip
@@ -155,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
                     equal = sum(a == b for a, b in zip(expected, got))
                     # Rows found by both, wherever they are (one extra row shifts all later ones).
                     common = sum((Counter(expected) & Counter(got)).values())
-                    row = {"mode": mode, "backend": backend, "threads": threads,
+                    row = {"mode": mode, "backend": backend, "subjects_from": source,
+                           "threads": threads,
                            "blastp_s": statistics.median(t_ref),
                            "gpuseq_s": statistics.median(t_ours),
                            "blastp_times_s": t_ref, "gpuseq_times_s": t_ours,
@@ -165,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
                            "gpuseq_command": shlex.join(map(str, our_cmd))}  # fmt: skip
                     row["ratio"] = row["blastp_s"] / row["gpuseq_s"]
                     rows.append(row)
-                    print(f"{mode:<9} {backend:>7} {threads:>7} {row['blastp_s']:9.2f} "
+                    print(f"{mode:<9} {backend:>7} {source:>6} {threads:>7} {row['blastp_s']:9.2f} "
                           f"{row['gpuseq_s']:9.2f} {row['ratio']:6.2f} {len(expected):>6} "
                           f"{equal:>6} {common:>6}")  # fmt: skip
 
