@@ -284,6 +284,10 @@ void bind_gpu_hmm(py::module_& m) {
   load_nvrtc();  // decides the limit below: the NVRTC kernels' or the static ones'
   m.attr("gpu_max_model_length") = gh::max_model_length();
   m.attr("gpu_static_max_model_length") = gh::max_model_length(false);
+  m.def("gpu_run_time_msv_stripes", &gh::run_time_msv_stripes, py::arg("msv_bits"),
+        py::arg("exact"),
+        "SSV/MSV stripes of an NVRTC-compiled model needing `exact`: the count, or the next one "
+        "up where the SSV warp kernel is measured slow at it.");
   m.def("gpu_clear_runtime_kernels", &gh::clear_runtime_kernels,
         "Forget the kernels loaded at run time (profiles keep theirs): the next profile reads "
         "them from the disk cache. For tests.");

@@ -69,6 +69,13 @@ int needed_stripes(int M, int nodes_per_stripe) {
   return std::max((M - 1) / nodes_per_stripe + 1, 2);
 }
 
+// 16-bit stripe counts at which the SSV warp kernel runs at 6.5-7.0 TCUPS where its neighbours
+// run at 10.4-11.7, with the same registers and no spills (H100, CUDA 13.0 NVRTC, every count
+// from 20 to 40: benchmarks/sweep_warp_stripes.py, results/gpu-h100-80gb-hbm3-20261124-d/).
+// A model needing one of them gets SSV/MSV tables of the next count up (padding nodes: the
+// same scores); its Viterbi keeps the exact count.
+constexpr int kSlowWarpSsvWordStripes[] = {27, 37, 38, 39};
+
 // S-lane kernels (msv_multi.cuh): S targets per warp, H stripes of W = 64 / S nodes (16-bit
 // lanes) or 128 / S (bytes).
 using WordMultiSequenceCounts = std::integer_sequence<int, 2, 4, 8, 16, 32, 64>;
@@ -373,6 +380,14 @@ void launch_loaded(void (*signature)(Params...), cudaKernel_t kernel, int n, Arg
 
 }  // namespace
 
+int run_time_msv_stripes(int msv_bits, int exact) {
+  if (msv_bits == 16)
+    while (std::find(std::begin(kSlowWarpSsvWordStripes), std::end(kSlowWarpSsvWordStripes),
+                     exact) != std::end(kSlowWarpSsvWordStripes))
+      ++exact;
+  return exact;
+}
+
 std::string take_runtime_compilation_notice() {
   RuntimeState& state = runtime_state();
   std::string reason;
@@ -520,15 +535,15 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   viterbi_stripes_ = covering_stripes(M, kWordNodesPerStripe, WordStripeCounts{});
   // Run-time compilation where the static set has no kernel for the exact stripe counts (a
   // static kernel for them is the same code, without the compilation).
-  const int exact_msv = needed_stripes(M, msv_nodes);
+  const int runtime_msv = run_time_msv_stripes(msv_bits, needed_stripes(M, msv_nodes));
   const int exact_viterbi = needed_stripes(M, kWordNodesPerStripe);
-  const bool exact_is_static = msv_stripes_ == exact_msv && viterbi_stripes_ == exact_viterbi;
+  const bool exact_is_static = msv_stripes_ == runtime_msv && viterbi_stripes_ == exact_viterbi;
   if (options_.runtime_compiled && !exact_is_static) {
     if (exact_viterbi > kRuntimeMaxWordStripes && runtime_compilation_works()) throw too_long(true);
-    tables_->runtime = runtime_kernels(msv_bits, exact_msv, exact_viterbi,
+    tables_->runtime = runtime_kernels(msv_bits, runtime_msv, exact_viterbi,
                                        options_.viterbi == KernelOptions::Viterbi::kWarpFused);
     if (tables_->runtime) {
-      msv_stripes_ = exact_msv;
+      msv_stripes_ = runtime_msv;
       viterbi_stripes_ = exact_viterbi;
     }
   }

@@ -117,6 +117,10 @@ void set_allocation_limit_for_tests(size_t bytes);
 // runtime_compiled, the NVRTC kernels' limit while NVRTC works, else the static kernels'.
 int max_model_length(bool runtime_compiled = true);
 
+// SSV/MSV stripes of an NVRTC-compiled model that needs `exact` (the count, or the next one up
+// where the SSV warp kernel is measured slow at it: gpu_filters.cu).
+int run_time_msv_stripes(int msv_bits, int exact);
+
 // Why run-time compilation is off, once per process ("" otherwise, and on later calls): for
 // the one notice the bindings turn into a Python warning.
 std::string take_runtime_compilation_notice();
