@@ -120,3 +120,31 @@ def test_translation_by_blocks_equals_one_lookup():
     residues = rng.integers(0, 29, (1 << 22) * 3 + 5, dtype=np.uint8)
     table = blast._EASEL_TO_NCBI
     np.testing.assert_array_equal(blast._translated(residues, table), table[residues])
+
+
+@pytest.mark.parametrize("ungapped", [False, True])
+def test_columns_equal_the_frame_and_the_command_imports_no_pandas(blast_data, tmp_path, ungapped):
+    """as_frame=False gives the DataFrame's columns as arrays, which write_tabular writes as it
+    writes the frame; the command line takes that path and never imports pandas."""
+    options = {"comp_based_stats": 0, "ungapped": ungapped, "evalue": 100.0}
+    frame = gpuseq.blastp(blast_data["query_fasta"], blast_data["db_fasta"], **options)
+    columns = gpuseq.blastp(blast_data["query_fasta"], blast_data["db_fasta"], as_frame=False,
+                            **options)  # fmt: skip
+    assert len(frame) > 30 and list(columns) == list(frame.columns)
+    for name in frame.columns:
+        assert columns[name].tolist() == frame[name].tolist(), name
+    written = {}
+    for kind, hits in (("frame", frame), ("columns", columns)):
+        written[kind] = tmp_path / f"{kind}.tsv"
+        blast.write_tabular(hits, written[kind], OUTFMT.split()[1:])
+    assert written["frame"].read_text() == written["columns"].read_text()
+    flags = ["-ungapped"] if ungapped else []
+    script = ("import sys, gpuseq.cli; rc = gpuseq.cli.main(sys.argv[1:]); "
+              "assert 'pandas' not in sys.modules, 'pandas was imported'; sys.exit(rc)")
+    argv = ["blastp", "-query", blast_data["query_fasta"], "-db", blast_data["db_fasta"],
+            "-out", tmp_path / "cli.tsv", "-outfmt", OUTFMT, "-evalue", "100",
+            "-comp_based_stats", "0", *flags]
+    run = subprocess.run([sys.executable, "-c", script, *map(str, argv)], capture_output=True,
+                         text=True)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "cli.tsv").read_text() == written["frame"].read_text()

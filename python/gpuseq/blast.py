@@ -27,14 +27,16 @@ import copy
 import os
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from . import _core
 from .errors import EmptyInputError
 from .sequences import SequenceDatabase, SequenceSource, iter_sequence_chunks
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "OUTFMT6_COLUMNS",
@@ -264,6 +266,8 @@ def gapped_scores(
 def word_hits(query: Any, subjects: SequenceSource, threshold: int = 11) -> pd.DataFrame:
     """Every word hit of the subjects in blastp's scan order: columns ``subject`` (index),
     ``query_offset``, ``subject_offset`` (0-based starts of the 3-residue words)."""
+    import pandas as pd
+
     search, _, _ = _single_query(query)
     db = _read(subjects)
     return pd.DataFrame(_core.blast_word_hits(search, db.codes, db.offsets, int(threshold)))
@@ -296,6 +300,8 @@ def ungapped_hsps(
         rows, _ = _core.gpu_blast_ungapped_hsps(*args, **gpu_options)
     else:
         rows, _ = _core.blast_ungapped_hsps(*args)
+    import pandas as pd
+
     return pd.DataFrame(rows)
 
 
@@ -321,7 +327,8 @@ def blastp_ungapped(
     threads: int = 0,
     seg: bool | tuple = False,
     backend: str = "auto",
-) -> pd.DataFrame:
+    as_frame: bool = True,
+) -> pd.DataFrame | dict[str, np.ndarray]:
     """``blastp -ungapped -comp_based_stats 0 -seg no`` of every query against the subjects.
 
     Arguments are blastp's flags of the same names (``dbsize``: ``-dbsize``, the database
@@ -333,7 +340,9 @@ def blastp_ungapped(
     Returns:
         A DataFrame with :data:`OUTFMT6_COLUMNS` (``evalue``, ``bitscore`` and ``pident`` as
         numbers; :func:`outfmt6_lines` prints them as blastp does), rows in blastp's order:
-        queries in input order, subjects by best E-value, each subject's HSPs by score.
+        queries in input order, subjects by best E-value, each subject's HSPs by score. With
+        ``as_frame=False`` the same columns as a dict of NumPy arrays, and pandas is not
+        imported (the command line's way: the import takes a quarter of a second).
 
     Raises:
         EmptyInputError: no queries or subjects, or a query without residues.
@@ -357,7 +366,7 @@ def blastp_ungapped(
         segments,
         _use_gpu(backend),
     )
-    return _hits_frame(db, names, searches, results)
+    return _hits(db, names, searches, results, as_frame)
 
 
 def blastp_gapped(
@@ -375,15 +384,16 @@ def blastp_gapped(
     comp_based_stats: int = 0,
     seg: bool | tuple = False,
     backend: str = "auto",
-) -> pd.DataFrame:
+    as_frame: bool = True,
+) -> pd.DataFrame | dict[str, np.ndarray]:
     """``blastp -seg no`` (gapped, BLOSUM62, gap costs 11/1) of every query against the
     subjects: the preliminary score-only X-drop extension, the traceback, Spouge's E-values.
     Arguments and the returned DataFrame as :func:`blastp_ungapped` (``xdrop_gap``,
     ``xdrop_gap_final``: blastp's flags of those names, in bits). ``comp_based_stats`` 1, 2
     or 3 replaces the traceback by blastp's composition stage (each subject SEG-masked, its own
     adjusted matrix, realigned in 1/32 units); see docs/architecture.md for what of it is
-    still approximate. ``seg``: ``-seg yes`` (SEG on the queries). ``backend`` as
-    :func:`blastp_ungapped` (the gapped stages stay on the CPU).
+    still approximate. ``seg``: ``-seg yes`` (SEG on the queries). ``backend`` and
+    ``as_frame`` as :func:`blastp_ungapped` (the gapped stages stay on the CPU).
     """
     db, db_length, searches, letters, names, segments = _search_inputs(
         queries, subjects, dbsize, seg
@@ -406,7 +416,7 @@ def blastp_gapped(
         segments,
         _use_gpu(backend),
     )
-    return _hits_frame(db, names, searches, results)
+    return _hits(db, names, searches, results, as_frame)
 
 
 def _search_inputs(queries, subjects, dbsize, seg=False):
@@ -423,38 +433,50 @@ def _search_inputs(queries, subjects, dbsize, seg=False):
     return (db, db_length, *_queries(query_db, seg))
 
 
-def _hits_frame(db, names, searches, results) -> pd.DataFrame:
-    """The rows of every query's HSPs (the C++ search's arrays) with OUTFMT6_COLUMNS; the
-    ungapped search gives no gaps and no ends (its HSPs have one length on both)."""
+def _hits(db, names, searches, results, as_frame: bool):
+    """The rows of every query's HSPs (the C++ search's arrays) with OUTFMT6_COLUMNS, as a
+    DataFrame or a dict of arrays; the ungapped search gives no gaps and no ends (its HSPs
+    have one length on both)."""
     slen = np.diff(db.offsets)
-    frames = []
+    parts: dict[str, list] = {name: [] for name in OUTFMT6_COLUMNS}
     for name, search, r in zip(names, searches, results):
-        length = r["length"]
-        subject = r["subject"]
-        gaps = r.get("gaps", 0)
-        frames.append(
-            pd.DataFrame(
-                {
-                    "qseqid": name,
-                    "sseqid": [db.name(i) for i in subject],
-                    "pident": 100.0 * r["identities"] / np.maximum(length, 1),
-                    "length": length,
-                    "mismatch": length - r["identities"] - gaps,
-                    "gapopen": r.get("gap_opens", 0),
-                    "qstart": r["q_start"] + 1,
-                    "qend": r["q_end"] if "q_end" in r else r["q_start"] + length,
-                    "sstart": r["s_start"] + 1,
-                    "send": r["s_end"] if "s_end" in r else r["s_start"] + length,
-                    "evalue": r["evalue"],
-                    "bitscore": r["bit_score"],
-                    "qlen": len(search),
-                    "slen": slen[subject] if len(subject) else np.zeros(0, np.int64),
-                    "score": r["score"],
-                },
-                columns=OUTFMT6_COLUMNS,
-            )
-        )
-    return pd.concat(frames, ignore_index=True)
+        length, subject = np.asarray(r["length"]), np.asarray(r["subject"])
+        n = len(subject)
+
+        def each(value, n=n):  # a per-hit column: the search's array, or a number for all
+            value = np.asarray(value)
+            return value if value.ndim else np.full(n, value)
+
+        q_start, s_start = each(r["q_start"]), each(r["s_start"])
+        identities = each(r["identities"])
+        columns = {
+            "qseqid": np.full(n, name, dtype=object),
+            "sseqid": np.array([db.name(i) for i in subject], dtype=object).reshape(n),
+            "pident": 100.0 * identities / np.maximum(length, 1),
+            "length": length,
+            "mismatch": length - identities - r.get("gaps", 0),
+            "gapopen": each(r.get("gap_opens", 0)),
+            "qstart": q_start + 1,
+            "qend": each(r["q_end"]) if "q_end" in r else q_start + length,
+            "sstart": s_start + 1,
+            "send": each(r["s_end"]) if "s_end" in r else s_start + length,
+            "evalue": each(r["evalue"]),
+            "bitscore": each(r["bit_score"]),
+            "qlen": each(len(search)),
+            "slen": slen[subject],
+            "score": each(r["score"]),
+        }
+        for key, column in columns.items():
+            parts[key].append(column)
+    hits = {key: np.concatenate(columns) for key, columns in parts.items()}
+    if not as_frame:
+        return hits
+    import pandas as pd
+
+    # Names as lists: pandas gives them its string dtype, as it does for any list of str.
+    columns = {k: (v.tolist() or np.array([], str)) if v.dtype == object else v
+               for k, v in hits.items()}
+    return pd.DataFrame(columns, columns=OUTFMT6_COLUMNS)
 
 
 def format_evalue(evalue: float) -> str:
@@ -535,7 +557,8 @@ def blastp(
     xdrop_gap_final: float = 25.0,
     dbsize: int | None = None,
     backend: str = "auto",
-) -> pd.DataFrame:
+    as_frame: bool = True,
+) -> pd.DataFrame | dict[str, np.ndarray]:
     """Protein search with NCBI blastp's results (BLAST+ 2.12), its flags as keywords.
 
     Arguments:
@@ -562,7 +585,8 @@ def blastp(
     Returns:
         A DataFrame of blastp's ``-outfmt "6 std qlen slen score"`` columns
         (:data:`OUTFMT6_COLUMNS`; E-values and bit scores as numbers), rows in blastp's
-        order; :func:`write_tabular` writes it as blastp does.
+        order; :func:`write_tabular` writes it as blastp does. ``as_frame=False``: the same
+        columns as a dict of NumPy arrays, without importing pandas.
 
     Raises:
         UnsupportedOptionError: an option value blastp takes that gpuseq does not implement.
@@ -575,7 +599,7 @@ def blastp(
     common = dict(evalue=float(evalue), max_target_seqs=int(max_target_seqs),
                   threshold=int(threshold), window_size=int(window_size),
                   xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=int(num_threads),
-                  seg=_seg_parameters(seg), backend=backend)
+                  seg=_seg_parameters(seg), backend=backend, as_frame=as_frame)
     if ungapped:
         return blastp_ungapped(query, db, **common)
     return blastp_gapped(query, db, xdrop_gap=float(xdrop_gap),
@@ -657,10 +681,13 @@ def _refuse_blast_database(db):
     return db
 
 
-def write_tabular(hits: pd.DataFrame, out, fields: list[str] | None = None) -> None:
+def write_tabular(
+    hits: pd.DataFrame | dict[str, np.ndarray], out, fields: list[str] | None = None
+) -> None:
     """Rows as blastp ``-outfmt "6 FIELDS"`` writes them, to a path or a text stream
     (fields: None or ``["std"]`` for the 12 standard columns; ``std`` may be combined with
-    ``qlen``, ``slen``, ``score`` and the standard names)."""
+    ``qlen``, ``slen``, ``score`` and the standard names). ``hits``: :func:`blastp`'s result,
+    a DataFrame or (``as_frame=False``) a dict of columns."""
     names = tabular_fields(fields)
     formatters = {"pident": lambda v: f"{v:.3f}", "evalue": format_evalue,
                   "bitscore": format_bitscore}

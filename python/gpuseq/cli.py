@@ -257,7 +257,7 @@ def _run_blastp(args) -> int:
                   comp_based_stats=args.comp_based_stats, seg=args.seg, ungapped=args.ungapped,
                   window_size=args.window_size, xdrop_ungap=args.xdrop_ungap,
                   xdrop_gap=args.xdrop_gap, xdrop_gap_final=args.xdrop_gap_final,
-                  dbsize=args.dbsize, backend=args.backend)
+                  dbsize=args.dbsize, backend=args.backend, as_frame=False)
     write_tabular(hits, sys.stdout if args.out == "-" else args.out, fields)
     return 0
 
