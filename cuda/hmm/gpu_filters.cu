@@ -533,12 +533,13 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   msv_stripes_ = msv_bits == 8 ? covering_stripes(M, kByteNodesPerStripe, ByteStripeCounts{})
                                 : covering_stripes(M, kWordNodesPerStripe, WordStripeCounts{});
   viterbi_stripes_ = covering_stripes(M, kWordNodesPerStripe, WordStripeCounts{});
-  // Run-time compilation where the static set has no kernel for the exact stripe counts (a
-  // static kernel for them is the same code, without the compilation).
+  // Run-time compilation where the static set has no kernel for the counts wanted: the exact
+  // ones, but the SSV/MSV's past a slow count (a static kernel for them is the same code,
+  // without the compilation).
   const int runtime_msv = run_time_msv_stripes(msv_bits, needed_stripes(M, msv_nodes));
   const int exact_viterbi = needed_stripes(M, kWordNodesPerStripe);
-  const bool exact_is_static = msv_stripes_ == runtime_msv && viterbi_stripes_ == exact_viterbi;
-  if (options_.runtime_compiled && !exact_is_static) {
+  const bool static_has_them = msv_stripes_ == runtime_msv && viterbi_stripes_ == exact_viterbi;
+  if (options_.runtime_compiled && !static_has_them) {
     if (exact_viterbi > kRuntimeMaxWordStripes && runtime_compilation_works()) throw too_long(true);
     tables_->runtime = runtime_kernels(msv_bits, runtime_msv, exact_viterbi,
                                        options_.viterbi == KernelOptions::Viterbi::kWarpFused);

@@ -144,11 +144,6 @@ def hmmsearch(
     if _is_stdin(hmms) and _is_stdin(sequences):
         raise ValueError(BOTH_STDIN_MESSAGE)
     threads = cpus if cpus and cpus > 0 else (os.cpu_count() or 1)
-    # The models are read and compiled on a thread of their own from here (the driver's start
-    # in resolve_backend takes ~0.1 s); the first chunk's filters start on those read by the
-    # time its targets are there. Errors come in hmmsearch's order: the first model's, the
-    # targets', then a later model's where it is read.
-    models = _ModelStream(hmms, options.bit_cutoffs)
     where = resolve_backend(backend, "hmm_filters")  # raises if 'cuda' cannot be honoured
     # Sequence files in blocks of block_bytes; a packed or in-memory database on the GPU in
     # larger chunks (fewer cascade calls), unless block_bytes says otherwise.
@@ -172,6 +167,10 @@ def hmmsearch(
             uploaded = ReadAhead((chunk, _upload(chunk)) for chunk in chunks)
         except Exception as exc:
             opening_error = exc
+    # The models are read and compiled on a thread of their own; the first chunk's filters
+    # start on those read by the time its targets are there. Errors come in hmmsearch's
+    # order: the first model's, the targets', then a later model's where it is read.
+    models = _ModelStream(hmms, options.bit_cutoffs)
     try:
         ready = models.first()
         if opening_error is not None:
