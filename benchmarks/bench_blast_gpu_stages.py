@@ -2,17 +2,20 @@
 """blastp's two-hit stage on the GPU (cuda/blast) stage by stage, against the CPU stage.
 
 Random subjects (``--subjects``, lengths 50-700, Robinson & Robinson composition) and random
-queries of 100, 500 and 1,000 residues. For each query: the CPU stage
-(``_core.blast_ungapped_hsps``, one thread) and the GPU stage
-(``_core.gpu_blast_ungapped_hsps``) for each ``--bins`` and each ``--extensions`` variant
-(cuBLASTP's diagonal-based: a thread per diagonal; window-based: a warp per diagonal, 32
-cells a step; the paper reports window-based 12-24% faster), with the GPU's seconds per stage
-(upload, hit detection, assembling + segmented sort, filter, extension, host ordering), its
-counters (word hits, pairs, extensions, overflowed subjects, batches) and whether its HSPs
-equal the CPU's. A JSON record goes to benchmarks/results/.
+queries of ``--query-lengths`` residues. For each query: the CPU stage
+(``_core.blast_ungapped_hsps``, one thread; up to ``--cpu-max-length``) and the GPU stage
+(``_core.gpu_blast_ungapped_hsps``, median of ``--repeat``) for each ``--bins``, each
+``--extensions`` variant (cuBLASTP's diagonal-based: a thread per diagonal; hit-based: a thread
+per pair, then each diagonal replayed; window-based: a warp per diagonal, 32 cells a step; the
+paper reports window-based 12-24% faster than diagonal-based) and each ``--scorings`` table
+(the query's PSSM or BLOSUM62 in shared memory; the paper's Kepler crossover was between 127
+and 517 residues), with the GPU's seconds per stage (upload, hit detection, assembling +
+segmented sort, filter, extension, host ordering), its counters (word hits, pairs, extensions,
+overflowed subjects, batches) and whether its HSPs equal the CPU's (beyond
+``--cpu-max-length``: the first GPU variant's). A JSON record goes to benchmarks/results/.
 
     python benchmarks/bench_blast_gpu_stages.py --subjects 200000 --bins 32 64 128 256 \
-        --extensions diagonal window
+        --extensions diagonal hit window --scorings pssm blosum62
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import shlex
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -41,8 +45,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--subjects", type=int, default=100_000, help="database size [100000]")
     ap.add_argument("--bins", type=int, nargs="+", default=[128], help="bins per subject [128]")
-    ap.add_argument("--extensions", nargs="+", default=["diagonal", "window"],
-                    choices=["diagonal", "window"], help="extension variants [both]")
+    ap.add_argument("--extensions", nargs="+", default=["diagonal", "hit", "window"],
+                    choices=["diagonal", "hit", "window"], help="extension variants [all]")
+    ap.add_argument("--scorings", nargs="+", default=["auto"],
+                    choices=["auto", "pssm", "blosum62"], help="score tables [auto]")
+    ap.add_argument("--query-lengths", type=int, nargs="+", default=[100, 500, 1000],
+                    help="query lengths [100 500 1000]")
+    ap.add_argument("--cpu-max-length", type=int, default=1000,
+                    help="longest query the CPU stage runs for [1000]")
+    ap.add_argument("--repeat", type=int, default=1, help="GPU runs per variant [1]")
     ap.add_argument("--x-drop", type=int, default=16, help="raw X-drop [16]")
     ap.add_argument("--cutoff", type=int, default=30, help="raw score cutoff [30]")
     ap.add_argument("--seed", type=int, default=1)
@@ -63,33 +74,44 @@ def main(argv: list[str] | None = None) -> int:
     records = [(f"s{i}", "".join(letters[bounds[i] : bounds[i + 1]])) for i in range(len(lengths))]
     codes, offsets, _ = blast.encode(records)
     print(f"{len(lengths)} subjects, {int(offsets[-1])} residues")
-    header = f"{'qlen':>5} {'bins':>5} {'ext.':>8} {'cpu s':>7} {'gpu s':>7} " + " ".join(
-        f"{s[:-2]:>7}" for s in STAGES
-    )
+    header = f"{'qlen':>5} {'bins':>5} {'ext.':>8} {'scores':>8} {'cpu s':>7} {'gpu s':>7} "
+    header += " ".join(f"{s[:-2]:>7}" for s in STAGES)
     print(header + f" {'hits':>11} {'pairs':>10} {'ext':>9} {'ovf':>5} {'equal':>5}")
     rows = []
-    for qlen in (100, 500, 1000):
+    for qlen in args.query_lengths:
         query = blast.encode([("q", "".join(rng.choice(AMINO, size=qlen, p=p)))])[0]
         common = (query, codes, offsets, args.x_drop, args.cutoff)
-        t0 = time.perf_counter()
-        cpu_rows, cpu_count = _core.blast_ungapped_hsps(*common)
-        cpu_s = time.perf_counter() - t0
+        cpu_s, reference = None, None
+        if qlen <= args.cpu_max_length:
+            t0 = time.perf_counter()
+            reference, cpu_count = _core.blast_ungapped_hsps(*common)
+            cpu_s = time.perf_counter() - t0
         _core.gpu_blast_ungapped_hsps(*common, bins=args.bins[0])  # warm-up (context, modules)
         for bins in args.bins:
             for extension in args.extensions:
-                t0 = time.perf_counter()
-                gpu_rows, count = _core.gpu_blast_ungapped_hsps(*common, bins=bins,
-                                                                extension=extension)
-                gpu_s = time.perf_counter() - t0
-                equal = all(np.array_equal(gpu_rows[c], cpu_rows[c]) for c in cpu_rows)
-                equal = equal and count["extensions"] == cpu_count["extensions"]
-                row = {"query_length": qlen, "bins": bins, "extension": extension,
-                       "cpu_s": cpu_s, "gpu_s": gpu_s, "equal": bool(equal), **count}  # fmt: skip
-                rows.append(row)
-                print(f"{qlen:>5} {bins:>5} {extension:>8} {cpu_s:7.3f} {gpu_s:7.3f} "
-                      + " ".join(f"{count[s]:7.3f}" for s in STAGES)
-                      + f" {count['word_hits']:>11} {count['pairs']:>10} {count['extensions']:>9}"
-                      f" {count['overflowed_subjects']:>5} {str(equal):>5}")  # fmt: skip
+                for scoring in args.scorings:
+                    times = []
+                    for _ in range(args.repeat):
+                        t0 = time.perf_counter()
+                        gpu_rows, count = _core.gpu_blast_ungapped_hsps(
+                            *common, bins=bins, extension=extension, scoring=scoring)
+                        times.append(time.perf_counter() - t0)
+                    gpu_s = statistics.median(times)
+                    if reference is None:
+                        reference, cpu_count = gpu_rows, count
+                    equal = all(np.array_equal(gpu_rows[c], reference[c]) for c in reference)
+                    equal = equal and count["extensions"] == cpu_count["extensions"]
+                    row = {"query_length": qlen, "bins": bins, "extension": extension,
+                           "scoring": scoring, "cpu_s": cpu_s, "gpu_s": gpu_s,
+                           "gpu_times_s": times, "equal": bool(equal),
+                           "reference": "cpu" if cpu_s is not None else "gpu", **count}  # fmt: skip
+                    rows.append(row)
+                    cpu_text = f"{cpu_s:7.3f}" if cpu_s is not None else f"{'-':>7}"
+                    print(f"{qlen:>5} {bins:>5} {extension:>8} {scoring:>8} {cpu_text} "
+                          f"{gpu_s:7.3f} " + " ".join(f"{count[s]:7.3f}" for s in STAGES)
+                          + f" {count['word_hits']:>11} {count['pairs']:>10}"
+                          f" {count['extensions']:>9} {count['overflowed_subjects']:>5}"
+                          f" {str(equal):>5}", flush=True)  # fmt: skip
     record = {
         "benchmark": "blast_gpu_stages",
         "started": started.isoformat(timespec="seconds"),

@@ -209,7 +209,8 @@ if want("mrf"):
 # blastp's two-hit stage (cuda/blast): hit detection, assembling, segmented sort, filter and
 # extension on random subjects (lengths 0 to 900) with a planted copy of the query, poly-A
 # against poly-A (bins overflow), default bins, one slot per bin (every bin redone), and small
-# batches; rows and counters equal to the CPU stage's.
+# batches, each extension variant with the PSSM and with BLOSUM62; rows and counters equal to
+# the CPU stage's; then blastp with the GPU stage in batches handed to the CPU's threads.
 if want("blast"):
     from gpuseq import blast
 
@@ -223,11 +224,20 @@ if want("blast"):
         qcodes = blast.encode([("q", q)])[0]
         cpu_rows, cpu_count = core.blast_ungapped_hsps(qcodes, codes, offsets, 16, 15)
         for options in ({}, {"bin_capacity": 1, "bins": 32}, {"batch_hits": 3000},
-                        {"extension": "window"}, {"extension": "window", "batch_hits": 3000}):
+                        {"extension": "window"}, {"extension": "window", "batch_hits": 3000},
+                        {"extension": "hit"}, {"extension": "hit", "batch_hits": 3000},
+                        {"scoring": "blosum62"}, {"extension": "hit", "scoring": "blosum62"},
+                        {"extension": "window", "scoring": "blosum62"}):
             gpu_rows, gpu_count = core.gpu_blast_ungapped_hsps(
                 qcodes, codes, offsets, 16, 15, **options
             )
             failures += not all(np.array_equal(gpu_rows[c], cpu_rows[c]) for c in cpu_rows)
             failures += gpu_count["extensions"] != cpu_count["extensions"]
+    pair = [("q", query), ("polyA", "A" * 120)]
+    expected = blast.outfmt6_lines(blast.blastp(pair, records, backend="cpu", evalue=100.0))
+    for extension in ("diagonal", "hit"):
+        got = blast.blastp(pair, records, backend="cuda", evalue=100.0,
+                           gpu_options={"batch_hits": 3000, "extension": extension})
+        failures += blast.outfmt6_lines(got) != expected
 print("GPU kernels differing from the CPU:", failures)
 raise SystemExit(1 if failures else 0)

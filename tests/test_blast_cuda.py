@@ -1,9 +1,11 @@
 """blastp's two-hit stage on the GPU (cuda/blast) against the CPU stage (cpp/blast/ungapped),
-which tests/test_blast_ungapped.py holds equal to NCBI blastp: the ungapped HSPs as sets
-(coordinates, scores, seeds), the word hits and extensions counted, on generated subjects
-(lengths 0 to 100,000, planted homologs, a query far longer than any shared-memory table,
-poly-A subjects whose bins overflow) and on Debian's dolphin proteome; then blastp's
-outfmt-6 rows with backend="cuda" against backend="cpu"."""
+which tests/test_blast_ungapped.py holds equal to NCBI blastp: the ungapped HSPs (coordinates,
+scores, seeds, order), the word hits and extensions counted, for every extension variant
+(diagonal-, hit- and window-based) and both score tables (query PSSM, BLOSUM62), on generated
+subjects (lengths 0 to 100,000, planted homologs, queries at and beyond the PSSM's limit,
+poly-A subjects whose bins overflow) and on Debian's dolphin proteome; then blastp's outfmt-6
+rows with backend="cuda" against backend="cpu", the CPU's gapped stage taking the GPU's
+batches as they come (and the same pipeline with the CPU's stage, where there is no GPU)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,9 @@ from gpuseq import _core, blast
 from gpuseq.errors import BackendError
 
 PLAST = Path("/usr/share/doc/plast-example/db")
-EXTENSIONS = ("diagonal", "window")  # the GPU's ungapped extension variants
+EXTENSIONS = ("diagonal", "hit", "window")  # the GPU's ungapped extension variants
+SCORINGS = ("pssm", "blosum62")  # where the extension kernels read scores
+PSSM_MAX_QUERY = 4000  # cuda/blast/gpu_ungapped.hpp kPssmMaxQuery
 HSP_COLUMNS = ["subject", "q_start", "s_start", "length", "score", "seed_q", "seed_s"]
 
 
@@ -37,23 +41,27 @@ def compare(
     threshold=11,
     **gpu_options,
 ) -> dict:
-    """CPU and GPU stages on the same input, every extension variant of the GPU: equal HSP
-    sets and counters; the GPU counters (the last variant's)."""
+    """CPU and GPU stages on the same input, every extension variant of the GPU with each score
+    table the query fits: equal HSPs and counters; the GPU counters (the last run's)."""
     q = query if isinstance(query, np.ndarray) else blast.encode([("q", query)])[0]
     args = (q, codes, offsets, x_drop, cutoff, window, threshold)
     cpu_rows, cpu_count = _core.blast_ungapped_hsps(*args)
+    scorings = SCORINGS if len(q) <= PSSM_MAX_QUERY else ("blosum62", "auto")
     for extension in EXTENSIONS:
-        gpu_rows, gpu_count = _core.gpu_blast_ungapped_hsps(
-            *args, **gpu_options, extension=extension
-        )
-        assert hsp_set(gpu_rows) == hsp_set(cpu_rows), extension
-        assert len(gpu_rows["score"]) == len(cpu_rows["score"])  # no HSP twice
-        # Same rows in the same order: subjects in order, each in blastp's HSP order.
-        for c in HSP_COLUMNS:
-            assert np.array_equal(gpu_rows[c], cpu_rows[c]), (extension, c)
-        assert gpu_count["word_hits"] == cpu_count["word_hits"]
-        assert gpu_count["extensions"] == cpu_count["extensions"], extension
-        assert gpu_count["pairs"] >= gpu_count["extensions"]  # the filter keeps every extended pair
+        for scoring in scorings:
+            variant = (extension, scoring)
+            gpu_rows, gpu_count = _core.gpu_blast_ungapped_hsps(
+                *args, **gpu_options, extension=extension, scoring=scoring
+            )
+            assert hsp_set(gpu_rows) == hsp_set(cpu_rows), variant
+            assert len(gpu_rows["score"]) == len(cpu_rows["score"])  # no HSP twice
+            # Same rows in the same order: subjects in order, each in blastp's HSP order.
+            for c in HSP_COLUMNS:
+                assert np.array_equal(gpu_rows[c], cpu_rows[c]), (variant, c)
+            assert gpu_count["word_hits"] == cpu_count["word_hits"]
+            assert gpu_count["extensions"] == cpu_count["extensions"], variant
+            # The filter keeps every extended pair.
+            assert gpu_count["pairs"] >= gpu_count["extensions"]
     return gpu_count
 
 
@@ -124,12 +132,26 @@ def test_poly_a_overflows_its_bins():
 
 @pytest.mark.cuda
 def test_long_query(generated):
-    """A 12,000-residue query (no shared-memory table of the query is used at any length)."""
+    """A 12,000-residue query, three times the PSSM's limit: BLOSUM62 (also under "auto"),
+    and a PSSM asked for is refused."""
     rng = generated["rng"]
     query = random_protein(rng, 5_000) + generated["query"] + random_protein(rng, 6_700)
-    count = compare(query, generated["codes"][: generated["offsets"][200]],
-                    generated["offsets"][:201])  # fmt: skip
+    codes, offsets = generated["codes"][: generated["offsets"][200]], generated["offsets"][:201]
+    count = compare(query, codes, offsets)
     assert count["word_hits"] > 0
+    q = blast.encode([("q", query)])[0]
+    with pytest.raises(ValueError, match="PSSM"):
+        _core.gpu_blast_ungapped_hsps(q, codes, offsets, 16, 20, scoring="pssm")
+
+
+@pytest.mark.cuda
+def test_queries_at_the_pssm_limit(generated):
+    """Queries of exactly the PSSM's limit and one residue over it, each with a homolog."""
+    rng = generated["rng"]
+    for length in (PSSM_MAX_QUERY, PSSM_MAX_QUERY + 1):
+        query = random_protein(rng, length - 300) + generated["query"]
+        count = compare(query, generated["codes"], generated["offsets"])
+        assert count["extensions"] > 50
 
 
 @pytest.mark.cuda
@@ -166,15 +188,54 @@ def test_dolphin_hsps_equal_cpu(dolphin):
 
 @pytest.mark.cuda
 @pytest.mark.parametrize("ungapped", [True, False])
-def test_blastp_rows_equal_cpu(generated, ungapped):
+@pytest.mark.parametrize(
+    "gpu_options",
+    [{}, {"batch_hits": 5000, "extension": "hit"}, {"batch_hits": 20000, "extension": "window"}],
+    ids=["defaults", "small_batches_hit", "batches_window"],
+)
+def test_blastp_rows_equal_cpu(generated, ungapped, gpu_options):
+    """Rows with the GPU stage equal the CPU's, also when the gapped stage takes many small
+    batches from the GPU as they come."""
     rng = np.random.default_rng(99)
     queries = [("q300", generated["query"]), ("q150", random_protein(rng, 150))]
     subjects = generated["records"]
     options = {"ungapped": ungapped, "comp_based_stats": 0 if ungapped else 2, "evalue": 100.0}
     cpu = blast.blastp(queries, subjects, backend="cpu", **options)
-    gpu = blast.blastp(queries, subjects, backend="cuda", **options)
+    gpu = blast.blastp(queries, subjects, backend="cuda", gpu_options=gpu_options, **options)
     assert len(cpu) > 5
     assert blast.outfmt6_lines(gpu) == blast.outfmt6_lines(cpu)
+
+
+@pytest.mark.parametrize("ungapped", [True, False])
+@pytest.mark.parametrize("batch_subjects", [1, 7, 1000])
+def test_pipelined_stage_gives_the_same_rows(generated, monkeypatch, ungapped, batch_subjects):
+    """The pipeline the GPU stage runs in (its own thread handing batches of subjects to the
+    search's threads as they finish), driven by the CPU's two-hit stage so that it is tested
+    where there is no GPU: the rows equal the CPU's in-loop stage's."""
+    rng = np.random.default_rng(98)
+    queries = [("q300", generated["query"]), ("q150", random_protein(rng, 150))]
+    subjects = generated["records"]
+    options = {"ungapped": ungapped, "comp_based_stats": 0 if ungapped else 2, "evalue": 100.0,
+               "num_threads": 4}  # fmt: skip
+    expected = blast.outfmt6_lines(blast.blastp(queries, subjects, backend="cpu", **options))
+    monkeypatch.setattr(
+        blast, "_stage", lambda backend, gpu: ("cpu-batches", {"batch_subjects": batch_subjects})
+    )
+    assert len(expected) > 5
+    assert blast.outfmt6_lines(blast.blastp(queries, subjects, **options)) == expected
+
+
+def test_stage_options_are_checked():
+    codes, offsets, _ = blast.encode([("s", "MKVLAAGIVALLLW")])
+    q, letters = blast.encode([("q", "MKVLAAGIVALLLW")])[0], np.zeros(14, np.uint8)
+    search = _core.blast_ungapped_search
+    with pytest.raises(ValueError, match="batch_subjects"):
+        search([q], [letters], codes, offsets, 14, stage="cpu-batches",
+               stage_options={"batch_subjects": 0})  # fmt: skip
+    with pytest.raises(ValueError, match="stage must be"):
+        search([q], [letters], codes, offsets, 14, stage="gpu")
+    with pytest.raises(ValueError, match="no stage options"):
+        search([q], [letters], codes, offsets, 14, stage_options={"bins": 4})
 
 
 @pytest.mark.cuda

@@ -131,23 +131,78 @@ UngappedSearchOptions search_options(double evalue, int32_t max_target_seqs, int
   return o;
 }
 
-// The two-hit stage for the searches: empty (TwoHitFinder on CPU threads) or the GPU's.
-UngappedStage ungapped_stage(bool gpu) {
-  if (!gpu) return {};
 #ifdef GPUSEQ_WITH_CUDA
-  return [](const WordLookup& lookup, const uint8_t* query,
-            const std::vector<QueryContext>& contexts, int32_t window, const uint8_t* subjects,
-            const int64_t* offsets, int32_t subject_count, SearchCounters* counters) {
+// The GPU stage's options from a dict (bins, bin_capacity, batch_hits, extension, scoring).
+cuda::blast::GpuUngappedOptions gpu_stage_options(const py::dict& d) {
+  cuda::blast::GpuUngappedOptions o;
+  for (auto item : d) {
+    const std::string key = py::str(item.first);
+    if (key == "bins") {
+      o.bins = item.second.cast<int32_t>();
+    } else if (key == "bin_capacity") {
+      o.bin_capacity = item.second.cast<int32_t>();
+    } else if (key == "batch_hits") {
+      o.batch_hits = item.second.cast<int64_t>();
+    } else if (key == "extension") {
+      const std::string v = item.second.cast<std::string>();
+      if (v != "diagonal" && v != "hit" && v != "window")
+        throw std::invalid_argument("extension must be 'diagonal', 'hit' or 'window'");
+      o.extension = v == "window" ? cuda::blast::GpuExtension::kWindow
+                    : v == "hit"  ? cuda::blast::GpuExtension::kHit
+                                  : cuda::blast::GpuExtension::kDiagonal;
+    } else if (key == "scoring") {
+      const std::string v = item.second.cast<std::string>();
+      if (v != "auto" && v != "pssm" && v != "blosum62")
+        throw std::invalid_argument("scoring must be 'auto', 'pssm' or 'blosum62'");
+      o.scoring = v == "pssm"       ? cuda::blast::GpuScoring::kPssm
+                  : v == "blosum62" ? cuda::blast::GpuScoring::kBlosum62
+                                    : cuda::blast::GpuScoring::kAuto;
+    } else {
+      throw std::invalid_argument("unknown GPU stage option '" + key +
+                                  "' (bins, bin_capacity, batch_hits, extension, scoring)");
+    }
+  }
+  return o;
+}
+#endif
+
+// The two-hit stage for the searches: "cpu" (none: TwoHitFinder on the search's threads),
+// "cuda" (the GPU's, options as gpu_stage_options) or "cpu-batches" (TwoHitFinder on the
+// stage's thread in batches of options["batch_subjects"]: the GPU's pipeline without a GPU).
+UngappedStage ungapped_stage(const std::string& stage, const py::dict& options) {
+  if (stage == "cpu") {
+    if (!options.empty()) throw std::invalid_argument("the CPU stage takes no stage options");
+    return {};
+  }
+  if (stage == "cpu-batches") {
+    int32_t batch = 64;
+    for (auto item : options) {
+      if (py::str(item.first).cast<std::string>() != "batch_subjects")
+        throw std::invalid_argument("the cpu-batches stage takes batch_subjects only");
+      batch = item.second.cast<int32_t>();
+    }
+    return batched_cpu_stage(batch);
+  }
+  if (stage != "cuda") throw std::invalid_argument("stage must be 'cpu', 'cuda' or 'cpu-batches'");
+#ifdef GPUSEQ_WITH_CUDA
+  const cuda::blast::GpuUngappedOptions gpu_options = gpu_stage_options(options);
+  return [gpu_options](const WordLookup& lookup, const uint8_t* query,
+                       const std::vector<QueryContext>& contexts, int32_t window,
+                       const uint8_t* subjects, const int64_t* offsets, int32_t subject_count,
+                       SearchCounters* counters, const UngappedBatchSink& sink) {
     cuda::blast::GpuUngappedCounters c;
-    std::vector<std::vector<UngappedHsp>> per_subject(subject_count);
-    for (cuda::blast::SubjectHsp& h : cuda::blast::gpu_ungapped_hsps(
-             lookup, query, contexts, window, subjects, offsets, subject_count, {}, &c))
-      per_subject[h.subject].push_back(h.hsp);
+    std::vector<std::vector<UngappedHsp>> per_subject;
+    cuda::blast::gpu_ungapped_hsps(
+        lookup, query, contexts, window, subjects, offsets, subject_count, gpu_options, &c,
+        [&](int32_t first, int32_t last, std::vector<cuda::blast::SubjectHsp>& hsps) {
+          per_subject.assign(static_cast<size_t>(last - first), {});
+          for (cuda::blast::SubjectHsp& h : hsps) per_subject[h.subject - first].push_back(h.hsp);
+          sink(first, last, per_subject);
+        });
     if (counters) {
       counters->word_hits += c.word_hits;
       counters->extensions += c.extensions;
     }
-    return per_subject;
   };
 #else
   throw std::runtime_error("this gpuseq build has no CUDA code");
@@ -512,25 +567,24 @@ void bind_blast(py::module_& m) {
       "gpu_blast_ungapped_hsps",
       [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets, int32_t x_drop,
          int32_t cutoff, int window, int threshold, int32_t bins, int32_t bin_capacity,
-         int64_t batch_hits, const std::string& extension) {
+         int64_t batch_hits, const std::string& extension, const std::string& scoring) {
         int32_t n = query_length_of(query);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
         if (window < 1) throw std::invalid_argument("window must be at least 1");
-        if (extension != "diagonal" && extension != "window")
-          throw std::invalid_argument("extension must be 'diagonal' or 'window'");
+        py::dict given;
+        given["bins"] = bins;
+        given["bin_capacity"] = bin_capacity;
+        given["batch_hits"] = batch_hits;
+        given["extension"] = extension;
+        given["scoring"] = scoring;
+        const cuda::blast::GpuUngappedOptions options = gpu_stage_options(given);
         std::vector<int32_t> subject_index;
         std::vector<UngappedHsp> hsps;
         cuda::blast::GpuUngappedCounters counters;
         {
           py::gil_scoped_release release;
           WordLookup lookup(query.data(), n, threshold);
-          cuda::blast::GpuUngappedOptions options;
-          options.bins = bins;
-          options.bin_capacity = bin_capacity;
-          options.batch_hits = batch_hits;
-          options.extension = extension == "window" ? cuda::blast::GpuExtension::kWindow
-                                                    : cuda::blast::GpuExtension::kDiagonal;
           for (const cuda::blast::SubjectHsp& h : cuda::blast::gpu_ungapped_hsps(
                    lookup, query.data(), {QueryContext{0, n, x_drop, cutoff}}, window,
                    subjects.codes, subjects.offsets, subjects.count, options, &counters)) {
@@ -555,10 +609,12 @@ void bind_blast(py::module_& m) {
       py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("x_drop"), py::arg("cutoff"),
       py::arg("window") = kTwoHitWindow, py::arg("threshold") = kDefaultThreshold,
       py::arg("bins") = 128, py::arg("bin_capacity") = 0, py::arg("batch_hits") = 1 << 24,
-      py::arg("extension") = "diagonal",
+      py::arg("extension") = "diagonal", py::arg("scoring") = "auto",
       "blast_ungapped_hsps on the GPU (cuda/blast: hit detection into diagonal bins, CUB's "
       "segmented sort, the two-hit filter, the diagonal-based ('diagonal': a thread per "
-      "diagonal) or window-based ('window': a warp per diagonal, 32 cells a step) extension): "
+      "diagonal), hit-based ('hit': a thread per pair, then each diagonal replayed) or "
+      "window-based ('window': a warp per diagonal, 32 cells a step) extension, scored from a "
+      "query PSSM or BLOSUM62 in shared memory (scoring 'pssm', 'blosum62' or 'auto')): "
       "(rows, counters and seconds per stage).");
 #endif
 
@@ -567,13 +623,14 @@ void bind_blast(py::module_& m) {
       [](std::vector<CArray<uint8_t>> queries, std::vector<CArray<uint8_t>> letters,
          CArray<uint8_t> codes, CArray<int64_t> offsets, int64_t db_length, double evalue,
          int32_t max_target_seqs, int threshold, int window, double x_drop_bits, int threads,
-         std::optional<std::vector<Segments>> segments, bool gpu) {
+         std::optional<std::vector<Segments>> segments, const std::string& stage,
+         const py::dict& stage_options) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
         UngappedSearchOptions o =
             search_options(evalue, max_target_seqs, threshold, window, x_drop_bits, threads);
-        o.ungapped_stage = ungapped_stage(gpu);
+        o.ungapped_stage = ungapped_stage(stage, stage_options);
         std::vector<QueryStatistics> st;
         SearchCounters counters;
         std::vector<std::vector<SearchHit>> hits;
@@ -617,10 +674,13 @@ void bind_blast(py::module_& m) {
       py::arg("queries"), py::arg("query_letters"), py::arg("codes"), py::arg("offsets"),
       py::arg("db_length"), py::arg("evalue") = 10.0, py::arg("max_target_seqs") = 500,
       py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
-      py::arg("x_drop_bits") = 7.0, py::arg("threads") = 0,
-      py::arg("lookup_segments") = py::none(), py::arg("gpu") = false,
-      "blastp -ungapped for several queries scanned together (gpu: the two-hit stage on the "
-      "GPU): (one dict of rows in output order and statistics per query, counters). "
+      py::arg("x_drop_bits") = 7.0, py::arg("threads") = 0, py::arg("lookup_segments") = py::none(),
+      py::arg("stage") = "cpu", py::arg("stage_options") = py::dict(),
+      "blastp -ungapped for several queries scanned together (stage: 'cpu', 'cuda' the "
+      "two-hit stage on the GPU, stage_options its bins, bin_capacity, batch_hits, extension, "
+      "scoring; 'cpu-batches' the CPU's stage pipelined as the GPU's, stage_options "
+      "batch_subjects): (one dict of rows in output order and statistics per query, "
+      "counters). "
       "lookup_segments: per query the [begin, end) ranges whose words enter the lookup table "
       "(blastp's query outside its mask).");
 
@@ -630,7 +690,8 @@ void bind_blast(py::module_& m) {
          CArray<uint8_t> codes, CArray<int64_t> offsets, int64_t db_length, double evalue,
          int32_t max_target_seqs, int threshold, int window, double x_drop_ungapped_bits,
          double x_drop_gapped_bits, double x_drop_final_bits, int threads, int comp_based_stats,
-         std::optional<std::vector<Segments>> segments, bool gpu) {
+         std::optional<std::vector<Segments>> segments, const std::string& stage,
+         const py::dict& stage_options) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
         if (comp_based_stats < 0 || comp_based_stats > 3)
           throw std::invalid_argument("comp_based_stats must be 0, 1, 2 or 3");
@@ -648,7 +709,7 @@ void bind_blast(py::module_& m) {
         o.x_drop_final_bits = x_drop_final_bits;
         o.threads = threads;
         o.comp_based_stats = comp_based_stats;
-        o.ungapped_stage = ungapped_stage(gpu);
+        o.ungapped_stage = ungapped_stage(stage, stage_options);
         std::vector<GappedQueryStatistics> st;
         std::vector<std::vector<GappedSearchHit>> hits;
         {
@@ -706,10 +767,11 @@ void bind_blast(py::module_& m) {
       py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
       py::arg("x_drop_ungapped_bits") = 7.0, py::arg("x_drop_gapped_bits") = 15.0,
       py::arg("x_drop_final_bits") = 25.0, py::arg("threads") = 0, py::arg("comp_based_stats") = 0,
-      py::arg("lookup_segments") = py::none(), py::arg("gpu") = false,
-      "Gapped blastp (-comp_based_stats 0, 1, 2 or 3) for several queries scanned together (gpu: "
-      "the two-hit stage on the GPU): one dict of rows in output order per query. "
-      "lookup_segments: as blast_ungapped_search.");
+      py::arg("lookup_segments") = py::none(), py::arg("stage") = "cpu",
+      py::arg("stage_options") = py::dict(),
+      "Gapped blastp (-comp_based_stats 0, 1, 2 or 3) for several queries scanned together: one "
+      "dict of rows in output order per query. lookup_segments, stage, stage_options: as "
+      "blast_ungapped_search.");
 }
 
 }  // namespace gpuseq::bindings

@@ -1,8 +1,14 @@
 #include "blast/search.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
+#include <exception>
 #include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
 #include <utility>
 
 #include "blast/alphabet.hpp"
@@ -14,6 +20,67 @@ namespace gpuseq::blast {
 namespace {
 
 constexpr double kUngappedCutoffEvalue = 1.0e-300;  // CUTOFF_E_BLASTP
+
+// An UngappedStage run on its own thread while the search's threads take its batches: take(i)
+// waits until subject i's batch is in. The stage's error, if any, is thrown by take and by
+// finish.
+class StagedHsps {
+ public:
+  StagedHsps(const UngappedStage& stage, const WordLookup& lookup, const uint8_t* codes,
+             const std::vector<QueryContext>& contexts, int32_t window, const uint8_t* subjects,
+             const int64_t* offsets, int32_t subject_count, SearchCounters* counters)
+      : hsps_(subject_count) {
+    thread_ = std::thread([this, &stage, &lookup, &contexts, codes, window, subjects, offsets,
+                           subject_count, counters] {
+      try {
+        stage(lookup, codes, contexts, window, subjects, offsets, subject_count, counters,
+              [this](int32_t first, int32_t last, std::vector<std::vector<UngappedHsp>>& batch) {
+                for (int32_t i = first; i < last; ++i) hsps_[i] = std::move(batch[i - first]);
+                publish(last);
+              });
+        publish(static_cast<int32_t>(hsps_.size()));
+      } catch (...) {
+        std::lock_guard<std::mutex> guard(lock_);
+        failure_ = std::current_exception();
+        ready_.store(static_cast<int32_t>(hsps_.size()));
+        changed_.notify_all();
+      }
+    });
+  }
+  StagedHsps(const StagedHsps&) = delete;
+  StagedHsps& operator=(const StagedHsps&) = delete;
+  ~StagedHsps() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+  std::vector<UngappedHsp> take(int64_t subject) {
+    if (ready_.load(std::memory_order_acquire) <= subject) {
+      std::unique_lock<std::mutex> guard(lock_);
+      changed_.wait(guard, [&] { return ready_.load() > subject; });
+    }
+    if (failure_) std::rethrow_exception(failure_);
+    return std::move(hsps_[subject]);
+  }
+
+  void finish() {
+    thread_.join();
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+ private:
+  void publish(int32_t ready) {
+    std::lock_guard<std::mutex> guard(lock_);
+    ready_.store(std::max(ready_.load(), ready), std::memory_order_release);
+    changed_.notify_all();
+  }
+
+  std::vector<std::vector<UngappedHsp>> hsps_;
+  std::atomic<int32_t> ready_{0};
+  std::mutex lock_;
+  std::condition_variable changed_;
+  std::exception_ptr failure_;
+  std::thread thread_;
+};
 
 // s_EvalueComp: E-values below 1e-180 compare equal.
 int compare_evalues(double a, double b) {
@@ -120,6 +187,31 @@ QueryStatistics ungapped_query_statistics(const uint8_t* query, int32_t query_le
   return st;
 }
 
+UngappedStage batched_cpu_stage(int32_t batch_subjects) {
+  if (batch_subjects < 1) throw std::invalid_argument("batch_subjects must be positive");
+  return [batch_subjects](const WordLookup& lookup, const uint8_t* codes,
+                          const std::vector<QueryContext>& contexts, int32_t window,
+                          const uint8_t* subjects, const int64_t* offsets, int32_t subject_count,
+                          SearchCounters* counters, const UngappedBatchSink& sink) {
+    TwoHitFinder finder(lookup, codes, contexts, window);
+    SearchCounters count;
+    std::vector<std::vector<UngappedHsp>> batch;
+    for (int32_t first = 0; first < subject_count; first += batch_subjects) {
+      const int32_t last = std::min(subject_count, first + batch_subjects);
+      batch.assign(static_cast<size_t>(last - first), {});
+      for (int32_t i = first; i < last; ++i)
+        batch[i - first] =
+            finder.run(subjects + offsets[i], static_cast<int32_t>(offsets[i + 1] - offsets[i]),
+                       &count.word_hits, &count.extensions);
+      sink(first, last, batch);
+    }
+    if (counters) {
+      counters->word_hits += count.word_hits;
+      counters->extensions += count.extensions;
+    }
+  };
+}
+
 std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput>& queries,
                                                     const uint8_t* subjects, const int64_t* offsets,
                                                     int32_t subject_count, int64_t db_length,
@@ -149,10 +241,11 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
       nq, std::vector<std::vector<SearchHit>>(subject_count));
   const int threads = options.threads > 0 ? options.threads : default_thread_count();
   std::vector<SearchCounters> worker_counters(std::max(1, threads) + 1);
-  std::vector<std::vector<UngappedHsp>> staged;
+  std::unique_ptr<StagedHsps> staged;
   if (options.ungapped_stage)
-    staged = options.ungapped_stage(lookup, all.codes.data(), all.contexts, options.window,
-                                    subjects, offsets, subject_count, &worker_counters.back());
+    staged = std::make_unique<StagedHsps>(options.ungapped_stage, lookup, all.codes.data(),
+                                          all.contexts, options.window, subjects, offsets,
+                                          subject_count, &worker_counters.back());
   parallel_for_blocks(subject_count, 64, threads, [&](int64_t begin, int64_t end, int worker) {
     TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
     SearchCounters& count = worker_counters[worker];
@@ -160,9 +253,8 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
       const uint8_t* subject = subjects + offsets[i];
       const auto subject_length = static_cast<int32_t>(offsets[i + 1] - offsets[i]);
       std::vector<UngappedHsp> hsps =
-          options.ungapped_stage
-              ? std::move(staged[i])
-              : finder.run(subject, subject_length, &count.word_hits, &count.extensions);
+          staged ? staged->take(i)
+                 : finder.run(subject, subject_length, &count.word_hits, &count.extensions);
       count.ungapped_hsps += static_cast<int64_t>(hsps.size());
       for (const UngappedHsp& h : hsps) {
         const int32_t k = all.query_of[h.context];
@@ -179,6 +271,7 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
       }
     }
   });
+  if (staged) staged->finish();
   if (counters) {
     for (const SearchCounters& c : worker_counters) {
       counters->word_hits += c.word_hits;
@@ -253,16 +346,17 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   // Preliminary stage per subject, all queries at once.
   std::vector<std::vector<std::vector<GappedHsp>>> prelim(
       nq, std::vector<std::vector<GappedHsp>>(subject_count));
-  std::vector<std::vector<UngappedHsp>> staged;
+  std::unique_ptr<StagedHsps> staged;
   if (options.ungapped_stage)
-    staged = options.ungapped_stage(lookup, all.codes.data(), all.contexts, options.window,
-                                    subjects, offsets, subject_count, nullptr);
+    staged =
+        std::make_unique<StagedHsps>(options.ungapped_stage, lookup, all.codes.data(), all.contexts,
+                                     options.window, subjects, offsets, subject_count, nullptr);
   parallel_for_blocks(subject_count, 64, threads, [&](int64_t begin, int64_t end, int) {
     TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
     std::vector<std::vector<UngappedHsp>> per_query(nq);
     for (int64_t i = begin; i < end; ++i) {
       std::vector<UngappedHsp> ungapped =
-          options.ungapped_stage ? std::move(staged[i]) : finder.run(subject_at(i), length_at(i));
+          staged ? staged->take(i) : finder.run(subject_at(i), length_at(i));
       if (ungapped.empty()) continue;
       for (auto& l : per_query) l.clear();
       for (UngappedHsp& h : ungapped) per_query[all.query_of[h.context]].push_back(h);
@@ -274,6 +368,7 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
       }
     }
   });
+  if (staged) staged->finish();
 
   // Preliminary hit lists (GetPrelimHitlistSize).
   const int64_t n = std::max(1, options.max_target_seqs);

@@ -16,13 +16,23 @@ namespace gpuseq::blast {
 
 struct SearchCounters;
 
-// The two-hit stage of all subjects at once, in place of TwoHitFinder per subject (the
-// bindings set the GPU's, cuda/blast/gpu_ungapped.hpp, for backend="cuda"): for each subject
-// i the HSPs TwoHitFinder::run gives it for these contexts; adds word hits and extensions.
-using UngappedStage = std::function<std::vector<std::vector<UngappedHsp>>(
+// Receives the two-hit stage's HSPs of subjects [first, last): hsps[i - first] for subject i.
+using UngappedBatchSink =
+    std::function<void(int32_t first, int32_t last, std::vector<std::vector<UngappedHsp>>& hsps)>;
+
+// The two-hit stage in place of TwoHitFinder per subject (the bindings set the GPU's,
+// cuda/blast/gpu_ungapped.hpp, for backend="cuda"): hands `sink` each subject's HSPs as
+// TwoHitFinder::run gives them for these contexts, in batches of consecutive subjects in
+// order; adds word hits and extensions. The search runs it on a thread of its own and its CPU
+// threads take each batch as it comes (the GPU runs the next batch meanwhile).
+using UngappedStage = std::function<void(
     const WordLookup& lookup, const uint8_t* codes, const std::vector<QueryContext>& contexts,
     int32_t window, const uint8_t* subjects, const int64_t* offsets, int32_t subject_count,
-    SearchCounters* counters)>;
+    SearchCounters* counters, const UngappedBatchSink& sink)>;
+
+// The CPU's two-hit stage (TwoHitFinder) as an UngappedStage: one thread, batches of
+// `batch_subjects` consecutive subjects. The GPU stage's pipeline without a GPU, for tests.
+UngappedStage batched_cpu_stage(int32_t batch_subjects);
 
 struct UngappedSearchOptions {
   double evalue = 10.0;

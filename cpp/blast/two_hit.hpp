@@ -92,56 +92,105 @@ struct SequentialWalk {
   }
 };
 
-// s_BlastAaExtendTwoHit: (q, s) is the second hit, first_end one past the first hit's word;
-// query and subject are the whole buffers (query_length: all queries of the buffer).
-// score(a, b) is BLOSUM62 for query code a and subject code b. Walk does each direction
-// (SequentialWalk; the GPU's window-based variant walks 32 cells at a time with the same result).
+// s_BlastAaExtendTwoHit in two halves, so that the GPU's hit-based variant can run both
+// before it knows whether the right one counts. score(q, b) is BLOSUM62 for query position q
+// (its code in the whole buffer of queries) against subject code b; a query PSSM gives the
+// same numbers. Walk does each direction (SequentialWalk; the GPU's window-based variant walks
+// 32 cells at a time with the same result).
+
+// The left half from the second hit (q, s): it starts one past the best-scoring prefix of the
+// second word, at (q0, s0), and reaches back `length` cells for `best`.
+struct LeftExtension {
+  int32_t q0 = 0, s0 = 0, best = 0, length = 0;
+};
+
+// The right half from (q0, s0), started from the left half's best: `best` over `length`
+// cells; s_last is where the walk stopped.
+struct RightExtension {
+  int32_t best = 0, length = 0, s_last = 0;
+};
+
 #if defined(__CUDACC__)
 #pragma nv_exec_check_disable  // a device-only Walk is only instantiated in device code
 #endif
 template <class Score, class Walk = SequentialWalk>
-GPUSEQ_HOST_DEVICE TwoHitExtension extend_two_hit(const uint8_t* query, int32_t query_length,
-                                                  const uint8_t* subject, int32_t subject_length,
-                                                  int32_t q, int32_t s, int32_t first_end,
-                                                  int32_t x_drop, const Score& score,
-                                                  const Walk& walk = Walk{}) {
-  // Start the left extension one past the best-scoring prefix of the second word.
+GPUSEQ_HOST_DEVICE LeftExtension extend_left(const uint8_t* subject, int32_t q, int32_t s,
+                                             int32_t x_drop, const Score& score,
+                                             const Walk& walk = Walk{}) {
   int32_t prefix_best = 0, prefix_len = 0, acc = 0;
   for (int32_t i = 0; i < kTwoHitWord; ++i) {
-    acc += score(query[q + i], subject[s + i]);
+    acc += score(q + i, subject[s + i]);
     if (acc > prefix_best) {
       prefix_best = acc;
       prefix_len = i + 1;
     }
   }
-  const int32_t q0 = q + prefix_len, s0 = s + prefix_len;
-
-  // Left: positions (q0-1-t, s0-1-t) for t = 0..min(q0, s0)-1.
-  int32_t left_best = 0, left_len = 0, sum = 0;
+  LeftExtension left;
+  left.q0 = q + prefix_len;
+  left.s0 = s + prefix_len;
+  const int32_t q0 = left.q0, s0 = left.s0;
+  // Positions (q0-1-t, s0-1-t) for t = 0..min(q0, s0)-1.
+  int32_t sum = 0;
   walk.template walk<false>(
-      q0 < s0 ? q0 : s0, x_drop,
-      [&](int32_t t) { return score(query[q0 - 1 - t], subject[s0 - 1 - t]); }, sum, left_best,
-      left_len);
+      q0 < s0 ? q0 : s0, x_drop, [&](int32_t t) { return score(q0 - 1 - t, subject[s0 - 1 - t]); },
+      sum, left.best, left.length);
+  return left;
+}
 
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <class Score, class Walk = SequentialWalk>
+GPUSEQ_HOST_DEVICE RightExtension extend_right(const LeftExtension& left, int32_t query_length,
+                                               const uint8_t* subject, int32_t subject_length,
+                                               int32_t x_drop, const Score& score,
+                                               const Walk& walk = Walk{}) {
+  const int32_t q0 = left.q0, s0 = left.s0;
+  const int32_t n =
+      subject_length - s0 < query_length - q0 ? subject_length - s0 : query_length - q0;
+  RightExtension right;
+  right.best = left.best;
+  int32_t sum = left.best;
+  right.s_last = s0 + walk.template walk<true>(
+                          n, x_drop, [&](int32_t t) { return score(q0 + t, subject[s0 + t]); }, sum,
+                          right.best, right.length);
+  return right;
+}
+
+// The right half counts only if the left one reached back to the first hit (first_end: one
+// past the first hit's word).
+GPUSEQ_HOST_DEVICE inline bool right_half_runs(const LeftExtension& left, int32_t first_end) {
+  return left.length >= left.s0 - first_end;
+}
+
+// The extension from its halves (right: nullptr when it did not run).
+GPUSEQ_HOST_DEVICE inline TwoHitExtension join_halves(const LeftExtension& left,
+                                                      const RightExtension* right) {
   TwoHitExtension ext;
-  int32_t right_best = 0, right_len = 0;
-  // The right extension runs only if the left one reached back to the first hit.
-  if (left_len >= s0 - first_end) {
-    ext.right_extended = true;
-    const int32_t n =
-        subject_length - s0 < query_length - q0 ? subject_length - s0 : query_length - q0;
-    right_best = left_best;
-    sum = left_best;
-    ext.s_last =
-        s0 + walk.template walk<true>(
-                 n, x_drop, [&](int32_t t) { return score(query[q0 + t], subject[s0 + t]); }, sum,
-                 right_best, right_len);
-  }
-  ext.q_start = q0 - left_len;
-  ext.s_start = s0 - left_len;
-  ext.length = left_len + right_len;
-  ext.score = left_best > right_best ? left_best : right_best;
+  ext.q_start = left.q0 - left.length;
+  ext.s_start = left.s0 - left.length;
+  ext.length = left.length + (right ? right->length : 0);
+  ext.score = right && right->best > left.best ? right->best : left.best;
+  ext.right_extended = right != nullptr;
+  ext.s_last = right ? right->s_last : 0;
   return ext;
+}
+
+// s_BlastAaExtendTwoHit: (q, s) is the second hit, first_end one past the first hit's word;
+// query_length covers all queries of the buffer, subject is the whole subject.
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <class Score, class Walk = SequentialWalk>
+GPUSEQ_HOST_DEVICE TwoHitExtension extend_two_hit(int32_t query_length, const uint8_t* subject,
+                                                  int32_t subject_length, int32_t q, int32_t s,
+                                                  int32_t first_end, int32_t x_drop,
+                                                  const Score& score, const Walk& walk = Walk{}) {
+  const LeftExtension left = extend_left(subject, q, s, x_drop, score, walk);
+  if (!right_half_runs(left, first_end)) return join_halves(left, nullptr);
+  const RightExtension right =
+      extend_right(left, query_length, subject, subject_length, x_drop, score, walk);
+  return join_halves(left, &right);
 }
 
 // One word hit (q, s) of a diagonal in TwoHitFinder's order: the two-hit test, the check that

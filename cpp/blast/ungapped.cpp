@@ -39,7 +39,8 @@ std::vector<UngappedHsp> TwoHitFinder::run(const uint8_t* subject, int32_t subje
   const bool several = contexts_.size() > 1;
   int64_t hits = 0, extended = 0;
   const ScoreMatrix& m = blosum62();
-  const auto score = [&m](uint8_t a, uint8_t b) { return m[a][b]; };
+  const uint8_t* const query = query_;
+  const auto score = [&m, query](int32_t q, uint8_t b) { return m[query[q]][b]; };
 
   // The scan of scan_subject (lookup.hpp), written out for the two-hit state machine.
   for (int32_t s = 0; s + kWordSize <= subject_length; ++s) {
@@ -52,8 +53,8 @@ std::vector<UngappedHsp> TwoHitFinder::run(const uint8_t* subject, int32_t subje
           diagonal[q - s], q, s, window, contexts_.data(),
           [&](int32_t at) { return several ? context_of(at) : 0; },
           [&](int32_t hq, int32_t hs, int32_t first_end, int32_t x_drop) {
-            return extend_two_hit(query_, query_length_, subject, subject_length, hq, hs, first_end,
-                                  x_drop, score);
+            return extend_two_hit(query_length_, subject, subject_length, hq, hs, first_end, x_drop,
+                                  score);
           },
           [&](const TwoHitExtension& ext, int32_t c) {
             const int32_t start = contexts_[c].start;

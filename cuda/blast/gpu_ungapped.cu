@@ -205,68 +205,188 @@ struct WarpWindowWalk {
   }
 };
 
-// Ungapped extension by diagonals: kLanes = 1 is cuBLASTP's diagonal-based variant (a thread
-// per diagonal: a run of equal subject and diagonal in the sorted hits that holds a pair),
-// kLanes = 32 its window-based one (a warp per diagonal, every lane in the same state,
-// extensions by WarpWindowWalk). Either replays TwoHitFinder's state machine (two_hit_step)
-// over all of the diagonal's hits in subject order; hits an extension covered are skipped by it.
-template <int kLanes>
-__global__ void extend_diagonals(
-    const uint64_t* __restrict__ sorted, const uint8_t* __restrict__ pair,
-    const int64_t* __restrict__ runs, int64_t run_count, int64_t hit_count,
-    const uint8_t* __restrict__ codes, const int64_t* __restrict__ offsets, int32_t first_subject,
-    const uint8_t* __restrict__ query, int32_t query_length,
-    const QueryContext* __restrict__ contexts, int32_t context_count, int32_t window,
-    const int32_t* __restrict__ blosum62, DeviceHsp* __restrict__ hsps,
-    unsigned long long* __restrict__ hsp_count, unsigned long long* __restrict__ extensions) {
-  static_assert(kLanes == 1 || kLanes == 32, "a thread or a warp per diagonal");
-  using Walk = std::conditional_t<kLanes == 1, gpuseq::blast::SequentialWalk, WarpWindowWalk>;
-  __shared__ int32_t matrix[kAlphabetSize * kAlphabetSize];
-  for (int i = threadIdx.x; i < kAlphabetSize * kAlphabetSize; i += blockDim.x)
-    matrix[i] = blosum62[i];
-  __syncthreads();
-  const int64_t r = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kLanes;
-  const int lane = threadIdx.x % kLanes;
-  if (r >= run_count) return;  // the whole warp when kLanes = 32
-  const int64_t begin = runs[r], end = r + 1 < run_count ? runs[r + 1] : hit_count;
-  bool any = false;
-  for (int64_t i = begin + lane; i < end && !any; i += kLanes) any = pair[i];
-  if (kLanes > 1) any = __any_sync(kFullWarp, any);
-  if (!any) return;
-
-  const uint64_t first = sorted[begin];
-  const int32_t local = static_cast<int32_t>(first >> kSubjectShift);
-  const int32_t diagonal = static_cast<int32_t>((first >> kOffsetBits) & kOffsetMask);
-  const int32_t subject_index = first_subject + local;
-  const int64_t subject_begin = offsets[subject_index];
-  const int32_t length = static_cast<int32_t>(offsets[subject_index + 1] - subject_begin);
-  const uint8_t* subject = codes + subject_begin;
-  const int32_t* table = matrix;
-  const auto score = [table](uint8_t a, uint8_t b) { return table[a * kAlphabetSize + b]; };
-  const auto context_at = [&](int32_t q) {
-    return context_count > 1 ? context_of(contexts, context_count, q) : 0;
-  };
-  const auto extend = [&](int32_t q, int32_t s, int32_t first_end, int32_t x_drop) {
-    return gpuseq::blast::extend_two_hit(query, query_length, subject, length, q, s, first_end,
-                                         x_drop, score, Walk{});
-  };
-
-  DiagonalState state;
-  unsigned long long extended = 0;
-  for (int64_t i = begin; i < end; ++i) {
-    const int32_t s = static_cast<int32_t>(sorted[i] & kOffsetMask);
-    const int32_t q = diagonal - length + s;
-    extended += gpuseq::blast::two_hit_step(
-        state, q, s, window, contexts, context_at, extend,
-        [&](const TwoHitExtension& ext, int32_t c) {
-          if (lane != 0) return;
-          const int32_t start = contexts[c].start;
-          const unsigned long long slot = atomicAdd(hsp_count, 1ull);
-          hsps[slot] = DeviceHsp{subject_index, ext.q_start - start, ext.s_start, ext.length,
-                                 ext.score,     q - start,           s,           c};
-        });
+// Scores for the extension kernels, score(q, b) as extend_two_hit takes it, from a table in
+// shared memory: BLOSUM62 by the query's code, or the queries' PSSM by position (its row for
+// q is BLOSUM62's row for the code at q, so the two give the same numbers). Entries are int16:
+// the sentinel code between queries scores kScoreMin.
+struct Blosum62Score {
+  const int16_t* matrix;  // 28 x 28, shared
+  const uint8_t* query;   // global
+  static constexpr bool kPssm = false;
+  __device__ int32_t operator()(int32_t q, uint8_t b) const {
+    return matrix[query[q] * kAlphabetSize + b];
   }
-  if (lane == 0) atomicAdd(extensions, extended);
+};
+
+struct PssmScore {
+  const int16_t* rows;  // query_length x 28, shared
+  static constexpr bool kPssm = true;
+  __device__ int32_t operator()(int32_t q, uint8_t b) const { return rows[q * kAlphabetSize + b]; }
+};
+
+// The block's score table in shared memory (the PSSM built there from the query and BLOSUM62).
+template <class Score>
+__device__ Score load_scores(int16_t* shared, const int16_t* __restrict__ blosum62,
+                             const uint8_t* __restrict__ query, int32_t query_length) {
+  if constexpr (Score::kPssm) {
+    for (int32_t i = threadIdx.x; i < query_length * kAlphabetSize; i += blockDim.x)
+      shared[i] = blosum62[query[i / kAlphabetSize] * kAlphabetSize + i % kAlphabetSize];
+    __syncthreads();
+    return Score{shared};
+  } else {
+    for (int32_t i = threadIdx.x; i < kAlphabetSize * kAlphabetSize; i += blockDim.x)
+      shared[i] = blosum62[i];
+    __syncthreads();
+    return Score{shared, query};
+  }
+}
+
+// Both halves of one pair's extension, from the hit-based variant's first kernel.
+struct PairHalves {
+  gpuseq::blast::LeftExtension left;
+  gpuseq::blast::RightExtension right;
+};
+
+// What the extension kernels read: the batch's sorted hits, their pair flags and diagonals
+// (runs: the first hit of each), the subjects and the queries.
+struct ExtensionInputs {
+  const uint64_t* sorted;
+  const uint8_t* pair;
+  const int64_t* runs;
+  int64_t run_count, hit_count;
+  const uint8_t* codes;
+  const int64_t* offsets;
+  int32_t first_subject;
+  const uint8_t* query;
+  int32_t query_length;
+  const QueryContext* contexts;
+  int32_t context_count;
+  int32_t window;
+  const int16_t* blosum62;
+};
+
+struct ExtensionOutputs {
+  DeviceHsp* hsps;
+  unsigned long long* hsp_count;
+  unsigned long long* extensions;
+};
+
+// A hit's subject (in the batch), q and s; its subject's codes and length.
+struct HitPlace {
+  int32_t subject_index, q, s, length;
+  const uint8_t* subject;
+};
+
+__device__ HitPlace place_of(const ExtensionInputs& in, uint64_t key) {
+  const int32_t local = static_cast<int32_t>(key >> kSubjectShift);
+  const int32_t diagonal = static_cast<int32_t>((key >> kOffsetBits) & kOffsetMask);
+  HitPlace p;
+  p.subject_index = in.first_subject + local;
+  const int64_t begin = in.offsets[p.subject_index];
+  p.length = static_cast<int32_t>(in.offsets[p.subject_index + 1] - begin);
+  p.subject = in.codes + begin;
+  p.s = static_cast<int32_t>(key & kOffsetMask);
+  p.q = diagonal - p.length + p.s;
+  return p;
+}
+
+__device__ int32_t context_at(const ExtensionInputs& in, int32_t q) {
+  return in.context_count > 1 ? context_of(in.contexts, in.context_count, q) : 0;
+}
+
+// The hit-based variant's first kernel: a thread per pair (a hit the filter kept), both halves
+// of its extension whether or not the CPU would run them (a grid-stride loop, so that each
+// block fills its score table once).
+template <class Score>
+__global__ void extend_pair_hits(ExtensionInputs in, const int64_t* __restrict__ pair_hits,
+                                 int64_t pair_count, PairHalves* __restrict__ halves) {
+  extern __shared__ int16_t score_table[];
+  const Score score = load_scores<Score>(score_table, in.blosum62, in.query, in.query_length);
+  for (int64_t j = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < pair_count;
+       j += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const HitPlace p = place_of(in, in.sorted[pair_hits[j]]);
+    const int32_t x_drop = in.contexts[context_at(in, p.q)].x_drop;
+    PairHalves h;
+    h.left = gpuseq::blast::extend_left(p.subject, p.q, p.s, x_drop, score);
+    h.right =
+        gpuseq::blast::extend_right(h.left, in.query_length, p.subject, p.length, x_drop, score);
+    halves[j] = h;
+  }
+}
+
+// Ungapped extension by diagonals (a run of equal subject and diagonal in the sorted hits
+// that holds a pair), replaying TwoHitFinder's state machine (two_hit_step) over all of the
+// diagonal's hits in subject order; hits an extension covered are skipped by it. The variants:
+//   kDiagonal  a thread per diagonal, extensions by SequentialWalk;
+//   kWindow    a warp per diagonal, every lane in the same state, extensions by WarpWindowWalk;
+//   kHit       a thread per diagonal taking the extensions extend_pair_hits computed (the
+//              right half only where the state says it runs); the pairs the state machine
+//              skips are the de-duplication.
+// A grid-stride loop over diagonals, so that each block fills its score table once.
+template <GpuExtension kVariant, class Score>
+__global__ void extend_diagonals(ExtensionInputs in, ExtensionOutputs out,
+                                 const int64_t* __restrict__ pair_hits, int64_t pair_count,
+                                 const PairHalves* __restrict__ halves) {
+  constexpr int kLanes = kVariant == GpuExtension::kWindow ? 32 : 1;
+  using Walk = std::conditional_t<kLanes == 1, gpuseq::blast::SequentialWalk, WarpWindowWalk>;
+  extern __shared__ int16_t score_table[];
+  const Score score = load_scores<Score>(score_table, in.blosum62, in.query, in.query_length);
+  const int lane = threadIdx.x % kLanes;
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x / kLanes;
+  unsigned long long extended = 0;
+  for (int64_t r = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kLanes;
+       r < in.run_count; r += stride) {  // the whole warp together when kLanes = 32
+    const int64_t begin = in.runs[r], end = r + 1 < in.run_count ? in.runs[r + 1] : in.hit_count;
+    bool any = false;
+    for (int64_t i = begin + lane; i < end && !any; i += kLanes) any = in.pair[i];
+    if (kLanes > 1) any = __any_sync(kFullWarp, any);
+    if (!any) continue;
+
+    const HitPlace first = place_of(in, in.sorted[begin]);
+    // The hit-based variant's first pair of this diagonal (pair_hits is increasing).
+    int64_t next_pair = 0;
+    if constexpr (kVariant == GpuExtension::kHit) {
+      int64_t lo = 0, hi = pair_count;
+      while (lo < hi) {
+        const int64_t mid = (lo + hi) / 2;
+        if (pair_hits[mid] < begin)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      next_pair = lo;
+    }
+    DiagonalState state;
+    for (int64_t i = begin; i < end; ++i) {
+      const int32_t s = static_cast<int32_t>(in.sorted[i] & kOffsetMask);
+      const int32_t q = first.q - first.s + s;
+      const auto extend = [&](int32_t hq, int32_t hs, int32_t first_end, int32_t x_drop) {
+        if constexpr (kVariant == GpuExtension::kHit) {
+          while (next_pair < pair_count && pair_hits[next_pair] < i) ++next_pair;
+          if (next_pair < pair_count && pair_hits[next_pair] == i) {
+            const PairHalves& h = halves[next_pair];
+            return gpuseq::blast::right_half_runs(h.left, first_end)
+                       ? gpuseq::blast::join_halves(h.left, &h.right)
+                       : gpuseq::blast::join_halves(h.left, nullptr);
+          }
+        }  // not a pair the filter kept (never expected): extended here
+        return gpuseq::blast::extend_two_hit(in.query_length, first.subject, first.length, hq, hs,
+                                             first_end, x_drop, score, Walk{});
+      };
+      extended += gpuseq::blast::two_hit_step(
+          state, q, s, in.window, in.contexts, [&](int32_t at) { return context_at(in, at); },
+          extend,
+          [&](const TwoHitExtension& ext, int32_t c) {
+            if (lane != 0) return;
+            const int32_t start = in.contexts[c].start;
+            const unsigned long long slot = atomicAdd(out.hsp_count, 1ull);
+            out.hsps[slot] =
+                DeviceHsp{first.subject_index, ext.q_start - start, ext.s_start, ext.length,
+                          ext.score,           q - start,           s,           c};
+          });
+    }
+  }
+  if (lane == 0 && extended) atomicAdd(out.extensions, extended);
 }
 
 template <class T>
@@ -301,14 +421,83 @@ int64_t blocks_for(int64_t threads, int64_t per_block) {
   return (threads + per_block - 1) / per_block;
 }
 
+constexpr int kExtensionThreads = 128;
+constexpr size_t kDefaultSharedLimit = 48 * 1024;
+
+// Blocks for a grid-stride kernel: as many as fit on the device at once, no more than the work.
+template <class Kernel>
+int64_t resident_blocks(Kernel kernel, size_t shared_bytes, int64_t work_threads) {
+  if (shared_bytes > kDefaultSharedLimit)
+    GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(shared_bytes)));
+  int per_sm = 0, device = 0, sms = 0;
+  GPUSEQ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
+                                                                  kExtensionThreads, shared_bytes));
+  GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+  GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  if (per_sm < 1)
+    throw std::invalid_argument("the extension's score table (" + std::to_string(shared_bytes) +
+                                " bytes) does not fit in shared memory");
+  return std::max<int64_t>(
+      1, std::min<int64_t>(int64_t{per_sm} * sms, blocks_for(work_threads, kExtensionThreads)));
+}
+
+// The extension of one batch's diagonals by `variant`, scores read through Score.
+template <class Score>
+void extend_batch(GpuExtension variant, const ExtensionInputs& in, const ExtensionOutputs& out,
+                  const int64_t* pair_hits, int64_t pair_count, PairHalves* halves) {
+  const size_t shared_bytes =
+      sizeof(int16_t) * kAlphabetSize * (Score::kPssm ? in.query_length : kAlphabetSize);
+  if (variant == GpuExtension::kHit) {
+    const auto first = extend_pair_hits<Score>;
+    extend_pair_hits<Score>
+        <<<resident_blocks(first, shared_bytes, pair_count), kExtensionThreads, shared_bytes>>>(
+            in, pair_hits, pair_count, halves);
+    GPUSEQ_CUDA_CHECK_LAUNCH("extend_pair_hits");
+  }
+  const auto kernel = variant == GpuExtension::kHit ? extend_diagonals<GpuExtension::kHit, Score>
+                      : variant == GpuExtension::kWindow
+                          ? extend_diagonals<GpuExtension::kWindow, Score>
+                          : extend_diagonals<GpuExtension::kDiagonal, Score>;
+  const int64_t lanes = variant == GpuExtension::kWindow ? 32 : 1;
+  kernel<<<resident_blocks(kernel, shared_bytes, in.run_count * lanes), kExtensionThreads,
+           shared_bytes>>>(in, out, pair_hits, pair_count, halves);
+  GPUSEQ_CUDA_CHECK_LAUNCH("extend_diagonals");
+}
+
+// One batch's HSPs in the order gpu_ungapped_hsps hands them over.
+std::vector<SubjectHsp> ordered_hsps(std::vector<DeviceHsp>& found) {
+  // blastp's order per subject: the CPU's finding order (subject offset, then query offset)
+  // first, so that the stable score sort breaks ties as the CPU does.
+  std::sort(found.begin(), found.end(), [](const DeviceHsp& a, const DeviceHsp& b) {
+    if (a.subject != b.subject) return a.subject < b.subject;
+    if (a.seed_s != b.seed_s) return a.seed_s < b.seed_s;
+    return a.seed_q < b.seed_q;
+  });
+  std::vector<SubjectHsp> result;
+  result.reserve(found.size());
+  std::vector<UngappedHsp> one;
+  for (size_t i = 0; i < found.size();) {
+    const int32_t subject = found[i].subject;
+    one.clear();
+    for (; i < found.size() && found[i].subject == subject; ++i) {
+      const DeviceHsp& h = found[i];
+      one.push_back(
+          UngappedHsp{h.q_start, h.s_start, h.length, h.score, h.seed_q, h.seed_s, h.context});
+    }
+    gpuseq::blast::sort_by_score(one);
+    for (const UngappedHsp& u : one) result.push_back(SubjectHsp{subject, u});
+  }
+  return result;
+}
+
 }  // namespace
 
-std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup,
-                                          const uint8_t* query,
-                                          const std::vector<QueryContext>& contexts, int32_t window,
-                                          const uint8_t* codes, const int64_t* offsets,
-                                          int32_t subject_count, const GpuUngappedOptions& options,
-                                          GpuUngappedCounters* counters) {
+void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* query,
+                       const std::vector<QueryContext>& contexts, int32_t window,
+                       const uint8_t* codes, const int64_t* offsets, int32_t subject_count,
+                       const GpuUngappedOptions& options, GpuUngappedCounters* counters,
+                       const SubjectHspSink& sink) {
   const int32_t bins = options.bins;
   if (bins < 1 || bins > 1024 || (bins & (bins - 1)) != 0)
     throw std::invalid_argument("bins must be a power of two from 1 to 1024");
@@ -323,10 +512,24 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
     throw std::invalid_argument(
         "the GPU ungapped stage takes queries plus subjects of fewer than " +
         std::to_string(int64_t{1} << kOffsetBits) + " residues");
+  if (options.scoring == GpuScoring::kPssm && query_length > kPssmMaxQuery)
+    throw std::invalid_argument("a query PSSM in shared memory holds at most " +
+                                std::to_string(kPssmMaxQuery) +
+                                " residues (queries: " + std::to_string(query_length) + ")");
+  const bool pssm = options.scoring == GpuScoring::kPssm ||
+                    (options.scoring == GpuScoring::kAuto && query_length <= kPssmLongestQuery);
   GpuUngappedCounters count;
-  std::vector<SubjectHsp> result;
-  if (subject_count == 0) return result;
+  if (subject_count == 0) return;
   StageClock clock;
+  // Hands a batch's HSPs (none: nullptr) to the sink; the host's ordering counts as order_s,
+  // the sink's time as nobody's.
+  const auto emit = [&](int32_t batch_begin, int32_t batch_end, std::vector<DeviceHsp>* found) {
+    std::vector<SubjectHsp> hsps;
+    if (found) hsps = ordered_hsps(*found);
+    count.order_s += clock.lap();
+    sink(batch_begin, batch_end, hsps);
+    clock.lap();
+  };
 
   // Inputs resident for every batch: subjects, query, contexts, the lookup and BLOSUM62.
   const int64_t residues = offsets[subject_count] - offsets[0];
@@ -340,10 +543,10 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
   for (int c = 0; c < kWordCells; ++c)
     if (lookup.end(c) != lookup.begin(c)) presence[c / 32] |= 1u << (c % 32);
   auto d_presence = device_copy(presence.data(), presence.size());
-  std::vector<int32_t> matrix(kAlphabetSize * kAlphabetSize);
+  std::vector<int16_t> matrix(kAlphabetSize * kAlphabetSize);  // kScoreMin fits
   for (int a = 0; a < kAlphabetSize; ++a)
     for (int b = 0; b < kAlphabetSize; ++b)
-      matrix[a * kAlphabetSize + b] = gpuseq::blast::blosum62()[a][b];
+      matrix[a * kAlphabetSize + b] = static_cast<int16_t>(gpuseq::blast::blosum62()[a][b]);
   auto d_matrix = device_copy(matrix.data(), matrix.size());
   auto d_counters = device_alloc<unsigned long long>(3);  // pairs, HSPs, extensions
   count.upload_s += clock.lap();
@@ -359,7 +562,6 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
                       ? options.bin_capacity
                       : static_cast<int32_t>(std::ceil(2.0 * words * mean_list / bins)) + 4;
   }
-  std::vector<DeviceHsp> found;
   const size_t shared_bytes = sizeof(uint32_t) * (kPresenceWords + kWarpsPerBlock * bins);
 
   for (int32_t first = 0; first < subject_count;) {
@@ -424,6 +626,7 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
     count.word_hits += hit_count;
     if (hit_count == 0) {
       count.sort_s += clock.lap();
+      emit(batch_first, last, nullptr);
       continue;
     }
     auto d_assembled = device_alloc<uint64_t>(hit_count);
@@ -458,7 +661,10 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
     const int64_t pair_count = static_cast<int64_t>(read_one(d_counters.get()));
     count.pairs += pair_count;
     count.filter_s += clock.lap();
-    if (pair_count == 0) continue;
+    if (pair_count == 0) {
+      emit(batch_first, last, nullptr);
+      continue;
+    }
     auto d_runs = device_alloc<int64_t>(hit_count);
     auto d_run_count = device_alloc<int64_t>(1);
     thrust::counting_iterator<int64_t> index(0);
@@ -472,49 +678,38 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
 
     // Extension: at most one HSP per pair.
     auto d_hsps = device_alloc<DeviceHsp>(pair_count);
-    const bool by_warp = options.extension == GpuExtension::kWindow;
-    const auto extend = by_warp ? extend_diagonals<32> : extend_diagonals<1>;
-    extend<<<blocks_for(run_count * (by_warp ? 32 : 1), 128), 128>>>(
-        d_sorted.get(), d_pair.get(), d_runs.get(), run_count, hit_count, d_codes.get(),
-        d_offsets.get(), batch_first, d_query.get(), query_length, d_contexts.get(),
-        static_cast<int32_t>(contexts.size()), window, d_matrix.get(), d_hsps.get(),
-        d_counters.get() + 1, d_counters.get() + 2);
-    GPUSEQ_CUDA_CHECK_LAUNCH("extend_diagonals");
+    DeviceArray<int64_t> d_pair_hits;
+    DeviceArray<PairHalves> d_halves;
+    if (options.extension == GpuExtension::kHit) {
+      d_pair_hits = device_alloc<int64_t>(pair_count);
+      temp_bytes = 0;
+      GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, index, d_pair.get(),
+                                                   d_pair_hits.get(), d_run_count.get(),
+                                                   hit_count));
+      d_temp = device_alloc<uint8_t>(temp_bytes);
+      auto d_selected = device_alloc<int64_t>(1);
+      GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(d_temp.get(), temp_bytes, index, d_pair.get(),
+                                                   d_pair_hits.get(), d_selected.get(), hit_count));
+      d_halves = device_alloc<PairHalves>(pair_count);
+    }
+    const ExtensionInputs in{
+        d_sorted.get(), d_pair.get(),  d_runs.get(),     run_count,
+        hit_count,      d_codes.get(), d_offsets.get(),  batch_first,
+        d_query.get(),  query_length,  d_contexts.get(), static_cast<int32_t>(contexts.size()),
+        window,         d_matrix.get()};
+    const ExtensionOutputs out{d_hsps.get(), d_counters.get() + 1, d_counters.get() + 2};
+    if (pssm)
+      extend_batch<PssmScore>(options.extension, in, out, d_pair_hits.get(), pair_count,
+                              d_halves.get());
+    else
+      extend_batch<Blosum62Score>(options.extension, in, out, d_pair_hits.get(), pair_count,
+                                  d_halves.get());
     const std::vector<unsigned long long> done = read_all(d_counters.get(), 3);
     count.extensions += static_cast<int64_t>(done[2]);
-    const std::vector<DeviceHsp> batch = read_all(d_hsps.get(), done[1]);
-    found.insert(found.end(), batch.begin(), batch.end());
+    std::vector<DeviceHsp> found = read_all(d_hsps.get(), done[1]);
     count.extend_s += clock.lap();
+    emit(batch_first, last, &found);
   }
-
-  // blastp's order per subject: the CPU's finding order (subject offset, then query offset)
-  // first, so that the stable score sort breaks ties as the CPU does.
-  std::sort(found.begin(), found.end(), [](const DeviceHsp& a, const DeviceHsp& b) {
-    if (a.subject != b.subject) return a.subject < b.subject;
-    if (a.seed_s != b.seed_s) return a.seed_s < b.seed_s;
-    return a.seed_q < b.seed_q;
-  });
-  result.reserve(found.size());
-  std::vector<UngappedHsp> one;
-  for (size_t i = 0; i < found.size();) {
-    const int32_t subject = found[i].subject;
-    one.clear();
-    for (; i < found.size() && found[i].subject == subject; ++i) {
-      const DeviceHsp& h = found[i];
-      UngappedHsp u;
-      u.q_start = h.q_start;
-      u.s_start = h.s_start;
-      u.length = h.length;
-      u.score = h.score;
-      u.seed_q = h.seed_q;
-      u.seed_s = h.seed_s;
-      u.context = h.context;
-      one.push_back(u);
-    }
-    gpuseq::blast::sort_by_score(one);
-    for (const UngappedHsp& u : one) result.push_back(SubjectHsp{subject, u});
-  }
-  count.order_s += clock.lap();
   if (counters) {
     counters->upload_s += count.upload_s;
     counters->detect_s += count.detect_s;
@@ -528,6 +723,19 @@ std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& looku
     counters->overflowed_subjects += count.overflowed_subjects;
     counters->batches += count.batches;
   }
+}
+
+std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup,
+                                          const uint8_t* query,
+                                          const std::vector<QueryContext>& contexts, int32_t window,
+                                          const uint8_t* codes, const int64_t* offsets,
+                                          int32_t subject_count, const GpuUngappedOptions& options,
+                                          GpuUngappedCounters* counters) {
+  std::vector<SubjectHsp> result;
+  gpu_ungapped_hsps(lookup, query, contexts, window, codes, offsets, subject_count, options,
+                    counters, [&](int32_t, int32_t, std::vector<SubjectHsp>& hsps) {
+                      result.insert(result.end(), hsps.begin(), hsps.end());
+                    });
   return result;
 }
 

@@ -1,11 +1,13 @@
 // cuBLASTP's first two phases on the GPU (Zhang et al.; notes in shared/papers/README.md):
 // hit detection a warp per subject into per-subject diagonal bins, hit assembling, CUB's
-// segmented sort, the two-hit filter and the diagonal- or window-based ungapped extension. The
-// result equals TwoHitFinder::run (cpp/blast/ungapped.hpp) for every subject. Plain C++ interface
-// (no CUDA headers) so that the bindings compile without nvcc.
+// segmented sort, the two-hit filter and the diagonal-, hit- or window-based ungapped
+// extension scored from a query PSSM or BLOSUM62 in shared memory. The result equals
+// TwoHitFinder::run (cpp/blast/ungapped.hpp) for every subject. Plain C++ interface (no CUDA
+// headers) so that the bindings compile without nvcc.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "blast/lookup.hpp"
@@ -13,9 +15,23 @@
 
 namespace gpuseq::cuda::blast {
 
-// The ungapped extension's variant (cuBLASTP section 4): a thread per diagonal, or a warp per
-// diagonal extending 32 cells at a time. Both give the CPU's HSPs.
-enum class GpuExtension { kDiagonal, kWindow };
+// The ungapped extension's variant (cuBLASTP section 4): a thread per diagonal; a thread per
+// pair (both halves of every pair's extension, then each diagonal replayed to keep the
+// extensions the CPU runs); or a warp per diagonal extending 32 cells at a time. All give the
+// CPU's HSPs.
+enum class GpuExtension { kDiagonal, kHit, kWindow };
+
+// Where the extension kernels read scores: a PSSM of the queries (a row of 28 per query
+// position, one shared-memory load per cell) or BLOSUM62 (the query's code, then the
+// matrix). kAuto: the PSSM for queries (all contexts together) up to
+// kPssmLongestQuery residues, BLOSUM62 above. The scores are the same.
+enum class GpuScoring { kAuto, kPssm, kBlosum62 };
+
+// The longest query buffer scored from the PSSM under kAuto (measured on the H100:
+// benchmarks/results, bench_blast_gpu_stages.py --scoring pssm blosum62), and the most a
+// PSSM may hold (int16 rows in 227 KB of shared memory).
+inline constexpr int32_t kPssmLongestQuery = 4000;
+inline constexpr int32_t kPssmMaxQuery = 4000;
 
 struct GpuUngappedOptions {
   int32_t bins = 128;  // diagonal bins per subject (a power of two, 1..1024)
@@ -25,6 +41,7 @@ struct GpuUngappedOptions {
   int32_t bin_capacity = 0;
   int64_t batch_hits = int64_t{1} << 24;  // hit slots of one batch of subjects (memory)
   GpuExtension extension = GpuExtension::kDiagonal;
+  GpuScoring scoring = GpuScoring::kAuto;
 };
 
 struct GpuUngappedCounters {
@@ -44,9 +61,21 @@ struct SubjectHsp {
   gpuseq::blast::UngappedHsp hsp;
 };
 
+// Receives the HSPs of subjects [first, last) as soon as their batch is done: subjects in
+// order, each subject's HSPs in blastp's order (sort_by_score). Batches come in subject order.
+using SubjectHspSink =
+    std::function<void(int32_t first, int32_t last, std::vector<SubjectHsp>& hsps)>;
+
 // The ungapped HSPs of every subject (codes[offsets[i]:offsets[i+1]]) as TwoHitFinder gives
 // them for these queries (`query`: all contexts' codes, 0 between neighbours, as the lookup
-// lists them): subjects in order, each subject's HSPs in blastp's order (sort_by_score).
+// lists them), handed to `sink` batch by batch.
+void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* query,
+                       const std::vector<gpuseq::blast::QueryContext>& contexts, int32_t window,
+                       const uint8_t* codes, const int64_t* offsets, int32_t subject_count,
+                       const GpuUngappedOptions& options, GpuUngappedCounters* counters,
+                       const SubjectHspSink& sink);
+
+// All of them at once: subjects in order, each subject's HSPs in blastp's order.
 std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup,
                                           const uint8_t* query,
                                           const std::vector<gpuseq::blast::QueryContext>& contexts,

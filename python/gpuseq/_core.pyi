@@ -393,7 +393,8 @@ def blast_gapped_search(
     threads: int = 0,
     comp_based_stats: int = 0,
     lookup_segments: list[list[tuple[int, int]]] | None = None,
-    gpu: bool = False,
+    stage: str = "cpu",
+    stage_options: dict[str, int | str] = ...,
 ) -> list[dict[str, Any]]: ...
 def blast_word_hits(
     query: ArrayLike, codes: ArrayLike, offsets: ArrayLike, threshold: int = 11
@@ -420,7 +421,8 @@ def blast_ungapped_search(
     x_drop_bits: float = 7.0,
     threads: int = 0,
     lookup_segments: list[list[tuple[int, int]]] | None = None,
-    gpu: bool = False,
+    stage: str = "cpu",
+    stage_options: dict[str, int | str] = ...,
 ) -> tuple[list[dict[str, Any]], dict[str, int]]: ...
 
 # CUDA builds only (cuda/blast): the two-hit stage on the GPU, as blast_ungapped_hsps.
@@ -435,6 +437,8 @@ def gpu_blast_ungapped_hsps(
     bins: int = 128,
     bin_capacity: int = 0,
     batch_hits: int = 16777216,
+    extension: str = "diagonal",
+    scoring: str = "auto",
 ) -> tuple[dict[str, NDArray[np.int32]], dict[str, int | float]]: ...
 
 # Every build: NVRTC compilation of the GPU filter kernels (no GPU needed).

@@ -291,7 +291,10 @@ def ungapped_hsps(
     ``gpu_options``: ``bins`` (diagonal bins per subject, a power of two),
     ``bin_capacity`` (hit slots per bin, 0: estimated; overflowing bins are redone),
     ``batch_hits`` (hit slots per batch of subjects), ``extension`` (``"diagonal"``: a thread
-    per diagonal, or ``"window"``: a warp per diagonal extending 32 cells a step).
+    per diagonal; ``"hit"``: a thread per pair, then each diagonal replayed to keep the
+    extensions blastp runs; ``"window"``: a warp per diagonal extending 32 cells a step),
+    ``scoring`` (``"pssm"``: a query PSSM in shared memory, at most 4,000 residues;
+    ``"blosum62"``; ``"auto"``: the PSSM for short queries).
     """
     search, _, _ = _single_query(query)
     db = _read(subjects)
@@ -315,6 +318,14 @@ def _use_gpu(backend: str) -> bool:
     return resolve_backend(backend, "blastp") == "cuda"
 
 
+def _stage(backend: str, gpu_options: dict | None) -> tuple[str, dict]:
+    """The searches' two-hit stage and its options (_core.blast_*_search's stage,
+    stage_options): the GPU's with gpu_options, or the CPU's."""
+    if _use_gpu(backend):
+        return "cuda", dict(gpu_options or {})
+    return "cpu", {}
+
+
 def blastp_ungapped(
     queries: SequenceSource,
     subjects: SequenceSource,
@@ -328,6 +339,7 @@ def blastp_ungapped(
     seg: bool | tuple = False,
     backend: str = "auto",
     as_frame: bool = True,
+    gpu_options: dict | None = None,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
     """``blastp -ungapped -comp_based_stats 0 -seg no`` of every query against the subjects.
 
@@ -335,7 +347,8 @@ def blastp_ungapped(
     length used for statistics; default the subjects' total residues; ``seg``: ``-seg yes``,
     SEG on the queries). ``backend="cuda"`` runs the two-hit stage (hit detection, ungapped
     extension) on the GPU, the same rows; ``"auto"`` (the default) and ``"cpu"`` run it on the
-    CPU.
+    CPU. ``gpu_options``: the GPU stage's ``bins``, ``bin_capacity``, ``batch_hits``,
+    ``extension`` and ``scoring``, as :func:`ungapped_hsps` takes them (the rows do not change).
 
     Returns:
         A DataFrame with :data:`OUTFMT6_COLUMNS` (``evalue``, ``bitscore`` and ``pident`` as
@@ -364,7 +377,7 @@ def blastp_ungapped(
         float(xdrop_ungap),
         int(threads),
         segments,
-        _use_gpu(backend),
+        *_stage(backend, gpu_options),
     )
     return _hits(db, names, searches, results, as_frame)
 
@@ -385,6 +398,7 @@ def blastp_gapped(
     seg: bool | tuple = False,
     backend: str = "auto",
     as_frame: bool = True,
+    gpu_options: dict | None = None,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
     """``blastp -seg no`` (gapped, BLOSUM62, gap costs 11/1) of every query against the
     subjects: the preliminary score-only X-drop extension, the traceback, Spouge's E-values.
@@ -392,8 +406,9 @@ def blastp_gapped(
     ``xdrop_gap_final``: blastp's flags of those names, in bits). ``comp_based_stats`` 1, 2
     or 3 replaces the traceback by blastp's composition stage (each subject SEG-masked, its own
     adjusted matrix, realigned in 1/32 units); see docs/architecture.md for what of it is
-    still approximate. ``seg``: ``-seg yes`` (SEG on the queries). ``backend`` and
-    ``as_frame`` as :func:`blastp_ungapped` (the gapped stages stay on the CPU).
+    still approximate. ``seg``: ``-seg yes`` (SEG on the queries). ``backend``, ``as_frame``
+    and ``gpu_options`` as :func:`blastp_ungapped` (the gapped stages stay on the CPU, taking
+    each batch of subjects as the GPU finishes it).
     """
     db, db_length, searches, letters, names, segments = _search_inputs(
         queries, subjects, dbsize, seg
@@ -414,7 +429,7 @@ def blastp_gapped(
         int(threads),
         int(comp_based_stats),
         segments,
-        _use_gpu(backend),
+        *_stage(backend, gpu_options),
     )
     return _hits(db, names, searches, results, as_frame)
 
@@ -558,6 +573,7 @@ def blastp(
     dbsize: int | None = None,
     backend: str = "auto",
     as_frame: bool = True,
+    gpu_options: dict | None = None,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
     """Protein search with NCBI blastp's results (BLAST+ 2.12), its flags as keywords.
 
@@ -580,7 +596,10 @@ def blastp(
         backend: ``"cuda"``: hit detection and the ungapped extension on the GPU
             (``cuda/blast``), gapped extension and traceback on the CPU, the same rows;
             ``"auto"`` (default) and ``"cpu"``: all on the CPU (``"auto"`` will choose the
-            GPU once it is measured faster).
+            GPU once it is measured faster). The CPU's threads extend each batch of subjects
+            while the GPU runs the next.
+        gpu_options: the GPU stage's settings (:func:`ungapped_hsps`: ``extension``,
+            ``scoring``, ``bins``, ``bin_capacity``, ``batch_hits``); the rows do not change.
 
     Returns:
         A DataFrame of blastp's ``-outfmt "6 std qlen slen score"`` columns
@@ -599,7 +618,8 @@ def blastp(
     common = dict(evalue=float(evalue), max_target_seqs=int(max_target_seqs),
                   threshold=int(threshold), window_size=int(window_size),
                   xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=int(num_threads),
-                  seg=_seg_parameters(seg), backend=backend, as_frame=as_frame)
+                  seg=_seg_parameters(seg), backend=backend, as_frame=as_frame,
+                  gpu_options=gpu_options)
     if ungapped:
         return blastp_ungapped(query, db, **common)
     return blastp_gapped(query, db, xdrop_gap=float(xdrop_gap),
