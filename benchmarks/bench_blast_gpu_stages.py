@@ -4,7 +4,7 @@
 Random subjects (``--subjects``, lengths 50-700, Robinson & Robinson composition) and random
 queries of ``--query-lengths`` residues. For each query: the CPU stage
 (``_core.blast_ungapped_hsps``, one thread; up to ``--cpu-max-length``) and the GPU stage
-(``_core.gpu_blast_ungapped_hsps``, median of ``--repeat``) for each ``--bins``, each
+(``_core.gpu_blast_ungapped_hsps``; its time and each stage's the median of ``--repeat``) for each ``--bins``, each
 ``--extensions`` variant (cuBLASTP's diagonal-based: a thread per diagonal; hit-based: a thread
 per pair, then each diagonal replayed; window-based: a warp per diagonal, 32 cells a step; the
 paper reports window-based 12-24% faster than diagonal-based) and each ``--scorings`` table
@@ -90,13 +90,16 @@ def main(argv: list[str] | None = None) -> int:
         for bins in args.bins:
             for extension in args.extensions:
                 for scoring in args.scorings:
-                    times = []
+                    times, stage_times = [], {s: [] for s in STAGES}
                     for _ in range(args.repeat):
                         t0 = time.perf_counter()
                         gpu_rows, count = _core.gpu_blast_ungapped_hsps(
                             *common, bins=bins, extension=extension, scoring=scoring)
                         times.append(time.perf_counter() - t0)
+                        for s in STAGES:
+                            stage_times[s].append(count[s])
                     gpu_s = statistics.median(times)
+                    count.update({s: statistics.median(v) for s, v in stage_times.items()})
                     if reference is None:
                         reference, cpu_count = gpu_rows, count
                     equal = all(np.array_equal(gpu_rows[c], reference[c]) for c in reference)

@@ -19,8 +19,11 @@ the option sets (``--options``):
            -outfmt "6 std qlen slen score" -out F
 
 Rows are compared (their number and how many equal, line by line), wall times are the median
-of ``--repeat`` runs, the ratio is blastp's time over gpuseq's (above 1: gpuseq is faster). A
-JSON record goes to benchmarks/results/.
+of ``--repeat`` runs, the ratio is blastp's time over gpuseq's (above 1: gpuseq is faster).
+Then gpuseq's search runs once more in this process with ``counters`` to give its seconds by
+stage (lookup; scan: the two-hit stage and the preliminary gapped extension, with the CPU
+threads' wait for the GPU's batches; traceback; hit lists; the GPU stage's hit detection,
+sort, filter, extension and ordering). A JSON record goes to benchmarks/results/.
 
     python benchmarks/bench_blastp.py                          # 100,000 subjects, 1 thread
     python benchmarks/bench_blastp.py --subjects 20000 --threads 1 2 --repeat 1
@@ -39,6 +42,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -64,6 +68,32 @@ OPTION_SETS = {
     "mode1": ["-comp_based_stats", "1"],
     "mode3": ["-comp_based_stats", "3"],
 }
+
+
+def search_keywords(flags: list[str]) -> dict:
+    """gpuseq.blastp's keywords for blastp's flags of an option set."""
+    keywords, i = {}, 0
+    while i < len(flags):
+        if flags[i] == "-ungapped":
+            keywords["ungapped"] = True
+            i += 1
+        else:
+            keywords[flags[i].lstrip("-")] = flags[i + 1]
+            i += 2
+    return keywords
+
+
+def stage_seconds(queries: Path, subjects: Path, flags: list[str], threads: int,
+                  backend: str) -> dict:  # fmt: skip
+    """One in-process search with counters: its wall seconds (reading included) and counters."""
+    import gpuseq
+
+    counters: dict = {}
+    t0 = time.perf_counter()
+    gpuseq.blastp(str(queries), str(subjects), num_threads=threads, backend=backend,
+                  counters=counters, as_frame=False, **search_keywords(flags))  # fmt: skip
+    counters["call_s"] = time.perf_counter() - t0
+    return counters
 
 
 def write_database(folder: Path, subjects: int, seed: int, per_length: int) -> dict:
@@ -172,10 +202,15 @@ def main(argv: list[str] | None = None) -> int:
                            "blastp_command": shlex.join(map(str, blast_cmd)),
                            "gpuseq_command": shlex.join(map(str, our_cmd))}  # fmt: skip
                     row["ratio"] = row["blastp_s"] / row["gpuseq_s"]
+                    stages = stage_seconds(folder / "queries.fa", subjects[source],
+                                           OPTION_SETS[mode], threads, backend)  # fmt: skip
+                    row["stages"] = stages
                     rows.append(row)
                     print(f"{mode:<9} {backend:>7} {source:>6} {threads:>7} {row['blastp_s']:9.2f} "
                           f"{row['gpuseq_s']:9.2f} {row['ratio']:6.2f} {len(expected):>6} "
                           f"{equal:>6} {common:>6}")  # fmt: skip
+                    print(f"          in process {stages['call_s']:.3f} s: " + ", ".join(
+                        f"{k} {v:.3f}" for k, v in sorted(stages["seconds"].items())))
 
     import gpuseq
 

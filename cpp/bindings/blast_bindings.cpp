@@ -202,11 +202,28 @@ UngappedStage ungapped_stage(const std::string& stage, const py::dict& options) 
     if (counters) {
       counters->word_hits += c.word_hits;
       counters->extensions += c.extensions;
+      counters->seconds["gpu_upload"] += c.upload_s;
+      counters->seconds["gpu_detect"] += c.detect_s;
+      counters->seconds["gpu_sort"] += c.sort_s;
+      counters->seconds["gpu_filter"] += c.filter_s;
+      counters->seconds["gpu_extend"] += c.extend_s;
+      counters->seconds["gpu_order"] += c.order_s;
     }
   };
 #else
   throw std::runtime_error("this gpuseq build has no CUDA code");
 #endif
+}
+
+py::dict counters_dict(const SearchCounters& counters) {
+  py::dict c;
+  c["word_hits"] = counters.word_hits;
+  c["extensions"] = counters.extensions;
+  c["ungapped_hsps"] = counters.ungapped_hsps;
+  py::dict seconds;
+  for (const auto& [stage, value] : counters.seconds) seconds[py::str(stage)] = value;
+  c["seconds"] = seconds;
+  return c;
 }
 
 py::dict hsp_rows(const std::vector<int32_t>& subject_index, const std::vector<UngappedHsp>& hsps) {
@@ -665,11 +682,7 @@ void bind_blast(py::module_& m) {
           d["statistics"] = statistics_dict(st[k]);
           out.append(d);
         }
-        py::dict c;
-        c["word_hits"] = counters.word_hits;
-        c["extensions"] = counters.extensions;
-        c["ungapped_hsps"] = counters.ungapped_hsps;
-        return py::make_tuple(out, c);
+        return py::make_tuple(out, counters_dict(counters));
       },
       py::arg("queries"), py::arg("query_letters"), py::arg("codes"), py::arg("offsets"),
       py::arg("db_length"), py::arg("evalue") = 10.0, py::arg("max_target_seqs") = 500,
@@ -680,7 +693,7 @@ void bind_blast(py::module_& m) {
       "two-hit stage on the GPU, stage_options its bins, bin_capacity, batch_hits, extension, "
       "scoring; 'cpu-batches' the CPU's stage pipelined as the GPU's, stage_options "
       "batch_subjects): (one dict of rows in output order and statistics per query, "
-      "counters). "
+      "counters: word_hits, extensions, ungapped_hsps, seconds by stage). "
       "lookup_segments: per query the [begin, end) ranges whose words enter the lookup table "
       "(blastp's query outside its mask).");
 
@@ -711,11 +724,12 @@ void bind_blast(py::module_& m) {
         o.comp_based_stats = comp_based_stats;
         o.ungapped_stage = ungapped_stage(stage, stage_options);
         std::vector<GappedQueryStatistics> st;
+        SearchCounters counters;
         std::vector<std::vector<GappedSearchHit>> hits;
         {
           py::gil_scoped_release release;
           hits = gapped_search(inputs, subjects.codes, subjects.offsets, subjects.count, db_length,
-                               o, &st);
+                               o, &st, &counters);
         }
         py::list out;
         for (size_t k = 0; k < hits.size(); ++k) {
@@ -760,7 +774,7 @@ void bind_blast(py::module_& m) {
           d["statistics"] = sd;
           out.append(d);
         }
-        return out;
+        return py::make_tuple(out, counters_dict(counters));
       },
       py::arg("queries"), py::arg("query_letters"), py::arg("codes"), py::arg("offsets"),
       py::arg("db_length"), py::arg("evalue") = 10.0, py::arg("max_target_seqs") = 500,
@@ -769,9 +783,9 @@ void bind_blast(py::module_& m) {
       py::arg("x_drop_final_bits") = 25.0, py::arg("threads") = 0, py::arg("comp_based_stats") = 0,
       py::arg("lookup_segments") = py::none(), py::arg("stage") = "cpu",
       py::arg("stage_options") = py::dict(),
-      "Gapped blastp (-comp_based_stats 0, 1, 2 or 3) for several queries scanned together: one "
-      "dict of rows in output order per query. lookup_segments, stage, stage_options: as "
-      "blast_ungapped_search.");
+      "Gapped blastp (-comp_based_stats 0, 1, 2 or 3) for several queries scanned together: (one "
+      "dict of rows in output order per query, counters). lookup_segments, stage, "
+      "stage_options: as blast_ungapped_search.");
 }
 
 }  // namespace gpuseq::bindings

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <exception>
@@ -20,6 +21,32 @@ namespace gpuseq::blast {
 namespace {
 
 constexpr double kUngappedCutoffEvalue = 1.0e-300;  // CUTOFF_E_BLASTP
+
+// Wall seconds since the last lap.
+class Stopwatch {
+ public:
+  double lap() {
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    return seconds;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+// The workers' counters summed into `to` (their waits as a mean over the workers).
+void merge_counters(const std::vector<SearchCounters>& workers, SearchCounters* to) {
+  if (!to) return;
+  for (const SearchCounters& c : workers) {
+    to->word_hits += c.word_hits;
+    to->extensions += c.extensions;
+    to->ungapped_hsps += c.ungapped_hsps;
+    for (const auto& [stage, seconds] : c.seconds)
+      to->seconds[stage] += stage == "wait" ? seconds / static_cast<double>(workers.size()) : seconds;
+  }
+}
 
 // An UngappedStage run on its own thread while the search's threads take its batches: take(i)
 // waits until subject i's batch is in. The stage's error, if any, is thrown by take and by
@@ -53,10 +80,13 @@ class StagedHsps {
     if (thread_.joinable()) thread_.join();
   }
 
-  std::vector<UngappedHsp> take(int64_t subject) {
+  // Subject i's HSPs; the seconds spent waiting for them are added to counters.seconds["wait"].
+  std::vector<UngappedHsp> take(int64_t subject, SearchCounters& counters) {
     if (ready_.load(std::memory_order_acquire) <= subject) {
+      Stopwatch waited;
       std::unique_lock<std::mutex> guard(lock_);
       changed_.wait(guard, [&] { return ready_.load() > subject; });
+      counters.seconds["wait"] += waited.lap();
     }
     if (failure_) std::rethrow_exception(failure_);
     return std::move(hsps_[subject]);
@@ -234,7 +264,9 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
   std::vector<std::vector<SearchHit>> result(nq);
   const Concatenated all = concatenate(queries, valid, x_drop, cutoff);
   if (all.contexts.empty()) return result;
+  Stopwatch clock;
   const WordLookup lookup(all.codes.data(), all.segments, options.threshold);
+  const double lookup_s = clock.lap();
 
   // Each (query, subject) HSP list after the E-value threshold (blast_engine.c).
   std::vector<std::vector<std::vector<SearchHit>>> lists(
@@ -253,7 +285,7 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
       const uint8_t* subject = subjects + offsets[i];
       const auto subject_length = static_cast<int32_t>(offsets[i + 1] - offsets[i]);
       std::vector<UngappedHsp> hsps =
-          staged ? staged->take(i)
+          staged ? staged->take(i, count)
                  : finder.run(subject, subject_length, &count.word_hits, &count.extensions);
       count.ungapped_hsps += static_cast<int64_t>(hsps.size());
       for (const UngappedHsp& h : hsps) {
@@ -272,19 +304,22 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
     }
   });
   if (staged) staged->finish();
-  if (counters) {
-    for (const SearchCounters& c : worker_counters) {
-      counters->word_hits += c.word_hits;
-      counters->extensions += c.extensions;
-      counters->ungapped_hsps += c.ungapped_hsps;
-    }
-  }
+  const double scan_s = clock.lap();
   // The hit list of each query: at most max_target_seqs subjects.
   const size_t capacity = options.max_target_seqs > 0 ? static_cast<size_t>(options.max_target_seqs)
                                                       : static_cast<size_t>(subject_count);
   for (size_t k = 0; k < nq; ++k)
     for (int32_t i : ranked_subjects(lists[k], capacity))
       result[k].insert(result[k].end(), lists[k][i].begin(), lists[k][i].end());
+  if (counters) {
+    const SearchCounters stage = worker_counters.back();
+    worker_counters.pop_back();  // the waits are averaged over the CPU's workers only
+    merge_counters(worker_counters, counters);
+    merge_counters(std::vector<SearchCounters>{stage}, counters);
+    counters->seconds["lookup"] += lookup_s;
+    counters->seconds["scan"] += scan_s;
+    counters->seconds["lists"] += clock.lap();
+  }
   return result;
 }
 
@@ -297,7 +332,7 @@ constexpr int32_t kMinSubjectLength = 10;  // BLAST_SEQSRC_MINLENGTH: SeqDB's mi
 std::vector<std::vector<GappedSearchHit>> gapped_search(
     const std::vector<QueryInput>& queries, const uint8_t* subjects, const int64_t* offsets,
     int32_t subject_count, int64_t db_length, const GappedSearchOptions& options,
-    std::vector<GappedQueryStatistics>* statistics) {
+    std::vector<GappedQueryStatistics>* statistics, SearchCounters* counters) {
   const size_t nq = queries.size();
   std::vector<GappedQueryStatistics> st(nq);
   std::vector<GappedParams> gp(nq);
@@ -338,7 +373,9 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   std::vector<std::vector<GappedSearchHit>> result(nq);
   const Concatenated all = concatenate(queries, valid, x_drop, cutoff);
   if (all.contexts.empty()) return result;
+  Stopwatch clock;
   const WordLookup lookup(all.codes.data(), all.segments, options.threshold);
+  const double lookup_s = clock.lap();
   const int threads = options.threads > 0 ? options.threads : default_thread_count();
   auto subject_at = [&](int64_t i) { return subjects + offsets[i]; };
   auto length_at = [&](int64_t i) { return static_cast<int32_t>(offsets[i + 1] - offsets[i]); };
@@ -346,17 +383,22 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   // Preliminary stage per subject, all queries at once.
   std::vector<std::vector<std::vector<GappedHsp>>> prelim(
       nq, std::vector<std::vector<GappedHsp>>(subject_count));
+  std::vector<SearchCounters> worker_counters(std::max(1, threads));
+  SearchCounters stage_counters;
   std::unique_ptr<StagedHsps> staged;
   if (options.ungapped_stage)
-    staged =
-        std::make_unique<StagedHsps>(options.ungapped_stage, lookup, all.codes.data(), all.contexts,
-                                     options.window, subjects, offsets, subject_count, nullptr);
-  parallel_for_blocks(subject_count, 64, threads, [&](int64_t begin, int64_t end, int) {
+    staged = std::make_unique<StagedHsps>(options.ungapped_stage, lookup, all.codes.data(),
+                                          all.contexts, options.window, subjects, offsets,
+                                          subject_count, &stage_counters);
+  parallel_for_blocks(subject_count, 64, threads, [&](int64_t begin, int64_t end, int worker) {
     TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
+    SearchCounters& count = worker_counters[worker];
     std::vector<std::vector<UngappedHsp>> per_query(nq);
     for (int64_t i = begin; i < end; ++i) {
       std::vector<UngappedHsp> ungapped =
-          staged ? staged->take(i) : finder.run(subject_at(i), length_at(i));
+          staged ? staged->take(i, count)
+                 : finder.run(subject_at(i), length_at(i), &count.word_hits, &count.extensions);
+      count.ungapped_hsps += static_cast<int64_t>(ungapped.size());
       if (ungapped.empty()) continue;
       for (auto& l : per_query) l.clear();
       for (UngappedHsp& h : ungapped) per_query[all.query_of[h.context]].push_back(h);
@@ -369,6 +411,7 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
     }
   });
   if (staged) staged->finish();
+  const double scan_s = clock.lap();
 
   // Preliminary hit lists (GetPrelimHitlistSize).
   const int64_t n = std::max(1, options.max_target_seqs);
@@ -405,6 +448,8 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   for (size_t k = 0; k < nq; ++k)
     for (int32_t i : ranked_subjects(prelim[k], prelim_capacity))
       work.emplace_back(static_cast<int32_t>(k), i);
+
+  const double prelim_lists_s = clock.lap();
 
   // Traceback per kept (query, subject).
   std::vector<std::vector<GappedSearchHit>> traced(work.size());
@@ -478,6 +523,8 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
     }
   }
 
+  const double traceback_s = clock.lap();
+
   // Final hit lists: at most max_target_seqs subjects per query.
   std::vector<std::vector<std::vector<GappedSearchHit>>> lists(
       nq, std::vector<std::vector<GappedSearchHit>>(subject_count));
@@ -486,6 +533,14 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   for (size_t k = 0; k < nq; ++k)
     for (int32_t i : ranked_subjects(lists[k], static_cast<size_t>(n)))
       for (GappedSearchHit& h : lists[k][i]) result[k].push_back(std::move(h));
+  if (counters) {
+    merge_counters(worker_counters, counters);
+    merge_counters(std::vector<SearchCounters>{stage_counters}, counters);
+    counters->seconds["lookup"] += lookup_s;
+    counters->seconds["scan"] += scan_s;
+    counters->seconds["traceback"] += traceback_s;
+    counters->seconds["lists"] += prelim_lists_s + clock.lap();
+  }
   return result;
 }
 

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <utility>
 #include <functional>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "blast/gapped.hpp"
@@ -77,6 +79,11 @@ struct SearchCounters {
   int64_t word_hits = 0;
   int64_t extensions = 0;
   int64_t ungapped_hsps = 0;
+  // Wall seconds by stage: "lookup", "scan" (the subjects' two-hit stage, and for gapped
+  // searches their preliminary gapped extension), "wait" (of "scan": the CPU threads' mean
+  // time waiting for a pipelined stage's batches), "traceback", "lists" (hit lists); a
+  // pipelined stage adds its own ("gpu_detect", ...).
+  std::map<std::string, double> seconds;
 };
 
 // A query: its NCBIstdaa search buffer (O replaced by X, masked residues by X) and its
@@ -136,6 +143,6 @@ struct GappedQueryStatistics {
 std::vector<std::vector<GappedSearchHit>> gapped_search(
     const std::vector<QueryInput>& queries, const uint8_t* subjects, const int64_t* offsets,
     int32_t subject_count, int64_t db_length, const GappedSearchOptions& options,
-    std::vector<GappedQueryStatistics>* statistics = nullptr);
+    std::vector<GappedQueryStatistics>* statistics = nullptr, SearchCounters* counters = nullptr);
 
 }  // namespace gpuseq::blast

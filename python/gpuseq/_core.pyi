@@ -395,7 +395,7 @@ def blast_gapped_search(
     lookup_segments: list[list[tuple[int, int]]] | None = None,
     stage: str = "cpu",
     stage_options: dict[str, int | str] = ...,
-) -> list[dict[str, Any]]: ...
+) -> tuple[list[dict[str, Any]], dict[str, Any]]: ...
 def blast_word_hits(
     query: ArrayLike, codes: ArrayLike, offsets: ArrayLike, threshold: int = 11
 ) -> dict[str, NDArray[np.int32]]: ...
@@ -423,7 +423,7 @@ def blast_ungapped_search(
     lookup_segments: list[list[tuple[int, int]]] | None = None,
     stage: str = "cpu",
     stage_options: dict[str, int | str] = ...,
-) -> tuple[list[dict[str, Any]], dict[str, int]]: ...
+) -> tuple[list[dict[str, Any]], dict[str, Any]]: ...
 
 # CUDA builds only (cuda/blast): the two-hit stage on the GPU, as blast_ungapped_hsps.
 def gpu_blast_ungapped_hsps(

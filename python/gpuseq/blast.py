@@ -340,6 +340,7 @@ def blastp_ungapped(
     backend: str = "auto",
     as_frame: bool = True,
     gpu_options: dict | None = None,
+    counters: dict | None = None,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
     """``blastp -ungapped -comp_based_stats 0 -seg no`` of every query against the subjects.
 
@@ -349,6 +350,10 @@ def blastp_ungapped(
     extension) on the GPU, the same rows; ``"auto"`` (the default) and ``"cpu"`` run it on the
     CPU. ``gpu_options``: the GPU stage's ``bins``, ``bin_capacity``, ``batch_hits``,
     ``extension`` and ``scoring``, as :func:`ungapped_hsps` takes them (the rows do not change).
+    ``counters``: a dict to fill with the search's ``word_hits``, ``extensions``,
+    ``ungapped_hsps`` and ``seconds`` by stage (``lookup``; ``scan``: the two-hit stage and,
+    gapped, the preliminary gapped extension; ``wait``: the CPU threads' mean wait for the GPU's
+    batches; ``traceback``; ``lists``; the GPU stage's ``gpu_detect``, ``gpu_sort``, ...).
 
     Returns:
         A DataFrame with :data:`OUTFMT6_COLUMNS` (``evalue``, ``bitscore`` and ``pident`` as
@@ -364,7 +369,7 @@ def blastp_ungapped(
     db, db_length, searches, letters, names, segments = _search_inputs(
         queries, subjects, dbsize, seg
     )
-    results, _ = _core.blast_ungapped_search(
+    results, found = _core.blast_ungapped_search(
         searches,
         letters,
         db.codes,
@@ -379,6 +384,8 @@ def blastp_ungapped(
         segments,
         *_stage(backend, gpu_options),
     )
+    if counters is not None:
+        counters.update(found)
     return _hits(db, names, searches, results, as_frame)
 
 
@@ -399,6 +406,7 @@ def blastp_gapped(
     backend: str = "auto",
     as_frame: bool = True,
     gpu_options: dict | None = None,
+    counters: dict | None = None,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
     """``blastp -seg no`` (gapped, BLOSUM62, gap costs 11/1) of every query against the
     subjects: the preliminary score-only X-drop extension, the traceback, Spouge's E-values.
@@ -407,13 +415,13 @@ def blastp_gapped(
     or 3 replaces the traceback by blastp's composition stage (each subject SEG-masked, its own
     adjusted matrix, realigned in 1/32 units); see docs/architecture.md for what of it is
     still approximate. ``seg``: ``-seg yes`` (SEG on the queries). ``backend``, ``as_frame``
-    and ``gpu_options`` as :func:`blastp_ungapped` (the gapped stages stay on the CPU, taking
+    ``gpu_options`` and ``counters`` as :func:`blastp_ungapped` (the gapped stages stay on the CPU, taking
     each batch of subjects as the GPU finishes it).
     """
     db, db_length, searches, letters, names, segments = _search_inputs(
         queries, subjects, dbsize, seg
     )
-    results = _core.blast_gapped_search(
+    results, found = _core.blast_gapped_search(
         searches,
         letters,
         db.codes,
@@ -431,6 +439,8 @@ def blastp_gapped(
         segments,
         *_stage(backend, gpu_options),
     )
+    if counters is not None:
+        counters.update(found)
     return _hits(db, names, searches, results, as_frame)
 
 
@@ -574,6 +584,7 @@ def blastp(
     backend: str = "auto",
     as_frame: bool = True,
     gpu_options: dict | None = None,
+    counters: dict | None = None,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
     """Protein search with NCBI blastp's results (BLAST+ 2.12), its flags as keywords.
 
@@ -600,6 +611,8 @@ def blastp(
             while the GPU runs the next.
         gpu_options: the GPU stage's settings (:func:`ungapped_hsps`: ``extension``,
             ``scoring``, ``bins``, ``bin_capacity``, ``batch_hits``); the rows do not change.
+        counters: a dict to fill with the search's counters and seconds by stage
+            (:func:`blastp_ungapped`).
 
     Returns:
         A DataFrame of blastp's ``-outfmt "6 std qlen slen score"`` columns
@@ -619,7 +632,7 @@ def blastp(
                   threshold=int(threshold), window_size=int(window_size),
                   xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=int(num_threads),
                   seg=_seg_parameters(seg), backend=backend, as_frame=as_frame,
-                  gpu_options=gpu_options)
+                  gpu_options=gpu_options, counters=counters)
     if ungapped:
         return blastp_ungapped(query, db, **common)
     return blastp_gapped(query, db, xdrop_gap=float(xdrop_gap),
