@@ -4,15 +4,16 @@
 Random subjects (``--subjects``, lengths 50-700, Robinson & Robinson composition) and random
 queries of ``--query-lengths`` residues. For each query: the CPU stage
 (``_core.blast_ungapped_hsps``, one thread; up to ``--cpu-max-length``) and the GPU stage
-(``_core.gpu_blast_ungapped_hsps``; its time and each stage's the median of ``--repeat``) for each ``--bins``, each
-``--extensions`` variant (cuBLASTP's diagonal-based: a thread per diagonal; hit-based: a thread
-per pair, then each diagonal replayed; window-based: a warp per diagonal, 32 cells a step; the
-paper reports window-based 12-24% faster than diagonal-based) and each ``--scorings`` table
-(the query's PSSM or BLOSUM62 in shared memory; the paper's Kepler crossover was between 127
-and 517 residues), with the GPU's seconds per stage (upload, hit detection, assembling +
-segmented sort, filter, extension, host ordering), its counters (word hits, pairs, extensions,
-overflowed subjects, batches) and whether its HSPs equal the CPU's (beyond
-``--cpu-max-length``: the first GPU variant's). A JSON record goes to benchmarks/results/.
+(``_core.gpu_blast_ungapped_hsps``; its time and each stage's the median of ``--repeat``) for
+each ``--bins``, each ``--extensions`` variant (cuBLASTP's diagonal-based: a thread per
+diagonal; hit-based: a thread per pair, then each diagonal replayed; window-based: a warp per
+diagonal, 32 cells a step; the paper reports window-based 12-24% faster than diagonal-based)
+and each ``--scorings`` table (the query's PSSM or BLOSUM62 in shared memory; the paper's
+Kepler crossover was between 127 and 517 residues), with the GPU's seconds per stage (upload,
+hit detection, assembling + segmented sort, filter, extension, host ordering), its counters
+(word hits, pairs, extensions, overflowed subjects, batches) and whether its HSPs equal the
+CPU's (beyond ``--cpu-max-length``: the first GPU variant's).
+A JSON record goes to benchmarks/results/.
 
     python benchmarks/bench_blast_gpu_stages.py --subjects 200000 --bins 32 64 128 256 \
         --extensions diagonal hit window --scorings pssm blosum62
