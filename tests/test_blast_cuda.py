@@ -115,6 +115,18 @@ def test_gpu_options_give_the_same_hsps(generated, options):
 
 
 @pytest.mark.cuda
+def test_failed_allocations_shrink_the_batches(generated):
+    """Batches sized from the free memory, on a device that refuses allocations over 4 MB (the
+    test hook): the failed batch is halved until it fits; the same HSPs."""
+    _core.gpu_allocation_limit_for_tests(4 << 20)
+    try:
+        count = compare(generated["query"], generated["codes"], generated["offsets"])
+    finally:
+        _core.gpu_allocation_limit_for_tests(0)
+    assert count["batches"] > 1
+
+
+@pytest.mark.cuda
 def test_poly_a_overflows_its_bins():
     """A poly-A query against poly-A subjects: every word hits every word (AAA scores 12), far
     more hits per bin than the estimate; the overflow is detected and the bins redone."""

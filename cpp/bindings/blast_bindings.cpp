@@ -625,7 +625,7 @@ void bind_blast(py::module_& m) {
       },
       py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("x_drop"), py::arg("cutoff"),
       py::arg("window") = kTwoHitWindow, py::arg("threshold") = kDefaultThreshold,
-      py::arg("bins") = 128, py::arg("bin_capacity") = 0, py::arg("batch_hits") = 1 << 24,
+      py::arg("bins") = 128, py::arg("bin_capacity") = 0, py::arg("batch_hits") = 0,
       py::arg("extension") = "diagonal", py::arg("scoring") = "auto",
       "blast_ungapped_hsps on the GPU (cuda/blast: hit detection into diagonal bins, CUB's "
       "segmented sort, the two-hit filter, the diagonal-based ('diagonal': a thread per "

@@ -491,6 +491,43 @@ std::vector<SubjectHsp> ordered_hsps(std::vector<DeviceHsp>& found) {
   return result;
 }
 
+// Device memory kept from batch to batch, grown to the largest size asked for (a cudaMalloc
+// and a cudaFree per array and batch cost more than small batches' kernels).
+template <class T>
+class Scratch {
+ public:
+  T* get(size_t count) {
+    if (count > capacity_) {
+      data_.reset();
+      capacity_ = 0;
+      data_ = device_alloc<T>(count + count / 4);
+      capacity_ = count + count / 4;
+    }
+    return data_.get();
+  }
+  void upload(const std::vector<T>& host) {
+    T* d = get(host.size());
+    if (!host.empty())
+      GPUSEQ_CUDA_CHECK(
+          cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  T* data() const { return data_.get(); }
+
+ private:
+  DeviceArray<T> data_;
+  size_t capacity_ = 0;
+};
+
+// The per-batch arrays of gpu_ungapped_hsps.
+struct BatchBuffers {
+  Scratch<int64_t> bin_counts, base, segment_offsets, runs, selected, pair_hits;
+  Scratch<int32_t> max_count, cap;
+  Scratch<uint64_t> hits, assembled, sorted;
+  Scratch<uint8_t> temp, run_start, pair;
+  Scratch<DeviceHsp> hsps;
+  Scratch<PairHalves> halves;
+};
+
 }  // namespace
 
 void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* query,
@@ -501,8 +538,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
   const int32_t bins = options.bins;
   if (bins < 1 || bins > 1024 || (bins & (bins - 1)) != 0)
     throw std::invalid_argument("bins must be a power of two from 1 to 1024");
-  if (options.bin_capacity < 0 || options.batch_hits < 1)
-    throw std::invalid_argument("bin_capacity must be >= 0 and batch_hits positive");
+  if (options.bin_capacity < 0) throw std::invalid_argument("bin_capacity must be >= 0");
   if (contexts.empty()) throw std::invalid_argument("no query contexts");
   const int32_t query_length = contexts.back().start + contexts.back().length;
   int64_t longest = 0;
@@ -518,6 +554,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
                                 " residues (queries: " + std::to_string(query_length) + ")");
   const bool pssm = options.scoring == GpuScoring::kPssm ||
                     (options.scoring == GpuScoring::kAuto && query_length <= kPssmLongestQuery);
+  if (options.batch_hits < 0) throw std::invalid_argument("batch_hits must be >= 0");
   GpuUngappedCounters count;
   if (subject_count == 0) return;
   StageClock clock;
@@ -563,44 +600,45 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
                       : static_cast<int32_t>(std::ceil(2.0 * words * mean_list / bins)) + 4;
   }
   const size_t shared_bytes = sizeof(uint32_t) * (kPresenceWords + kWarpsPerBlock * bins);
+  int64_t batch_hits = options.batch_hits;
+  if (batch_hits == 0) {  // from the free device memory (about 40 bytes per slot at worst)
+    size_t free_bytes = 0, total_bytes = 0;
+    GPUSEQ_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    batch_hits = std::clamp<int64_t>(static_cast<int64_t>(free_bytes / 64), int64_t{1} << 20,
+                                     kDefaultBatchHitsLimit);
+  }
+  BatchBuffers buffers;
+  thrust::counting_iterator<int64_t> index(0);
 
-  for (int32_t first = 0; first < subject_count;) {
-    // A batch: subjects while their slots fit options.batch_hits (at least one subject).
-    int32_t last = first;
-    int64_t slots = 0;
-    while (last < subject_count && last - first < kMaxBatchSubjects &&
-           (last == first || slots + int64_t{bins} * capacity[last] <= options.batch_hits))
-      slots += int64_t{bins} * capacity[last++];
-    const int32_t n = last - first;
+  // One batch of subjects [batch_first, last): its HSPs (empty: none), the counters added to
+  // `added`.
+  const auto run_batch = [&](int32_t batch_first, int32_t last, GpuUngappedCounters& added) {
+    std::vector<DeviceHsp> found;
+    const int32_t n = last - batch_first;
     const int64_t segments = int64_t{n} * bins;
-    const int32_t batch_first = first;
-    first = last;
-    ++count.batches;
 
     // Detection; a subject whose largest bin overflowed gets bins of that size, and the batch
     // is detected again (its other subjects give the same hits again).
-    auto d_bin_counts = device_alloc<int64_t>(segments);
-    auto d_max_count = device_alloc<int32_t>(n);
+    int64_t* d_bin_counts = buffers.bin_counts.get(segments);
+    int32_t* d_max_count = buffers.max_count.get(n);
     std::vector<int32_t> cap(capacity.begin() + batch_first, capacity.begin() + last);
-    DeviceArray<uint64_t> d_hits;
-    DeviceArray<int64_t> d_base;
-    DeviceArray<int32_t> d_cap;
+    std::vector<int64_t> base(n);
+    uint64_t* d_hits = nullptr;
     for (int attempt = 0;; ++attempt) {
-      std::vector<int64_t> base(n);
       int64_t total_slots = 0;
       for (int32_t i = 0; i < n; ++i) {
         base[i] = total_slots;
         total_slots += int64_t{bins} * cap[i];
       }
-      d_hits = device_alloc<uint64_t>(total_slots);
-      d_base = device_copy(base.data(), base.size());
-      d_cap = device_copy(cap.data(), cap.size());
+      d_hits = buffers.hits.get(total_slots);
+      buffers.base.upload(base);
+      buffers.cap.upload(cap);
       detect_hits<<<blocks_for(n, kWarpsPerBlock), kWarpsPerBlock * 32, shared_bytes>>>(
           d_codes.get(), d_offsets.get(), batch_first, n, d_presence.get(), d_cell_start.get(),
-          d_cell_offsets.get(), bins, d_base.get(), d_cap.get(), d_hits.get(), d_bin_counts.get(),
-          d_max_count.get());
+          d_cell_offsets.get(), bins, buffers.base.data(), buffers.cap.data(), d_hits, d_bin_counts,
+          d_max_count);
       GPUSEQ_CUDA_CHECK_LAUNCH("detect_hits");
-      const std::vector<int32_t> largest = read_all(d_max_count.get(), n);
+      const std::vector<int32_t> largest = read_all(d_max_count, n);
       int64_t overflowed = 0;
       for (int32_t i = 0; i < n; ++i)
         if (largest[i] > cap[i]) {
@@ -609,120 +647,117 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
         }
       if (overflowed == 0) break;
       if (attempt > 0) throw std::logic_error("GPU hit detection: a bin overflowed twice");
-      count.overflowed_subjects += overflowed;
+      added.overflowed_subjects += overflowed;
     }
-    count.detect_s += clock.lap();
+    added.detect_s += clock.lap();
 
     // Assembling: the bins' hits back to back (segment g = local * bins + bin).
-    auto d_segment_offsets = device_alloc<int64_t>(segments + 1);
-    GPUSEQ_CUDA_CHECK(cudaMemset(d_segment_offsets.get(), 0, sizeof(int64_t)));
+    int64_t* d_segment_offsets = buffers.segment_offsets.get(segments + 1);
+    GPUSEQ_CUDA_CHECK(cudaMemset(d_segment_offsets, 0, sizeof(int64_t)));
     size_t temp_bytes = 0;
-    GPUSEQ_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, d_bin_counts.get(),
-                                                    d_segment_offsets.get() + 1, segments));
-    auto d_temp = device_alloc<uint8_t>(temp_bytes);
-    GPUSEQ_CUDA_CHECK(cub::DeviceScan::InclusiveSum(d_temp.get(), temp_bytes, d_bin_counts.get(),
-                                                    d_segment_offsets.get() + 1, segments));
-    const int64_t hit_count = read_one(d_segment_offsets.get() + segments);
-    count.word_hits += hit_count;
+    GPUSEQ_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, d_bin_counts,
+                                                    d_segment_offsets + 1, segments));
+    GPUSEQ_CUDA_CHECK(cub::DeviceScan::InclusiveSum(buffers.temp.get(temp_bytes), temp_bytes,
+                                                    d_bin_counts, d_segment_offsets + 1, segments));
+    const int64_t hit_count = read_one(d_segment_offsets + segments);
+    added.word_hits += hit_count;
     if (hit_count == 0) {
-      count.sort_s += clock.lap();
-      emit(batch_first, last, nullptr);
-      continue;
+      added.sort_s += clock.lap();
+      return found;
     }
-    auto d_assembled = device_alloc<uint64_t>(hit_count);
-    assemble_hits<<<blocks_for(segments * 32, 256), 256>>>(d_hits.get(), d_base.get(), d_cap.get(),
-                                                           d_segment_offsets.get(), segments, bins,
-                                                           d_assembled.get());
+    uint64_t* d_assembled = buffers.assembled.get(hit_count);
+    assemble_hits<<<blocks_for(segments * 32, 256), 256>>>(d_hits, buffers.base.data(),
+                                                           buffers.cap.data(), d_segment_offsets,
+                                                           segments, bins, d_assembled);
     GPUSEQ_CUDA_CHECK_LAUNCH("assemble_hits");
-    d_hits.reset();
 
     // Sort within each bin: by diagonal, then subject offset.
-    auto d_sorted = device_alloc<uint64_t>(hit_count);
+    uint64_t* d_sorted = buffers.sorted.get(hit_count);
     temp_bytes = 0;
-    GPUSEQ_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(
-        nullptr, temp_bytes, d_assembled.get(), d_sorted.get(), hit_count, segments,
-        d_segment_offsets.get(), d_segment_offsets.get() + 1));
-    d_temp = device_alloc<uint8_t>(temp_bytes);
-    GPUSEQ_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(
-        d_temp.get(), temp_bytes, d_assembled.get(), d_sorted.get(), hit_count, segments,
-        d_segment_offsets.get(), d_segment_offsets.get() + 1));
-    d_assembled.reset();
+    GPUSEQ_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, temp_bytes, d_assembled, d_sorted,
+                                                         hit_count, segments, d_segment_offsets,
+                                                         d_segment_offsets + 1));
+    GPUSEQ_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(buffers.temp.get(temp_bytes), temp_bytes,
+                                                         d_assembled, d_sorted, hit_count, segments,
+                                                         d_segment_offsets, d_segment_offsets + 1));
     GPUSEQ_CUDA_CHECK(cudaDeviceSynchronize());
-    count.sort_s += clock.lap();
+    added.sort_s += clock.lap();
 
     // Filter, then the diagonals (runs) as a list of their first hits.
-    auto d_run_start = device_alloc<uint8_t>(hit_count);
-    auto d_pair = device_alloc<uint8_t>(hit_count);
+    uint8_t* d_run_start = buffers.run_start.get(hit_count);
+    uint8_t* d_pair = buffers.pair.get(hit_count);
     GPUSEQ_CUDA_CHECK(cudaMemset(d_counters.get(), 0, 3 * sizeof(unsigned long long)));
-    filter_pairs<<<blocks_for(segments * 32, 256), 256>>>(d_sorted.get(), d_segment_offsets.get(),
-                                                          segments, window, d_run_start.get(),
-                                                          d_pair.get(), d_counters.get());
+    filter_pairs<<<blocks_for(segments * 32, 256), 256>>>(
+        d_sorted, d_segment_offsets, segments, window, d_run_start, d_pair, d_counters.get());
     GPUSEQ_CUDA_CHECK_LAUNCH("filter_pairs");
     const int64_t pair_count = static_cast<int64_t>(read_one(d_counters.get()));
-    count.pairs += pair_count;
-    count.filter_s += clock.lap();
-    if (pair_count == 0) {
-      emit(batch_first, last, nullptr);
-      continue;
-    }
-    auto d_runs = device_alloc<int64_t>(hit_count);
-    auto d_run_count = device_alloc<int64_t>(1);
-    thrust::counting_iterator<int64_t> index(0);
+    added.pairs += pair_count;
+    added.filter_s += clock.lap();
+    if (pair_count == 0) return found;
+    int64_t* d_runs = buffers.runs.get(hit_count);
+    int64_t* d_selected = buffers.selected.get(1);
     temp_bytes = 0;
-    GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, index, d_run_start.get(),
-                                                 d_runs.get(), d_run_count.get(), hit_count));
-    d_temp = device_alloc<uint8_t>(temp_bytes);
-    GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(d_temp.get(), temp_bytes, index, d_run_start.get(),
-                                                 d_runs.get(), d_run_count.get(), hit_count));
-    const int64_t run_count = read_one(d_run_count.get());
+    GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, index, d_run_start, d_runs,
+                                                 d_selected, hit_count));
+    GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(buffers.temp.get(temp_bytes), temp_bytes, index,
+                                                 d_run_start, d_runs, d_selected, hit_count));
+    const int64_t run_count = read_one(d_selected);
 
     // Extension: at most one HSP per pair.
-    auto d_hsps = device_alloc<DeviceHsp>(pair_count);
-    DeviceArray<int64_t> d_pair_hits;
-    DeviceArray<PairHalves> d_halves;
+    DeviceHsp* d_hsps = buffers.hsps.get(pair_count);
+    int64_t* d_pair_hits = nullptr;
+    PairHalves* d_halves = nullptr;
     if (options.extension == GpuExtension::kHit) {
-      d_pair_hits = device_alloc<int64_t>(pair_count);
+      d_pair_hits = buffers.pair_hits.get(pair_count);
       temp_bytes = 0;
-      GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, index, d_pair.get(),
-                                                   d_pair_hits.get(), d_run_count.get(),
-                                                   hit_count));
-      d_temp = device_alloc<uint8_t>(temp_bytes);
-      auto d_selected = device_alloc<int64_t>(1);
-      GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(d_temp.get(), temp_bytes, index, d_pair.get(),
-                                                   d_pair_hits.get(), d_selected.get(), hit_count));
-      d_halves = device_alloc<PairHalves>(pair_count);
+      GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, index, d_pair, d_pair_hits,
+                                                   d_selected, hit_count));
+      GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(buffers.temp.get(temp_bytes), temp_bytes, index,
+                                                   d_pair, d_pair_hits, d_selected, hit_count));
+      d_halves = buffers.halves.get(pair_count);
     }
     const ExtensionInputs in{
-        d_sorted.get(), d_pair.get(),  d_runs.get(),     run_count,
-        hit_count,      d_codes.get(), d_offsets.get(),  batch_first,
-        d_query.get(),  query_length,  d_contexts.get(), static_cast<int32_t>(contexts.size()),
-        window,         d_matrix.get()};
-    const ExtensionOutputs out{d_hsps.get(), d_counters.get() + 1, d_counters.get() + 2};
+        d_sorted,      d_pair,        d_runs,           run_count,
+        hit_count,     d_codes.get(), d_offsets.get(),  batch_first,
+        d_query.get(), query_length,  d_contexts.get(), static_cast<int32_t>(contexts.size()),
+        window,        d_matrix.get()};
+    const ExtensionOutputs out{d_hsps, d_counters.get() + 1, d_counters.get() + 2};
     if (pssm)
-      extend_batch<PssmScore>(options.extension, in, out, d_pair_hits.get(), pair_count,
-                              d_halves.get());
+      extend_batch<PssmScore>(options.extension, in, out, d_pair_hits, pair_count, d_halves);
     else
-      extend_batch<Blosum62Score>(options.extension, in, out, d_pair_hits.get(), pair_count,
-                                  d_halves.get());
+      extend_batch<Blosum62Score>(options.extension, in, out, d_pair_hits, pair_count, d_halves);
     const std::vector<unsigned long long> done = read_all(d_counters.get(), 3);
-    count.extensions += static_cast<int64_t>(done[2]);
-    std::vector<DeviceHsp> found = read_all(d_hsps.get(), done[1]);
-    count.extend_s += clock.lap();
-    emit(batch_first, last, &found);
+    added.extensions += static_cast<int64_t>(done[2]);
+    found = read_all(d_hsps, done[1]);
+    added.extend_s += clock.lap();
+    return found;
+  };
+
+  for (int32_t first = 0; first < subject_count;) {
+    // A batch: subjects while their slots fit batch_hits (at least one subject).
+    int32_t last = first;
+    int64_t slots = 0;
+    while (last < subject_count && last - first < kMaxBatchSubjects &&
+           (last == first || slots + int64_t{bins} * capacity[last] <= batch_hits))
+      slots += int64_t{bins} * capacity[last++];
+    GpuUngappedCounters added;
+    std::vector<DeviceHsp> found;
+    try {
+      found = run_batch(first, last, added);
+    } catch (const gpuseq::distance::DeviceOutOfMemory&) {
+      // The device is fuller than its free memory said: smaller batches, from this one on.
+      if (last - first == 1) throw;
+      buffers = BatchBuffers{};
+      batch_hits = std::max<int64_t>(1, slots / 2);
+      clock.lap();
+      continue;
+    }
+    count.add(added);
+    ++count.batches;
+    emit(first, last, found.empty() ? nullptr : &found);
+    first = last;
   }
-  if (counters) {
-    counters->upload_s += count.upload_s;
-    counters->detect_s += count.detect_s;
-    counters->sort_s += count.sort_s;
-    counters->filter_s += count.filter_s;
-    counters->extend_s += count.extend_s;
-    counters->order_s += count.order_s;
-    counters->word_hits += count.word_hits;
-    counters->pairs += count.pairs;
-    counters->extensions += count.extensions;
-    counters->overflowed_subjects += count.overflowed_subjects;
-    counters->batches += count.batches;
-  }
+  if (counters) counters->add(count);
 }
 
 std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup,

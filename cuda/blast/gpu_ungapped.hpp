@@ -33,13 +33,17 @@ enum class GpuScoring { kAuto, kPssm, kBlosum62 };
 inline constexpr int32_t kPssmLongestQuery = 4000;
 inline constexpr int32_t kPssmMaxQuery = 4000;
 
+inline constexpr int64_t kDefaultBatchHitsLimit = int64_t{1} << 28;
+
 struct GpuUngappedOptions {
   int32_t bins = 128;  // diagonal bins per subject (a power of two, 1..1024)
   // Hit slots per bin; 0: from the subject's length and the lookup's size. A bin that
   // overflows is detected and its subject's bins are sized from the exact counts and the batch
   // detected again (tests force that with 1).
   int32_t bin_capacity = 0;
-  int64_t batch_hits = int64_t{1} << 24;  // hit slots of one batch of subjects (memory)
+  // Hit slots of one batch of subjects; 0: from the device's free memory, at most
+  // kDefaultBatchHitsLimit. A failed allocation halves the batch and runs it again.
+  int64_t batch_hits = 0;
   GpuExtension extension = GpuExtension::kDiagonal;
   GpuScoring scoring = GpuScoring::kAuto;
 };
@@ -54,6 +58,20 @@ struct GpuUngappedCounters {
   // (with redone batches), assembling + segmented sort, filter, extension (with the list of
   // diagonals and the copy back), and the host's final ordering.
   double upload_s = 0, detect_s = 0, sort_s = 0, filter_s = 0, extend_s = 0, order_s = 0;
+
+  void add(const GpuUngappedCounters& o) {
+    word_hits += o.word_hits;
+    pairs += o.pairs;
+    extensions += o.extensions;
+    overflowed_subjects += o.overflowed_subjects;
+    batches += o.batches;
+    upload_s += o.upload_s;
+    detect_s += o.detect_s;
+    sort_s += o.sort_s;
+    filter_s += o.filter_s;
+    extend_s += o.extend_s;
+    order_s += o.order_s;
+  }
 };
 
 struct SubjectHsp {

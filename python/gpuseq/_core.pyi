@@ -436,7 +436,7 @@ def gpu_blast_ungapped_hsps(
     threshold: int = 11,
     bins: int = 128,
     bin_capacity: int = 0,
-    batch_hits: int = 16777216,
+    batch_hits: int = 0,
     extension: str = "diagonal",
     scoring: str = "auto",
 ) -> tuple[dict[str, NDArray[np.int32]], dict[str, int | float]]: ...

@@ -290,7 +290,8 @@ def ungapped_hsps(
     ``backend="cuda"`` runs the stage on the GPU (``cuda/blast``; the same rows);
     ``gpu_options``: ``bins`` (diagonal bins per subject, a power of two),
     ``bin_capacity`` (hit slots per bin, 0: estimated; overflowing bins are redone),
-    ``batch_hits`` (hit slots per batch of subjects), ``extension`` (``"diagonal"``: a thread
+    ``batch_hits`` (hit slots per batch of subjects; 0: from the GPU's free memory; a failed
+    allocation halves it), ``extension`` (``"diagonal"``: a thread
     per diagonal; ``"hit"``: a thread per pair, then each diagonal replayed to keep the
     extensions blastp runs; ``"window"``: a warp per diagonal extending 32 cells a step),
     ``scoring`` (``"pssm"``: a query PSSM in shared memory, at most 4,000 residues;
