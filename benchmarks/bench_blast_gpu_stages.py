@@ -45,7 +45,8 @@ STAGES = ["upload_s", "detect_s", "sort_s", "filter_s", "extend_s", "order_s"]
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--subjects", type=int, default=100_000, help="database size [100000]")
-    ap.add_argument("--bins", type=int, nargs="+", default=[128], help="bins per subject [128]")
+    ap.add_argument("--bins", type=int, nargs="+", default=[0],
+                    help="bins per subject (0: from its expected hits) [0]")
     ap.add_argument("--extensions", nargs="+", default=["diagonal", "hit", "window"],
                     choices=["diagonal", "hit", "window"], help="extension variants [all]")
     ap.add_argument("--scorings", nargs="+", default=["auto"],

@@ -140,14 +140,52 @@ bool ranks_before(const List& a, int32_t ia, const List& b, int32_t ib) {
   return ia > ib;
 }
 
-// The subjects with hits in hit-list order, at most `capacity` of them.
-template <class Lists>
-std::vector<int32_t> ranked_subjects(const Lists& lists, size_t capacity) {
-  std::vector<int32_t> ranked;
-  for (int32_t i = 0; i < static_cast<int32_t>(lists.size()); ++i)
-    if (!lists[i].empty()) ranked.push_back(i);
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [&](int32_t a, int32_t b) { return ranks_before(lists[a], a, lists[b], b); });
+// One subject's hits for one query.
+template <class Hit>
+struct SubjectList {
+  int32_t subject = 0;
+  std::vector<Hit> hits;
+};
+
+// The hit lists of several queries for the subjects that have hits only (a queries x subjects
+// table of empty lists costs more than the search itself for a hundred queries), filled by
+// the search's threads, each into its own part.
+template <class Hit>
+class SparseLists {
+ public:
+  explicit SparseLists(int workers) : parts_(static_cast<size_t>(std::max(1, workers))) {}
+
+  void add(int worker, int32_t query, int32_t subject, std::vector<Hit>&& hits) {
+    parts_[worker].push_back({query, SubjectList<Hit>{subject, std::move(hits)}});
+  }
+
+  // Each query's lists in increasing subject.
+  std::vector<std::vector<SubjectList<Hit>>> per_query(size_t queries) {
+    std::vector<std::vector<SubjectList<Hit>>> out(queries);
+    for (auto& part : parts_)
+      for (auto& [query, list] : part) out[query].push_back(std::move(list));
+    parts_.clear();
+    for (auto& lists : out)
+      std::sort(lists.begin(), lists.end(),
+                [](const SubjectList<Hit>& a, const SubjectList<Hit>& b) {
+                  return a.subject < b.subject;
+                });
+    return out;
+  }
+
+ private:
+  std::vector<std::vector<std::pair<int32_t, SubjectList<Hit>>>> parts_;
+};
+
+// The lists in hit-list order (lists: in increasing subject), at most `capacity` of them:
+// indices into lists.
+template <class Hit>
+std::vector<size_t> ranked_lists(const std::vector<SubjectList<Hit>>& lists, size_t capacity) {
+  std::vector<size_t> ranked(lists.size());
+  for (size_t i = 0; i < lists.size(); ++i) ranked[i] = i;
+  std::stable_sort(ranked.begin(), ranked.end(), [&](size_t a, size_t b) {
+    return ranks_before(lists[a].hits, lists[a].subject, lists[b].hits, lists[b].subject);
+  });
   if (ranked.size() > capacity) ranked.resize(capacity);
   return ranked;
 }
@@ -269,9 +307,8 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
   const double lookup_s = clock.lap();
 
   // Each (query, subject) HSP list after the E-value threshold (blast_engine.c).
-  std::vector<std::vector<std::vector<SearchHit>>> lists(
-      nq, std::vector<std::vector<SearchHit>>(subject_count));
   const int threads = options.threads > 0 ? options.threads : default_thread_count();
+  SparseLists<SearchHit> found(threads);
   std::vector<SearchCounters> worker_counters(std::max(1, threads) + 1);
   std::unique_ptr<StagedHsps> staged;
   if (options.ungapped_stage)
@@ -281,6 +318,8 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
   parallel_for_blocks(subject_count, 64, threads, [&](int64_t begin, int64_t end, int worker) {
     TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
     SearchCounters& count = worker_counters[worker];
+    std::vector<std::vector<SearchHit>> per_query(nq);
+    std::vector<int32_t> touched;
     for (int64_t i = begin; i < end; ++i) {
       const uint8_t* subject = subjects + offsets[i];
       const auto subject_length = static_cast<int32_t>(offsets[i + 1] - offsets[i]);
@@ -299,8 +338,13 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
         hit.bit_score = bit_score(h.score, st[k].kbp);
         for (int32_t p = 0; p < h.length; ++p)
           hit.identities += queries[k].letters[h.q_start + p] == subject[h.s_start + p];
-        lists[k][i].push_back(hit);
+        if (per_query[k].empty()) touched.push_back(k);
+        per_query[k].push_back(hit);
       }
+      for (int32_t k : touched)
+        found.add(worker, k, static_cast<int32_t>(i), std::move(per_query[k]));
+      for (int32_t k : touched) per_query[k].clear();
+      touched.clear();
     }
   });
   if (staged) staged->finish();
@@ -308,9 +352,10 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
   // The hit list of each query: at most max_target_seqs subjects.
   const size_t capacity = options.max_target_seqs > 0 ? static_cast<size_t>(options.max_target_seqs)
                                                       : static_cast<size_t>(subject_count);
+  std::vector<std::vector<SubjectList<SearchHit>>> lists = found.per_query(nq);
   for (size_t k = 0; k < nq; ++k)
-    for (int32_t i : ranked_subjects(lists[k], capacity))
-      result[k].insert(result[k].end(), lists[k][i].begin(), lists[k][i].end());
+    for (size_t j : ranked_lists(lists[k], capacity))
+      result[k].insert(result[k].end(), lists[k][j].hits.begin(), lists[k][j].hits.end());
   if (counters) {
     const SearchCounters stage = worker_counters.back();
     worker_counters.pop_back();  // the waits are averaged over the CPU's workers only
@@ -381,8 +426,7 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   auto length_at = [&](int64_t i) { return static_cast<int32_t>(offsets[i + 1] - offsets[i]); };
 
   // Preliminary stage per subject, all queries at once.
-  std::vector<std::vector<std::vector<GappedHsp>>> prelim(
-      nq, std::vector<std::vector<GappedHsp>>(subject_count));
+  SparseLists<GappedHsp> prelim_found(threads);
   std::vector<SearchCounters> worker_counters(std::max(1, threads));
   SearchCounters stage_counters;
   std::unique_ptr<StagedHsps> staged;
@@ -404,9 +448,11 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
       for (UngappedHsp& h : ungapped) per_query[all.query_of[h.context]].push_back(h);
       for (size_t k = 0; k < nq; ++k) {
         if (per_query[k].empty()) continue;
-        for (GappedHsp& h : preliminary_gapped(queries[k].codes, queries[k].length, subject_at(i),
-                                               length_at(i), per_query[k], gp[k]))
-          prelim[k][i].push_back(std::move(h));
+        std::vector<GappedHsp> kept = preliminary_gapped(
+            queries[k].codes, queries[k].length, subject_at(i), length_at(i), per_query[k], gp[k]);
+        if (!kept.empty())
+          prelim_found.add(worker, static_cast<int32_t>(k), static_cast<int32_t>(i),
+                           std::move(kept));
       }
     }
   });
@@ -444,10 +490,15 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
       query_composition[k] = read_composition(query_cbs[k].data(), queries[k].length);
     }
   }
-  std::vector<std::pair<int32_t, int32_t>> work;  // (query, subject) to trace back
+  std::vector<std::vector<SubjectList<GappedHsp>>> prelim = prelim_found.per_query(nq);
+  struct Work {
+    int32_t query, subject;
+    std::vector<GappedHsp>* hsps;
+  };
+  std::vector<Work> work;  // (query, subject) to trace back
   for (size_t k = 0; k < nq; ++k)
-    for (int32_t i : ranked_subjects(prelim[k], prelim_capacity))
-      work.emplace_back(static_cast<int32_t>(k), i);
+    for (size_t j : ranked_lists(prelim[k], prelim_capacity))
+      work.push_back({static_cast<int32_t>(k), prelim[k][j].subject, &prelim[k][j].hits});
 
   const double prelim_lists_s = clock.lap();
 
@@ -455,15 +506,15 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   std::vector<std::vector<GappedSearchHit>> traced(work.size());
   std::vector<double> prelim_best(work.size(), 0.0);  // best preliminary E-value
   for (size_t w = 0; w < work.size(); ++w) {
-    const auto& hsps = prelim[work[w].first][work[w].second];
+    const std::vector<GappedHsp>& hsps = *work[w].hsps;
     for (size_t h = 0; h < hsps.size(); ++h)
       if (h == 0 || hsps[h].evalue < prelim_best[w]) prelim_best[w] = hsps[h].evalue;
   }
   parallel_for_blocks(
       static_cast<int64_t>(work.size()), 8, threads, [&](int64_t begin, int64_t end, int) {
         for (int64_t w = begin; w < end; ++w) {
-          const auto [k, i] = work[w];
-          std::vector<GappedHsp> hsps = std::move(prelim[k][i]);
+          const int32_t k = work[w].query, i = work[w].subject;
+          std::vector<GappedHsp> hsps = std::move(*work[w].hsps);
           const uint8_t* subject = subject_at(i);
           const uint8_t* letters = queries[k].letters;
           std::vector<GappedHsp> final_hsps =
@@ -509,9 +560,9 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
     std::vector<size_t> order(work.size());
     for (size_t w = 0; w < work.size(); ++w) order[w] = w;
     std::sort(order.begin(), order.end(),
-              [&](size_t a, size_t b) { return work[a].second < work[b].second; });
+              [&](size_t a, size_t b) { return work[a].subject < work[b].subject; });
     for (size_t w : order) {
-      const int32_t k = work[w].first;
+      const int32_t k = work[w].query;
       if (significant[k] >= n && prelim_best[w] > kEvalueStretch * kInclusionEvalue) {
         traced[w].clear();
         continue;
@@ -526,13 +577,14 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   const double traceback_s = clock.lap();
 
   // Final hit lists: at most max_target_seqs subjects per query.
-  std::vector<std::vector<std::vector<GappedSearchHit>>> lists(
-      nq, std::vector<std::vector<GappedSearchHit>>(subject_count));
+  SparseLists<GappedSearchHit> final_found(1);
   for (size_t w = 0; w < work.size(); ++w)
-    lists[work[w].first][work[w].second] = std::move(traced[w]);
+    if (!traced[w].empty())
+      final_found.add(0, work[w].query, work[w].subject, std::move(traced[w]));
+  std::vector<std::vector<SubjectList<GappedSearchHit>>> lists = final_found.per_query(nq);
   for (size_t k = 0; k < nq; ++k)
-    for (int32_t i : ranked_subjects(lists[k], static_cast<size_t>(n)))
-      for (GappedSearchHit& h : lists[k][i]) result[k].push_back(std::move(h));
+    for (size_t j : ranked_lists(lists[k], static_cast<size_t>(n)))
+      for (GappedSearchHit& h : lists[k][j].hits) result[k].push_back(std::move(h));
   if (counters) {
     merge_counters(worker_counters, counters);
     merge_counters(std::vector<SearchCounters>{stage_counters}, counters);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <cub/device/device_select.cuh>
@@ -48,32 +49,37 @@ struct DeviceHsp {
 // Hit detection: a warp per subject, lane l reads the word at s0 + l (consecutive bytes: one
 // transaction per warp and byte). The lookup's presence bits live in shared memory, its
 // query-offset lists in global memory through the read-only cache. Each hit goes to bin
-// (diagonal mod bins) of its subject through a shared-memory counter; a slot past the bin's
-// capacity is not written but still counted, so that the host sees the overflow.
+// (diagonal mod the subject's bins) of its subject through a shared-memory counter; a slot past
+// the bin's capacity is not written but still counted, so that the host sees the overflow.
+// Subject `local` of the batch has bins[local] bins (a power of two, at most max_bins), its
+// counts at bin_counts[segment_base[local]...], its slots at hits[slot_base[local]...].
 __global__ void detect_hits(const uint8_t* __restrict__ codes, const int64_t* __restrict__ offsets,
                             int32_t first_subject, int32_t batch_subjects,
                             const uint32_t* __restrict__ presence,
                             const int32_t* __restrict__ cell_start,
-                            const int32_t* __restrict__ cell_offsets, int32_t bins,
-                            const int64_t* __restrict__ bin_base,
+                            const int32_t* __restrict__ cell_offsets,
+                            const int32_t* __restrict__ bins, int32_t max_bins,
+                            const int64_t* __restrict__ segment_base,
+                            const int64_t* __restrict__ slot_base,
                             const int32_t* __restrict__ bin_capacity, uint64_t* __restrict__ hits,
                             int64_t* __restrict__ bin_counts, int32_t* __restrict__ max_count) {
   extern __shared__ uint32_t shared[];
   uint32_t* present = shared;
   int32_t* counters = reinterpret_cast<int32_t*>(shared + kPresenceWords);
   for (int i = threadIdx.x; i < kPresenceWords; i += blockDim.x) present[i] = presence[i];
-  for (int i = threadIdx.x; i < kWarpsPerBlock * bins; i += blockDim.x) counters[i] = 0;
+  for (int i = threadIdx.x; i < kWarpsPerBlock * max_bins; i += blockDim.x) counters[i] = 0;
   __syncthreads();
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int32_t local = blockIdx.x * kWarpsPerBlock + warp;
   if (local >= batch_subjects) return;
-  int32_t* count = counters + warp * bins;
+  int32_t* count = counters + warp * max_bins;
+  const int32_t bin_mask = bins[local] - 1;
   const int64_t begin = offsets[first_subject + local];
   const int32_t length = static_cast<int32_t>(offsets[first_subject + local + 1] - begin);
   const uint8_t* subject = codes + begin;
   const int32_t capacity = bin_capacity[local];
-  uint64_t* bin_hits = hits + bin_base[local];
+  uint64_t* bin_hits = hits + slot_base[local];
   const uint64_t subject_key = static_cast<uint64_t>(local) << kSubjectShift;
 
   for (int32_t s0 = 0; s0 + kTwoHitWord <= length; s0 += 32) {
@@ -84,7 +90,7 @@ __global__ void detect_hits(const uint8_t* __restrict__ codes, const int64_t* __
     const int32_t end = cell_start[cell + 1];
     for (int32_t k = cell_start[cell]; k < end; ++k) {
       const int32_t diagonal = cell_offsets[k] - s + length;  // q - s + length > 0
-      const int32_t bin = diagonal & (bins - 1);
+      const int32_t bin = diagonal & bin_mask;
       const int32_t slot = atomicAdd(&count[bin], 1);
       if (slot < capacity)
         bin_hits[static_cast<int64_t>(bin) * capacity + slot] =
@@ -93,25 +99,35 @@ __global__ void detect_hits(const uint8_t* __restrict__ codes, const int64_t* __
   }
   __syncwarp();
   int32_t largest = 0;
-  for (int b = lane; b < bins; b += 32) {
-    bin_counts[static_cast<int64_t>(local) * bins + b] = count[b];
+  for (int b = lane; b <= bin_mask; b += 32) {
+    bin_counts[segment_base[local] + b] = count[b];
     largest = max(largest, count[b]);
   }
   largest = __reduce_max_sync(0xffffffffu, largest);
   if (lane == 0) max_count[local] = largest;
 }
 
-// Hit assembling: bin (subject local / bins, bin % bins) copied to its place in one array.
+// Hit assembling, a warp per segment (a bin of a subject): its hits copied to their place in
+// one array. segment_base holds batch_subjects + 1 entries.
 __global__ void assemble_hits(const uint64_t* __restrict__ hits,
-                              const int64_t* __restrict__ bin_base,
+                              const int64_t* __restrict__ segment_base, int32_t batch_subjects,
+                              const int64_t* __restrict__ slot_base,
                               const int32_t* __restrict__ bin_capacity,
                               const int64_t* __restrict__ segment_offsets, int64_t segments,
-                              int32_t bins, uint64_t* __restrict__ assembled) {
+                              uint64_t* __restrict__ assembled) {
   const int64_t g = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   if (g >= segments) return;
   const int lane = threadIdx.x % 32;
-  const int64_t local = g / bins, bin = g % bins;
-  const uint64_t* from = hits + bin_base[local] + bin * bin_capacity[local];
+  int32_t lo = 0, hi = batch_subjects;  // the last subject whose segments start at or before g
+  while (hi - lo > 1) {
+    const int32_t mid = (lo + hi) / 2;
+    if (segment_base[mid] <= g)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  const int64_t bin = g - segment_base[lo];
+  const uint64_t* from = hits + slot_base[lo] + bin * bin_capacity[lo];
   const int64_t begin = segment_offsets[g], n = segment_offsets[g + 1] - begin;
   for (int64_t i = lane; i < n; i += 32) assembled[begin + i] = from[i];
 }
@@ -465,32 +481,6 @@ void extend_batch(GpuExtension variant, const ExtensionInputs& in, const Extensi
   GPUSEQ_CUDA_CHECK_LAUNCH("extend_diagonals");
 }
 
-// One batch's HSPs in the order gpu_ungapped_hsps hands them over.
-std::vector<SubjectHsp> ordered_hsps(std::vector<DeviceHsp>& found) {
-  // blastp's order per subject: the CPU's finding order (subject offset, then query offset)
-  // first, so that the stable score sort breaks ties as the CPU does.
-  std::sort(found.begin(), found.end(), [](const DeviceHsp& a, const DeviceHsp& b) {
-    if (a.subject != b.subject) return a.subject < b.subject;
-    if (a.seed_s != b.seed_s) return a.seed_s < b.seed_s;
-    return a.seed_q < b.seed_q;
-  });
-  std::vector<SubjectHsp> result;
-  result.reserve(found.size());
-  std::vector<UngappedHsp> one;
-  for (size_t i = 0; i < found.size();) {
-    const int32_t subject = found[i].subject;
-    one.clear();
-    for (; i < found.size() && found[i].subject == subject; ++i) {
-      const DeviceHsp& h = found[i];
-      one.push_back(
-          UngappedHsp{h.q_start, h.s_start, h.length, h.score, h.seed_q, h.seed_s, h.context});
-    }
-    gpuseq::blast::sort_by_score(one);
-    for (const UngappedHsp& u : one) result.push_back(SubjectHsp{subject, u});
-  }
-  return result;
-}
-
 // Device memory kept from batch to batch, grown to the largest size asked for (a cudaMalloc
 // and a cudaFree per array and batch cost more than small batches' kernels).
 template <class T>
@@ -524,9 +514,74 @@ struct BatchBuffers {
   Scratch<int32_t> max_count, cap;
   Scratch<uint64_t> hits, assembled, sorted;
   Scratch<uint8_t> temp, run_start, pair;
-  Scratch<DeviceHsp> hsps;
+  Scratch<int64_t> segment_base;
+  Scratch<int32_t> bins;
+  Scratch<DeviceHsp> hsps, ordered;
   Scratch<PairHalves> halves;
+  Scratch<uint64_t> hsp_keys, hsp_keys_sorted;
+  Scratch<int32_t> hsp_index, hsp_index_sorted;
 };
+
+// An HSP's place in the CPU's finding order: its subject in the batch, then the second
+// hit's subject offset, then its offset in the whole query buffer (subject < 2^22, offsets
+// < 2^21).
+__global__ void hsp_order_keys(const DeviceHsp* __restrict__ hsps, int64_t count,
+                               int32_t first_subject, const QueryContext* __restrict__ contexts,
+                               uint64_t* __restrict__ keys, int32_t* __restrict__ index) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  const DeviceHsp h = hsps[i];
+  const uint64_t q = static_cast<uint64_t>(h.seed_q + contexts[h.context].start);
+  keys[i] = static_cast<uint64_t>(h.subject - first_subject) << kSubjectShift |
+            static_cast<uint64_t>(h.seed_s) << kOffsetBits | q;
+  index[i] = static_cast<int32_t>(i);
+}
+
+__global__ void gather_hsps(const DeviceHsp* __restrict__ hsps, const int32_t* __restrict__ index,
+                            int64_t count, DeviceHsp* __restrict__ ordered) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < count) ordered[i] = hsps[index[i]];
+}
+
+// A batch's HSPs in the order gpu_ungapped_hsps hands them over: sorted on the device into
+// the CPU's finding order (subject, subject offset, query offset), then each subject's by
+// score on the host (a stable sort, so that ties fall as on the CPU).
+std::vector<SubjectHsp> ordered_hsps(const DeviceHsp* d_hsps, int64_t count, int32_t first_subject,
+                                     const QueryContext* d_contexts, BatchBuffers& buffers) {
+  std::vector<SubjectHsp> result;
+  if (count == 0) return result;
+  if (count >= (int64_t{1} << 31)) throw std::length_error("more than 2^31 HSPs in one batch");
+  uint64_t* keys = buffers.hsp_keys.get(count);
+  uint64_t* keys_sorted = buffers.hsp_keys_sorted.get(count);
+  int32_t* index = buffers.hsp_index.get(count);
+  int32_t* index_sorted = buffers.hsp_index_sorted.get(count);
+  DeviceHsp* ordered = buffers.ordered.get(count);
+  hsp_order_keys<<<blocks_for(count, 256), 256>>>(d_hsps, count, first_subject, d_contexts, keys,
+                                                  index);
+  GPUSEQ_CUDA_CHECK_LAUNCH("hsp_order_keys");
+  size_t temp_bytes = 0;
+  GPUSEQ_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys, keys_sorted, index,
+                                                    index_sorted, count));
+  GPUSEQ_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(buffers.temp.get(temp_bytes), temp_bytes, keys,
+                                                    keys_sorted, index, index_sorted, count));
+  gather_hsps<<<blocks_for(count, 256), 256>>>(d_hsps, index_sorted, count, ordered);
+  GPUSEQ_CUDA_CHECK_LAUNCH("gather_hsps");
+  const std::vector<DeviceHsp> found = read_all(ordered, static_cast<size_t>(count));
+  result.reserve(found.size());
+  std::vector<UngappedHsp> one;
+  for (size_t i = 0; i < found.size();) {
+    const int32_t subject = found[i].subject;
+    one.clear();
+    for (; i < found.size() && found[i].subject == subject; ++i) {
+      const DeviceHsp& h = found[i];
+      one.push_back(
+          UngappedHsp{h.q_start, h.s_start, h.length, h.score, h.seed_q, h.seed_s, h.context});
+    }
+    gpuseq::blast::sort_by_score(one);
+    for (const UngappedHsp& u : one) result.push_back(SubjectHsp{subject, u});
+  }
+  return result;
+}
 
 }  // namespace
 
@@ -535,9 +590,8 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
                        const uint8_t* codes, const int64_t* offsets, int32_t subject_count,
                        const GpuUngappedOptions& options, GpuUngappedCounters* counters,
                        const SubjectHspSink& sink) {
-  const int32_t bins = options.bins;
-  if (bins < 1 || bins > 1024 || (bins & (bins - 1)) != 0)
-    throw std::invalid_argument("bins must be a power of two from 1 to 1024");
+  if (options.bins < 0 || options.bins > 1024 || (options.bins & (options.bins - 1)) != 0)
+    throw std::invalid_argument("bins must be 0 (automatic) or a power of two from 1 to 1024");
   if (options.bin_capacity < 0) throw std::invalid_argument("bin_capacity must be >= 0");
   if (contexts.empty()) throw std::invalid_argument("no query contexts");
   const int32_t query_length = contexts.back().start + contexts.back().length;
@@ -558,15 +612,6 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
   GpuUngappedCounters count;
   if (subject_count == 0) return;
   StageClock clock;
-  // Hands a batch's HSPs (none: nullptr) to the sink; the host's ordering counts as order_s,
-  // the sink's time as nobody's.
-  const auto emit = [&](int32_t batch_begin, int32_t batch_end, std::vector<DeviceHsp>* found) {
-    std::vector<SubjectHsp> hsps;
-    if (found) hsps = ordered_hsps(*found);
-    count.order_s += clock.lap();
-    sink(batch_begin, batch_end, hsps);
-    clock.lap();
-  };
 
   // Inputs resident for every batch: subjects, query, contexts, the lookup and BLOSUM62.
   const int64_t residues = offsets[subject_count] - offsets[0];
@@ -588,18 +633,27 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
   auto d_counters = device_alloc<unsigned long long>(3);  // pairs, HSPs, extensions
   count.upload_s += clock.lap();
 
-  // Slots per bin: twice the expected hits of a subject's bin (words x the lookup's mean
-  // list length over the 20^3 words of real residues), plus a few.
+  // Bins per subject: options.bins, or (0) enough for about kHitsPerBin expected hits each
+  // (words x the lookup's mean list length over the 20^3 words of real residues): CUB's
+  // segmented sort slows down by up to 15x where bins hold a hundred hits or more
+  // (bench_blast_gpu_stages.py). Slots per bin: twice its expected hits, plus a few.
   const double mean_list = static_cast<double>(lookup.entries()) / 8000.0;
-  std::vector<int32_t> capacity(subject_count);
+  std::vector<int32_t> bins(subject_count), capacity(subject_count);
+  int32_t max_bins = 1;
   for (int32_t i = 0; i < subject_count; ++i) {
     const int64_t words = std::max<int64_t>(0, offsets[i + 1] - offsets[i] - (kTwoHitWord - 1));
+    const double expected = static_cast<double>(words) * mean_list;
+    int32_t b = options.bins;
+    if (b == 0)
+      for (b = 1; b < kMaxAutoBins && b * kHitsPerBin < expected;) b *= 2;
+    bins[i] = b;
+    max_bins = std::max(max_bins, b);
     capacity[i] = words == 0 ? 0
                   : options.bin_capacity > 0
                       ? options.bin_capacity
-                      : static_cast<int32_t>(std::ceil(2.0 * words * mean_list / bins)) + 4;
+                      : static_cast<int32_t>(std::ceil(2.0 * expected / b)) + 4;
   }
-  const size_t shared_bytes = sizeof(uint32_t) * (kPresenceWords + kWarpsPerBlock * bins);
+  const size_t shared_bytes = sizeof(uint32_t) * (kPresenceWords + kWarpsPerBlock * max_bins);
   int64_t batch_hits = options.batch_hits;
   if (batch_hits == 0) {  // from the free device memory (about 40 bytes per slot at worst)
     size_t free_bytes = 0, total_bytes = 0;
@@ -613,9 +667,13 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
   // One batch of subjects [batch_first, last): its HSPs (empty: none), the counters added to
   // `added`.
   const auto run_batch = [&](int32_t batch_first, int32_t last, GpuUngappedCounters& added) {
-    std::vector<DeviceHsp> found;
+    std::vector<SubjectHsp> found;
     const int32_t n = last - batch_first;
-    const int64_t segments = int64_t{n} * bins;
+    std::vector<int64_t> segment_base(n + 1, 0);
+    for (int32_t i = 0; i < n; ++i) segment_base[i + 1] = segment_base[i] + bins[batch_first + i];
+    const int64_t segments = segment_base[n];
+    buffers.segment_base.upload(segment_base);
+    buffers.bins.upload(std::vector<int32_t>(bins.begin() + batch_first, bins.begin() + last));
 
     // Detection; a subject whose largest bin overflowed gets bins of that size, and the batch
     // is detected again (its other subjects give the same hits again).
@@ -628,15 +686,15 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
       int64_t total_slots = 0;
       for (int32_t i = 0; i < n; ++i) {
         base[i] = total_slots;
-        total_slots += int64_t{bins} * cap[i];
+        total_slots += int64_t{bins[batch_first + i]} * cap[i];
       }
       d_hits = buffers.hits.get(total_slots);
       buffers.base.upload(base);
       buffers.cap.upload(cap);
       detect_hits<<<blocks_for(n, kWarpsPerBlock), kWarpsPerBlock * 32, shared_bytes>>>(
           d_codes.get(), d_offsets.get(), batch_first, n, d_presence.get(), d_cell_start.get(),
-          d_cell_offsets.get(), bins, buffers.base.data(), buffers.cap.data(), d_hits, d_bin_counts,
-          d_max_count);
+          d_cell_offsets.get(), buffers.bins.data(), max_bins, buffers.segment_base.data(),
+          buffers.base.data(), buffers.cap.data(), d_hits, d_bin_counts, d_max_count);
       GPUSEQ_CUDA_CHECK_LAUNCH("detect_hits");
       const std::vector<int32_t> largest = read_all(d_max_count, n);
       int64_t overflowed = 0;
@@ -651,7 +709,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     }
     added.detect_s += clock.lap();
 
-    // Assembling: the bins' hits back to back (segment g = local * bins + bin).
+    // Assembling: the bins' hits back to back (segment g: bin g - segment_base[i] of subject i).
     int64_t* d_segment_offsets = buffers.segment_offsets.get(segments + 1);
     GPUSEQ_CUDA_CHECK(cudaMemset(d_segment_offsets, 0, sizeof(int64_t)));
     size_t temp_bytes = 0;
@@ -666,9 +724,9 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
       return found;
     }
     uint64_t* d_assembled = buffers.assembled.get(hit_count);
-    assemble_hits<<<blocks_for(segments * 32, 256), 256>>>(d_hits, buffers.base.data(),
-                                                           buffers.cap.data(), d_segment_offsets,
-                                                           segments, bins, d_assembled);
+    assemble_hits<<<blocks_for(segments * 32, 256), 256>>>(
+        d_hits, buffers.segment_base.data(), n, buffers.base.data(), buffers.cap.data(),
+        d_segment_offsets, segments, d_assembled);
     GPUSEQ_CUDA_CHECK_LAUNCH("assemble_hits");
 
     // Sort within each bin: by diagonal, then subject offset.
@@ -728,8 +786,10 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
       extend_batch<Blosum62Score>(options.extension, in, out, d_pair_hits, pair_count, d_halves);
     const std::vector<unsigned long long> done = read_all(d_counters.get(), 3);
     added.extensions += static_cast<int64_t>(done[2]);
-    found = read_all(d_hsps, done[1]);
+    const int64_t hsp_count = static_cast<int64_t>(done[1]);
     added.extend_s += clock.lap();
+    found = ordered_hsps(d_hsps, hsp_count, batch_first, d_contexts.get(), buffers);
+    added.order_s += clock.lap();
     return found;
   };
 
@@ -738,10 +798,12 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     int32_t last = first;
     int64_t slots = 0;
     while (last < subject_count && last - first < kMaxBatchSubjects &&
-           (last == first || slots + int64_t{bins} * capacity[last] <= batch_hits))
-      slots += int64_t{bins} * capacity[last++];
+           (last == first || slots + int64_t{bins[last]} * capacity[last] <= batch_hits)) {
+      slots += int64_t{bins[last]} * capacity[last];
+      ++last;
+    }
     GpuUngappedCounters added;
-    std::vector<DeviceHsp> found;
+    std::vector<SubjectHsp> found;
     try {
       found = run_batch(first, last, added);
     } catch (const gpuseq::distance::DeviceOutOfMemory&) {
@@ -754,7 +816,8 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     }
     count.add(added);
     ++count.batches;
-    emit(first, last, found.empty() ? nullptr : &found);
+    sink(first, last, found);
+    clock.lap();  // the sink's time is the caller's
     first = last;
   }
   if (counters) counters->add(count);

@@ -27,16 +27,25 @@ enum class GpuExtension { kDiagonal, kHit, kWindow };
 // kPssmLongestQuery residues, BLOSUM62 above. The scores are the same.
 enum class GpuScoring { kAuto, kPssm, kBlosum62 };
 
-// The longest query buffer scored from the PSSM under kAuto (measured on the H100:
-// benchmarks/results, bench_blast_gpu_stages.py --scoring pssm blosum62), and the most a
-// PSSM may hold (int16 rows in 227 KB of shared memory).
-inline constexpr int32_t kPssmLongestQuery = 4000;
+// The longest query buffer scored from the PSSM under kAuto, and the most a PSSM may hold
+// (int16 rows in 227 KB of shared memory). On the H100 (bench_blast_gpu_stages.py --scorings
+// pssm blosum62) the PSSM ties with BLOSUM62 up to 500 residues and loses above (2.4x slower
+// at 4,000: its table limits the blocks per multiprocessor, and the query's codes are
+// cached anyway); the paper's Kepler crossover was 127-517.
+inline constexpr int32_t kPssmLongestQuery = 500;
 inline constexpr int32_t kPssmMaxQuery = 4000;
 
 inline constexpr int64_t kDefaultBatchHitsLimit = int64_t{1} << 28;
 
+// Automatic bins (GpuUngappedOptions::bins = 0): enough for about kHitsPerBin expected hits
+// each, at most kMaxAutoBins per subject.
+inline constexpr int32_t kHitsPerBin = 12;
+inline constexpr int32_t kMaxAutoBins = 2048;
+
 struct GpuUngappedOptions {
-  int32_t bins = 128;  // diagonal bins per subject (a power of two, 1..1024)
+  // Diagonal bins per subject: a power of two, 1..1024, or 0: from each subject's expected
+  // hits (kHitsPerBin).
+  int32_t bins = 0;
   // Hit slots per bin; 0: from the subject's length and the lookup's size. A bin that
   // overflows is detected and its subject's bins are sized from the exact counts and the batch
   // detected again (tests force that with 1).
@@ -44,7 +53,7 @@ struct GpuUngappedOptions {
   // Hit slots of one batch of subjects; 0: from the device's free memory, at most
   // kDefaultBatchHitsLimit. A failed allocation halves the batch and runs it again.
   int64_t batch_hits = 0;
-  GpuExtension extension = GpuExtension::kDiagonal;
+  GpuExtension extension = GpuExtension::kHit;
   GpuScoring scoring = GpuScoring::kAuto;
 };
 

@@ -434,10 +434,10 @@ def gpu_blast_ungapped_hsps(
     cutoff: int,
     window: int = 40,
     threshold: int = 11,
-    bins: int = 128,
+    bins: int = 0,
     bin_capacity: int = 0,
     batch_hits: int = 0,
-    extension: str = "diagonal",
+    extension: str = "hit",
     scoring: str = "auto",
 ) -> tuple[dict[str, NDArray[np.int32]], dict[str, int | float]]: ...
 

@@ -288,12 +288,13 @@ def ungapped_hsps(
     (0-based), ``length``, ``score``, ``seed_q``, ``seed_s`` (the second word hit).
 
     ``backend="cuda"`` runs the stage on the GPU (``cuda/blast``; the same rows);
-    ``gpu_options``: ``bins`` (diagonal bins per subject, a power of two),
+    ``gpu_options``: ``bins`` (diagonal bins per subject, a power of two; 0, the default: from
+    each subject's expected hits, about 12 a bin),
     ``bin_capacity`` (hit slots per bin, 0: estimated; overflowing bins are redone),
     ``batch_hits`` (hit slots per batch of subjects; 0: from the GPU's free memory; a failed
-    allocation halves it), ``extension`` (``"diagonal"``: a thread
-    per diagonal; ``"hit"``: a thread per pair, then each diagonal replayed to keep the
-    extensions blastp runs; ``"window"``: a warp per diagonal extending 32 cells a step),
+    allocation halves it), ``extension`` (``"diagonal"``: a thread per diagonal; ``"hit"``,
+    the default and the fastest on the H100: a thread per pair, then each diagonal replayed to
+    keep the extensions blastp runs; ``"window"``: a warp per diagonal, 32 cells a step),
     ``scoring`` (``"pssm"``: a query PSSM in shared memory, at most 4,000 residues;
     ``"blosum62"``; ``"auto"``: the PSSM for short queries).
     """
