@@ -49,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="bins per subject (0: from its expected hits) [0]")
     ap.add_argument("--extensions", nargs="+", default=["diagonal", "hit", "window"],
                     choices=["diagonal", "hit", "window"], help="extension variants [all]")
+    ap.add_argument("--hits-per-bin", type=int, nargs="+", default=[12],
+                    help="expected hits per automatic bin [12]")
     ap.add_argument("--scorings", nargs="+", default=["auto"],
                     choices=["auto", "pssm", "blosum62"], help="score tables [auto]")
     ap.add_argument("--query-lengths", type=int, nargs="+", default=[100, 500, 1000],
@@ -89,14 +91,15 @@ def main(argv: list[str] | None = None) -> int:
             reference, cpu_count = _core.blast_ungapped_hsps(*common)
             cpu_s = time.perf_counter() - t0
         _core.gpu_blast_ungapped_hsps(*common, bins=args.bins[0])  # warm-up (context, modules)
-        for bins in args.bins:
+        for bins, per_bin in [(b, h) for b in args.bins for h in args.hits_per_bin]:
             for extension in args.extensions:
                 for scoring in args.scorings:
                     times, stage_times = [], {s: [] for s in STAGES}
                     for _ in range(args.repeat):
                         t0 = time.perf_counter()
                         gpu_rows, count = _core.gpu_blast_ungapped_hsps(
-                            *common, bins=bins, extension=extension, scoring=scoring)
+                            *common, bins=bins, extension=extension, scoring=scoring,
+                            hits_per_bin=per_bin)
                         times.append(time.perf_counter() - t0)
                         for s in STAGES:
                             stage_times[s].append(count[s])
@@ -106,13 +109,14 @@ def main(argv: list[str] | None = None) -> int:
                         reference, cpu_count = gpu_rows, count
                     equal = all(np.array_equal(gpu_rows[c], reference[c]) for c in reference)
                     equal = equal and count["extensions"] == cpu_count["extensions"]
-                    row = {"query_length": qlen, "bins": bins, "extension": extension,
+                    row = {"query_length": qlen, "bins": bins, "hits_per_bin": per_bin,
+                           "extension": extension,
                            "scoring": scoring, "cpu_s": cpu_s, "gpu_s": gpu_s,
                            "gpu_times_s": times, "equal": bool(equal),
                            "reference": "cpu" if cpu_s is not None else "gpu", **count}  # fmt: skip
                     rows.append(row)
                     cpu_text = f"{cpu_s:7.3f}" if cpu_s is not None else f"{'-':>7}"
-                    print(f"{qlen:>5} {bins:>5} {extension:>8} {scoring:>8} {cpu_text} "
+                    print(f"{qlen:>5} {bins or per_bin:>5} {extension:>8} {scoring:>8} {cpu_text} "
                           f"{gpu_s:7.3f} " + " ".join(f"{count[s]:7.3f}" for s in STAGES)
                           + f" {count['word_hits']:>11} {count['pairs']:>10}"
                           f" {count['extensions']:>9} {count['overflowed_subjects']:>5}"

@@ -139,6 +139,8 @@ cuda::blast::GpuUngappedOptions gpu_stage_options(const py::dict& d) {
     const std::string key = py::str(item.first);
     if (key == "bins") {
       o.bins = item.second.cast<int32_t>();
+    } else if (key == "hits_per_bin") {
+      o.hits_per_bin = item.second.cast<int32_t>();
     } else if (key == "bin_capacity") {
       o.bin_capacity = item.second.cast<int32_t>();
     } else if (key == "batch_hits") {
@@ -159,7 +161,8 @@ cuda::blast::GpuUngappedOptions gpu_stage_options(const py::dict& d) {
                                     : cuda::blast::GpuScoring::kAuto;
     } else {
       throw std::invalid_argument("unknown GPU stage option '" + key +
-                                  "' (bins, bin_capacity, batch_hits, extension, scoring)");
+                                  "' (bins, hits_per_bin, bin_capacity, batch_hits, extension, "
+                                  "scoring)");
     }
   }
   return o;
@@ -584,7 +587,8 @@ void bind_blast(py::module_& m) {
       "gpu_blast_ungapped_hsps",
       [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets, int32_t x_drop,
          int32_t cutoff, int window, int threshold, int32_t bins, int32_t bin_capacity,
-         int64_t batch_hits, const std::string& extension, const std::string& scoring) {
+         int64_t batch_hits, const std::string& extension, const std::string& scoring,
+         int32_t hits_per_bin) {
         int32_t n = query_length_of(query);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
@@ -595,6 +599,7 @@ void bind_blast(py::module_& m) {
         given["batch_hits"] = batch_hits;
         given["extension"] = extension;
         given["scoring"] = scoring;
+        given["hits_per_bin"] = hits_per_bin;
         const cuda::blast::GpuUngappedOptions options = gpu_stage_options(given);
         std::vector<int32_t> subject_index;
         std::vector<UngappedHsp> hsps;
@@ -626,7 +631,7 @@ void bind_blast(py::module_& m) {
       py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("x_drop"), py::arg("cutoff"),
       py::arg("window") = kTwoHitWindow, py::arg("threshold") = kDefaultThreshold,
       py::arg("bins") = 0, py::arg("bin_capacity") = 0, py::arg("batch_hits") = 0,
-      py::arg("extension") = "hit", py::arg("scoring") = "auto",
+      py::arg("extension") = "hit", py::arg("scoring") = "auto", py::arg("hits_per_bin") = 12,
       "blast_ungapped_hsps on the GPU (cuda/blast: hit detection into diagonal bins, CUB's "
       "segmented sort, the two-hit filter, the diagonal-based ('diagonal': a thread per "
       "diagonal), hit-based ('hit': a thread per pair, then each diagonal replayed) or "

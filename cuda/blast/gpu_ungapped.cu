@@ -62,12 +62,11 @@ __global__ void detect_hits(const uint8_t* __restrict__ codes, const int64_t* __
                             const int64_t* __restrict__ segment_base,
                             const int64_t* __restrict__ slot_base,
                             const int32_t* __restrict__ bin_capacity, uint64_t* __restrict__ hits,
-                            int64_t* __restrict__ bin_counts, int32_t* __restrict__ max_count) {
+                            int32_t* __restrict__ bin_counts, int32_t* __restrict__ max_count) {
   extern __shared__ uint32_t shared[];
   uint32_t* present = shared;
   int32_t* counters = reinterpret_cast<int32_t*>(shared + kPresenceWords);
   for (int i = threadIdx.x; i < kPresenceWords; i += blockDim.x) present[i] = presence[i];
-  for (int i = threadIdx.x; i < kWarpsPerBlock * max_bins; i += blockDim.x) counters[i] = 0;
   __syncthreads();
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -75,6 +74,8 @@ __global__ void detect_hits(const uint8_t* __restrict__ codes, const int64_t* __
   if (local >= batch_subjects) return;
   int32_t* count = counters + warp * max_bins;
   const int32_t bin_mask = bins[local] - 1;
+  for (int b = lane; b <= bin_mask; b += 32) count[b] = 0;
+  __syncwarp();
   const int64_t begin = offsets[first_subject + local];
   const int32_t length = static_cast<int32_t>(offsets[first_subject + local + 1] - begin);
   const uint8_t* subject = codes + begin;
@@ -510,8 +511,8 @@ class Scratch {
 
 // The per-batch arrays of gpu_ungapped_hsps.
 struct BatchBuffers {
-  Scratch<int64_t> bin_counts, base, segment_offsets, runs, selected, pair_hits;
-  Scratch<int32_t> max_count, cap;
+  Scratch<int64_t> base, segment_offsets, runs, selected, pair_hits;
+  Scratch<int32_t> bin_counts, max_count, cap;
   Scratch<uint64_t> hits, assembled, sorted;
   Scratch<uint8_t> temp, run_start, pair;
   Scratch<int64_t> segment_base;
@@ -593,6 +594,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
   if (options.bins < 0 || options.bins > 1024 || (options.bins & (options.bins - 1)) != 0)
     throw std::invalid_argument("bins must be 0 (automatic) or a power of two from 1 to 1024");
   if (options.bin_capacity < 0) throw std::invalid_argument("bin_capacity must be >= 0");
+  if (options.hits_per_bin < 1) throw std::invalid_argument("hits_per_bin must be positive");
   if (contexts.empty()) throw std::invalid_argument("no query contexts");
   const int32_t query_length = contexts.back().start + contexts.back().length;
   int64_t longest = 0;
@@ -633,7 +635,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
   auto d_counters = device_alloc<unsigned long long>(3);  // pairs, HSPs, extensions
   count.upload_s += clock.lap();
 
-  // Bins per subject: options.bins, or (0) enough for about kHitsPerBin expected hits each
+  // Bins per subject: options.bins, or (0) enough for about hits_per_bin expected hits each
   // (words x the lookup's mean list length over the 20^3 words of real residues): CUB's
   // segmented sort slows down by up to 15x where bins hold a hundred hits or more
   // (bench_blast_gpu_stages.py). Slots per bin: twice its expected hits, plus a few.
@@ -645,7 +647,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     const double expected = static_cast<double>(words) * mean_list;
     int32_t b = options.bins;
     if (b == 0)
-      for (b = 1; b < kMaxAutoBins && b * kHitsPerBin < expected;) b *= 2;
+      for (b = 1; b < kMaxAutoBins && b * options.hits_per_bin < expected;) b *= 2;
     bins[i] = b;
     max_bins = std::max(max_bins, b);
     capacity[i] = words == 0 ? 0
@@ -677,7 +679,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
 
     // Detection; a subject whose largest bin overflowed gets bins of that size, and the batch
     // is detected again (its other subjects give the same hits again).
-    int64_t* d_bin_counts = buffers.bin_counts.get(segments);
+    int32_t* d_bin_counts = buffers.bin_counts.get(segments);
     int32_t* d_max_count = buffers.max_count.get(n);
     std::vector<int32_t> cap(capacity.begin() + batch_first, capacity.begin() + last);
     std::vector<int64_t> base(n);

@@ -37,15 +37,14 @@ inline constexpr int32_t kPssmMaxQuery = 4000;
 
 inline constexpr int64_t kDefaultBatchHitsLimit = int64_t{1} << 28;
 
-// Automatic bins (GpuUngappedOptions::bins = 0): enough for about kHitsPerBin expected hits
-// each, at most kMaxAutoBins per subject.
-inline constexpr int32_t kHitsPerBin = 12;
+// Automatic bins (GpuUngappedOptions::bins = 0): at most kMaxAutoBins per subject.
 inline constexpr int32_t kMaxAutoBins = 2048;
 
 struct GpuUngappedOptions {
-  // Diagonal bins per subject: a power of two, 1..1024, or 0: from each subject's expected
-  // hits (kHitsPerBin).
+  // Diagonal bins per subject: a power of two, 1..1024, or 0: enough for about hits_per_bin
+  // of the subject's expected hits each.
   int32_t bins = 0;
+  int32_t hits_per_bin = 12;
   // Hit slots per bin; 0: from the subject's length and the lookup's size. A bin that
   // overflows is detected and its subject's bins are sized from the exact counts and the batch
   // detected again (tests force that with 1).
