@@ -116,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
                            "reference": "cpu" if cpu_s is not None else "gpu", **count}  # fmt: skip
                     rows.append(row)
                     cpu_text = f"{cpu_s:7.3f}" if cpu_s is not None else f"{'-':>7}"
-                    print(f"{qlen:>5} {bins or per_bin:>5} {extension:>8} {scoring:>8} {cpu_text} "
+                    bins_text = bins if bins else f"a{per_bin}"  # automatic: hits per bin
+                    print(f"{qlen:>5} {bins_text:>5} {extension:>8} {scoring:>8} {cpu_text} "
                           f"{gpu_s:7.3f} " + " ".join(f"{count[s]:7.3f}" for s in STAGES)
                           + f" {count['word_hits']:>11} {count['pairs']:>10}"
                           f" {count['extensions']:>9} {count['overflowed_subjects']:>5}"

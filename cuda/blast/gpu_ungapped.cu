@@ -3,6 +3,7 @@
 // extension) are cpp/blast/two_hit.hpp's, the CPU's own source; each diagonal's hits are replayed
 // in increasing subject offset as TwoHitFinder::run meets them, so the HSPs are the CPU's.
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
 #include <chrono>
@@ -41,6 +42,10 @@ constexpr uint64_t kOffsetMask = (uint64_t{1} << kOffsetBits) - 1;
 constexpr int64_t kMaxBatchSubjects = int64_t{1} << (64 - kSubjectShift);
 constexpr int kWarpsPerBlock = 4;
 constexpr int kPresenceWords = kWordCells / 32;  // one bit per word cell: 4 KB
+
+struct Widen {
+  __host__ __device__ int64_t operator()(int32_t v) const { return v; }
+};
 
 struct DeviceHsp {
   int32_t subject, q_start, s_start, length, score, seed_q, seed_s, context;
@@ -715,10 +720,12 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     int64_t* d_segment_offsets = buffers.segment_offsets.get(segments + 1);
     GPUSEQ_CUDA_CHECK(cudaMemset(d_segment_offsets, 0, sizeof(int64_t)));
     size_t temp_bytes = 0;
-    GPUSEQ_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, d_bin_counts,
+    // Summed in 64 bits: counts past the slots (overflows) can be large.
+    const auto counts = thrust::make_transform_iterator(d_bin_counts, Widen{});
+    GPUSEQ_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, counts,
                                                     d_segment_offsets + 1, segments));
     GPUSEQ_CUDA_CHECK(cub::DeviceScan::InclusiveSum(buffers.temp.get(temp_bytes), temp_bytes,
-                                                    d_bin_counts, d_segment_offsets + 1, segments));
+                                                    counts, d_segment_offsets + 1, segments));
     const int64_t hit_count = read_one(d_segment_offsets + segments);
     added.word_hits += hit_count;
     if (hit_count == 0) {
