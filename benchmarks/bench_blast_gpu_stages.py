@@ -49,8 +49,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="bins per subject (0: from its expected hits) [0]")
     ap.add_argument("--extensions", nargs="+", default=["diagonal", "hit", "window"],
                     choices=["diagonal", "hit", "window"], help="extension variants [all]")
-    ap.add_argument("--hits-per-bin", type=int, nargs="+", default=[12],
-                    help="expected hits per automatic bin [12]")
+    ap.add_argument("--hits-per-bin", type=int, nargs="+", default=[24],
+                    help="expected hits per automatic bin [24]")
     ap.add_argument("--scorings", nargs="+", default=["auto"],
                     choices=["auto", "pssm", "blosum62"], help="score tables [auto]")
     ap.add_argument("--query-lengths", type=int, nargs="+", default=[100, 500, 1000],

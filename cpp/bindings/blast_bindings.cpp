@@ -631,7 +631,7 @@ void bind_blast(py::module_& m) {
       py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("x_drop"), py::arg("cutoff"),
       py::arg("window") = kTwoHitWindow, py::arg("threshold") = kDefaultThreshold,
       py::arg("bins") = 0, py::arg("bin_capacity") = 0, py::arg("batch_hits") = 0,
-      py::arg("extension") = "hit", py::arg("scoring") = "auto", py::arg("hits_per_bin") = 12,
+      py::arg("extension") = "hit", py::arg("scoring") = "auto", py::arg("hits_per_bin") = 24,
       "blast_ungapped_hsps on the GPU (cuda/blast: hit detection into diagonal bins, CUB's "
       "segmented sort, the two-hit filter, the diagonal-based ('diagonal': a thread per "
       "diagonal), hit-based ('hit': a thread per pair, then each diagonal replayed) or "

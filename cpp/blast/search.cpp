@@ -140,6 +140,12 @@ bool ranks_before(const List& a, int32_t ia, const List& b, int32_t ib) {
   return ia > ib;
 }
 
+// The CPU threads scanning subjects beside a pipelined stage: one fewer than asked, so that
+// the thread driving the GPU is not queued behind them between its launches.
+int scan_threads(int threads, bool pipelined) {
+  return pipelined && threads > 1 ? threads - 1 : threads;
+}
+
 // One subject's hits for one query.
 template <class Hit>
 struct SubjectList {
@@ -315,38 +321,40 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
     staged = std::make_unique<StagedHsps>(options.ungapped_stage, lookup, all.codes.data(),
                                           all.contexts, options.window, subjects, offsets,
                                           subject_count, &worker_counters.back());
-  parallel_for_blocks(subject_count, 64, threads, [&](int64_t begin, int64_t end, int worker) {
-    TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
-    SearchCounters& count = worker_counters[worker];
-    std::vector<std::vector<SearchHit>> per_query(nq);
-    std::vector<int32_t> touched;
-    for (int64_t i = begin; i < end; ++i) {
-      const uint8_t* subject = subjects + offsets[i];
-      const auto subject_length = static_cast<int32_t>(offsets[i + 1] - offsets[i]);
-      std::vector<UngappedHsp> hsps =
-          staged ? staged->take(i, count)
-                 : finder.run(subject, subject_length, &count.word_hits, &count.extensions);
-      count.ungapped_hsps += static_cast<int64_t>(hsps.size());
-      for (const UngappedHsp& h : hsps) {
-        const int32_t k = all.query_of[h.context];
-        SearchHit hit;
-        hit.subject = static_cast<int32_t>(i);
-        hit.hsp = h;
-        hit.hsp.context = k;
-        hit.evalue = karlin_evalue(h.score, st[k].kbp, st[k].search_space);
-        if (hit.evalue > options.evalue) continue;  // s_Blast_HSPListReapByPrelimEvalue
-        hit.bit_score = bit_score(h.score, st[k].kbp);
-        for (int32_t p = 0; p < h.length; ++p)
-          hit.identities += queries[k].letters[h.q_start + p] == subject[h.s_start + p];
-        if (per_query[k].empty()) touched.push_back(k);
-        per_query[k].push_back(hit);
-      }
-      for (int32_t k : touched)
-        found.add(worker, k, static_cast<int32_t>(i), std::move(per_query[k]));
-      for (int32_t k : touched) per_query[k].clear();
-      touched.clear();
-    }
-  });
+  parallel_for_blocks(
+      subject_count, 64, scan_threads(threads, staged != nullptr),
+      [&](int64_t begin, int64_t end, int worker) {
+        TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
+        SearchCounters& count = worker_counters[worker];
+        std::vector<std::vector<SearchHit>> per_query(nq);
+        std::vector<int32_t> touched;
+        for (int64_t i = begin; i < end; ++i) {
+          const uint8_t* subject = subjects + offsets[i];
+          const auto subject_length = static_cast<int32_t>(offsets[i + 1] - offsets[i]);
+          std::vector<UngappedHsp> hsps =
+              staged ? staged->take(i, count)
+                     : finder.run(subject, subject_length, &count.word_hits, &count.extensions);
+          count.ungapped_hsps += static_cast<int64_t>(hsps.size());
+          for (const UngappedHsp& h : hsps) {
+            const int32_t k = all.query_of[h.context];
+            SearchHit hit;
+            hit.subject = static_cast<int32_t>(i);
+            hit.hsp = h;
+            hit.hsp.context = k;
+            hit.evalue = karlin_evalue(h.score, st[k].kbp, st[k].search_space);
+            if (hit.evalue > options.evalue) continue;  // s_Blast_HSPListReapByPrelimEvalue
+            hit.bit_score = bit_score(h.score, st[k].kbp);
+            for (int32_t p = 0; p < h.length; ++p)
+              hit.identities += queries[k].letters[h.q_start + p] == subject[h.s_start + p];
+            if (per_query[k].empty()) touched.push_back(k);
+            per_query[k].push_back(hit);
+          }
+          for (int32_t k : touched)
+            found.add(worker, k, static_cast<int32_t>(i), std::move(per_query[k]));
+          for (int32_t k : touched) per_query[k].clear();
+          touched.clear();
+        }
+      });
   if (staged) staged->finish();
   const double scan_s = clock.lap();
   // The hit list of each query: at most max_target_seqs subjects.
@@ -434,28 +442,31 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
     staged = std::make_unique<StagedHsps>(options.ungapped_stage, lookup, all.codes.data(),
                                           all.contexts, options.window, subjects, offsets,
                                           subject_count, &stage_counters);
-  parallel_for_blocks(subject_count, 64, threads, [&](int64_t begin, int64_t end, int worker) {
-    TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
-    SearchCounters& count = worker_counters[worker];
-    std::vector<std::vector<UngappedHsp>> per_query(nq);
-    for (int64_t i = begin; i < end; ++i) {
-      std::vector<UngappedHsp> ungapped =
-          staged ? staged->take(i, count)
-                 : finder.run(subject_at(i), length_at(i), &count.word_hits, &count.extensions);
-      count.ungapped_hsps += static_cast<int64_t>(ungapped.size());
-      if (ungapped.empty()) continue;
-      for (auto& l : per_query) l.clear();
-      for (UngappedHsp& h : ungapped) per_query[all.query_of[h.context]].push_back(h);
-      for (size_t k = 0; k < nq; ++k) {
-        if (per_query[k].empty()) continue;
-        std::vector<GappedHsp> kept = preliminary_gapped(
-            queries[k].codes, queries[k].length, subject_at(i), length_at(i), per_query[k], gp[k]);
-        if (!kept.empty())
-          prelim_found.add(worker, static_cast<int32_t>(k), static_cast<int32_t>(i),
-                           std::move(kept));
-      }
-    }
-  });
+  parallel_for_blocks(
+      subject_count, 64, scan_threads(threads, staged != nullptr),
+      [&](int64_t begin, int64_t end, int worker) {
+        TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
+        SearchCounters& count = worker_counters[worker];
+        std::vector<std::vector<UngappedHsp>> per_query(nq);
+        for (int64_t i = begin; i < end; ++i) {
+          std::vector<UngappedHsp> ungapped =
+              staged ? staged->take(i, count)
+                     : finder.run(subject_at(i), length_at(i), &count.word_hits, &count.extensions);
+          count.ungapped_hsps += static_cast<int64_t>(ungapped.size());
+          if (ungapped.empty()) continue;
+          for (auto& l : per_query) l.clear();
+          for (UngappedHsp& h : ungapped) per_query[all.query_of[h.context]].push_back(h);
+          for (size_t k = 0; k < nq; ++k) {
+            if (per_query[k].empty()) continue;
+            std::vector<GappedHsp> kept =
+                preliminary_gapped(queries[k].codes, queries[k].length, subject_at(i), length_at(i),
+                                   per_query[k], gp[k]);
+            if (!kept.empty())
+              prelim_found.add(worker, static_cast<int32_t>(k), static_cast<int32_t>(i),
+                               std::move(kept));
+          }
+        }
+      });
   if (staged) staged->finish();
   const double scan_s = clock.lap();
 

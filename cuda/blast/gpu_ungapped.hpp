@@ -42,9 +42,11 @@ inline constexpr int32_t kMaxAutoBins = 2048;
 
 struct GpuUngappedOptions {
   // Diagonal bins per subject: a power of two, 1..1024, or 0: enough for about hits_per_bin
-  // of the subject's expected hits each.
+  // of the subject's expected hits each (24: on the H100, 12, 24 and 48 are within 10% of
+  // each other at queries of 1,000-53,000 residues; fixed 128 bins sort up to 15x slower where
+  // they hold a hundred hits each; bench_blast_gpu_stages.py).
   int32_t bins = 0;
-  int32_t hits_per_bin = 12;
+  int32_t hits_per_bin = 24;
   // Hit slots per bin; 0: from the subject's length and the lookup's size. A bin that
   // overflows is detected and its subject's bins are sized from the exact counts and the batch
   // detected again (tests force that with 1).

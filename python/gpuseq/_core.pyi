@@ -439,7 +439,7 @@ def gpu_blast_ungapped_hsps(
     batch_hits: int = 0,
     extension: str = "hit",
     scoring: str = "auto",
-    hits_per_bin: int = 12,
+    hits_per_bin: int = 24,
 ) -> tuple[dict[str, NDArray[np.int32]], dict[str, int | float]]: ...
 
 # Every build: NVRTC compilation of the GPU filter kernels (no GPU needed).

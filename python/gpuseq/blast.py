@@ -289,7 +289,7 @@ def ungapped_hsps(
 
     ``backend="cuda"`` runs the stage on the GPU (``cuda/blast``; the same rows);
     ``gpu_options``: ``bins`` (diagonal bins per subject, a power of two; 0, the default: from
-    each subject's expected hits, about ``hits_per_bin`` (12) a bin),
+    each subject's expected hits, about ``hits_per_bin`` (24) a bin),
     ``bin_capacity`` (hit slots per bin, 0: estimated; overflowing bins are redone),
     ``batch_hits`` (hit slots per batch of subjects; 0: from the GPU's free memory; a failed
     allocation halves it), ``extension`` (``"diagonal"``: a thread per diagonal; ``"hit"``,
