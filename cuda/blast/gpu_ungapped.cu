@@ -57,16 +57,26 @@ struct DeviceHsp {
 // (diagonal mod the subject's bins) of its subject through a shared-memory counter; a slot past
 // the bin's capacity is not written but still counted, so that the host sees the overflow.
 // Subject `local` of the batch has bins[local] bins (a power of two, at most max_bins), its
-// counts at bin_counts[segment_base[local]...], its slots at hits[slot_base[local]...].
+// counts at bin_counts[segment_base[local]...], its slots at slot_base[local] of HitSlots.
+// The warps take the batch's subjects, or (subject_list) those a first pass overflowed.
+struct HitSlots {
+  uint64_t* first;   // slots [0, split)
+  uint64_t* redone;  // slots [split, ...): subjects detected again
+  int64_t split;
+  __device__ uint64_t* at(int64_t slot) const {
+    return slot < split ? first + slot : redone + (slot - split);
+  }
+};
+
 __global__ void detect_hits(const uint8_t* __restrict__ codes, const int64_t* __restrict__ offsets,
-                            int32_t first_subject, int32_t batch_subjects,
-                            const uint32_t* __restrict__ presence,
+                            int32_t first_subject, const int32_t* __restrict__ subject_list,
+                            int32_t batch_subjects, const uint32_t* __restrict__ presence,
                             const int32_t* __restrict__ cell_start,
                             const int32_t* __restrict__ cell_offsets,
                             const int32_t* __restrict__ bins, int32_t max_bins,
                             const int64_t* __restrict__ segment_base,
                             const int64_t* __restrict__ slot_base,
-                            const int32_t* __restrict__ bin_capacity, uint64_t* __restrict__ hits,
+                            const int32_t* __restrict__ bin_capacity, HitSlots hits,
                             int32_t* __restrict__ bin_counts, int32_t* __restrict__ max_count) {
   extern __shared__ uint32_t shared[];
   uint32_t* present = shared;
@@ -75,8 +85,9 @@ __global__ void detect_hits(const uint8_t* __restrict__ codes, const int64_t* __
   __syncthreads();
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int32_t local = blockIdx.x * kWarpsPerBlock + warp;
-  if (local >= batch_subjects) return;
+  const int32_t w = blockIdx.x * kWarpsPerBlock + warp;
+  if (w >= batch_subjects) return;
+  const int32_t local = subject_list ? subject_list[w] : w;
   int32_t* count = counters + warp * max_bins;
   const int32_t bin_mask = bins[local] - 1;
   for (int b = lane; b <= bin_mask; b += 32) count[b] = 0;
@@ -85,7 +96,7 @@ __global__ void detect_hits(const uint8_t* __restrict__ codes, const int64_t* __
   const int32_t length = static_cast<int32_t>(offsets[first_subject + local + 1] - begin);
   const uint8_t* subject = codes + begin;
   const int32_t capacity = bin_capacity[local];
-  uint64_t* bin_hits = hits + slot_base[local];
+  uint64_t* bin_hits = hits.at(slot_base[local]);
   const uint64_t subject_key = static_cast<uint64_t>(local) << kSubjectShift;
 
   for (int32_t s0 = 0; s0 + kTwoHitWord <= length; s0 += 32) {
@@ -115,9 +126,8 @@ __global__ void detect_hits(const uint8_t* __restrict__ codes, const int64_t* __
 
 // Hit assembling, a warp per segment (a bin of a subject): its hits copied to their place in
 // one array. segment_base holds batch_subjects + 1 entries.
-__global__ void assemble_hits(const uint64_t* __restrict__ hits,
-                              const int64_t* __restrict__ segment_base, int32_t batch_subjects,
-                              const int64_t* __restrict__ slot_base,
+__global__ void assemble_hits(HitSlots hits, const int64_t* __restrict__ segment_base,
+                              int32_t batch_subjects, const int64_t* __restrict__ slot_base,
                               const int32_t* __restrict__ bin_capacity,
                               const int64_t* __restrict__ segment_offsets, int64_t segments,
                               uint64_t* __restrict__ assembled) {
@@ -133,7 +143,7 @@ __global__ void assemble_hits(const uint64_t* __restrict__ hits,
       hi = mid;
   }
   const int64_t bin = g - segment_base[lo];
-  const uint64_t* from = hits + slot_base[lo] + bin * bin_capacity[lo];
+  const uint64_t* from = hits.at(slot_base[lo]) + bin * bin_capacity[lo];
   const int64_t begin = segment_offsets[g], n = segment_offsets[g + 1] - begin;
   for (int64_t i = lane; i < n; i += 32) assembled[begin + i] = from[i];
 }
@@ -517,8 +527,8 @@ class Scratch {
 // The per-batch arrays of gpu_ungapped_hsps.
 struct BatchBuffers {
   Scratch<int64_t> base, segment_offsets, runs, selected, pair_hits;
-  Scratch<int32_t> bin_counts, max_count, cap;
-  Scratch<uint64_t> hits, assembled, sorted;
+  Scratch<int32_t> bin_counts, max_count, cap, redo;
+  Scratch<uint64_t> hits, redone_hits, assembled, sorted;
   Scratch<uint8_t> temp, run_start, pair;
   Scratch<int64_t> segment_base;
   Scratch<int32_t> bins;
@@ -682,37 +692,54 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     buffers.segment_base.upload(segment_base);
     buffers.bins.upload(std::vector<int32_t>(bins.begin() + batch_first, bins.begin() + last));
 
-    // Detection; a subject whose largest bin overflowed gets bins of that size, and the batch
-    // is detected again (its other subjects give the same hits again).
+    // Detection.
     int32_t* d_bin_counts = buffers.bin_counts.get(segments);
     int32_t* d_max_count = buffers.max_count.get(n);
     std::vector<int32_t> cap(capacity.begin() + batch_first, capacity.begin() + last);
     std::vector<int64_t> base(n);
-    uint64_t* d_hits = nullptr;
-    for (int attempt = 0;; ++attempt) {
-      int64_t total_slots = 0;
-      for (int32_t i = 0; i < n; ++i) {
-        base[i] = total_slots;
-        total_slots += int64_t{bins[batch_first + i]} * cap[i];
+    int64_t total_slots = 0;
+    for (int32_t i = 0; i < n; ++i) {
+      base[i] = total_slots;
+      total_slots += int64_t{bins[batch_first + i]} * cap[i];
+    }
+    HitSlots slots{buffers.hits.get(total_slots), nullptr, total_slots};
+    buffers.base.upload(base);
+    buffers.cap.upload(cap);
+    detect_hits<<<blocks_for(n, kWarpsPerBlock), kWarpsPerBlock * 32, shared_bytes>>>(
+        d_codes.get(), d_offsets.get(), batch_first, nullptr, n, d_presence.get(),
+        d_cell_start.get(), d_cell_offsets.get(), buffers.bins.data(), max_bins,
+        buffers.segment_base.data(), buffers.base.data(), buffers.cap.data(), slots, d_bin_counts,
+        d_max_count);
+    GPUSEQ_CUDA_CHECK_LAUNCH("detect_hits");
+    std::vector<int32_t> largest = read_all(d_max_count, n);
+    // The subjects whose largest bin overflowed are detected again, alone, with bins of that
+    // size in slots of their own.
+    std::vector<int32_t> redo;
+    int64_t redo_slots = 0;
+    for (int32_t i = 0; i < n; ++i)
+      if (largest[i] > cap[i]) {
+        cap[i] = largest[i];
+        base[i] = total_slots + redo_slots;
+        redo_slots += int64_t{bins[batch_first + i]} * cap[i];
+        redo.push_back(i);
       }
-      d_hits = buffers.hits.get(total_slots);
+    if (!redo.empty()) {
+      added.overflowed_subjects += static_cast<int64_t>(redo.size());
+      slots.redone = buffers.redone_hits.get(redo_slots);
       buffers.base.upload(base);
       buffers.cap.upload(cap);
-      detect_hits<<<blocks_for(n, kWarpsPerBlock), kWarpsPerBlock * 32, shared_bytes>>>(
-          d_codes.get(), d_offsets.get(), batch_first, n, d_presence.get(), d_cell_start.get(),
-          d_cell_offsets.get(), buffers.bins.data(), max_bins, buffers.segment_base.data(),
-          buffers.base.data(), buffers.cap.data(), d_hits, d_bin_counts, d_max_count);
-      GPUSEQ_CUDA_CHECK_LAUNCH("detect_hits");
-      const std::vector<int32_t> largest = read_all(d_max_count, n);
-      int64_t overflowed = 0;
-      for (int32_t i = 0; i < n; ++i)
-        if (largest[i] > cap[i]) {
-          cap[i] = largest[i];
-          ++overflowed;
-        }
-      if (overflowed == 0) break;
-      if (attempt > 0) throw std::logic_error("GPU hit detection: a bin overflowed twice");
-      added.overflowed_subjects += overflowed;
+      buffers.redo.upload(redo);
+      const auto count = static_cast<int32_t>(redo.size());
+      detect_hits<<<blocks_for(count, kWarpsPerBlock), kWarpsPerBlock * 32, shared_bytes>>>(
+          d_codes.get(), d_offsets.get(), batch_first, buffers.redo.data(), count, d_presence.get(),
+          d_cell_start.get(), d_cell_offsets.get(), buffers.bins.data(), max_bins,
+          buffers.segment_base.data(), buffers.base.data(), buffers.cap.data(), slots, d_bin_counts,
+          d_max_count);
+      GPUSEQ_CUDA_CHECK_LAUNCH("detect_hits (overflowed subjects)");
+      largest = read_all(d_max_count, n);
+      for (int32_t i : redo)
+        if (largest[i] > cap[i])
+          throw std::logic_error("GPU hit detection: a bin overflowed twice");
     }
     added.detect_s += clock.lap();
 
@@ -734,7 +761,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     }
     uint64_t* d_assembled = buffers.assembled.get(hit_count);
     assemble_hits<<<blocks_for(segments * 32, 256), 256>>>(
-        d_hits, buffers.segment_base.data(), n, buffers.base.data(), buffers.cap.data(),
+        slots, buffers.segment_base.data(), n, buffers.base.data(), buffers.cap.data(),
         d_segment_offsets, segments, d_assembled);
     GPUSEQ_CUDA_CHECK_LAUNCH("assemble_hits");
 

@@ -48,8 +48,8 @@ struct GpuUngappedOptions {
   int32_t bins = 0;
   int32_t hits_per_bin = 24;
   // Hit slots per bin; 0: from the subject's length and the lookup's size. A bin that
-  // overflows is detected and its subject's bins are sized from the exact counts and the batch
-  // detected again (tests force that with 1).
+  // overflows is detected and its subject alone detected again with bins of the exact size
+  // (tests force that with 1).
   int32_t bin_capacity = 0;
   // Hit slots of one batch of subjects; 0: from the device's free memory, at most
   // kDefaultBatchHitsLimit. A failed allocation halves the batch and runs it again.
