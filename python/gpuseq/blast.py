@@ -322,8 +322,12 @@ def _use_gpu(backend: str) -> bool:
 
 def _stage(backend: str, gpu_options: dict | None) -> tuple[str, dict]:
     """The searches' two-hit stage and its options (_core.blast_*_search's stage,
-    stage_options): the GPU's with gpu_options, or the CPU's."""
+    stage_options): the GPU's with gpu_options, or the CPU's. For the GPU's, the CUDA context
+    is made on a thread meanwhile (0.1-0.3 s), while the inputs are read."""
     if _use_gpu(backend):
+        import threading
+
+        threading.Thread(target=_core.cuda_initialize, name="gpuseq-cuda-init", daemon=True).start()
         return "cuda", dict(gpu_options or {})
     return "cpu", {}
 
@@ -368,6 +372,7 @@ def blastp_ungapped(
         EmptyInputError: no queries or subjects, or a query without residues.
         AlphabetError, FormatError: unreadable sequences (file, line and record named).
     """
+    stage = _stage(backend, gpu_options)
     db, db_length, searches, letters, names, segments = _search_inputs(
         queries, subjects, dbsize, seg
     )
@@ -384,7 +389,7 @@ def blastp_ungapped(
         float(xdrop_ungap),
         int(threads),
         segments,
-        *_stage(backend, gpu_options),
+        *stage,
     )
     if counters is not None:
         counters.update(found)
@@ -416,10 +421,11 @@ def blastp_gapped(
     ``xdrop_gap_final``: blastp's flags of those names, in bits). ``comp_based_stats`` 1, 2
     or 3 replaces the traceback by blastp's composition stage (each subject SEG-masked, its own
     adjusted matrix, realigned in 1/32 units); see docs/architecture.md for what of it is
-    still approximate. ``seg``: ``-seg yes`` (SEG on the queries). ``backend``, ``as_frame``
-    ``gpu_options`` and ``counters`` as :func:`blastp_ungapped` (the gapped stages stay on the CPU, taking
-    each batch of subjects as the GPU finishes it).
+    still approximate. ``seg``: ``-seg yes`` (SEG on the queries). ``backend``, ``as_frame``,
+    ``gpu_options`` and ``counters`` as :func:`blastp_ungapped` (the gapped stages stay on the
+    CPU, taking each batch of subjects as the GPU finishes it).
     """
+    stage = _stage(backend, gpu_options)
     db, db_length, searches, letters, names, segments = _search_inputs(
         queries, subjects, dbsize, seg
     )
@@ -439,7 +445,7 @@ def blastp_gapped(
         int(threads),
         int(comp_based_stats),
         segments,
-        *_stage(backend, gpu_options),
+        *stage,
     )
     if counters is not None:
         counters.update(found)
