@@ -13,7 +13,7 @@ import pytest
 from blast_data import MISSING, OUTFMT, SKIP_REASON, make_database, run_blastp, write_fasta
 
 import gpuseq
-from gpuseq import blast
+from gpuseq import _core, blast
 
 pytestmark = pytest.mark.skipif(MISSING, reason=SKIP_REASON)
 
@@ -148,3 +148,34 @@ def test_columns_equal_the_frame_and_the_command_imports_no_pandas(blast_data, t
                          text=True)  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "cli.tsv").read_text() == written["frame"].read_text()
+
+
+@pytest.mark.parametrize("ungapped", [True, False])
+def test_counters_count_the_search(blast_data, ungapped):
+    """counters= gets the search's counts and seconds by stage, the rows unchanged; for one
+    query the ungapped stage's counts equal those of the stage alone (_core.blast_ungapped_hsps
+    with the query's X-drop and cutoff)."""
+    codes, offsets, _ = blast.encode(blast_data["db_fasta"])
+    qcodes, qoffsets, _ = blast.encode(blast_data["query_fasta"])
+    query = qcodes[qoffsets[0] : qoffsets[1]]
+    options = {"ungapped": ungapped, "comp_based_stats": 0, "evalue": 100}
+    counters: dict = {}
+    hits = gpuseq.blastp([("q", query_letters(query))], blast_data["db_fasta"],
+                         counters=counters, **options)  # fmt: skip
+    plain = gpuseq.blastp([("q", query_letters(query))], blast_data["db_fasta"], **options)
+    assert blast.outfmt6_lines(hits) == blast.outfmt6_lines(plain)
+    stages = {"lookup", "scan", "lists"} | (set() if ungapped else {"traceback"})
+    assert stages <= set(counters["seconds"])
+    assert all(v >= 0 for v in counters["seconds"].values())
+    st = blast.query_statistics(query, int(offsets[-1]), len(offsets) - 1, evalue=100)
+    cutoff = st["word_cutoff"] if ungapped else None
+    if cutoff is not None:
+        rows, alone = _core.blast_ungapped_hsps(query, codes, offsets, st["x_drop"], cutoff)
+        assert counters["ungapped_hsps"] == len(rows["score"]) > 0
+        assert (counters["word_hits"], counters["extensions"]) == (
+            alone["word_hits"], alone["extensions"])
+    assert counters["extensions"] > 0 and counters["word_hits"] > counters["extensions"]
+
+
+def query_letters(codes: np.ndarray) -> str:
+    return "".join(_core.blast_letters[c] for c in codes)
