@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <exception>
@@ -15,26 +14,13 @@
 #include "blast/alphabet.hpp"
 #include "blast/composition.hpp"
 #include "common/parallel.hpp"
+#include "common/stopwatch.hpp"
 
 namespace gpuseq::blast {
 
 namespace {
 
 constexpr double kUngappedCutoffEvalue = 1.0e-300;  // CUTOFF_E_BLASTP
-
-// Wall seconds since the last lap.
-class Stopwatch {
- public:
-  double lap() {
-    const auto now = std::chrono::steady_clock::now();
-    const double seconds = std::chrono::duration<double>(now - last_).count();
-    last_ = now;
-    return seconds;
-  }
-
- private:
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
 
 // The workers' counters summed into `to` (their waits as a mean over the workers).
 void merge_counters(const std::vector<SearchCounters>& workers, SearchCounters* to) {

@@ -6,7 +6,6 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -20,6 +19,7 @@
 #include "blast/gpu_ungapped.hpp"
 #include "blast/two_hit.hpp"
 #include "common/check.cuh"
+#include "common/stopwatch.hpp"
 
 namespace gpuseq::cuda::blast {
 
@@ -435,20 +435,6 @@ std::vector<T> read_all(const T* device, size_t n) {
   return host;
 }
 
-// Seconds since the last call (the stage times of GpuUngappedCounters).
-class StageClock {
- public:
-  double lap() {
-    const auto now = std::chrono::steady_clock::now();
-    const double seconds = std::chrono::duration<double>(now - last_).count();
-    last_ = now;
-    return seconds;
-  }
-
- private:
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
-
 int64_t blocks_for(int64_t threads, int64_t per_block) {
   return (threads + per_block - 1) / per_block;
 }
@@ -628,7 +614,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
   if (options.batch_hits < 0) throw std::invalid_argument("batch_hits must be >= 0");
   GpuUngappedCounters count;
   if (subject_count == 0) return;
-  StageClock clock;
+  gpuseq::Stopwatch clock;  // the stage times of GpuUngappedCounters
 
   // Inputs resident for every batch: subjects, query, contexts, the lookup and BLOSUM62.
   const int64_t residues = offsets[subject_count] - offsets[0];
