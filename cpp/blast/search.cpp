@@ -35,8 +35,8 @@ void merge_counters(const std::vector<SearchCounters>& workers, SearchCounters* 
 }
 
 // An UngappedStage run on its own thread while the search's threads take its batches: take(i)
-// waits until subject i's batch is in. The stage's error, if any, is thrown by take and by
-// finish.
+// waits until subject i's batch is in. The stage's error, if any, is thrown by a take that
+// waited and by finish.
 class StagedHsps {
  public:
   StagedHsps(const UngappedStage& stage, const WordLookup& lookup, const uint8_t* codes,
@@ -67,14 +67,15 @@ class StagedHsps {
   }
 
   // Subject i's HSPs; the seconds spent waiting for them are added to counters.seconds["wait"].
+  // After a failure the subjects not handed over read as empty (finish throws).
   std::vector<UngappedHsp> take(int64_t subject, SearchCounters& counters) {
     if (ready_.load(std::memory_order_acquire) <= subject) {
       Stopwatch waited;
       std::unique_lock<std::mutex> guard(lock_);
       changed_.wait(guard, [&] { return ready_.load() > subject; });
       counters.seconds["wait"] += waited.lap();
+      if (failure_) std::rethrow_exception(failure_);
     }
-    if (failure_) std::rethrow_exception(failure_);
     return std::move(hsps_[subject]);
   }
 
