@@ -127,6 +127,22 @@ def test_failed_allocations_shrink_the_batches(generated):
 
 
 @pytest.mark.cuda
+@pytest.mark.parametrize("ungapped", [True, False])
+def test_a_failing_gpu_stage_raises_from_the_search(generated, ungapped):
+    """The GPU stage fails on its own thread (every allocation over 1 KB refused, so not even
+    the subjects go up): blastp raises the GPU's out-of-memory error, no hang, no crash."""
+    from gpuseq.errors import GpuOutOfMemoryError
+
+    _core.gpu_allocation_limit_for_tests(1024)
+    try:
+        with pytest.raises(GpuOutOfMemoryError):
+            blast.blastp([("q", generated["query"])], generated["records"], backend="cuda",
+                         ungapped=ungapped, comp_based_stats=0, num_threads=4)  # fmt: skip
+    finally:
+        _core.gpu_allocation_limit_for_tests(0)
+
+
+@pytest.mark.cuda
 def test_poly_a_overflows_its_bins():
     """A poly-A query against poly-A subjects: every word hits every word (AAA scores 12), far
     more hits per bin than the estimate; the overflow is detected and the bins redone."""
