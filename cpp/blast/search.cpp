@@ -214,6 +214,36 @@ Concatenated concatenate(const std::vector<QueryInput>& queries, const std::vect
   return all;
 }
 
+// The two-hit stage of every subject, on the search's threads (TwoHitFinder) or from a
+// pipelined UngappedStage on its own thread (stage_counters: its counts): body(i, hsps, worker)
+// for each subject i with its ungapped HSPs, on `threads` workers (one fewer beside a stage);
+// each worker counts into worker_counters[worker].
+template <class Body>
+void scan_subjects(const UngappedStage& stage, const WordLookup& lookup, const Concatenated& all,
+                   int32_t window, const uint8_t* subjects, const int64_t* offsets,
+                   int32_t subject_count, int threads, std::vector<SearchCounters>& worker_counters,
+                   SearchCounters* stage_counters, const Body& body) {
+  std::unique_ptr<StagedHsps> staged;
+  if (stage)
+    staged = std::make_unique<StagedHsps>(stage, lookup, all.codes.data(), all.contexts, window,
+                                          subjects, offsets, subject_count, stage_counters);
+  parallel_for_blocks(subject_count, 64, scan_threads(threads, staged != nullptr),
+                      [&](int64_t begin, int64_t end, int worker) {
+                        TwoHitFinder finder(lookup, all.codes.data(), all.contexts, window);
+                        SearchCounters& count = worker_counters[worker];
+                        for (int64_t i = begin; i < end; ++i) {
+                          std::vector<UngappedHsp> hsps =
+                              staged ? staged->take(i, count)
+                                     : finder.run(subjects + offsets[i],
+                                                  static_cast<int32_t>(offsets[i + 1] - offsets[i]),
+                                                  &count.word_hits, &count.extensions);
+                          count.ungapped_hsps += static_cast<int64_t>(hsps.size());
+                          body(i, hsps, worker);
+                        }
+                      });
+  if (staged) staged->finish();
+}
+
 }  // namespace
 
 QueryStatistics ungapped_query_statistics(const uint8_t* query, int32_t query_length,
@@ -302,47 +332,36 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
   // Each (query, subject) HSP list after the E-value threshold (blast_engine.c).
   const int threads = options.threads > 0 ? options.threads : default_thread_count();
   SparseLists<SearchHit> found(threads);
-  std::vector<SearchCounters> worker_counters(std::max(1, threads) + 1);
-  std::unique_ptr<StagedHsps> staged;
-  if (options.ungapped_stage)
-    staged = std::make_unique<StagedHsps>(options.ungapped_stage, lookup, all.codes.data(),
-                                          all.contexts, options.window, subjects, offsets,
-                                          subject_count, &worker_counters.back());
-  parallel_for_blocks(
-      subject_count, 64, scan_threads(threads, staged != nullptr),
-      [&](int64_t begin, int64_t end, int worker) {
-        TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
-        SearchCounters& count = worker_counters[worker];
-        std::vector<std::vector<SearchHit>> per_query(nq);
-        std::vector<int32_t> touched;
-        for (int64_t i = begin; i < end; ++i) {
-          const uint8_t* subject = subjects + offsets[i];
-          const auto subject_length = static_cast<int32_t>(offsets[i + 1] - offsets[i]);
-          std::vector<UngappedHsp> hsps =
-              staged ? staged->take(i, count)
-                     : finder.run(subject, subject_length, &count.word_hits, &count.extensions);
-          count.ungapped_hsps += static_cast<int64_t>(hsps.size());
-          for (const UngappedHsp& h : hsps) {
-            const int32_t k = all.query_of[h.context];
-            SearchHit hit;
-            hit.subject = static_cast<int32_t>(i);
-            hit.hsp = h;
-            hit.hsp.context = k;
-            hit.evalue = karlin_evalue(h.score, st[k].kbp, st[k].search_space);
-            if (hit.evalue > options.evalue) continue;  // s_Blast_HSPListReapByPrelimEvalue
-            hit.bit_score = bit_score(h.score, st[k].kbp);
-            for (int32_t p = 0; p < h.length; ++p)
-              hit.identities += queries[k].letters[h.q_start + p] == subject[h.s_start + p];
-            if (per_query[k].empty()) touched.push_back(k);
-            per_query[k].push_back(hit);
-          }
-          for (int32_t k : touched)
-            found.add(worker, k, static_cast<int32_t>(i), std::move(per_query[k]));
-          for (int32_t k : touched) per_query[k].clear();
-          touched.clear();
-        }
-      });
-  if (staged) staged->finish();
+  std::vector<SearchCounters> worker_counters(std::max(1, threads));
+  SearchCounters stage_counters;
+  std::vector<std::vector<std::vector<SearchHit>>> per_query(
+      worker_counters.size(), std::vector<std::vector<SearchHit>>(nq));
+  std::vector<std::vector<int32_t>> touched(worker_counters.size());
+  scan_subjects(options.ungapped_stage, lookup, all, options.window, subjects, offsets,
+                subject_count, threads, worker_counters, &stage_counters,
+                [&](int64_t i, const std::vector<UngappedHsp>& hsps, int worker) {
+                  const uint8_t* subject = subjects + offsets[i];
+                  std::vector<std::vector<SearchHit>>& lists = per_query[worker];
+                  for (const UngappedHsp& h : hsps) {
+                    const int32_t k = all.query_of[h.context];
+                    SearchHit hit;
+                    hit.subject = static_cast<int32_t>(i);
+                    hit.hsp = h;
+                    hit.hsp.context = k;
+                    hit.evalue = karlin_evalue(h.score, st[k].kbp, st[k].search_space);
+                    if (hit.evalue > options.evalue) continue;  // s_Blast_HSPListReapByPrelimEvalue
+                    hit.bit_score = bit_score(h.score, st[k].kbp);
+                    for (int32_t p = 0; p < h.length; ++p)
+                      hit.identities += queries[k].letters[h.q_start + p] == subject[h.s_start + p];
+                    if (lists[k].empty()) touched[worker].push_back(k);
+                    lists[k].push_back(hit);
+                  }
+                  for (int32_t k : touched[worker]) {
+                    found.add(worker, k, static_cast<int32_t>(i), std::move(lists[k]));
+                    lists[k].clear();
+                  }
+                  touched[worker].clear();
+                });
   const double scan_s = clock.lap();
   // The hit list of each query: at most max_target_seqs subjects.
   const size_t capacity = options.max_target_seqs > 0 ? static_cast<size_t>(options.max_target_seqs)
@@ -352,10 +371,8 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
     for (size_t j : ranked_lists(lists[k], capacity))
       result[k].insert(result[k].end(), lists[k][j].hits.begin(), lists[k][j].hits.end());
   if (counters) {
-    const SearchCounters stage = worker_counters.back();
-    worker_counters.pop_back();  // the waits are averaged over the CPU's workers only
     merge_counters(worker_counters, counters);
-    merge_counters(std::vector<SearchCounters>{stage}, counters);
+    merge_counters(std::vector<SearchCounters>{stage_counters}, counters);
     counters->seconds["lookup"] += lookup_s;
     counters->seconds["scan"] += scan_s;
     counters->seconds["lists"] += clock.lap();
@@ -424,37 +441,25 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   SparseLists<GappedHsp> prelim_found(threads);
   std::vector<SearchCounters> worker_counters(std::max(1, threads));
   SearchCounters stage_counters;
-  std::unique_ptr<StagedHsps> staged;
-  if (options.ungapped_stage)
-    staged = std::make_unique<StagedHsps>(options.ungapped_stage, lookup, all.codes.data(),
-                                          all.contexts, options.window, subjects, offsets,
-                                          subject_count, &stage_counters);
-  parallel_for_blocks(
-      subject_count, 64, scan_threads(threads, staged != nullptr),
-      [&](int64_t begin, int64_t end, int worker) {
-        TwoHitFinder finder(lookup, all.codes.data(), all.contexts, options.window);
-        SearchCounters& count = worker_counters[worker];
-        std::vector<std::vector<UngappedHsp>> per_query(nq);
-        for (int64_t i = begin; i < end; ++i) {
-          std::vector<UngappedHsp> ungapped =
-              staged ? staged->take(i, count)
-                     : finder.run(subject_at(i), length_at(i), &count.word_hits, &count.extensions);
-          count.ungapped_hsps += static_cast<int64_t>(ungapped.size());
-          if (ungapped.empty()) continue;
-          for (auto& l : per_query) l.clear();
-          for (UngappedHsp& h : ungapped) per_query[all.query_of[h.context]].push_back(h);
-          for (size_t k = 0; k < nq; ++k) {
-            if (per_query[k].empty()) continue;
-            std::vector<GappedHsp> kept =
-                preliminary_gapped(queries[k].codes, queries[k].length, subject_at(i), length_at(i),
-                                   per_query[k], gp[k]);
-            if (!kept.empty())
-              prelim_found.add(worker, static_cast<int32_t>(k), static_cast<int32_t>(i),
-                               std::move(kept));
-          }
-        }
-      });
-  if (staged) staged->finish();
+  std::vector<std::vector<std::vector<UngappedHsp>>> per_query(
+      worker_counters.size(), std::vector<std::vector<UngappedHsp>>(nq));
+  scan_subjects(options.ungapped_stage, lookup, all, options.window, subjects, offsets,
+                subject_count, threads, worker_counters, &stage_counters,
+                [&](int64_t i, const std::vector<UngappedHsp>& ungapped, int worker) {
+                  if (ungapped.empty()) return;
+                  std::vector<std::vector<UngappedHsp>>& lists = per_query[worker];
+                  for (auto& l : lists) l.clear();
+                  for (const UngappedHsp& h : ungapped) lists[all.query_of[h.context]].push_back(h);
+                  for (size_t k = 0; k < nq; ++k) {
+                    if (lists[k].empty()) continue;
+                    std::vector<GappedHsp> kept =
+                        preliminary_gapped(queries[k].codes, queries[k].length, subject_at(i),
+                                           length_at(i), lists[k], gp[k]);
+                    if (!kept.empty())
+                      prelim_found.add(worker, static_cast<int32_t>(k), static_cast<int32_t>(i),
+                                       std::move(kept));
+                  }
+                });
   const double scan_s = clock.lap();
 
   // Preliminary hit lists (GetPrelimHitlistSize).
