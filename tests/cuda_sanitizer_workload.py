@@ -95,9 +95,10 @@ if want("filters"):
         gpu, _ = core.gpu_bias_filter_scores(gp, targets, db.residues, db.offsets, 2)
         cpu = core.filter_scores(profile, "bias", db.residues, db.offsets)
         failures += not np.array_equal(gpu, cpu, equal_nan=True)
-        gpu = core.gpu_forward_scores(gp, targets)
         cpu = core.forward_scores(profile, db.residues, db.offsets)
-        failures += not np.array_equal(gpu, cpu, equal_nan=True)
+        for registers in (True, False):  # the Forward bound's two kernels
+            gpu = core.gpu_forward_scores(gp, targets, rows_in_registers=registers)
+            failures += not np.array_equal(gpu, cpu, equal_nan=True)
 # Cascades of several models at once, a thread each, on one GpuTargets (hmmsearch's models in
 # flight): each thread's stream-ordered temporaries and the shared SSV buffers.
 if want("streams"):

@@ -56,9 +56,17 @@ def test_forward_scores_within_margin_of_hmmer_and_never_drop_a_pass(corpora, hm
     assert worst < 0.01  # the margin is wide: at most 1/300 of it is used on these corpora
 
 
+def _assert_same_bits(cpu, gpu, label, names):
+    same = (cpu.view(np.uint64) == gpu.view(np.uint64)) | (np.isnan(cpu) & np.isnan(gpu))
+    bad = np.flatnonzero(~same)
+    assert bad.size == 0, (label, [(names(i), cpu[i], gpu[i]) for i in bad[:5]])
+
+
 @pytest.mark.cuda
-def test_gpu_forward_scores_equal_the_cpu_twin(corpora):
-    """The warp-per-target kernel (cuda/hmm/forward_bound.cuh) gives forward_scores' bits."""
+@pytest.mark.parametrize("rows_in_registers", [True, False], ids=["registers", "scratch"])
+def test_gpu_forward_scores_equal_the_cpu_twin(corpora, rows_in_registers):
+    """Both kernels of cuda/hmm/forward_bound.cuh (a lane's nodes in registers, the row in
+    global scratch) give forward_scores' bits."""
     compared = 0
     for model_path, fasta in corpora:
         db = gpuseq.read_fasta(fasta)
@@ -69,11 +77,38 @@ def test_gpu_forward_scores_equal_the_cpu_twin(corpora):
                 if profile.M > _core.gpu_max_model_length:
                     continue
                 cpu = _core.forward_scores(profile, db.residues, db.offsets, 2)
-                gpu = _core.gpu_forward_scores(_core.GpuProfile(profile), targets)
-                same = (cpu.view(np.uint64) == gpu.view(np.uint64)) | (
-                    np.isnan(cpu) & np.isnan(gpu)
-                )
-                bad = np.flatnonzero(~same)
-                assert bad.size == 0, (hmm.name, [(db.name(i), cpu[i], gpu[i]) for i in bad[:5]])
+                gpu = _core.gpu_forward_scores(_core.GpuProfile(profile), targets,
+                                               rows_in_registers=rows_in_registers)
+                _assert_same_bits(cpu, gpu, hmm.name, db.name)
                 compared += len(cpu)
     assert compared > 2000
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("M", [320, 321, 330, 640, 641, 700, 1280, 1281])
+def test_gpu_forward_scores_at_every_block_shape(M, tmp_path):
+    """Models at the edges of one, two and four warps per target and of the register kernel
+    (10 nodes a lane, M <= 1,280): both kernels equal the CPU twin on sampled targets, short,
+    long and of the model's own kind."""
+    from pyhmmer.easel import Alphabet
+    from pyhmmer.plan7 import HMM
+
+    from synthetic import write_fasta
+
+    abc = Alphabet.amino()
+    hmm = HMM.sample(abc, M, M)
+    hmm.name = f"random{M}"
+    hmm.set_composition()
+    rng = np.random.default_rng(M)
+    consensus = hmm.consensus.upper()
+    records = [(f"t{k}", "".join(rng.choice(list("ACDEFGHIKLMNPQRSTVWY"), size=n)))
+               for k, n in enumerate((1, 2, 31, 200, 1500))]
+    records += [("consensus", consensus), ("twice", consensus + consensus[: M // 2])]
+    db = gpuseq.read_fasta(write_fasta(tmp_path / "t.fa", records))
+    profile = search_profile(hmm)
+    cpu = _core.forward_scores(profile, db.residues, db.offsets, 2)
+    targets = _core.GpuTargets(db.residues, db.offsets)
+    for registers in (True, False):
+        gpu = _core.gpu_forward_scores(_core.GpuProfile(profile), targets,
+                                       rows_in_registers=registers)
+        _assert_same_bits(cpu, gpu, (M, registers), db.name)

@@ -363,12 +363,11 @@ void bind_gpu_hmm(py::module_& m) {
           for (const char* key : {"msv_score", "bias_score", "viterbi_score"}) d.attr("pop")(key);
         d["survivors"] = to_numpy(std::move(survivors));
         d["forward_bound"] = F3 < 1.0;
-        d["seconds"] = py::dict(py::arg("msv") = seconds.msv,
-                                py::arg("decisions") = seconds.decisions,
-                                py::arg("viterbi") = seconds.viterbi,
-                                py::arg("forward") = seconds.forward,
-                                py::arg("bias") = seconds.bias,
-                                py::arg("ssv_kernel") = seconds.ssv_kernel);
+        d["seconds"] =
+            py::dict(py::arg("msv") = seconds.msv, py::arg("decisions") = seconds.decisions,
+                     py::arg("viterbi") = seconds.viterbi, py::arg("forward") = seconds.forward,
+                     py::arg("bias") = seconds.bias, py::arg("ssv_kernel") = seconds.ssv_kernel,
+                     py::arg("setup") = seconds.setup, py::arg("ssv_wait") = seconds.ssv_wait);
         return d;
       },
       py::arg("profile"), py::arg("targets"), py::arg("residues") = py::none(),
@@ -402,7 +401,7 @@ void bind_gpu_hmm(py::module_& m) {
       "could not round for sure).");
   m.def(
       "gpu_forward_scores",
-      [](const gh::DeviceProfile& dp, const GpuTargets& t) {
+      [](const gh::DeviceProfile& dp, const GpuTargets& t, bool rows_in_registers) {
         const gh::DeviceTargets& dt = device_targets(t, py::none(), py::none());
         std::vector<int32_t> ids;
         for (int64_t i = 0; i < dt.count(); ++i)
@@ -410,13 +409,15 @@ void bind_gpu_hmm(py::module_& m) {
         std::vector<double> out(static_cast<size_t>(dt.count()), std::nan(""));
         {
           py::gil_scoped_release release;
-          const std::vector<double> fwd = gh::forward_scores(dp, dt, ids);
+          const std::vector<double> fwd = gh::forward_scores(dp, dt, ids, rows_in_registers);
           for (size_t w = 0; w < ids.size(); ++w) out[ids[w]] = fwd[w];
         }
         return to_numpy(std::move(out));
       },
-      py::arg("profile"), py::arg("targets"),
-      "forward_scores on the GPU (a warp per target): the same values bit for bit.");
+      py::arg("profile"), py::arg("targets"), py::arg("rows_in_registers") = true,
+      "forward_scores on the GPU (a thread block per target): the same values bit for bit. "
+      "rows_in_registers: each lane's nodes in registers where the model allows it (models up to "
+      "1,280 nodes), else the row in global scratch.");
 }
 #endif
 

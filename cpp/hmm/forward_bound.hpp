@@ -24,6 +24,13 @@
 #else
 #define GPUSEQ_HOST_DEVICE
 #endif
+// On the GPU the loops over a lane's nodes unroll where their count is a constant, so that a
+// row held in registers (forward_bound.cuh) is indexed by constants.
+#if defined(__CUDA_ARCH__)
+#define GPUSEQ_UNROLL _Pragma("unroll")
+#else
+#define GPUSEQ_UNROLL
+#endif
 
 namespace gpuseq::hmm {
 
@@ -115,6 +122,7 @@ GPUSEQ_HOST_DEVICE inline ForwardBlockEnd forward_block_pass(const Tables& t, co
   using forward_detail::mul;
   ForwardBlockEnd end;
   double d_local = 0, p = 1;
+  GPUSEQ_UNROLL
   for (int j = 0; j < n; ++j) {
     const int64_t s = slot0 + j * step;
     const ForwardNode prev{r.m(s), r.i(s), r.d(s)};
@@ -177,6 +185,7 @@ GPUSEQ_HOST_DEVICE inline double forward_block_finish(const Tables& t, const Row
   using forward_detail::add;
   using forward_detail::mul;
   double p = 1, sum = 0;
+  GPUSEQ_UNROLL
   for (int j = 0; j < n; ++j) {
     const int64_t s = slot0 + j * step;
     if (j > 0) p = mul(p, t.dd_into(s));

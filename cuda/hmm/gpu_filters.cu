@@ -443,7 +443,10 @@ struct DeviceTargets::Buffers {
   mutable std::once_flag classes_once;
   mutable DeviceArray<int32_t> non_empty, length_class;
   // The cascade's SSV results and their compaction, kept for the next model (cudaMalloc and
-  // cudaFree cost more than the kernels that use them); a cascade at a time.
+  // cudaFree cost more than the kernels that use them); a cascade at a time. (A second set, so
+  // that the next model's SSV could be queued while this one's results are read, measured no
+  // faster with 8 models in flight on the H100: the cascades' kernels take turns on the GPU
+  // anyway, and their sum is the time a model takes.)
   mutable std::mutex cascade_mutex;
   mutable DeviceArray<int32_t> ssv_best, positions, candidate_best, count;
   mutable DeviceArray<uint8_t> flags, select_temp;
@@ -1120,10 +1123,11 @@ std::vector<float> viterbi_scores(const DeviceProfile& dp, const DeviceTargets& 
   return scores;
 }
 
-// A thread block per target (forward_lanes(M) threads), longest first, their rows in at most
-// kForwardScratchBytes.
+// A thread block per target (forward_lanes(M) threads), longest first: rows in registers where
+// the model allows it (rows_in_registers), else in at most kForwardScratchBytes of scratch.
 std::vector<double> forward_scores_on_device(const DeviceProfile& dp, const DeviceTargets& dt,
-                                             const std::vector<int32_t>& ids) {
+                                             const std::vector<int32_t>& ids,
+                                             bool rows_in_registers) {
   constexpr size_t kForwardScratchBytes = size_t{512} << 20;
   std::vector<double> out(ids.size(), std::numeric_limits<double>::quiet_NaN());
   if (ids.empty()) return out;
@@ -1132,23 +1136,31 @@ std::vector<double> forward_scores_on_device(const DeviceProfile& dp, const Devi
   const int lanes = ::gpuseq::hmm::forward_lanes(M);
   const int64_t width = static_cast<int64_t>(B) * lanes;
   const std::vector<int32_t> order = longest_first(dt, ids);
-  const size_t block_bytes = 3 * sizeof(double) * static_cast<size_t>(width);
-  const size_t most_blocks = std::max<size_t>(1, kForwardScratchBytes / block_bytes);
   const DeviceForwardTables tables{dp.tables().forward_match.get(),
                                    dp.tables().forward_transitions.get(), width};
-  // One launch: a block per target up to the scratch's most_blocks, which then stride.
   const size_t n = order.size();
   const std::vector<int32_t> sorted = in_order(ids, order);
-  const int blocks = static_cast<int>(std::min(n, most_blocks));
   DeviceArray<int32_t> d_ids = device_copy_on(sorted.data(), n, kStream);
   DeviceArray<double> d_c = device_alloc_on<double>(n, kStream);
   DeviceArray<long long> d_e = device_alloc_on<long long>(n, kStream);
-  DeviceArray<double> rows = device_alloc_on<double>(
-      static_cast<size_t>(blocks) * 3 * static_cast<size_t>(width), kStream);
   const TargetList list{dt.buffers().residues.get(), dt.buffers().offsets.get(), d_ids.get(),
                         nullptr, nullptr, static_cast<int>(n)};
-  forward_bound_kernel<<<blocks, lanes, 0, kStream>>>(tables, list, B, d_c.get(), d_e.get(),
-                                                      rows.get());
+  if (rows_in_registers && B <= kForwardRegisterNodes) {
+    with_stripes(B, std::make_integer_sequence<int, kForwardRegisterNodes + 1>{}, [&](auto b) {
+      constexpr int kB = std::max(1, decltype(b)::value);  // (B >= 1: the 0 is never taken)
+      forward_bound_kernel<RegisterRow<kB>><<<static_cast<int>(n), lanes, 0, kStream>>>(
+          tables, list, B, d_c.get(), d_e.get(), nullptr);
+    });
+  } else {
+    // A block per target up to the scratch's most_blocks, which then stride.
+    const size_t block_bytes = 3 * sizeof(double) * static_cast<size_t>(width);
+    const size_t most_blocks = std::max<size_t>(1, kForwardScratchBytes / block_bytes);
+    const int blocks = static_cast<int>(std::min(n, most_blocks));
+    DeviceArray<double> rows = device_alloc_on<double>(
+        static_cast<size_t>(blocks) * 3 * static_cast<size_t>(width), kStream);
+    forward_bound_kernel<ScratchRow>
+        <<<blocks, lanes, 0, kStream>>>(tables, list, B, d_c.get(), d_e.get(), rows.get());
+  }
   GPUSEQ_CUDA_CHECK_LAUNCH("forward_bound_kernel");
   std::vector<double> c(n);
   std::vector<long long> e(n);
@@ -1218,8 +1230,8 @@ double kernel_seconds(const DeviceProfile& dp, const DeviceTargets& dt, Filter w
 }
 
 std::vector<double> forward_scores(const DeviceProfile& dp, const DeviceTargets& dt,
-                                   const std::vector<int32_t>& ids) {
-  return forward_scores_on_device(dp, dt, ids);
+                                   const std::vector<int32_t>& ids, bool rows_in_registers) {
+  return forward_scores_on_device(dp, dt, ids, rows_in_registers);
 }
 
 std::vector<float> filter_scores(const DeviceProfile& dp, const DeviceTargets& dt, Filter which) {
@@ -1308,6 +1320,7 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
   cpu::CascadeStages stages(p, host, options, dt.null1(), all_scores);
+  const double setup_s = since(t0);
 
   // The SSV on every non-empty target, its results kept on the GPU; the pass floors reject
   // most targets there, and only the others (positions in targets) come to the host.
@@ -1320,7 +1333,12 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
   });
   std::vector<int32_t> candidates, candidate_best, best;
   double ssv_kernel_s = 0;
+  // Computed before the SSV's launch: it waits for nothing then.
+  const std::vector<int16_t> floors =
+      n > 0 ? ssv_pass_floors(p, dt, options.F1) : std::vector<int16_t>();
+  const auto t_wait = Clock::now();
   std::unique_lock<std::mutex> workspace(buffers.cascade_mutex);
+  const double ssv_wait_s = since(t_wait);
   if (n > 0) {
     if (!buffers.ssv_best) {
       buffers.ssv_best = device_alloc<int32_t>(targets.size());
@@ -1336,8 +1354,6 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
     ssv_timer.start();
     run_kernel(Kernel::kSsv, dp, dt, targets, {}, 1, nullptr, true, &sink);
     ssv_timer.stop();
-    // While the SSV runs (this holds the SSV's buffers: the next model's SSV waits for it).
-    const std::vector<int16_t> floors = ssv_pass_floors(p, dt, options.F1);
     DeviceArray<int16_t> d_floors = device_copy_on(floors.data(), floors.size(), kStream);
     ssv_floor_flags_kernel<<<(n + 255) / 256, 256, 0, kStream>>>(
         d_best, buffers.non_empty.get(), buffers.length_class.get(), d_floors.get(), n,
@@ -1468,7 +1484,7 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
     // The Forward bound: survivors that cannot pass HMMER's Forward test stay here.
     t0 = Clock::now();
     for (const auto& s : survivors) passed.push_back(s.first);
-    const std::vector<double> fwd = forward_scores_on_device(dp, dt, passed);
+    const std::vector<double> fwd = forward_scores_on_device(dp, dt, passed, true);
     if (all_scores) result.downstream.assign(static_cast<size_t>(host.count), 0);
     for (size_t w = 0; w < passed.size(); ++w) {
       const int32_t i = passed[w];
@@ -1484,6 +1500,8 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
   }
   if (seconds != nullptr) {
     seconds->ssv_kernel = ssv_kernel_s;
+    seconds->setup = setup_s;
+    seconds->ssv_wait = ssv_wait_s;
     seconds->msv = msv_s;
     seconds->decisions = decisions_s;
     seconds->viterbi = viterbi_s;

@@ -136,10 +136,12 @@ int choose_sequences_per_warp(int M, int msv_bits = 16);
 
 enum class Filter { kSsv, kMsv, kViterbi };
 
-// Forward filter scores in nats (double) of the targets `ids`, a warp per target
-// (forward_bound.cuh): bit-equal to ::gpuseq::hmm::forward_score.
+// Forward filter scores in nats (double) of the targets `ids`, a thread block per target
+// (forward_bound.cuh): bit-equal to ::gpuseq::hmm::forward_score. rows_in_registers: each
+// lane's nodes in registers where the model allows it (the cascade's choice), else the row in
+// global scratch.
 std::vector<double> forward_scores(const DeviceProfile& profile, const DeviceTargets& targets,
-                                   const std::vector<int32_t>& ids);
+                                   const std::vector<int32_t>& ids, bool rows_in_registers = true);
 
 // Per-target scores in nats of one filter, bit-equal to cpp/hmm/filters.hpp (NaN: SSV could not
 // decide, or empty target; +inf: overflow).
@@ -166,6 +168,8 @@ struct CascadeSeconds {
   double msv = 0, decisions = 0, viterbi = 0, forward = 0;  // forward: the Forward bound
   double bias = 0;        // the bias filter, part of decisions
   double ssv_kernel = 0;  // the SSV's launch (CUDA events), part of msv
+  double setup = 0;       // the result's per-target arrays (host), part of msv
+  double ssv_wait = 0;    // waiting for the SSV's buffers (another model's SSV), part of msv
 };
 ::gpuseq::hmm::CascadeResult run_cascade(const DeviceProfile& profile,
                                          const DeviceTargets& targets,
