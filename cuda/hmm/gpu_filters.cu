@@ -565,7 +565,7 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   // against 4.5 TCUPS at M = 150), but its sequence blocks are planned on the host once per
   // chunk and S (about 10 ms for 180,000 targets), more than one model's SSV over the chunk
   // saves (about 1.3 ms at M = 150): they pay when several models of a search share them.
-  ssv_multi_ = S != 0;
+  ssv_multi_ = sequences_per_warp_given_ = S != 0;
   if (S == 0) S = choose_sequences_per_warp(M, msv_bits);
   if (S != 1) {
     const int most = msv_bits == 16 ? 64 : 128;  // one target per lane
@@ -732,6 +732,20 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
                                       const std::vector<int32_t>& params, int repeats,
                                       double* seconds, const DeviceSink* sink = nullptr);
 
+// Whether the MSV of n targets runs on the S-lane kernels: where S was given, or where their
+// sequence blocks give every multiprocessor a block of warps. A cascade's MSV takes only the
+// targets the SSV left undecided (about 3,000 of 1.4 M at M = 149): as S-lane blocks they made
+// 192 warps of tall columns on 12 multiprocessors (0.40 ms on the H100), where a warp per target
+// spreads them over the whole device.
+bool msv_fills_sequence_blocks(const DeviceProfile& dp, int n) {
+  if (dp.sequences_per_warp_given()) return true;
+  int device = 0, sms = 0;
+  GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+  GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return static_cast<int64_t>(n) >=
+         static_cast<int64_t>(dp.sequences_per_warp()) * sms * (kMultiThreadsPerBlock / 32);
+}
+
 // Runs one kernel over the targets `ids` (with one parameter each) and returns its integers.
 // With `seconds`, the kernel runs `repeats` times and *seconds is the median time of one run.
 // SSV/MSV with sequences_per_warp > 1 run the S-lane kernels unless `multi` is false; the
@@ -758,7 +772,8 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
   std::vector<int32_t> out(sink == nullptr ? ids.size() : 0);
   if (n == 0) return out;
   if (multi && dp.sequences_per_warp() > 1 &&
-      (kernel == Kernel::kMsv || (kernel == Kernel::kSsv && dp.ssv_multi())))
+      ((kernel == Kernel::kMsv && msv_fills_sequence_blocks(dp, n)) ||
+       (kernel == Kernel::kSsv && dp.ssv_multi())))
     return run_multi_kernel(kernel, dp, dt, ids, params, repeats, seconds, sink);
   DeviceArray<int32_t> d_ids, d_out;
   if (sink == nullptr) {

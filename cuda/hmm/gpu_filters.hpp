@@ -94,6 +94,8 @@ class DeviceProfile {
   // The SSV too on the S-lane kernels: when S was given, or set by a search whose models share
   // S often enough to pay for the SSV's sequence blocks (hmmsearch.py). Needs S > 1.
   bool ssv_multi() const { return ssv_multi_; }
+  // Whether the caller gave sequences_per_warp (0: chosen by model length).
+  bool sequences_per_warp_given() const { return sequences_per_warp_given_; }
   void set_ssv_multi(bool on);
 
   struct Tables;
@@ -104,6 +106,7 @@ class DeviceProfile {
   KernelOptions options_;
   int msv_stripes_ = 0, viterbi_stripes_ = 0, multi_stripes_ = 0;
   bool ssv_multi_ = false;
+  bool sequences_per_warp_given_ = false;
   std::unique_ptr<Tables> tables_;
 };
 
