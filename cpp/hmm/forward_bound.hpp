@@ -6,7 +6,7 @@
 // sections 3 and 7.3; the model is p7_ProfileConfig's local multihit profile in probability
 // space (odds against the null model), as the Forward parser uses it.
 //
-// One source for the CPU and the GPU (a warp per target, cuda/hmm/forward_bound.cuh): the
+// One source for the CPU and the GPU (a block per target, cuda/hmm/forward_bound.cuh): the
 // row update below is written once, in blocks of nodes a lane each, its operations in a fixed
 // order through mul/add that are never contracted into fused multiply-adds, and rows are
 // rescaled by powers of two (exact), so both give the same bits.
