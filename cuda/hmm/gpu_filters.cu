@@ -787,6 +787,11 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
                   params.empty() ? nullptr : d_params.get(),
                   sink != nullptr ? sink->out : d_out.get(),
                   n};
+  DeviceArray<int32_t> d_claims;  // the Viterbi kernels' warps claim targets (longest first)
+  if (kernel == Kernel::kViterbi) {
+    d_claims = device_alloc_on<int32_t>(1, kStream);
+    list.claims = d_claims.get();
+  }
   const cpu::SearchProfile& p = dp.profile();
   const auto& tables = dp.tables();
   const bool fused = dp.options().viterbi == KernelOptions::Viterbi::kWarpFused;
@@ -797,6 +802,8 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
       reinterpret_cast<const uint2*>(fused_words + tables.fused_emissions_at);
   std::vector<double> times;
   for (int run = 0; run < std::max(1, repeats); ++run) {
+    if (list.claims != nullptr)
+      GPUSEQ_CUDA_CHECK(cudaMemsetAsync(list.claims, 0, sizeof(int32_t), kStream));
     DeviceTimer timer(kStream);
     if (seconds != nullptr) timer.start();  // (timed launches wait for their kernel)
     if (const RuntimeKernels* rt = tables.runtime.get()) {

@@ -42,7 +42,7 @@ __global__ void __launch_bounds__(128) viterbi_warp_kernel(const uint32_t* __res
   const uint32_t* my_emissions = emissions + lane;
   auto t = [tr](int c, int q) { return __ldg(tr + (c * Q + q) * 32); };
 
-  for (int w = warp; w < list.n; w += warps) {
+  for (int w = warp; w < list.n; w = next_target(list, w, warps)) {
     const int id = list.ids[w];
     const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
     const uint8_t* seq = list.residues + begin;

@@ -367,7 +367,7 @@ __global__ void __launch_bounds__(128, Q == 3 ? 6 : 0)
   }
   __shared__ int dd_windows[5 * 32];
   const DdChainSums dd_sums = dd_chain_sums<Q>(dd + lane, lane, dd_windows);
-  for (int w = warp; w < list.n; w += warps) {
+  for (int w = warp; w < list.n; w = next_target(list, w, warps)) {
     const int id = list.ids[w];
     const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
     const uint8_t* seq = list.residues + begin;
