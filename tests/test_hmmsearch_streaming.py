@@ -175,3 +175,102 @@ def test_a_malformed_later_model_is_reported_after_the_search_began(example_mode
     queries.write_text(text[: cut + 400])
     with pytest.raises(gpuseq.HmmFormatError, match="three-cut.hmm"):
         gpuseq.hmmsearch(queries, REPO / "examples" / "globins45.fa", cpus=2)
+
+
+@pytest.mark.parametrize("source", ["database", "fasta"])
+def test_each_query_is_given_as_it_becomes_final_in_query_order(
+    example_models,
+    near_threshold_db,  # noqa: F811 (the fixture imported above)
+    tmp_path,
+    source,
+):
+    """on_query: from a packed database, each query as soon as its last chunk's survivors
+    are through (here the longest model, listed last, is filtered first); from a FASTA file
+    at the end. Either way in query order, once each, with the very TopHits the search
+    returns, its counters those of the whole search."""
+    import importlib
+
+    hs = importlib.import_module("gpuseq.hmmsearch")  # (gpuseq.hmmsearch is the function)
+    queries = tmp_path / "three.hmm"
+    queries.write_text("".join(example_models[m].read_text() for m in THREE))
+    targets = near_threshold_db
+    if source == "database":
+        targets = tmp_path / "near.gsdb"
+        gpuseq.makedb(near_threshold_db, targets)
+    finished, given = [], []
+    final = hs._Downstream.finalize
+
+    def recording_finalize(self, q, nseqs, counters):
+        finished.append(q)
+        final(self, q, nseqs, counters)
+
+    def on_query(result):
+        assert len(result.top_hits) == 1
+        given.append(result.top_hits[0])
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(hs._Downstream, "finalize", recording_finalize)
+        res = gpuseq.hmmsearch(queries, targets, cpus=2, block_bytes=16_000, on_query=on_query)
+    assert len(given) == len(res.top_hits) == 3
+    assert all(a is b for a, b in zip(given, res.top_hits))
+    # From the database, each query is final when its last chunk's survivors are submitted,
+    # Pkinase (M = 260) first; from FASTA, all of them at the end.
+    assert finished == ([2, 1, 0] if source == "database" else [0, 1, 2])
+    assert res.pipeline["nseqs"].tolist() == [4450] * 3
+
+
+def test_an_error_in_on_query_reaches_the_caller(example_models, tmp_path):
+    """The callback runs on a thread of its own: what it raises is raised by hmmsearch."""
+    queries = tmp_path / "two.hmm"
+    queries.write_text("".join(example_models[m].read_text() for m in ("fn3", "globins4")))
+
+    given = []
+
+    def on_query(result):
+        given.append(result)
+        if len(given) == 2:
+            raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        gpuseq.hmmsearch(queries, REPO / "examples" / "globins45.fa", cpus=2, on_query=on_query)
+    assert len(given) == 2
+
+
+def test_cli_writes_each_query_as_it_becomes_final_equal_to_hmmsearch(
+    example_models,
+    near_threshold_db,  # noqa: F811 (the fixture imported above)
+    tmp_path,
+):
+    """`gpuseq hmmsearch` on a packed database writes the report, the tables and -A a query
+    at a time (HmmsearchWriter): the same as hmmsearch's for three models."""
+    from synthetic import require_tool
+    from test_hmmsearch import report_body, rows, same_rows
+
+    queries = tmp_path / "three.hmm"
+    queries.write_text("".join(example_models[m].read_text() for m in THREE))
+    db = tmp_path / "near.gsdb"
+    gpuseq.makedb(near_threshold_db, db)
+    outputs = ["-o", "out", "--tblout", "tbl", "--domtblout", "dom", "-A", "sto"]
+
+    def files(prefix):
+        return [a if a.startswith("-") else str(tmp_path / f"{prefix}.{a}") for a in outputs]
+
+    subprocess.run([sys.executable, "-m", "gpuseq.cli", "hmmsearch", "--cpu", "2",
+                    *files("ours"), queries, db], check=True, capture_output=True)
+    subprocess.run([require_tool("hmmsearch"), "--cpu", "2", *files("ref"), queries,
+                    near_threshold_db], check=True, capture_output=True)
+
+    def read(prefix, ext):
+        return (tmp_path / f"{prefix}.{ext}").read_text()
+
+    ours, ref = read("ours", "out"), read("ref", "out")
+    assert report_body(ours) == report_body(ref)
+    assert ours.count("# Alignment of ") == ref.count("# Alignment of ") == 3
+    assert ours.splitlines()[-1] == ref.splitlines()[-1] == "[ok]"
+    for ext in ("tbl", "dom"):
+        assert same_rows(rows(read("ours", ext)), rows(read("ref", ext)))
+        assert read("ours", ext).splitlines()[-1] == "# [ok]"
+    stockholm = [line.split()[-1] for line in read("ours", "sto").splitlines()
+                 if line.startswith("#=GF ID")]
+    assert stockholm == [line.split()[-1] for line in read("ref", "sto").splitlines()
+                         if line.startswith("#=GF ID")] == list(THREE)

@@ -264,9 +264,11 @@ void bind_blast(py::module_& m) {
   {
     std::vector<int32_t> flat;
     for (const auto& row : blosum62()) flat.insert(flat.end(), row.begin(), row.end());
-    m.attr("blast_blosum62") = to_numpy(std::move(flat));
+    // Lists, not arrays: an array made here would import NumPy with the module, and the CLI
+    // imports the module first to start the CUDA driver while NumPy loads.
+    m.attr("blast_blosum62") = py::cast(flat);
     const auto& map = easel_to_ncbi();
-    m.attr("blast_easel_to_ncbi") = to_numpy(std::vector<uint8_t>(map.begin(), map.end()));
+    m.attr("blast_easel_to_ncbi") = py::cast(std::vector<int>(map.begin(), map.end()));
     m.attr("blast_letters") = std::string(kNcbiLetters);
   }
 
@@ -276,8 +278,8 @@ void bind_blast(py::module_& m) {
       joint.insert(joint.end(), row.begin(), row.end());
     const auto& bg = blosum62_background();
     background.assign(bg.begin(), bg.end());
-    m.attr("blast_blosum62_joint_probabilities") = to_numpy(std::move(joint));
-    m.attr("blast_blosum62_background") = to_numpy(std::move(background));
+    m.attr("blast_blosum62_joint_probabilities") = py::cast(joint);
+    m.attr("blast_blosum62_background") = py::cast(background);
   }
 
   m.def(

@@ -314,13 +314,14 @@ def gpu_forward_scores(profile: GpuProfile, targets: GpuTargets) -> NDArray[np.f
 
 # ---- blast_bindings.cpp (cpp/blast: blastp's stages on the CPU) --------------------------
 
-blast_blosum62: NDArray[np.int32]  # 28 x 28, flattened; rows = query NCBIstdaa code
-blast_easel_to_ncbi: NDArray[np.uint8]  # Easel code -> NCBIstdaa code (255: dropped)
+# Lists (the module does not import NumPy): np.asarray(...) where an array is wanted.
+blast_blosum62: list[int]  # 28 x 28, flattened; rows = query NCBIstdaa code
+blast_easel_to_ncbi: list[int]  # Easel code -> NCBIstdaa code (255: dropped)
 blast_letters: str  # NCBIstdaa letters by code
 
 # Composition-based statistics (cpp/blast/composition, seg): ARNDCQEGHILKMFPSTWYV order.
-blast_blosum62_joint_probabilities: NDArray[np.float64]  # 20 x 20, flattened
-blast_blosum62_background: NDArray[np.float64]  # 20
+blast_blosum62_joint_probabilities: list[float]  # 20 x 20, flattened
+blast_blosum62_background: list[float]  # 20
 
 def blast_composition(codes: ArrayLike) -> tuple[NDArray[np.float64], int]: ...
 def blast_matrix_adjust_rule(

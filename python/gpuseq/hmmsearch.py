@@ -89,6 +89,7 @@ def hmmsearch(
     callback: Callable[[int, int | None], None] | None = None,
     block_bytes: int | None = None,
     tformat: str | None = None,
+    on_query: Callable[[HmmsearchResult], None] | None = None,
     **options: Any,
 ) -> HmmsearchResult:
     """Search profile HMMs against protein sequences, with hmmsearch's results.
@@ -116,6 +117,11 @@ def hmmsearch(
         tformat: the target file's format, as hmmsearch's ``--tformat`` (``"fasta"``,
             ``"embl"``, ``"stockholm"``, ``"afa"``, ``"ncbi"`` ...); None detects it as
             hmmsearch does.
+        on_query: called with each query's result (an :class:`HmmsearchResult` of that one
+            query) in query order as soon as it is final, on a thread of its own: while later
+            models are still searched when the targets are a database (packed or in memory),
+            at the end for a sequence file (E-values need the number of targets).
+            ``HmmsearchWriter(...).add`` writes hmmsearch's files so, as hmmsearch does.
         **options: hmmsearch's options by the names of :class:`HmmsearchOptions`' fields,
             with hmmsearch's defaults: ``E``, ``T``, ``domE`` ... as the flags of the same
             names, ``bit_cutoffs="gathering"`` for ``--cut_ga``, ``max=True`` for ``--max``,
@@ -187,7 +193,12 @@ def hmmsearch(
         F1_, F2_, F3_, bias_on = options.filter_thresholds
         filters = _Filters(where, F1_, F2_, bias_on, F3_)
         counts: list[dict] = []
-        downstream = _Downstream(options, threads)
+        query_source = _label(hmms)
+
+        def report(top) -> None:
+            on_query(HmmsearchResult([top], options, query_source, label))
+
+        downstream = _Downstream(options, threads, report if on_query is not None else None)
 
         def added(batch: list) -> list[int]:
             """New models: their tables, counters and downstream; their query indices."""
@@ -214,6 +225,8 @@ def hmmsearch(
                 )
             nseqs += len(chunk)
             nres += chunk.total_residues
+            # A database's last chunk: each query is final once its survivors are submitted.
+            last_chunk = total is not None and nres >= total
             # The first chunk takes the models as they are read; the others, all of them.
             batches = first_chunk_batches() if first_chunk else [range(len(counts))]
             first_chunk = False
@@ -226,6 +239,8 @@ def hmmsearch(
                     passed = np.flatnonzero(r["stage"] == _STAGE_PASSED)
                 bounded = r.get("forward_bound", False)
                 downstream.submit(q, chunk.to_pyhmmer(passed), nseqs, bounded)
+                if last_chunk:
+                    downstream.finalize(q, nseqs, dict(nres=nres, **counts[q]))
             downstream.end_chunk(nseqs)
             if bar is not None:
                 bar.update(chunk.total_residues)
@@ -234,16 +249,14 @@ def hmmsearch(
         if first_chunk:  # no target at all: the models are still read, checked and reported
             for _batch in first_chunk_batches():
                 pass
-        top_hits = downstream.finish(nseqs)
+        top_hits = downstream.finish(nseqs, lambda q: dict(nres=nres, **counts[q]))
     finally:
         uploaded.close()
         if downstream is not None:
             downstream.close()
         if bar is not None:
             bar.close()
-    for q, hits in enumerate(top_hits):
-        _set_pipeline_counts(hits, options, nseqs=nseqs, nres=nres, **counts[q])
-    return HmmsearchResult(top_hits, options, query_source=_label(hmms), target_source=label)
+    return HmmsearchResult(top_hits, options, query_source=query_source, target_source=label)
 
 
 class _Downstream:
@@ -271,7 +284,9 @@ class _Downstream:
     MIN_PART_BOUNDED = 4
     MERGE_AFTER = 64  # finished parts of one query merged into one beyond this many
 
-    def __init__(self, options: HmmsearchOptions, threads: int) -> None:
+    def __init__(
+        self, options: HmmsearchOptions, threads: int, report: Callable | None = None
+    ) -> None:
         self.hmms: list = []
         self.options, self.threads = options, threads
         self.pool = ThreadPoolExecutor(
@@ -280,11 +295,19 @@ class _Downstream:
         self.parts: list[list] = []  # per query: futures, then TopHits, in target order
         self.chunk_futures: list = []
         self.previous_chunk: list = []
+        # Final queries are merged and reported (in query order) on a thread of their own.
+        self.reporter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gpuseq-report")
+        self.report = report
+        self.final: list[Future | None] = []  # per query: its final TopHits, once final
+        self.done: dict[int, Any] = {}  # final TopHits not reported yet
+        self.next_report = 0
+        self.report_error: BaseException | None = None
 
     def add(self, hmm) -> None:
         """One more query (models join while the first chunk is filtered)."""
         self.hmms.append(hmm)
         self.parts.append([])
+        self.final.append(None)
 
     def submit(self, q: int, survivors: list, nseqs_so_far: int, bounded: bool = False) -> None:
         min_part = self.MIN_PART_BOUNDED if bounded else self.MIN_PART
@@ -303,24 +326,52 @@ class _Downstream:
         self.previous_chunk, self.chunk_futures = self.chunk_futures, []
         Z = nseqs_so_far if self.options.Z is None else None
         for q, parts in enumerate(self.parts):
+            if self.final[q] is not None:  # the reporting thread merges it
+                continue
             done = [p for p in parts if not isinstance(p, Future) or p.done()]
             if len(done) > self.MERGE_AFTER:  # (hits sort by key, then name: order is free)
                 pending = [p for p in parts if isinstance(p, Future) and not p.done()]
                 merged = _merged([p.result() if isinstance(p, Future) else p for p in done], Z)
                 self.parts[q] = [merged, *pending]
 
-    def finish(self, nseqs: int) -> list:
-        """Per query, HMMER's TopHits over all its survivors, with the final Z."""
-        tops = []
-        for q, parts in enumerate(self.parts):
-            hits = [p.result() if isinstance(p, Future) else p for p in parts]
-            if not hits:  # no survivor at all: HMMER's empty result, with its settings
-                hits = [_run_hmmer_downstream(self.hmms[q], [], self.options, nseqs)]
-            tops.append(_merged(hits, nseqs if self.options.Z is None else None))
+    def finalize(self, q: int, nseqs: int, counters: dict) -> None:
+        """Query q has all its survivors (the search's nseqs and its counters are final):
+        its TopHits are made and reported on the reporting thread."""
+        self.final[q] = self.reporter.submit(self._final, q, self.parts[q], nseqs, counters)
+
+    def _final(self, q: int, parts: list, nseqs: int, counters: dict):
+        """HMMER's TopHits over all of query q's survivors, with the final Z and the
+        search's counters; then every final query not yet reported, in query order."""
+        hits = [p.result() if isinstance(p, Future) else p for p in parts]
+        if not hits:  # no survivor at all: HMMER's empty result, with its settings
+            hits = [_run_hmmer_downstream(self.hmms[q], [], self.options, nseqs)]
+        top = _merged(hits, nseqs if self.options.Z is None else None)
+        _set_pipeline_counts(top, self.options, nseqs=nseqs, **counters)
+        self.done[q] = top
+        while self.next_report in self.done:
+            ready = self.done.pop(self.next_report)
+            self.next_report += 1
+            if self.report is not None and self.report_error is None:
+                try:
+                    self.report(ready)
+                except BaseException as exc:  # raised to hmmsearch's caller by finish()
+                    self.report_error = exc
+        return top
+
+    def finish(self, nseqs: int, counters: Callable[[int], dict]) -> list:
+        """Per query, HMMER's TopHits over all its survivors, with the final Z and
+        counters(q); every query reported."""
+        for q, final in enumerate(self.final):
+            if final is None:
+                self.finalize(q, nseqs, counters(q))
+        tops = [final.result() for final in self.final]
+        if self.report_error is not None:
+            raise self.report_error
         return tops
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
+        self.reporter.shutdown(wait=True, cancel_futures=True)
 
 
 def _merged(parts: list, Z: float | None):

@@ -21,7 +21,7 @@ from ._pyhmmer_state import pipeline_state
 from .hmmer_text import named_hits, tabular_rows
 from .hmmsearch_options import HmmsearchOptions
 
-__all__ = ["HmmsearchResult"]
+__all__ = ["HmmsearchResult", "HmmsearchWriter"]
 
 
 def _as_hmmsearch_computes(method):
@@ -227,59 +227,30 @@ class HmmsearchResult:
         return pd.DataFrame(rows)
 
     # -- HMMER's file formats -------------------------------------------------------------
-    @_as_hmmsearch_computes
     def write_tblout(self, out: str | os.PathLike | IO, command: str | None = None) -> None:
         """Per-target table, as ``hmmsearch --tblout``."""
-        self._write_tabular(out, "targets", command)
+        self._write(HmmsearchWriter(tblout=out, command=command))
 
-    @_as_hmmsearch_computes
     def write_domtblout(self, out: str | os.PathLike | IO, command: str | None = None) -> None:
         """Per-domain table, as ``hmmsearch --domtblout``."""
-        self._write_tabular(out, "domains", command)
+        self._write(HmmsearchWriter(domtblout=out, command=command))
 
-    @_as_hmmsearch_computes
     def write_pfamtblout(self, out: str | os.PathLike | IO, command: str | None = None) -> None:
         """Hits and domains in Pfam's table format, as ``hmmsearch --pfamtblout``."""
-        self._write_tabular(out, "pfam", command)
+        self._write(HmmsearchWriter(pfamtblout=out, command=command))
 
     @cached_property
     def alignments(self) -> list:
         """Per query, the multiple alignment of its included domains (a ``pyhmmer.easel.
         TextMSA`` named after the query, as ``hmmsearch -A`` makes it), or None where no
         domain is included."""
-        from pyhmmer.easel import Alphabet
+        return [_alignment(top) for top in self.top_hits]
 
-        from ._version import __version__
-
-        out = []
-        for top in self.top_hits:
-            if not any(hit.included and any(d.included for d in hit.domains) for hit in top):
-                out.append(None)
-                continue
-            # Every consensus column, untrimmed: p7_ALL_CONSENSUS_COLS as hmmsearch asks.
-            msa = top.to_msa(Alphabet.amino(), all_consensus_cols=True)
-            query = top.query
-            msa.name = query.name
-            if query.accession is not None:
-                msa.accession = query.accession
-            if query.description is not None:
-                msa.description = query.description
-            msa.author = f"gpuseq {__version__} hmmsearch (HMMER 3.4 via pyhmmer)".encode()
-            out.append(msa)
-        return out
-
-    @_as_hmmsearch_computes
     def write_alignments(self, out: str | os.PathLike | IO, *, textw: int = 120) -> None:
         """The alignments of included domains, one Stockholm record per query that has any,
         as ``hmmsearch -A`` (``textw=0``, i.e. ``--notextw``: Pfam's one-block format)."""
-        buf = io.BytesIO()
-        for msa in self.alignments:
-            if msa is not None:
-                msa.write(buf, "stockholm" if textw > 0 else "pfam")
-        with _open_text(out) as fh:
-            fh.write(buf.getvalue().decode("utf-8", "surrogateescape"))  # names are bytes
+        self._write(HmmsearchWriter(alignments=out, textw=textw))
 
-    @_as_hmmsearch_computes
     def write_text(
         self,
         out: str | os.PathLike | IO,
@@ -298,34 +269,147 @@ class HmmsearchResult:
         hmmsearch's defaults. ``alignment_file``: where :meth:`write_alignments` wrote (``-A``),
         reported after each query as hmmsearch reports it.
         """
-        from . import hmmer_text
+        self._write(HmmsearchWriter(text=out, noali=noali, acc=acc, textw=textw, options=options,
+                                    cpus=cpus, alignment_note=alignment_file))
 
-        if options is None:
-            options = self.options.as_arguments()
-        msas = self.alignments if alignment_file is not None else [None] * len(self.top_hits)
-        with _open_text(out) as fh:
-            hmmer_text.write_header(fh, self.query_source, self.target_source, options, cpus)
-            for top, msa in zip(self.top_hits, msas):
-                hmmer_text.write_query_report(fh, top, textw=textw, noali=noali, acc=acc)
-                if alignment_file is None:
-                    continue
+    def _write(self, writer: HmmsearchWriter) -> None:
+        writer.start(self)
+        for q in range(len(self.top_hits)):
+            writer.add_query(self, q)
+        writer.close()
+
+
+class HmmsearchWriter:
+    """hmmsearch's output files written a query at a time, as hmmsearch writes them: pass
+    ``add`` as :func:`gpuseq.hmmsearch`'s ``on_query`` and each query's part is written as
+    soon as that query is final, while later models are still searched; ``close`` ends the
+    files. The same bytes as :class:`HmmsearchResult`'s ``write_*`` methods, which use it.
+
+    Arguments (each output a path or an open text file; None: not written):
+        text: the report (``-o``); noali, acc, textw, options, cpus as
+            :meth:`HmmsearchResult.write_text`.
+        tblout, domtblout, pfamtblout: the tables; ``command`` goes into their trailer.
+        alignments: the included domains' alignments (``-A``), noted in the report.
+        alignment_note: with ``alignments`` None, the file the report says they went to.
+    """
+
+    def __init__(
+        self,
+        *,
+        text: str | os.PathLike | IO | None = None,
+        tblout: str | os.PathLike | IO | None = None,
+        domtblout: str | os.PathLike | IO | None = None,
+        pfamtblout: str | os.PathLike | IO | None = None,
+        alignments: str | os.PathLike | IO | None = None,
+        noali: bool = False,
+        acc: bool = False,
+        textw: int = 120,
+        options: dict[str, str] | None = None,
+        cpus: int | None = None,
+        command: str | None = None,
+        alignment_note: str | os.PathLike | None = None,
+    ) -> None:
+        self.noali, self.acc, self.textw = noali, acc, textw
+        self.options, self.cpus, self.command = options, cpus, command
+        note = alignments if alignments is not None else alignment_note
+        if note is not None and not isinstance(note, (str, os.PathLike)):
+            note = getattr(note, "name", "<stream>")  # an open file: its name
+        self.alignment_note = None if note is None else os.fspath(note)
+        self.text = _open_text(text) if text is not None else None
+        self.alignments = _open_text(alignments) if alignments is not None else None
+        self.tables = [(_open_text(out), fmt) for out, fmt in
+                       ((tblout, "targets"), (domtblout, "domains"), (pfamtblout, "pfam"))
+                       if out is not None]
+        self.sources: tuple[str, str] | None = None
+
+    def start(self, result: HmmsearchResult) -> None:
+        """The report's header, from the first result (add calls it)."""
+        if self.sources is not None:
+            return
+        self.sources = (result.query_source, result.target_source)
+        if self.text is not None:
+            from . import hmmer_text
+
+            options = self.options if self.options is not None else result.options.as_arguments()
+            hmmer_text.write_header(self.text.fh, *self.sources, options, self.cpus)
+
+    def add(self, result: HmmsearchResult) -> None:
+        """Every query of ``result`` (one, as hmmsearch's ``on_query`` gives it)."""
+        self.start(result)
+        for q in range(len(result.top_hits)):
+            self.add_query(result, q)
+
+    @_as_hmmsearch_computes
+    def add_query(self, result: HmmsearchResult, q: int) -> None:
+        top = result.top_hits[q]
+        msa = None
+        if self.alignments is not None:
+            msa = _alignment(top)
+            if msa is not None:
+                buf = io.BytesIO()
+                msa.write(buf, "stockholm" if self.textw > 0 else "pfam")
+                self.alignments.fh.write(buf.getvalue().decode("utf-8", "surrogateescape"))
+        elif self.alignment_note is not None and self.text is not None:
+            msa = result.alignments[q]
+        if self.text is not None:
+            from . import hmmer_text
+
+            fh = self.text.fh
+            hmmer_text.write_query_report(fh, top, textw=self.textw, noali=self.noali,
+                                          acc=self.acc)
+            if self.alignment_note is not None:
                 if msa is None:
                     fh.write("# No hits satisfy inclusion thresholds; no alignment saved\n")
                 else:
                     fh.write(
                         f"# Alignment of {len(msa.sequences)} hits satisfying inclusion "
-                        f"thresholds saved to: {os.fspath(alignment_file)}\n"
+                        f"thresholds saved to: {self.alignment_note}\n"
                     )
-            hmmer_text.write_footer(fh)
+        for out, fmt in self.tables:
+            buf = io.BytesIO()
+            top.write(buf, format=fmt, header=out.written == 0)
+            out.fh.write(buf.getvalue().decode("utf-8", "surrogateescape"))  # names are bytes
+            out.written += 1
 
-    def _write_tabular(self, out, fmt: str, command: str | None) -> None:
-        buf = io.BytesIO()
-        for i, top in enumerate(self.top_hits):
-            top.write(buf, format=fmt, header=(i == 0))
-        text = buf.getvalue().decode("utf-8", "surrogateescape")  # target names are bytes
-        text += _tabular_trailer(self.query_source, self.target_source, command)
-        with _open_text(out) as fh:
-            fh.write(text)
+    def close(self, complete: bool = True) -> None:
+        """The report's footer and the tables' trailers (complete), then the files closed."""
+        if complete and self.sources is not None:
+            if self.text is not None:
+                from . import hmmer_text
+
+                hmmer_text.write_footer(self.text.fh)
+            for out, _fmt in self.tables:
+                out.fh.write(_tabular_trailer(*self.sources, self.command))
+        for out in [self.text, self.alignments, *(o for o, _ in self.tables)]:
+            if out is not None:
+                out.close()
+
+    def __enter__(self) -> HmmsearchWriter:
+        return self
+
+    def __exit__(self, exc_type, *exc) -> None:
+        self.close(complete=exc_type is None)
+
+
+def _alignment(top):
+    """The multiple alignment of a query's included domains, as hmmsearch -A makes it, or
+    None."""
+    from pyhmmer.easel import Alphabet
+
+    from ._version import __version__
+
+    if not any(hit.included and any(d.included for d in hit.domains) for hit in top):
+        return None
+    # Every consensus column, untrimmed: p7_ALL_CONSENSUS_COLS as hmmsearch asks.
+    msa = top.to_msa(Alphabet.amino(), all_consensus_cols=True)
+    query = top.query
+    msa.name = query.name
+    if query.accession is not None:
+        msa.accession = query.accession
+    if query.description is not None:
+        msa.description = query.description
+    msa.author = f"gpuseq {__version__} hmmsearch (HMMER 3.4 via pyhmmer)".encode()
+    return msa
 
 
 def _tabular_trailer(query_source: str, target_source: str, command: str | None) -> str:
@@ -349,21 +433,17 @@ def _tabular_trailer(query_source: str, target_source: str, command: str | None)
 
 
 class _open_text:
-    """Context manager: a path is opened for writing, a file object is used as is."""
+    """An output: a path is opened for writing (and closed by close), a file object is used
+    as is; `written` counts the queries written to it."""
 
     def __init__(self, out) -> None:
-        self.out = out
-        self.fh = None
+        self.written = 0
+        self.owned = isinstance(out, (str, os.PathLike))
+        # surrogateescape: target names decoded from non-UTF-8 bytes are written back as is
+        self.fh = open(out, "w", encoding="utf-8", errors="surrogateescape") if self.owned else out
 
-    def __enter__(self):
-        if isinstance(self.out, (str, os.PathLike)):
-            # surrogateescape: target names decoded from non-UTF-8 bytes are written back as is
-            self.fh = open(self.out, "w", encoding="utf-8", errors="surrogateescape")
-            return self.fh
-        return self.out
-
-    def __exit__(self, *exc) -> None:
-        if self.fh is not None:
+    def close(self) -> None:
+        if self.owned:
             self.fh.close()
 
 
