@@ -16,10 +16,10 @@ filter's whole cost, SSV before MSV as HMMER does). Writes JSON to benchmarks/re
 device, commit and command.
 
 Each GPU row is measured twice where the two differ: with the kernels NVRTC compiles for the
-model's exact stripe count (runtime_compiled true) and with the static kernels, whose stripe
-count is rounded up to the next compiled one (false); models longer than the static kernels
-take have only the NVRTC row. profile_seconds is the GpuProfile build (NVRTC compilation, or a
-disk cache read: run twice to see both).
+model's exact stripe count (runtime_compiled true; the S-lane rows: the exact H) and with the
+static kernels, whose stripe count is rounded up to the next compiled one (false); models
+longer than the static kernels take have only the NVRTC row. profile_seconds is the
+GpuProfile build (NVRTC compilation, or a disk cache read: run twice to see both).
 The thread-per-target Viterbi (Walters et al. 2009) runs on the large database: it needs a
 target per resident thread (about 135,000 on an H100), and the Viterbi database would leave
 most of them idle; both Viterbi variants are printed side by side (thread/warp).
@@ -133,7 +133,7 @@ def main() -> int:
                 cpu = M * int(cdb[1][-1]) / (time.perf_counter() - start) / 1e9
             for runtime_compiled in (True, False):
                 if not runtime_compiled and (
-                    M > _core.gpu_static_max_model_length or variant == "thread" or per_warp != 1
+                    M > _core.gpu_static_max_model_length or variant == "thread"
                 ):
                     continue  # no static twin, or nothing specialised by the stripe count
                 start = time.perf_counter()
@@ -145,9 +145,8 @@ def main() -> int:
                     runtime_compiled=runtime_compiled,
                 )
                 profile_seconds = time.perf_counter() - start
-                if (runtime_compiled and not gp.runtime_compiled and variant != "thread"
-                        and per_warp == 1):
-                    continue  # the exact stripe count is a static kernel: the row below
+                if runtime_compiled and not gp.runtime_compiled and variant != "thread":
+                    continue  # the exact stripe counts are static kernels: the row below
                 on_viterbi_db = which == "viterbi" and variant in ("warp", "warp_fused")
                 t_db, t_dev = (vdb, vtargets) if on_viterbi_db else (db, targets)
                 cells = M * int(t_db[1][-1])

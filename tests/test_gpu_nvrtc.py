@@ -46,6 +46,8 @@ def _kernel_set(byte_stripes: int, word_stripes: int) -> list[str]:
         f"{NS}ssv_warp_kernel_s16<{word_stripes}>",
         f"{NS}msv_warp_kernel_s16<{word_stripes}>",
         f"{NS}viterbi_warp_kernel<{word_stripes}>",
+        f"{NS}ssv_multi_kernel<16, 8, {word_stripes}>",
+        f"{NS}msv_multi_kernel<8, 4, {byte_stripes}>",
     ]
 
 
@@ -236,8 +238,13 @@ def test_exact_stripe_counts_equal_static_and_cpu(M, msv_bits):
     if msv_bits == 16 and M == 2400:
         assert exact == (40, 38)
     rounded = (static.msv_stripes, static.viterbi_stripes)
+    # The S-lane kernels (S chosen by M) take H exactly too (test below).
+    S = runtime.sequences_per_warp
+    exact_h = _exact_stripes(M, msv_nodes // S) if S > 1 else 0
+    exact_h = _core.gpu_run_time_multi_stripes(msv_bits, S, exact_h) if S > 1 else 0
+    assert runtime.multi_stripes == exact_h and static.multi_stripes >= exact_h
     # NVRTC where the static set lacks the exact counts; the static kernel where it has them.
-    assert runtime.runtime_compiled == (rounded != exact)
+    assert runtime.runtime_compiled == (rounded != exact or static.multi_stripes != exact_h)
     assert (runtime.msv_stripes, runtime.viterbi_stripes) == exact
     _assert_all_equal(
         f"M={M}",
@@ -245,6 +252,49 @@ def test_exact_stripe_counts_equal_static_and_cpu(M, msv_bits):
         _scores(runtime, profile, residues, offsets),
         _scores(static, profile, residues, offsets),
     )
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("msv_bits", [8, 16])
+@pytest.mark.parametrize("S", [2, 4, 8, 16])
+def test_s_lane_kernels_of_the_exact_stripe_count_equal_static_and_cpu(S, msv_bits):
+    """The S-lane SSV and MSV (msv_multi.cuh) compiled for a model's exact H, here 5, 25, 31
+    and 38 where the static set has 6, 28, 32 and 40 (or the count past a slow one): the
+    static kernels' (H rounded up: padding nodes) and the CPU's scores, bit for bit."""
+    W = (128 if msv_bits == 8 else 64) // S
+    for H in (5, 25, 31, 38):
+        M = W * (H - 1) + 1  # the fewest nodes that need H stripes
+        profile, residues, offsets = _model_and_targets(M, M + S)
+        runtime = _core.GpuProfile(profile, msv_bits, "warp", S, runtime_compiled=True)
+        static = _core.GpuProfile(profile, msv_bits, "warp", S, runtime_compiled=False)
+        used = _core.gpu_run_time_multi_stripes(msv_bits, S, H)
+        assert runtime.multi_stripes == used >= H, (M, S)
+        assert runtime.runtime_compiled or used == static.multi_stripes
+        assert static.multi_stripes > H and runtime.ssv_multi and static.ssv_multi
+        _assert_all_equal(
+            f"M={M} S={S}",
+            _cpu(profile, residues, offsets),
+            _scores(runtime, profile, residues, offsets),
+            _scores(static, profile, residues, offsets),
+        )
+
+
+@pytest.mark.cuda
+def test_cuda_mpf_viterbi_equals_cpu_at_every_stripe_count_from_26():
+    """The CUDAMPF Viterbi kernel (viterbi="warp", not fused) at every stripe count from 26 to
+    48 and beyond the static kernels (49, 56, 64): the CPU's scores. NVRTC's build of it gave
+    higher scores at Q = 35, 38 and 39, so the static kernel runs wherever one holds the
+    model (gpu_filters.cu)."""
+    for Q in [*range(26, 49), 49, 56, 64]:
+        M = 64 * (Q - 1) + 17
+        profile, residues, offsets = _model_and_targets(M, M)
+        gp = _core.GpuProfile(profile, 16, "warp", 1)
+        assert gp.viterbi_stripes >= Q
+        targets = _core.GpuTargets(residues, offsets)
+        gpu = _core.gpu_filter_scores(gp, targets, "viterbi", residues, offsets)
+        cpu = _core.filter_scores(profile, "viterbi", residues, offsets)
+        bad = np.flatnonzero(~bit_equal(gpu, cpu))
+        assert bad.size == 0, (Q, gp.viterbi_stripes, bad[:5], gpu[bad[:5]], cpu[bad[:5]])
 
 
 @pytest.mark.cuda
@@ -288,7 +338,7 @@ def test_profiles_reuse_the_disk_cache_and_rebuild_a_corrupt_entry(tmp_path, mon
     def build():
         _core.gpu_clear_runtime_kernels()  # else this process's loaded copy is used
         before = _core.nvrtc_cache_stats()
-        gp = _core.GpuProfile(profile, 16)
+        gp = _core.GpuProfile(profile, 16, "auto", 1)  # the warp kernels alone: one program
         after = _core.nvrtc_cache_stats()
         assert gp.runtime_compiled
         _assert_all_equal("M=1100", cpu, _scores(gp, profile, residues, offsets))

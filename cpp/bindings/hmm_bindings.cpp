@@ -288,6 +288,10 @@ void bind_gpu_hmm(py::module_& m) {
         py::arg("exact"),
         "SSV/MSV stripes of an NVRTC-compiled model needing `exact`: the count, or the next one "
         "up where the SSV warp kernel is measured slow at it.");
+  m.def("gpu_run_time_multi_stripes", &gh::run_time_multi_stripes, py::arg("msv_bits"),
+        py::arg("S"), py::arg("exact"),
+        "S-lane stripes H of an NVRTC-compiled model needing `exact`: the count, or the next "
+        "one up where the S-lane SSV is measured slow at it.");
   m.def("gpu_clear_runtime_kernels", &gh::clear_runtime_kernels,
         "Forget the kernels loaded at run time (profiles keep theirs): the next profile reads "
         "them from the disk cache. For tests.");

@@ -94,6 +94,22 @@ using MultiStripeCounts =
 // The K40's H_max was 45. Byte lanes keep the first measurement (32, every S; global-memory
 // tables then): they are slower on sm_90 and the default only where DPX is emulated.
 constexpr int kMultiMaxStripes = 48;
+
+// 16-bit stripe counts at which the S-lane SSV runs 10-40% slower per node than at a count a
+// little higher, for S = 16, 8, 4, 2 (H100, NVRTC, every H from 20 to 48, M = W x H, 100 M
+// residues: .carry/h_sweep2.py, results/gpu-h100-80gb-hbm3-20261124-h/s-lane-stripe-sweep.log;
+// e.g. S = 2: H = 38 11.6 TCUPS, 40 15.0; S = 16: 25-28 8.0-9.1, 29 12.2). A model needing
+// one of them gets the next count up that is not (padding nodes: the same scores).
+struct SlowMultiStripes {
+  int S;
+  int counts[8];
+};
+constexpr SlowMultiStripes kSlowMultiWordStripes[] = {
+    {16, {25, 26, 27, 28, 35, 45, 46}},
+    {8, {29, 37, 45, 46}},
+    {4, {29, 37, 45, 46}},
+    {2, {30, 38, 45, 46, 47}},
+};
 constexpr int kWordMultiMaxSequences = 16;
 constexpr int kByteMultiMaxStripes = 32;
 
@@ -270,8 +286,9 @@ FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, in
 
 // ---- kernels compiled at run time (NVRTC) -------------------------------------------------
 
-// One model's three kernels for its exact stripe counts, from one NVRTC program, loaded with
-// the runtime's library API (no libcuda at link time). Shared by every profile that needs them.
+// Kernels of one NVRTC program, loaded with the runtime's library API (no libcuda at link
+// time): a model's warp kernels (SSV, MSV, Viterbi) for its exact stripe counts, or its
+// S-lane pair (SSV, MSV) for its exact H. Shared by every profile that needs them.
 struct RuntimeKernels {
   cudaLibrary_t library = nullptr;
   cudaKernel_t ssv = nullptr, msv = nullptr, viterbi = nullptr;
@@ -342,18 +359,11 @@ std::shared_ptr<const RuntimeKernels> load_kernels(const std::vector<std::string
   return kernels;
 }
 
-// The SSV, MSV and Viterbi kernels for these exact stripe counts, compiled (or read from the
-// disk cache) and loaded; null when NVRTC is missing or fails, with the reason kept for the one
-// notice (and run-time compilation then stays off in this process).
-std::shared_ptr<const RuntimeKernels> runtime_kernels(int msv_bits, int msv_stripes,
-                                                      int viterbi_stripes, bool fused_viterbi) {
+// Kernels compiled (or read from the disk cache) and loaded; null when NVRTC is missing or
+// fails, with the reason kept for the one notice (and run-time compilation then stays off in
+// this process).
+std::shared_ptr<const RuntimeKernels> compiled_or_null(const std::vector<std::string>& names) {
   if (!runtime_compilation_works()) return nullptr;
-  const bool bytes = msv_bits == 8;
-  const std::vector<std::string> names = {
-      rtc::kernel_name(bytes ? "ssv_warp_kernel" : "ssv_warp_kernel_s16", msv_stripes),
-      rtc::kernel_name(bytes ? "msv_warp_kernel" : "msv_warp_kernel_s16", msv_stripes),
-      rtc::kernel_name(fused_viterbi ? "viterbi_fused_kernel" : "viterbi_warp_kernel",
-                       viterbi_stripes)};
   try {
     return load_kernels(names);
   } catch (const rtc::CompileError& e) {
@@ -362,6 +372,23 @@ std::shared_ptr<const RuntimeKernels> runtime_kernels(int msv_bits, int msv_stri
     if (state.failure.empty()) state.failure = e.what();
     return nullptr;
   }
+}
+
+// The SSV, MSV and Viterbi warp kernels for these exact stripe counts.
+std::shared_ptr<const RuntimeKernels> runtime_kernels(int msv_bits, int msv_stripes,
+                                                      int viterbi_stripes, bool fused_viterbi) {
+  const bool bytes = msv_bits == 8;
+  return compiled_or_null(
+      {rtc::kernel_name(bytes ? "ssv_warp_kernel" : "ssv_warp_kernel_s16", msv_stripes),
+       rtc::kernel_name(bytes ? "msv_warp_kernel" : "msv_warp_kernel_s16", msv_stripes),
+       rtc::kernel_name(fused_viterbi ? "viterbi_fused_kernel" : "viterbi_warp_kernel",
+                        viterbi_stripes)});
+}
+
+// The S-lane SSV and MSV kernels (msv_multi.cuh) for S targets per warp and exactly H stripes.
+std::shared_ptr<const RuntimeKernels> runtime_multi_kernels(int msv_bits, int S, int H) {
+  return compiled_or_null({rtc::kernel_name("ssv_multi_kernel", {msv_bits, S, H}),
+                           rtc::kernel_name("msv_multi_kernel", {msv_bits, S, H})});
 }
 
 // Launches a kernel loaded at run time. `signature` is the statically compiled instance of the
@@ -379,6 +406,17 @@ void launch_loaded(void (*signature)(Params...), cudaKernel_t kernel, int n, Arg
 }
 
 }  // namespace
+
+int run_time_multi_stripes(int msv_bits, int S, int exact) {
+  if (msv_bits != 16) return exact;
+  for (const SlowMultiStripes& slow : kSlowMultiWordStripes) {
+    if (slow.S != S) continue;
+    while (std::find(std::begin(slow.counts), std::end(slow.counts), exact) !=
+           std::end(slow.counts))
+      ++exact;
+  }
+  return exact;
+}
 
 int run_time_msv_stripes(int msv_bits, int exact) {
   if (msv_bits == 16)
@@ -509,6 +547,8 @@ struct DeviceProfile::Tables {
   DeviceArray<uint32_t> viterbi_emissions;    // kAminoKp x Q_vit x 32 words
   DeviceArray<uint32_t> viterbi_transitions;  // kVtCount x Q_vit x 32 words
   std::shared_ptr<const RuntimeKernels> runtime;  // null: the static kernels
+  std::shared_ptr<const RuntimeKernels> runtime_multi;  // the S-lane pair; null: static
+  bool runtime_viterbi = false;  // the Viterbi filter too from `runtime` (else static)
   DeviceArray<int4> walters_transitions;       // thread per target: M records
   DeviceArray<int16_t> walters_emissions;      // thread per target: M x 32 words
   DeviceArray<uint32_t> msv_multi;            // S-lane tables: H x 32 codes x W entries
@@ -526,6 +566,7 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   if (msv_bits != 8 && msv_bits != 16)
     throw std::invalid_argument("msv_bits must be 8 or 16, not " + std::to_string(msv_bits));
   const int M = profile.M;
+  const bool may_compile = options_.runtime_compiled;
   auto too_long = [&](bool runtime_compiled) {
     return std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
                                  ") is longer than the GPU filter kernels take (" +
@@ -540,15 +581,23 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   // ones, but the SSV/MSV's past a slow count (a static kernel for them is the same code,
   // without the compilation).
   const int runtime_msv = run_time_msv_stripes(msv_bits, needed_stripes(M, msv_nodes));
-  const int exact_viterbi = needed_stripes(M, kWordNodesPerStripe);
+  const bool fused = options_.viterbi == KernelOptions::Viterbi::kWarpFused;
+  // The CUDAMPF Viterbi kernel (viterbi_filter.cuh, not fused) as NVRTC compiles it gave
+  // scores above the CPU's at Q = 35, 38 and 39 (and the CPU's at every other Q from 26 to 47;
+  // H100, CUDA 13.0 NVRTC, no spills; results/gpu-h100-80gb-hbm3-20261124-h/
+  // viterbi-warp-nvrtc-stripes.log; cause not found): it runs the static kernel wherever one
+  // holds the model, and NVRTC's only beyond (Q > 48).
+  const bool static_viterbi = !fused && viterbi_stripes_ != 0;
+  const int exact_viterbi =
+      static_viterbi ? viterbi_stripes_ : needed_stripes(M, kWordNodesPerStripe);
   const bool static_has_them = msv_stripes_ == runtime_msv && viterbi_stripes_ == exact_viterbi;
   if (options_.runtime_compiled && !static_has_them) {
     if (exact_viterbi > kRuntimeMaxWordStripes && runtime_compilation_works()) throw too_long(true);
-    tables_->runtime = runtime_kernels(msv_bits, runtime_msv, exact_viterbi,
-                                       options_.viterbi == KernelOptions::Viterbi::kWarpFused);
+    tables_->runtime = runtime_kernels(msv_bits, runtime_msv, exact_viterbi, fused);
     if (tables_->runtime) {
       msv_stripes_ = runtime_msv;
       viterbi_stripes_ = exact_viterbi;
+      tables_->runtime_viterbi = !static_viterbi;
     }
   }
   options_.runtime_compiled = tables_->runtime != nullptr;
@@ -573,7 +622,19 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
       throw std::invalid_argument("sequences_per_warp must be 0, 1, 2, 4, ..., " +
                                   std::to_string(most) + " with " + std::to_string(msv_bits) +
                                   "-bit lanes, not " + std::to_string(S));
-    multi_stripes_ = covering_stripes(M, multi_width(msv_bits, S), MultiStripeCounts{});
+    // H: the fewest stripes that hold the model (past a slow count), compiled by NVRTC where
+    // the static set has no kernel for them (else the next count up: padding nodes, the same
+    // scores).
+    const int W = multi_width(msv_bits, S);
+    multi_stripes_ = covering_stripes(M, W, MultiStripeCounts{});
+    const int exact_h = run_time_multi_stripes(msv_bits, S, needed_stripes(M, W));
+    if (may_compile && multi_stripes_ != exact_h && exact_h <= kMultiMaxStripes) {
+      tables_->runtime_multi = runtime_multi_kernels(msv_bits, S, exact_h);
+      if (tables_->runtime_multi) {
+        multi_stripes_ = exact_h;
+        options_.runtime_compiled = true;
+      }
+    }
     if (multi_stripes_ == 0)
       throw std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
                                   ") is longer than " + std::to_string(S) +
@@ -806,7 +867,9 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
       GPUSEQ_CUDA_CHECK(cudaMemsetAsync(list.claims, 0, sizeof(int32_t), kStream));
     DeviceTimer timer(kStream);
     if (seconds != nullptr) timer.start();  // (timed launches wait for their kernel)
-    if (const RuntimeKernels* rt = tables.runtime.get()) {
+    const RuntimeKernels* rt = tables.runtime.get();
+    if (kernel == Kernel::kViterbi && !tables.runtime_viterbi) rt = nullptr;
+    if (rt != nullptr) {
       // Compiled for the exact stripe counts; the Q = 2 instances give the parameter types.
       if (kernel == Kernel::kViterbi && fused)
         launch_loaded(viterbi_fused_kernel<2>, rt->viterbi, n, fused_transitions, fused_dd,
@@ -981,6 +1044,7 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
   using MultiKernel = void (*)(const uint32_t*, int, int, BlockList);
   const int S = dp.sequences_per_warp();
   MultiKernel k = nullptr;
+  const void* f = nullptr;  // the kernel launched: k, or the NVRTC one for the exact H
   auto choose = [&](auto bits) {
     constexpr int kBits = decltype(bits)::value;
     return [&](auto s) {
@@ -991,19 +1055,24 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
       });
     };
   };
-  if (dp.msv_bits() == 16)
-    with_stripes(S, WordMultiSequenceCounts{}, choose(std::integral_constant<int, 16>{}));
-  else
-    with_stripes(S, ByteMultiSequenceCounts{}, choose(std::integral_constant<int, 8>{}));
+  if (const RuntimeKernels* rt = dp.tables().runtime_multi.get()) {
+    f = reinterpret_cast<const void*>(kernel == Kernel::kSsv ? rt->ssv : rt->msv);
+  } else {
+    if (dp.msv_bits() == 16)
+      with_stripes(S, WordMultiSequenceCounts{}, choose(std::integral_constant<int, 16>{}));
+    else
+      with_stripes(S, ByteMultiSequenceCounts{}, choose(std::integral_constant<int, 8>{}));
+    f = reinterpret_cast<const void*>(k);
+  }
   constexpr int kWarpsPerBlock = kMultiThreadsPerBlock / 32;
   const int shared_bytes = multi_shared_table_bytes(S, dp.multi_stripes());
   if (shared_bytes > 48 * 1024)  // above the default limit of dynamic shared memory
     GPUSEQ_CUDA_CHECK(
-        cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+        cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
   int device = 0, sms = 0, per_sm = 0;
   GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
   GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  GPUSEQ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, kMultiThreadsPerBlock,
+  GPUSEQ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, kMultiThreadsPerBlock,
                                                                   shared_bytes));
   // Blocks are planned for the warps this kernel keeps resident (planned for more, the last
   // wave runs part-empty: 12.0 against 9.1 TCUPS at M = 150, S = 16, one block per SM).
@@ -1063,8 +1132,12 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
     DeviceTimer timer(kStream);
     if (seconds != nullptr) timer.start();  // (timed launches wait for their kernel)
     const int blocks_needed = (plan.warps + kWarpsPerBlock - 1) / kWarpsPerBlock;
-    k<<<blocks_needed, kMultiThreadsPerBlock, shared_bytes, kStream>>>(dp.tables().msv_multi.get(),
-                                                                       p.msv.bias, p.msv.tec, list);
+    const uint32_t* table = dp.tables().msv_multi.get();
+    int bias = p.msv.bias, tec = p.msv.tec;
+    BlockList launch_list = list;
+    void* arguments[] = {&table, &bias, &tec, &launch_list};  // as MultiKernel's parameters
+    GPUSEQ_CUDA_CHECK(cudaLaunchKernel(f, dim3(blocks_needed), dim3(kMultiThreadsPerBlock),
+                                       arguments, shared_bytes, kStream));
     GPUSEQ_CUDA_CHECK_LAUNCH("S-lane hmm filter kernel");
     if (seconds != nullptr) times.push_back(timer.stop_seconds());
   }

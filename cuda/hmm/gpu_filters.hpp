@@ -124,6 +124,10 @@ int max_model_length(bool runtime_compiled = true);
 // where the SSV warp kernel is measured slow at it: gpu_filters.cu).
 int run_time_msv_stripes(int msv_bits, int exact);
 
+// S-lane stripes H of an NVRTC-compiled model that needs `exact` with S targets per warp (the
+// count, or the next one up where the S-lane SSV is measured slow at it: gpu_filters.cu).
+int run_time_multi_stripes(int msv_bits, int S, int exact);
+
 // Why run-time compilation is off, once per process ("" otherwise, and on later calls): for
 // the one notice the bindings turn into a Python warning.
 std::string take_runtime_compilation_notice();

@@ -26,10 +26,25 @@
 // instruction rates: 11.4 against 30.5 thread loads per SM per clock; shared memory 31.8).
 #pragma once
 
+// NVRTC compiles this header without the host code's headers: it gets the block markers of
+// cpp/hmm/sequence_blocks.hpp from here, checked against them in every static build.
+#define GPUSEQ_BLOCK_END_MARKER 29
+#define GPUSEQ_BLOCK_PAD_MARKER 30
+#ifndef __CUDACC_RTC__
 #include <cstdint>
 
-#include "hmm/msv.cuh"
 #include "hmm/sequence_blocks.hpp"
+static_assert(::gpuseq::hmm::kBlockEndMarker == GPUSEQ_BLOCK_END_MARKER &&
+                  ::gpuseq::hmm::kBlockPadMarker == GPUSEQ_BLOCK_PAD_MARKER,
+              "msv_multi.cuh's copy of the sequence block markers");
+#else
+namespace gpuseq::hmm {
+constexpr uint8_t kBlockEndMarker = GPUSEQ_BLOCK_END_MARKER;
+constexpr uint8_t kBlockPadMarker = GPUSEQ_BLOCK_PAD_MARKER;
+}  // namespace gpuseq::hmm
+#endif
+
+#include "hmm/msv.cuh"
 
 namespace gpuseq::cuda::hmm {
 
@@ -39,7 +54,7 @@ constexpr int kMultiCodes = 32;
 constexpr int kMultiThreadsPerBlock = 512;
 
 // Bytes of the shared-memory table of H stripes (0: read from global memory, S > 32).
-constexpr int multi_shared_table_bytes(int S, int H) {
+__host__ __device__ constexpr int multi_shared_table_bytes(int S, int H) {
   return S <= 32 ? H * kMultiCodes * 32 * 4 : 0;
 }
 
@@ -92,11 +107,24 @@ __device__ __forceinline__ uint32_t ended_lanes(const int (&x)[4]) {
   return ended;
 }
 
-// The table word of stripe h for this thread's residue code(s) (S <= 32: from `shared`).
+// This thread's first shared-memory table word of a row (S <= 32): word t of its residue's
+// entry, stripe 0; stripe h is kMultiCodes * 32 words further. One pointer a row, and a
+// constant offset a stripe: an index (h*32 + x)*32 + t computed in 32 bits and then widened
+// cannot take the constant as an immediate offset, and NVRTC (unlike nvcc, whose shared
+// pointers are 32-bit) then spent an extra multiply and 64-bit add on every load: its
+// kernels ran 25-30% slower than the same code compiled by nvcc.
+template <int Bits, int S>
+__device__ __forceinline__ const uint32_t* shared_row(const uint32_t* shared, const int (&x)[4],
+                                                      int lane) {
+  return MultiLanes<Bits, S>::kUnitBits == 32 ? shared + (x[0] * 32 + lane) : shared;
+}
+
+// The table word of stripe h for this thread's residue code(s) (S <= 32: from `row`, the
+// shared_row of this row).
 template <int Bits, int S>
 __device__ __forceinline__ uint32_t stripe_entries(const uint32_t* __restrict__ table,
-                                                   const uint32_t* shared, int h,
-                                                   const int (&x)[4], int lane) {
+                                                   const uint32_t* row, int h, const int (&x)[4],
+                                                   int /*lane*/) {
   using L = MultiLanes<Bits, S>;
   if constexpr (L::kUnitBits == 16) {  // a target's lanes are one 16-bit unit
     const uint16_t* t16 = reinterpret_cast<const uint16_t*>(table) + h * kMultiCodes;
@@ -109,7 +137,7 @@ __device__ __forceinline__ uint32_t stripe_entries(const uint32_t* __restrict__ 
     for (int k = 0; k < 4; ++k) word |= static_cast<uint32_t>(__ldg(t8 + x[k])) << (8 * k);
     return word;
   } else {
-    return shared[(h * kMultiCodes + x[0]) * 32 + lane];
+    return row[h * (kMultiCodes * 32)];
   }
 }
 
@@ -270,10 +298,11 @@ __global__ void __launch_bounds__(kMultiThreadsPerBlock)
         for (int h = 0; h < H; ++h) v[h] &= ~ended;
       }
       const uint32_t first = shift_up_in_target<Bits, S>(v[H - 1], lane);
+      const uint32_t* row = shared_row<Bits, S>(shared_table, x, lane);
 #pragma unroll
       for (int h = H - 1; h >= 0; --h) {
         const uint32_t diag = h > 0 ? v[h - 1] : first;
-        const uint32_t e = stripe_entries<Bits, S>(table, shared_table, h, x, lane);
+        const uint32_t e = stripe_entries<Bits, S>(table, row, h, x, lane);
         if constexpr (Bits == 16) v[h] = __viaddmax_s16x2(diag, e, 0u);
         else v[h] = __vsubus4(__vaddus4(diag, biasv), e);
       }
@@ -335,10 +364,11 @@ __global__ void __launch_bounds__(kMultiThreadsPerBlock)
       }
       const uint32_t xBv = target_splat<Bits, S>(xB);
       const uint32_t first = shift_up_in_target<Bits, S>(v[H - 1], lane);
+      const uint32_t* row = shared_row<Bits, S>(shared_table, x, lane);
 #pragma unroll
       for (int h = H - 1; h >= 0; --h) {
         const uint32_t diag = h > 0 ? v[h - 1] : first;
-        const uint32_t e = stripe_entries<Bits, S>(table, shared_table, h, x, lane);
+        const uint32_t e = stripe_entries<Bits, S>(table, row, h, x, lane);
         if constexpr (Bits == 16)
           v[h] = __viaddmax_s16x2(xBv, e, __viaddmax_s16x2(diag, e, 0u));
         else

@@ -288,7 +288,14 @@ NvrtcInfo nvrtc_info() {
 }
 
 std::string kernel_name(const char* template_name, int stripes) {
-  return std::string("gpuseq::cuda::hmm::") + template_name + "<" + std::to_string(stripes) + ">";
+  return kernel_name(template_name, std::vector<int>{stripes});
+}
+
+std::string kernel_name(const char* template_name, const std::vector<int>& arguments) {
+  std::string out = std::string("gpuseq::cuda::hmm::") + template_name + "<";
+  for (size_t i = 0; i < arguments.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(arguments[i]);
+  return out + ">";
 }
 
 uint64_t source_hash() {

@@ -42,6 +42,8 @@ NvrtcInfo nvrtc_info();  // loads NVRTC if no call has yet
 // The NVRTC name expression of a kernel template instance, e.g.
 // "gpuseq::cuda::hmm::ssv_warp_kernel_s16<7>".
 std::string kernel_name(const char* template_name, int stripes);
+// The same for several template arguments, e.g. ssv_multi_kernel<16, 8, 25>.
+std::string kernel_name(const char* template_name, const std::vector<int>& arguments);
 
 struct CompiledKernels {
   std::string image;                 // CUBIN (arch sm_XY) or PTX (arch compute_XY)

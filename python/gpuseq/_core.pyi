@@ -261,6 +261,8 @@ gpu_max_model_length: int
 gpu_static_max_model_length: int
 
 def gpu_run_time_msv_stripes(msv_bits: int, exact: int) -> int: ...
+def gpu_run_time_multi_stripes(msv_bits: int, S: int, exact: int) -> int:
+    """S-lane stripes of an NVRTC-compiled model needing `exact` (past slow counts)."""
 
 def gpu_clear_runtime_kernels() -> None: ...
 
