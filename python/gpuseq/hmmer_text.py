@@ -82,14 +82,26 @@ class NamedHit:
     """A pyhmmer ``Hit`` whose ``name``, ``accession`` and ``description`` are always str.
 
     pyhmmer decodes those as strict UTF-8 and raises on any other byte, but FASTA names are
-    bytes (hmmsearch prints them as they are). Other attributes are the hit's own."""
+    bytes (hmmsearch prints them as they are). Other attributes are the hit's own (``hit``:
+    the pyhmmer object, read directly where the report reads many of them)."""
+
+    __slots__ = ("hit", "name", "accession", "description", "_shown_domains")
 
     def __init__(self, hit: Any, name: str, accession: str | None, description: str | None):
-        self._hit = hit
+        self.hit = hit
         self.name, self.accession, self.description = name, accession, description
+        self._shown_domains: list[tuple[int, Any]] | None = None
+
+    def shown_domains(self) -> list[tuple[int, Any]]:
+        """(index, domain) of the hit's reported domains, read once (pyhmmer makes a new
+        object at every access, and three sections of the report read them)."""
+        if self._shown_domains is None:
+            self._shown_domains = [(d, dom) for d, dom in enumerate(self.hit.domains)
+                                   if dom.reported]
+        return self._shown_domains
 
     def __getattr__(self, attr: str) -> Any:
-        return getattr(self._hit, attr)
+        return getattr(self.hit, attr)
 
 
 def named_hits(hits: Any) -> list[NamedHit]:
@@ -257,9 +269,7 @@ def _domain_accuracies(hits: Any, reported: list[Any]) -> dict[tuple[int, int], 
     rows = iter(tabular_rows(hits, "domains"))
     out: dict[tuple[int, int], str] = {}
     for h, hit in enumerate(reported):
-        for d, dom in enumerate(hit.domains):
-            if not dom.reported:
-                continue
+        for d, dom in hit.shown_domains():
             row = next(rows, None)
             # Cross-check name and envelope so a mismatch can never go unnoticed.
             if (
@@ -289,7 +299,7 @@ def _write_targets(
     # Width is taken over every hit the pipeline kept, reported or not, as HMMER does.
     namew = 8
     for hit in all_hits:
-        namew = max(namew, _blen(_shown_name(_text(hit.name) or "", _text(hit.accession), acc)))
+        namew = max(namew, _blen(_shown_name(hit.name or "", hit.accession, acc)))
     descw = max(32, textw - namew - 61) if textw > 0 else 0
 
     w("Scores for complete sequences (score includes all domains):\n")
@@ -326,15 +336,16 @@ def _write_targets(
     )
 
     printed_incthresh = False
-    for hit, exp in zip(reported, exps, strict=True):
+    for named, exp in zip(reported, exps, strict=True):
+        hit = named.hit
         if not hit.included and not printed_incthresh:
             w("  ------ inclusion threshold ------\n")
             printed_incthresh = True
         best = hit.best_domain
         newness = "+" if hit.new else ("-" if hit.dropped else " ")
-        nrep = sum(1 for dom in hit.domains if dom.reported)
-        name = _shown_name(_text(hit.name) or "", _text(hit.accession), acc)
-        desc = _text(hit.description) or ""
+        nrep = len(named.shown_domains())
+        name = _shown_name(named.name or "", named.accession, acc)
+        desc = named.description or ""
         if textw > 0:
             desc = _btrunc(desc, descw)
         w(
@@ -463,14 +474,14 @@ def _write_domains(
     cs = _text(getattr(query, "consensus_structure", None))
     rf = _text(getattr(query, "reference", None))
 
-    for h, hit in enumerate(reported):
-        name = _shown_name(_text(hit.name) or "", _text(hit.accession), acc)
-        desc = _text(hit.description) or ""
+    for h, named in enumerate(reported):
+        name = _shown_name(named.name or "", named.accession, acc)
+        desc = named.description or ""
         if textw > 0:
             desc = _btrunc(desc, max(32, textw - _blen(name) - 5))
         w(f">> {name}  {desc}\n")
 
-        doms = [(d, dom) for d, dom in enumerate(hit.domains) if dom.reported]
+        doms = named.shown_domains()
         if not doms:
             w(
                 "   [No individual domains that satisfy reporting thresholds "
@@ -555,7 +566,7 @@ def _write_domains(
                 "  == domain %d  score: %.1f bits;  conditional E-value: %.2g\n"
                 % (nd, dom.score, dom.c_evalue)
             )
-            _write_alignment(fh, dom.alignment, hit.name, hit.accession, cs, rf, textw, acc)
+            _write_alignment(fh, dom.alignment, named.name, named.accession, cs, rf, textw, acc)
             w("\n")
 
     if not reported:
