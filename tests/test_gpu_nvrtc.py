@@ -220,6 +220,16 @@ def _cpu(profile, residues, offsets):
     return {which: _core.filter_scores(profile, which, residues, offsets) for which in FILTERS}
 
 
+def _assert_runtime_static_cpu(label, profile, residues, offsets, runtime, static):
+    """The NVRTC kernels' scores, the static kernels' and the CPU's: all the same."""
+    _assert_all_equal(
+        label,
+        _cpu(profile, residues, offsets),
+        _scores(runtime, profile, residues, offsets),
+        _scores(static, profile, residues, offsets),
+    )
+
+
 @pytest.mark.cuda
 @pytest.mark.parametrize("msv_bits", [8, 16])
 # 16-bit stripe counts 9, 9, 10, 11, 13, 30, 38 and 47 (bytes 5 ... 24); 10 is static (M = 577);
@@ -240,18 +250,16 @@ def test_exact_stripe_counts_equal_static_and_cpu(M, msv_bits):
     rounded = (static.msv_stripes, static.viterbi_stripes)
     # The S-lane kernels (S chosen by M) take H exactly too (test below).
     S = runtime.sequences_per_warp
-    exact_h = _exact_stripes(M, msv_nodes // S) if S > 1 else 0
-    exact_h = _core.gpu_run_time_multi_stripes(msv_bits, S, exact_h) if S > 1 else 0
+    exact_h = (
+        _core.gpu_run_time_multi_stripes(msv_bits, S, _exact_stripes(M, msv_nodes // S))
+        if S > 1
+        else 0
+    )
     assert runtime.multi_stripes == exact_h and static.multi_stripes >= exact_h
     # NVRTC where the static set lacks the exact counts; the static kernel where it has them.
     assert runtime.runtime_compiled == (rounded != exact or static.multi_stripes != exact_h)
     assert (runtime.msv_stripes, runtime.viterbi_stripes) == exact
-    _assert_all_equal(
-        f"M={M}",
-        _cpu(profile, residues, offsets),
-        _scores(runtime, profile, residues, offsets),
-        _scores(static, profile, residues, offsets),
-    )
+    _assert_runtime_static_cpu(f"M={M}", profile, residues, offsets, runtime, static)
 
 
 @pytest.mark.cuda
@@ -271,12 +279,7 @@ def test_s_lane_kernels_of_the_exact_stripe_count_equal_static_and_cpu(S, msv_bi
         assert runtime.multi_stripes == used >= H, (M, S)
         assert runtime.runtime_compiled or used == static.multi_stripes
         assert static.multi_stripes > H and runtime.ssv_multi and static.ssv_multi
-        _assert_all_equal(
-            f"M={M} S={S}",
-            _cpu(profile, residues, offsets),
-            _scores(runtime, profile, residues, offsets),
-            _scores(static, profile, residues, offsets),
-        )
+        _assert_runtime_static_cpu(f"M={M} S={S}", profile, residues, offsets, runtime, static)
 
 
 @pytest.mark.cuda

@@ -97,7 +97,7 @@ constexpr int kMultiMaxStripes = 48;
 
 // 16-bit stripe counts at which the S-lane SSV runs 10-40% slower per node than at a count a
 // little higher, for S = 16, 8, 4, 2 (H100, NVRTC, every H from 20 to 48, M = W x H, 100 M
-// residues: .carry/h_sweep2.py, results/gpu-h100-80gb-hbm3-20261124-h/s-lane-stripe-sweep.log;
+// residues: results/gpu-h100-80gb-hbm3-20261124-h/s-lane-stripe-sweep.log and its probe;
 // e.g. S = 2: H = 38 11.6 TCUPS, 40 15.0; S = 16: 25-28 8.0-9.1, 29 12.2). A model needing
 // one of them gets the next count up that is not (padding nodes: the same scores).
 struct SlowMultiStripes {
