@@ -407,23 +407,26 @@ void launch_loaded(void (*signature)(Params...), cudaKernel_t kernel, int n, Arg
 
 }  // namespace
 
+namespace {
+
+// The first count from `exact` up that is not among the measured slow ones (unused entries 0).
+template <size_t N>
+int past_slow_counts(const int (&slow)[N], int exact) {
+  while (std::find(std::begin(slow), std::end(slow), exact) != std::end(slow)) ++exact;
+  return exact;
+}
+
+}  // namespace
+
 int run_time_multi_stripes(int msv_bits, int S, int exact) {
-  if (msv_bits != 16) return exact;
-  for (const SlowMultiStripes& slow : kSlowMultiWordStripes) {
-    if (slow.S != S) continue;
-    while (std::find(std::begin(slow.counts), std::end(slow.counts), exact) !=
-           std::end(slow.counts))
-      ++exact;
-  }
+  if (msv_bits == 16)
+    for (const SlowMultiStripes& slow : kSlowMultiWordStripes)
+      if (slow.S == S) return past_slow_counts(slow.counts, exact);
   return exact;
 }
 
 int run_time_msv_stripes(int msv_bits, int exact) {
-  if (msv_bits == 16)
-    while (std::find(std::begin(kSlowWarpSsvWordStripes), std::end(kSlowWarpSsvWordStripes),
-                     exact) != std::end(kSlowWarpSsvWordStripes))
-      ++exact;
-  return exact;
+  return msv_bits == 16 ? past_slow_counts(kSlowWarpSsvWordStripes, exact) : exact;
 }
 
 std::string take_runtime_compilation_notice() {
