@@ -107,15 +107,17 @@ def _check_blocks(residues, offsets, S: int, max_warps: int):
 
     blocks, start = plan["blocks"], plan["column_start"]
     assert len(start) == columns + 1 and start[0] == 0 and start[-1] == len(items)
-    rows_per_load = max(1, 128 // S)
+    group_rows = 4  # a column's bytes of 4 rows form a word
     placed_rows = int((lengths[items] + 1).sum())
     used = []
     for w in range(warps):
         rows = int(plan["warp_rows"][w])
         first = int(plan["warp_offset"][w])
-        assert rows % rows_per_load == 0
+        assert rows % group_rows == 0
         assert plan["warp_offset"][w + 1] - first == rows * S
-        block = blocks[first : first + rows * S].reshape(rows, S)
+        # Groups of rows, each S words of group_rows bytes, back to rows x columns.
+        grouped = blocks[first : first + rows * S].reshape(rows // group_rows, S, group_rows)
+        block = grouped.transpose(0, 2, 1).reshape(rows, S)
         for c in range(S):
             column = block[:, c]
             members = items[start[w * S + c] : start[w * S + c + 1]]
@@ -123,15 +125,16 @@ def _check_blocks(residues, offsets, S: int, max_warps: int):
             row = 0
             for p in members:
                 L = int(lengths[p])
-                assert plan["item_offset"][p] == first + row * S + c
+                group, in_group = divmod(row, group_rows)
+                assert plan["item_offset"][p] == first + (group * S + c) * group_rows + in_group
                 got = column[row : row + L]
                 assert np.array_equal(got, residues[offsets[p] : offsets[p + 1]])
                 assert column[row + L] == end
                 row += L + 1
             assert (column[row:] == pad).all()  # padding only after the column's last target
             used.append(row)
-        # The block is as high as its longest column, in whole 128-byte loads.
-        assert rows == math.ceil(max(used[-S:]) / rows_per_load) * rows_per_load
+        # The block is as high as its longest column, in whole groups of rows.
+        assert rows == math.ceil(max(used[-S:]) / group_rows) * group_rows
     assert plan["warp_offset"][-1] == len(blocks)
     if items.size:
         # Greedy onto the shortest column: no column exceeds the mean by more than one target.

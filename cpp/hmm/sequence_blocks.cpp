@@ -144,21 +144,20 @@ SequenceBlockPlan plan_sequence_blocks(const std::vector<int64_t>& lengths, int 
   std::vector<int32_t> next(plan.column_start.begin(), plan.column_start.end() - 1);
   for (size_t k = 0; k < placed.size(); ++k) plan.column_items[next[placed_column[k]]++] = placed[k];
 
-  // Heights: the longest column of each warp, in whole 128-byte loads of S-byte rows.
-  const int64_t rows_per_load = std::max(1, 128 / S);
+  // Heights: the longest column of each warp, in whole groups of rows.
   plan.warp_rows.assign(plan.warps, 0);
   plan.warp_offset.assign(static_cast<size_t>(plan.warps) + 1, 0);
   for (int w = 0; w < plan.warps; ++w) {
     int64_t rows = 0;
     for (int c = 0; c < S; ++c) rows = std::max(rows, height[static_cast<size_t>(w) * S + c]);
-    rows = (rows + rows_per_load - 1) / rows_per_load * rows_per_load;
+    rows = (rows + kBlockRowsPerWord - 1) / kBlockRowsPerWord * kBlockRowsPerWord;
     if (rows > INT32_MAX) throw std::length_error("a sequence block is over 2^31 rows");
     plan.warp_rows[w] = static_cast<int32_t>(rows);
     plan.warp_offset[w + 1] = plan.warp_offset[w] + rows * S;
   }
   for (size_t k = 0; k < placed.size(); ++k) {
     const int32_t c = placed_column[k];
-    plan.item_offset[placed[k]] = plan.warp_offset[c / S] + placed_row[k] * S + c % S;
+    plan.item_offset[placed[k]] = plan.warp_offset[c / S] + block_byte(placed_row[k], c % S, S);
   }
   return plan;
 }
@@ -173,9 +172,12 @@ std::vector<uint8_t> fill_sequence_blocks(const SequenceBlockPlan& plan, const S
     if (plan.item_offset[p] < 0) continue;
     const uint8_t* seq = batch.sequence(ids[p]);
     const int64_t L = batch.length(ids[p]);
-    uint8_t* column = blocks.data() + plan.item_offset[p];
-    for (int64_t i = 0; i < L; ++i) column[i * S] = seq[i];
-    column[L * S] = kBlockEndMarker;
+    // From the first residue's byte: its row in its group, and the column's byte in the group's
+    // first row.
+    const int64_t first_row = plan.item_offset[p] % kBlockRowsPerWord;
+    uint8_t* column = blocks.data() + plan.item_offset[p] - first_row;
+    for (int64_t i = 0; i <= L; ++i)
+      column[block_byte(first_row + i, 0, S)] = i < L ? seq[i] : kBlockEndMarker;
   }
   return blocks;
 }

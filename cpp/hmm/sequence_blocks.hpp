@@ -2,10 +2,14 @@
 // one launch of the S-lane SSV/MSV kernels (cuda/hmm/msv_multi.cuh) laid out so that a warp
 // reads one row of all its S sequences with one coalesced load.
 //
-// Warp w owns a block of rows x S bytes (row-major: byte r*S + c is row r of column c). A column
-// is the concatenation of its sequences, each followed by kBlockEndMarker, then kBlockPadMarker
-// down to the block's height (its longest column, rounded up to whole 128-byte loads). The
-// kernel walks the rows; at an end marker it records that sequence's score and starts afresh.
+// Warp w owns a block of rows x S bytes, in groups of kBlockRowsPerWord = 4 rows: in a group,
+// column c's 4 bytes (one per row) make word c, so a thread reads 4 rows of its column with one
+// 32-bit load and takes a row's residue with a shift (block_byte gives the byte of row r,
+// column c). Row-major bytes, as the paper has them, cost a shuffle a row to hand each thread
+// its residue. A column is the concatenation of its sequences, each followed by
+// kBlockEndMarker, then kBlockPadMarker down to the block's height (its longest column, rounded
+// up to whole groups). The kernel walks the rows; at an end marker it records that sequence's
+// score and starts afresh.
 // Targets are placed longest first, each on a column that is shortest so far (ties: the one that
 // got there first), so columns grow top to bottom in decreasing length, the longest targets share
 // the first warps and the block heights come out even. A target longer than the block limit would
@@ -31,11 +35,19 @@ inline constexpr uint8_t kBlockPadMarker = 30;
 // the residues left to a warp each); 1 would halve that and leave more to the other kernel.
 inline constexpr int kBlockLimitOverMean = 2;
 
+// Rows whose bytes of one column form a word (see above).
+inline constexpr int kBlockRowsPerWord = 4;
+
+// Byte of row r, column c of a block of S columns, from the block's first byte.
+inline constexpr int64_t block_byte(int64_t row, int column, int S) {
+  return (row / kBlockRowsPerWord * S + column) * kBlockRowsPerWord + row % kBlockRowsPerWord;
+}
+
 struct SequenceBlockPlan {
   int sequences_per_warp = 1;          // S: columns per warp
   int warps = 0;                       // blocks (one per warp)
   std::vector<int64_t> warp_offset;    // warps + 1: first byte of each warp's block
-  std::vector<int32_t> warp_rows;      // rows of each block (a multiple of 128 / S; 0 if empty)
+  std::vector<int32_t> warp_rows;      // rows of each block (a multiple of 4; 0 if empty)
   std::vector<int32_t> column_start;   // warps * S + 1: each column's range in column_items
   std::vector<int32_t> column_items;   // positions of the placed targets, column by column, top down
   std::vector<int64_t> item_offset;    // per position: byte of its first residue; -1 if in single

@@ -16,7 +16,11 @@
 // the 29 residues, then the block markers, which score like the nodes past M: kPadScore16, or
 // cost 255 in bytes, so those lanes stay at minus infinity). One load of a warp touches at most 4
 // lines of 128 bytes whatever residues its groups read.
-// Targets: warp-based sequence blocks (cpp/hmm/sequence_blocks.hpp), staged 128 bytes at a time.
+// Targets: warp-based sequence blocks (cpp/hmm/sequence_blocks.hpp), in groups of 4 rows where
+// a column's 4 bytes are one word: a thread loads its column's (S > 32: its T columns') word of
+// a group while it works through the group before, and takes each row's residue with a shift.
+// (Row-major blocks staged 128 bytes a load cost a shuffle a row to hand out the residues, on
+// the pipe of the shared-memory table loads: SSV +3-6%, MSV +3-9% without it.)
 //
 // With S <= 32 the table is read from shared memory, each (stripe, residue) entry stored as 32
 // words, one per thread of the warp (the group's W lanes repeated S times), so that thread t
@@ -30,17 +34,20 @@
 // cpp/hmm/sequence_blocks.hpp from here, checked against them in every static build.
 #define GPUSEQ_BLOCK_END_MARKER 29
 #define GPUSEQ_BLOCK_PAD_MARKER 30
+#define GPUSEQ_BLOCK_ROWS_PER_WORD 4
 #ifndef __CUDACC_RTC__
 #include <cstdint>
 
 #include "hmm/sequence_blocks.hpp"
 static_assert(::gpuseq::hmm::kBlockEndMarker == GPUSEQ_BLOCK_END_MARKER &&
-                  ::gpuseq::hmm::kBlockPadMarker == GPUSEQ_BLOCK_PAD_MARKER,
-              "msv_multi.cuh's copy of the sequence block markers");
+                  ::gpuseq::hmm::kBlockPadMarker == GPUSEQ_BLOCK_PAD_MARKER &&
+                  ::gpuseq::hmm::kBlockRowsPerWord == GPUSEQ_BLOCK_ROWS_PER_WORD,
+              "msv_multi.cuh's copy of the sequence block layout");
 #else
 namespace gpuseq::hmm {
 constexpr uint8_t kBlockEndMarker = GPUSEQ_BLOCK_END_MARKER;
 constexpr uint8_t kBlockPadMarker = GPUSEQ_BLOCK_PAD_MARKER;
+constexpr int kBlockRowsPerWord = GPUSEQ_BLOCK_ROWS_PER_WORD;
 }  // namespace gpuseq::hmm
 #endif
 
@@ -82,18 +89,35 @@ struct MultiLanes {
   static constexpr int kUnitBits = 32 / kPerThread;                  // a target's bits of a word
   static constexpr uint32_t kUnitMask = kUnitBits == 32 ? 0xffffffffu : (1u << kUnitBits) - 1;
   static constexpr uint32_t kLaneMask = (1u << Bits) - 1;
-  static constexpr int kRowsPerLoad = 128 / S;                       // block rows per 128 bytes
 };
 
-// The residue codes of this thread's target(s) on row r of a staged 128-byte load (byte
-// r*S + c is column c): S <= 32, the group's column; S > 32, columns T*lane + k (one word).
+// Row group g of this thread's column(s) (S <= 32: the group's column, the same word for its G
+// threads; S > 32: columns T*lane + k, T adjacent words).
 template <int Bits, int S>
-__device__ __forceinline__ void residues_at(uint32_t staged, int r, int lane, int (&x)[4]) {
+__device__ __forceinline__ void load_row_group(const uint32_t* block, int g, int lane,
+                                               uint32_t (&words)[4]) {
   using L = MultiLanes<Bits, S>;
-  const int first = r * S + (S > 32 ? L::kPerThread * lane : lane / L::kGroup);
-  const uint32_t word = __shfl_sync(kFullWarp, staged, first >> 2);
+  const uint32_t* group = block + g * S;
+  if constexpr (L::kPerThread == 1) {
+    words[0] = __ldg(group + lane / L::kGroup);
+  } else if constexpr (L::kPerThread == 2) {
+    const uint2 w = __ldg(reinterpret_cast<const uint2*>(group) + lane);
+    words[0] = w.x;
+    words[1] = w.y;
+  } else {
+    const uint4 w = __ldg(reinterpret_cast<const uint4*>(group) + lane);
+    words[0] = w.x;
+    words[1] = w.y;
+    words[2] = w.z;
+    words[3] = w.w;
+  }
+}
+
+// The residue codes of this thread's target(s) on row r of a row group.
+template <int Bits, int S>
+__device__ __forceinline__ void residues_at(const uint32_t (&words)[4], int r, int (&x)[4]) {
 #pragma unroll
-  for (int k = 0; k < L::kPerThread; ++k) x[k] = (word >> (8 * ((first + k) & 3))) & 0xff;
+  for (int k = 0; k < MultiLanes<Bits, S>::kPerThread; ++k) x[k] = (words[k] >> (8 * r)) & 0xff;
 }
 
 // Which targets of this thread end on this row: all lanes of each such target set.
@@ -279,12 +303,15 @@ __global__ void __launch_bounds__(kMultiThreadsPerBlock)
 #pragma unroll
   for (int h = 0; h < H; ++h) v[h] = 0;
   uint32_t best = 0;
-  for (int r0 = 0; r0 < rows; r0 += L::kRowsPerLoad) {
-    const uint32_t staged = __ldg(block + (r0 / L::kRowsPerLoad) * 32 + lane);
+  constexpr int kRows = ::gpuseq::hmm::kBlockRowsPerWord;
+  uint32_t words[4] = {0, 0, 0, 0}, next[4] = {0, 0, 0, 0};
+  if (rows > 0) load_row_group<Bits, S>(block, 0, lane, words);
+  for (int r0 = 0; r0 < rows; r0 += kRows) {
+    if (r0 + kRows < rows) load_row_group<Bits, S>(block, r0 / kRows + 1, lane, next);
 #pragma unroll 1
-    for (int r = 0; r < L::kRowsPerLoad; ++r) {
+    for (int r = 0; r < kRows; ++r) {
       int x[4] = {0, 0, 0, 0};
-      residues_at<Bits, S>(staged, r, lane, x);
+      residues_at<Bits, S>(words, r, x);
       const uint32_t ended = ended_lanes<Bits, S>(x);
       if (__any_sync(kFullWarp, ended != 0)) {  // warp-uniform: the reduction shuffles
         const uint32_t target_best = target_max<Bits, S>(best);
@@ -308,6 +335,8 @@ __global__ void __launch_bounds__(kMultiThreadsPerBlock)
       }
       best = stripes_max<Bits, H>(best, v);
     }
+#pragma unroll
+    for (int k = 0; k < 4; ++k) words[k] = next[k];
   }
 }
 
@@ -339,12 +368,15 @@ __global__ void __launch_bounds__(kMultiThreadsPerBlock)
   uint32_t v[H];
 #pragma unroll
   for (int h = 0; h < H; ++h) v[h] = 0;
-  for (int r0 = 0; r0 < rows; r0 += L::kRowsPerLoad) {
-    const uint32_t staged = __ldg(block + (r0 / L::kRowsPerLoad) * 32 + lane);
+  constexpr int kRows = ::gpuseq::hmm::kBlockRowsPerWord;
+  uint32_t words[4] = {0, 0, 0, 0}, next[4] = {0, 0, 0, 0};
+  if (rows > 0) load_row_group<Bits, S>(block, 0, lane, words);
+  for (int r0 = 0; r0 < rows; r0 += kRows) {
+    if (r0 + kRows < rows) load_row_group<Bits, S>(block, r0 / kRows + 1, lane, next);
 #pragma unroll 1
-    for (int r = 0; r < L::kRowsPerLoad; ++r) {
+    for (int r = 0; r < kRows; ++r) {
       int x[4] = {0, 0, 0, 0};
-      residues_at<Bits, S>(staged, r, lane, x);
+      residues_at<Bits, S>(words, r, x);
       const uint32_t ended = ended_lanes<Bits, S>(x);
       if (ended != 0) {  // no shuffles inside: may diverge
 #pragma unroll
@@ -385,6 +417,8 @@ __global__ void __launch_bounds__(kMultiThreadsPerBlock)
         xB[k] = from - tjbm[k] > 0 ? from - tjbm[k] : 0;
       }
     }
+#pragma unroll
+    for (int k = 0; k < 4; ++k) words[k] = next[k];
   }
 }
 
@@ -399,9 +433,15 @@ static __global__ void fill_sequence_blocks_kernel(const uint8_t* __restrict__ r
                                                    uint8_t* __restrict__ blocks) {
   for (int p = blockIdx.x; p < n; p += gridDim.x) {
     const int64_t begin = offsets[ids[p]], L = offsets[ids[p] + 1] - begin;
-    uint8_t* column = blocks + dest[p];
-    for (int64_t i = threadIdx.x; i <= L; i += blockDim.x)
-      column[i * S] = i < L ? residues[begin + i] : ::gpuseq::hmm::kBlockEndMarker;
+    // The rows of a group in a column are one word (::gpuseq::hmm::block_byte).
+    constexpr int kRows = ::gpuseq::hmm::kBlockRowsPerWord;
+    const int first_row = static_cast<int>(dest[p] % kRows);
+    uint8_t* column = blocks + (dest[p] - first_row);
+    for (int64_t i = threadIdx.x; i <= L; i += blockDim.x) {
+      const int64_t r = first_row + i;
+      column[(r / kRows * S) * kRows + r % kRows] =
+          i < L ? residues[begin + i] : ::gpuseq::hmm::kBlockEndMarker;
+    }
   }
 }
 
