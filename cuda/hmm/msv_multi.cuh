@@ -305,7 +305,8 @@ __global__ void __launch_bounds__(kMultiThreadsPerBlock)
   uint32_t best = 0;
   constexpr int kRows = ::gpuseq::hmm::kBlockRowsPerWord;
   // A group's rows unrolled at S >= 16, a loop below (16-bit lanes, H100: M = 149, S = 16
-  // 12.7 -> 13.9 TCUPS; M = 400, S = 4 14.1 -> 13.6; ab-row-unroll.log).
+  // 12.7 -> 13.9 TCUPS; M = 400, S = 4 14.1 -> 13.6: benchmarks/results/
+  // gpu-h100-80gb-hbm3-20261124-i/ab-row-unroll.log).
   constexpr int kRowsUnrolled = S >= 16 ? kRows : 1;
   uint32_t words[4] = {0, 0, 0, 0}, next[4] = {0, 0, 0, 0};
   if (rows > 0) load_row_group<Bits, S>(block, 0, lane, words);
