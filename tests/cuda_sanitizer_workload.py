@@ -14,9 +14,9 @@ from gpuseq.hmm import search_profile
 
 rng = np.random.default_rng(0)
 amino = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
-# SECTIONS=name,name... runs only those (distances, b1gemm, filters, streams, nvrtc, walters,
-# slane, fused, mrf, blast): a sanitizer on the kernels a change touched, when the whole
-# workload takes too long.
+# SECTIONS=name,name... runs only those (distances, b1gemm, filters, warp_tables, streams,
+# nvrtc, walters, slane, fused, mrf, blast): a sanitizer on the kernels a change touched, when
+# the whole workload takes too long.
 SECTIONS = os.environ.get("SECTIONS")
 
 
@@ -99,6 +99,18 @@ if want("filters"):
         for registers in (True, False):  # the Forward bound's two kernels
             gpu = core.gpu_forward_scores(gp, targets, rows_in_registers=registers)
             failures += not np.array_equal(gpu, cpu, equal_nan=True)
+# The SSV/MSV warp kernels with the table copied into shared memory (msv.cuh, *_shared: 25 to
+# 48 stripes), NVRTC's and the static ones: a smaller workload than `filters` for racecheck.
+if want("warp_tables"):
+    for M in (1600, 3000):
+        hmm, db, profile = sampled_case(M, M, rng.integers(0, 2000, 40), lambda c: [c])
+        targets = core.GpuTargets(db.residues, db.offsets)
+        for runtime_compiled in (True, False):
+            gp = core.GpuProfile(profile, 16, "auto", 1, runtime_compiled=runtime_compiled)
+            for which in ("ssv", "msv"):
+                gpu = core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
+                cpu = core.filter_scores(profile, which, db.residues, db.offsets)
+                failures += not np.array_equal(gpu, cpu, equal_nan=True)
 # Cascades of several models at once, a thread each, on one GpuTargets (hmmsearch's models in
 # flight): each thread's stream-ordered temporaries and the shared SSV buffers.
 if want("streams"):

@@ -283,6 +283,34 @@ def test_s_lane_kernels_of_the_exact_stripe_count_equal_static_and_cpu(S, msv_bi
 
 
 @pytest.mark.cuda
+@pytest.mark.parametrize("runtime_compiled", [True, False])
+def test_warp_kernels_read_long_tables_from_shared_memory_or_l1_with_the_same_scores(
+    runtime_compiled,
+):
+    """The 16-bit SSV/MSV warp kernels from 25 to 48 stripes (the models past the S-lane
+    kernels) copy their table into shared memory (msv.cuh, *_shared); with the hook off they
+    read it from L1 as below 25. Both, NVRTC's (exact stripes) and the static kernels' (28, 40,
+    48), give the CPU's scores; so do 24 and 49 stripes, either side of the range."""
+    try:
+        for M in (64 * 23 + 1, 64 * 24 + 1, 2400, 64 * 47 + 1, 3072, 64 * 48 + 1):
+            if not runtime_compiled and M > 3072:
+                continue  # past the static kernels (48 stripes)
+            profile, residues, offsets = _model_and_targets(M, M)
+            cpu = _cpu(profile, residues, offsets)
+            for in_shared in (True, False):
+                _core.gpu_warp_tables_in_shared(in_shared)
+                # One target per warp: the warp kernels run the SSV and MSV throughout.
+                gp = _core.GpuProfile(profile, 16, "auto", 1, runtime_compiled=runtime_compiled)
+                _assert_all_equal(
+                    f"M={M} Q={gp.msv_stripes} shared={in_shared}",
+                    cpu,
+                    _scores(gp, profile, residues, offsets),
+                )
+    finally:
+        _core.gpu_warp_tables_in_shared(True)
+
+
+@pytest.mark.cuda
 def test_cuda_mpf_viterbi_equals_cpu_at_every_stripe_count_from_26():
     """The CUDAMPF Viterbi kernel (viterbi="warp", not fused) at every stripe count from 26 to
     48 and beyond the static kernels (49, 56, 64): the CPU's scores. NVRTC's build of it gave

@@ -318,6 +318,12 @@ void bind_gpu_hmm(py::module_& m) {
       py::arg("bytes"),
       "Testing hook: device allocations larger than `bytes` fail as on a full device (0: off).");
   m.def(
+      "gpu_warp_tables_in_shared", [](bool on) { gh::set_warp_tables_in_shared(on); },
+      py::arg("on"),
+      "Testing and benchmark hook: whether the 16-bit SSV/MSV warp kernels of long models "
+      "(25 stripes and more) read their table from shared memory where it fits (the default) "
+      "or from L1.");
+  m.def(
       "gpu_filter_scores",
       [](const gh::DeviceProfile& dp, const GpuTargets& t, const std::string& which,
          py::object residues, py::object offsets) {

@@ -64,6 +64,29 @@ constexpr int kThreadsPerBlock = 128;
 // bench_hmm_filters.py measures what the spills cost (rows M > 3072).
 constexpr int kRuntimeMaxWordStripes = 64;
 
+// 16-bit stripe counts at which the SSV/MSV warp kernels copy their table into shared memory
+// (msv.cuh, *_shared): the models past the S-lane kernels' 48 stripes of 32 nodes, up to 48
+// (M = 3072; the table, 178 KB there, fits to 62, but at 512 threads the MSV has 128 registers
+// and spills from 55). Measured: bench_hmm_filters.py, results/gpu-h100-80gb-hbm3-20261124-i.
+constexpr int kSharedWarpTableStripes = 25;
+constexpr int kSharedWarpTableMaxStripes = 48;
+
+// Testing hook (off: the L1 kernels at every count, as before the *_shared ones).
+std::atomic<bool>& warp_tables_in_shared_switch() {
+  static std::atomic<bool> on{true};
+  return on;
+}
+
+int warp_table_bytes(int Q) { return kAminoKp * Q * 32 * 4; }
+
+bool warp_table_fits(int msv_bits, int Q) {
+  if (msv_bits != 16 || Q < kSharedWarpTableStripes || Q > kSharedWarpTableMaxStripes) return false;
+  int device = 0, most = 0;
+  GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+  GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return warp_table_bytes(Q) <= most;
+}
+
 // Stripes a model of M nodes needs (at least 2: the kernels' stripe loops need a q - 1).
 int needed_stripes(int M, int nodes_per_stripe) {
   return std::max((M - 1) / nodes_per_stripe + 1, 2);
@@ -292,6 +315,7 @@ FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, in
 struct RuntimeKernels {
   cudaLibrary_t library = nullptr;
   cudaKernel_t ssv = nullptr, msv = nullptr, viterbi = nullptr;
+  cudaKernel_t ssv_shared = nullptr, msv_shared = nullptr;  // when the table fits (msv.cuh)
   RuntimeKernels() = default;
   RuntimeKernels(const RuntimeKernels&) = delete;
   RuntimeKernels& operator=(const RuntimeKernels&) = delete;
@@ -347,7 +371,8 @@ std::shared_ptr<const RuntimeKernels> load_kernels(const std::vector<std::string
   auto kernels = std::make_shared<RuntimeKernels>();
   cudaError_t err = cudaLibraryLoadData(&kernels->library, code.image.data(), nullptr, nullptr, 0,
                                         nullptr, nullptr, 0);
-  cudaKernel_t* slots[] = {&kernels->ssv, &kernels->msv, &kernels->viterbi};
+  cudaKernel_t* slots[] = {&kernels->ssv, &kernels->msv, &kernels->viterbi, &kernels->ssv_shared,
+                           &kernels->msv_shared};
   for (size_t i = 0; i < names.size() && err == cudaSuccess; ++i)
     err = cudaLibraryGetKernel(slots[i], kernels->library, code.lowered[i].c_str());
   if (err != cudaSuccess) {
@@ -374,15 +399,21 @@ std::shared_ptr<const RuntimeKernels> compiled_or_null(const std::vector<std::st
   }
 }
 
-// The SSV, MSV and Viterbi warp kernels for these exact stripe counts.
+// The SSV, MSV and Viterbi warp kernels for these exact stripe counts (and the SSV/MSV with
+// the table in shared memory where it fits).
 std::shared_ptr<const RuntimeKernels> runtime_kernels(int msv_bits, int msv_stripes,
                                                       int viterbi_stripes, bool fused_viterbi) {
   const bool bytes = msv_bits == 8;
-  return compiled_or_null(
-      {rtc::kernel_name(bytes ? "ssv_warp_kernel" : "ssv_warp_kernel_s16", msv_stripes),
-       rtc::kernel_name(bytes ? "msv_warp_kernel" : "msv_warp_kernel_s16", msv_stripes),
-       rtc::kernel_name(fused_viterbi ? "viterbi_fused_kernel" : "viterbi_warp_kernel",
-                        viterbi_stripes)});
+  std::vector<std::string> names = {
+      rtc::kernel_name(bytes ? "ssv_warp_kernel" : "ssv_warp_kernel_s16", msv_stripes),
+      rtc::kernel_name(bytes ? "msv_warp_kernel" : "msv_warp_kernel_s16", msv_stripes),
+      rtc::kernel_name(fused_viterbi ? "viterbi_fused_kernel" : "viterbi_warp_kernel",
+                       viterbi_stripes)};
+  if (warp_table_fits(msv_bits, msv_stripes)) {
+    names.push_back(rtc::kernel_name("ssv_warp_kernel_s16_shared", msv_stripes));
+    names.push_back(rtc::kernel_name("msv_warp_kernel_s16_shared", msv_stripes));
+  }
+  return compiled_or_null(names);
 }
 
 // The S-lane SSV and MSV kernels (msv_multi.cuh) for S targets per warp and exactly H stripes.
@@ -403,6 +434,32 @@ void launch_loaded(void (*signature)(Params...), cudaKernel_t kernel, int n, Arg
   const void* f = reinterpret_cast<const void*>(kernel);
   GPUSEQ_CUDA_CHECK(cudaLaunchKernel(f, dim3(grid_blocks(f, n)), dim3(kThreadsPerBlock),
                                      pointers.data(), 0, kStream));
+}
+
+// Launches an SSV/MSV warp kernel with its table in shared memory (`f`: the static instance or
+// the one loaded at run time; `signature` as for launch_loaded): as many blocks of
+// kSharedTableThreads as stay resident, fewer when there are fewer targets.
+template <class... Params, class... Args>
+void launch_with_shared_table(void (*signature)(Params...), const void* f, int n, int table_bytes,
+                              Args... args) {
+  static_assert(sizeof...(Params) == sizeof...(Args), "one argument per kernel parameter");
+  (void)signature;
+  std::tuple<Params...> values(args...);
+  std::array<void*, sizeof...(Params)> pointers{};
+  std::apply([&](auto&... v) { pointers = {static_cast<void*>(&v)...}; }, values);
+  if (table_bytes > 48 * 1024)  // above the default limit of dynamic shared memory
+    GPUSEQ_CUDA_CHECK(
+        cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, table_bytes));
+  int device = 0, sms = 0, per_sm = 0;
+  GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+  GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GPUSEQ_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, kSharedTableThreads, table_bytes));
+  constexpr int kWarpsPerBlock = kSharedTableThreads / 32;
+  const int blocks =
+      std::max(1, std::min(std::max(per_sm, 1) * sms, (n + kWarpsPerBlock - 1) / kWarpsPerBlock));
+  GPUSEQ_CUDA_CHECK(cudaLaunchKernel(f, dim3(blocks), dim3(kSharedTableThreads), pointers.data(),
+                                     table_bytes, kStream));
 }
 
 }  // namespace
@@ -705,6 +762,8 @@ void DeviceProfile::set_ssv_multi(bool on) {
 
 void set_allocation_limit_for_tests(size_t bytes) { allocation_limit_for_tests().store(bytes); }
 
+void set_warp_tables_in_shared(bool on) { warp_tables_in_shared_switch().store(on); }
+
 int max_model_length(bool runtime_compiled) {
   if (runtime_compiled && runtime_compilation_works())
     return kRuntimeMaxWordStripes * kWordNodesPerStripe;
@@ -864,6 +923,10 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
   const auto* fused_dd = reinterpret_cast<const uint2*>(fused_words + tables.fused_dd_at);
   const auto* fused_emissions =
       reinterpret_cast<const uint2*>(fused_words + tables.fused_emissions_at);
+  // The 16-bit SSV/MSV tables of long models are read from shared memory where they fit.
+  const bool shared_table = kernel != Kernel::kViterbi && warp_tables_in_shared_switch().load() &&
+                            warp_table_fits(dp.msv_bits(), dp.msv_stripes());
+  const int table_bytes = warp_table_bytes(dp.msv_stripes());
   std::vector<double> times;
   for (int run = 0; run < std::max(1, repeats); ++run) {
     if (list.claims != nullptr)
@@ -888,6 +951,15 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
       else if (dp.msv_bits() == 8)
         launch_loaded(msv_warp_kernel<2>, rt->msv, n, tables.msv_costs.get(), p.msv.bias,
                       p.msv.tec, list);
+      else if (shared_table && kernel == Kernel::kSsv && rt->ssv_shared != nullptr)
+        launch_with_shared_table(ssv_warp_kernel_s16_shared<2>,
+                                 reinterpret_cast<const void*>(rt->ssv_shared), n, table_bytes,
+                                 tables.msv_costs.get(), table_bytes / 4,
+                                 cpu::ssv_overflow_level(p.msv), list);
+      else if (shared_table && kernel == Kernel::kMsv && rt->msv_shared != nullptr)
+        launch_with_shared_table(
+            msv_warp_kernel_s16_shared<2>, reinterpret_cast<const void*>(rt->msv_shared), n,
+            table_bytes, tables.msv_costs.get(), table_bytes / 4, p.msv.bias, p.msv.tec, list);
       else if (kernel == Kernel::kSsv)
         launch_loaded(ssv_warp_kernel_s16<2>, rt->ssv, n, tables.msv_costs.get(),
                       cpu::ssv_overflow_level(p.msv), list);
@@ -926,6 +998,21 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
     } else {
       with_stripes(dp.msv_stripes(), WordStripeCounts{}, [&](auto stripes) {
         constexpr int Q = decltype(stripes)::value;
+        if constexpr (Q >= kSharedWarpTableStripes) {
+          if (shared_table) {
+            if (kernel == Kernel::kSsv)
+              launch_with_shared_table(ssv_warp_kernel_s16_shared<Q>,
+                                       reinterpret_cast<const void*>(ssv_warp_kernel_s16_shared<Q>),
+                                       n, table_bytes, tables.msv_costs.get(), table_bytes / 4,
+                                       cpu::ssv_overflow_level(p.msv), list);
+            else
+              launch_with_shared_table(msv_warp_kernel_s16_shared<Q>,
+                                       reinterpret_cast<const void*>(msv_warp_kernel_s16_shared<Q>),
+                                       n, table_bytes, tables.msv_costs.get(), table_bytes / 4,
+                                       p.msv.bias, p.msv.tec, list);
+            return;
+          }
+        }
         if (kernel == Kernel::kSsv) {
           const auto k = ssv_warp_kernel_s16<Q>;
           k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(

@@ -116,6 +116,10 @@ int default_msv_bits();
 // Testing hook: device allocations larger than `bytes` fail as on a full device (0: off).
 void set_allocation_limit_for_tests(size_t bytes);
 
+// Testing and benchmark hook: whether the 16-bit SSV/MSV warp kernels of long models read their
+// table from shared memory where it fits (on, the default) or from L1.
+void set_warp_tables_in_shared(bool on);
+
 // Longest model the kernels take (a longer one is searched by the CPU filters): with
 // runtime_compiled, the NVRTC kernels' limit while NVRTC works, else the static kernels'.
 int max_model_length(bool runtime_compiled = true);

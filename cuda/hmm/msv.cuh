@@ -159,17 +159,39 @@ __global__ void __launch_bounds__(128) msv_warp_kernel(const uint32_t* __restric
 // Score of the nodes past M in the 16-bit tables: keeps them at the floor 0.
 constexpr int kPadScore16 = -1024;
 
+// Long models' 16-bit tables (29 x Q x 128 bytes: 92 KB at Q = 25, 178 KB at 48) share L1
+// with the targets' bytes streaming through it: read from there, the warp kernels ran at 10
+// TCUPS where the S-lane kernels, their tables in shared memory, ran at 14. The *_shared
+// kernels copy the table into the block's shared memory first (a 512-thread block an SM) and
+// read it from there; the launcher picks them for the stripe counts past the S-lane kernels'
+// (gpu_filters.cu, kSharedWarpTableStripes).
+constexpr int kSharedTableThreads = 512;
+
+template <bool kShared>
+__device__ __forceinline__ uint32_t table_word(const uint32_t* p) {
+  if constexpr (kShared)
+    return *p;
+  else
+    return __ldg(p);
+}
+
+// Every thread of the block calls it.
+__device__ __forceinline__ void copy_table_to_shared(const uint32_t* __restrict__ table, int words,
+                                                     uint32_t* shared) {
+  for (int i = threadIdx.x; i < words; i += blockDim.x) shared[i] = __ldg(table + i);
+  __syncthreads();
+}
+
 // SSV with R = max(0, R_diag + s) held exactly in 16 bits (no byte clamp). Every cell value
 // grows by at most bias per row, so a diagonal passes through [127 - bias, 32767] (and is seen
 // by the running maximum) before its 16-bit sum could wrap: the result is exact below the
 // overflow level 127 - bias and at or above it otherwise, as the byte kernel's.
-template <int Q>
-__global__ void __launch_bounds__(128) ssv_warp_kernel_s16(const uint32_t* __restrict__ scores,
-                                                           int stop_at, TargetList list) {
+template <int Q, bool kShared>
+__device__ __forceinline__ void ssv_warp_targets_s16(const uint32_t* my_scores, int stop_at,
+                                                     const TargetList& list) {
   const int lane = threadIdx.x & 31;
   const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
   const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
-  const uint32_t* my_scores = scores + lane;
   for (int w = warp; w < list.n; w += warps) {
     const int id = list.ids[w];
     const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
@@ -187,8 +209,9 @@ __global__ void __launch_bounds__(128) ssv_warp_kernel_s16(const uint32_t* __res
         const uint32_t* row = my_scores + staged.at(r) * (Q * 32);
         const uint32_t first = shift_up_s16(v[Q - 1], 0);
 #pragma unroll
-        for (int q = Q - 1; q > 0; --q) v[q] = __viaddmax_s16x2(v[q - 1], __ldg(row + q * 32), 0u);
-        v[0] = __viaddmax_s16x2(first, __ldg(row), 0u);
+        for (int q = Q - 1; q > 0; --q)
+          v[q] = __viaddmax_s16x2(v[q - 1], table_word<kShared>(row + q * 32), 0u);
+        v[0] = __viaddmax_s16x2(first, table_word<kShared>(row), 0u);
 #pragma unroll
         for (int q = 0; q + 1 < Q; q += 2) best = __vimax3_s16x2(best, v[q], v[q + 1]);
         if (Q % 2) best = __vimax_s16x2_relu(best, v[Q - 1]);
@@ -198,6 +221,22 @@ __global__ void __launch_bounds__(128) ssv_warp_kernel_s16(const uint32_t* __res
     }
     if (lane == 0) list.out[w] = best_so_far;
   }
+}
+
+template <int Q>
+__global__ void __launch_bounds__(128)
+    ssv_warp_kernel_s16(const uint32_t* __restrict__ scores, int stop_at, TargetList list) {
+  ssv_warp_targets_s16<Q, false>(scores + (threadIdx.x & 31), stop_at, list);
+}
+
+// The same with the table copied into the block's shared memory first (see table_word).
+template <int Q>
+__global__ void __launch_bounds__(kSharedTableThreads)
+    ssv_warp_kernel_s16_shared(const uint32_t* __restrict__ scores, int table_words, int stop_at,
+                               TargetList list) {
+  extern __shared__ uint32_t shared_scores[];
+  copy_table_to_shared(scores, table_words, shared_scores);
+  ssv_warp_targets_s16<Q, true>(shared_scores + (threadIdx.x & 31), stop_at, list);
 }
 
 // The full MSV with the byte values held in 16 bits: v = max(diag + s, xB + s, 0). Without the
@@ -214,15 +253,15 @@ __global__ void __launch_bounds__(128) ssv_warp_kernel_s16(const uint32_t* __res
 // change, and xJ becomes max(xJ, block maximum - tec)) and none overflowed. Otherwise the block
 // runs again from its saved first row, a reduction per row: random targets take the first
 // path, strong hits (rare) the second.
-template <int Q>
+template <int Q, bool kShared>
 __device__ __forceinline__ void msv_row_s16(uint32_t (&v)[Q], const uint32_t* row, uint32_t xBv) {
   const uint32_t first = shift_up_s16(v[Q - 1], 0);
 #pragma unroll
   for (int q = Q - 1; q > 0; --q) {
-    const uint32_t s = __ldg(row + q * 32);
+    const uint32_t s = table_word<kShared>(row + q * 32);
     v[q] = __viaddmax_s16x2(xBv, s, __viaddmax_s16x2(v[q - 1], s, 0u));
   }
-  const uint32_t s = __ldg(row);
+  const uint32_t s = table_word<kShared>(row);
   v[0] = __viaddmax_s16x2(xBv, s, __viaddmax_s16x2(first, s, 0u));
 }
 
@@ -234,14 +273,13 @@ __device__ __forceinline__ uint32_t lanes_max_s16(const uint32_t (&v)[Q], uint32
   return m;
 }
 
-template <int Q>
-__global__ void __launch_bounds__(128) msv_warp_kernel_s16(const uint32_t* __restrict__ scores,
-                                                           int bias, int tec, TargetList list) {
+template <int Q, bool kShared>
+__device__ __forceinline__ void msv_warp_targets_s16(const uint32_t* my_scores, int bias, int tec,
+                                                     const TargetList& list) {
   constexpr int kBaseB = 190;
   const int lane = threadIdx.x & 31;
   const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
   const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
-  const uint32_t* my_scores = scores + lane;
   for (int w = warp; w < list.n; w += warps) {
     const int id = list.ids[w];
     const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
@@ -264,7 +302,7 @@ __global__ void __launch_bounds__(128) msv_warp_kernel_s16(const uint32_t* __res
         const uint32_t xBv = splat_s16(xB);
         uint32_t block_max = 0;
         for (int r = 0; r < rows; ++r) {
-          msv_row_s16<Q>(v, my_scores + staged.at(r) * (Q * 32), xBv);
+          msv_row_s16<Q, kShared>(v, my_scores + staged.at(r) * (Q * 32), xBv);
           block_max = lanes_max_s16<Q>(v, block_max);
         }
         const int xE = warp_max_s16(block_max);
@@ -276,7 +314,7 @@ __global__ void __launch_bounds__(128) msv_warp_kernel_s16(const uint32_t* __res
 #pragma unroll
       for (int q = 0; q < Q; ++q) v[q] = saved[q];
       for (int r = 0; r < rows; ++r) {  // the block again, HMMER's order row by row
-        msv_row_s16<Q>(v, my_scores + staged.at(r) * (Q * 32), splat_s16(xB));
+        msv_row_s16<Q, kShared>(v, my_scores + staged.at(r) * (Q * 32), splat_s16(xB));
         int xE = warp_max_s16(lanes_max_s16<Q>(v, 0u));
         if (xE + bias >= 255) {  // checked before the J update, every row
           overflow = true;
@@ -290,6 +328,22 @@ __global__ void __launch_bounds__(128) msv_warp_kernel_s16(const uint32_t* __res
     }
     if (lane == 0) list.out[w] = overflow ? -1 : xJ;
   }
+}
+
+template <int Q>
+__global__ void __launch_bounds__(128)
+    msv_warp_kernel_s16(const uint32_t* __restrict__ scores, int bias, int tec, TargetList list) {
+  msv_warp_targets_s16<Q, false>(scores + (threadIdx.x & 31), bias, tec, list);
+}
+
+// The same with the table copied into the block's shared memory first (see table_word).
+template <int Q>
+__global__ void __launch_bounds__(kSharedTableThreads)
+    msv_warp_kernel_s16_shared(const uint32_t* __restrict__ scores, int table_words, int bias,
+                               int tec, TargetList list) {
+  extern __shared__ uint32_t shared_scores[];
+  copy_table_to_shared(scores, table_words, shared_scores);
+  msv_warp_targets_s16<Q, true>(shared_scores + (threadIdx.x & 31), bias, tec, list);
 }
 
 }  // namespace gpuseq::cuda::hmm
