@@ -114,11 +114,13 @@ def main() -> int:
     )
     # (filter, lane bits, Viterbi layout, SSV/MSV targets per warp: 1 = a warp per target,
     # 0 = CUDAMPF++ S by model length, passed explicitly so that the SSV runs on the S-lane
-    # kernel too: a search leaves its SSV on the warp kernel, see gpu_filters.cu)
+    # kernel too: a search leaves its SSV on the warp kernel, see gpu_filters.cu; for the
+    # fused Viterbi, its targets per warp: 1, 2 or 4, named fused/T2 and fused/T4 past 1)
     variants = [(which, bits, "warp", 1) for which in ("ssv", "msv") for bits in (8, 16)]
     variants += [("ssv", 16, "warp", 0), ("msv", 16, "warp", 0)]
     variants += [("viterbi", 16, "warp", 1), ("viterbi", 16, "thread", 1)]
-    variants += [("viterbi", 16, "warp_fused", 1)]  # DPX-fused adds (viterbi_fused.cuh)
+    # DPX-fused adds (viterbi_fused.cuh), a warp per target and 2 or 4 targets per warp
+    variants += [("viterbi", 16, "warp_fused", T) for T in (1, 2, 4)]
     thread_vs_warp = {}
     for M in lengths:
         profile = model(M, M)
@@ -136,14 +138,21 @@ def main() -> int:
                     M > _core.gpu_static_max_model_length or variant == "thread"
                 ):
                     continue  # no static twin, or nothing specialised by the stripe count
+                sequences_per_warp = per_warp or _core.gpu_choose_sequences_per_warp(M, bits)
                 start = time.perf_counter()
-                gp = _core.GpuProfile(
-                    profile,
-                    bits if which != "viterbi" else 0,
-                    variant if which == "viterbi" else "warp",
-                    per_warp or _core.gpu_choose_sequences_per_warp(M, bits),
-                    runtime_compiled=runtime_compiled,
-                )
+                try:
+                    gp = _core.GpuProfile(
+                        profile,
+                        bits if which != "viterbi" else 0,
+                        variant if which == "viterbi" else "warp",
+                        1 if which == "viterbi" else sequences_per_warp,
+                        runtime_compiled=runtime_compiled,
+                        viterbi_targets_per_warp=per_warp if variant == "warp_fused" else 1,
+                    )
+                except ValueError:
+                    if variant == "warp_fused" and per_warp > 1:
+                        continue  # longer than the kernels with this many targets per warp
+                    raise
                 profile_seconds = time.perf_counter() - start
                 if runtime_compiled and not gp.runtime_compiled and variant != "thread":
                     continue  # the exact stripe counts are static kernels: the row below
@@ -155,11 +164,14 @@ def main() -> int:
                 stripes = gp.viterbi_stripes if which == "viterbi" else gp.msv_stripes
                 if which != "viterbi" and gp.sequences_per_warp > 1:
                     variant_name, stripes = f"S={gp.sequences_per_warp}", gp.multi_stripes
+                elif which == "viterbi" and gp.viterbi_targets_per_warp > 1:
+                    variant_name = f"fused/T{gp.viterbi_targets_per_warp}"
                 else:
                     variant_name = variant
                 rows.append(
                     dict(M=M, filter=which, lane_bits=bits, variant=variant_name,
                          sequences_per_warp=gp.sequences_per_warp,
+                         viterbi_targets_per_warp=gp.viterbi_targets_per_warp,
                          runtime_compiled=gp.runtime_compiled, stripes=stripes,
                          gpu_seconds=seconds, gpu_gcups=gpu, cpu_gcups=cpu,
                          profile_seconds=profile_seconds, residues=int(t_db[1][-1]))
@@ -173,7 +185,7 @@ def main() -> int:
                     flush=True,
                 )
                 if which == "viterbi":  # the first row of each (NVRTC if it differs)
-                    thread_vs_warp.setdefault(M, {}).setdefault(variant, gpu)
+                    thread_vs_warp.setdefault(M, {}).setdefault(variant_name, gpu)
     # The issue's comparison: Walters' thread per target against CUDAMPF's warp per target.
     for M, v in thread_vs_warp.items():
         if "thread" in v and "warp" in v:
@@ -182,6 +194,10 @@ def main() -> int:
         if "warp_fused" in v and "warp" in v:
             v["warp_fused/warp"] = v["warp_fused"] / v["warp"]
             print(f"{M:>6} viterbi warp_fused/warp GCUPS {v['warp_fused/warp']:.2f}")
+        for grouped in ("fused/T2", "fused/T4"):
+            if grouped in v and "warp_fused" in v:
+                gain = v[f"{grouped}/warp_fused"] = v[grouped] / v["warp_fused"]
+                print(f"{M:>6} viterbi {grouped}/warp_fused GCUPS {gain:.2f}")
     align = args.mmseqs_align or (DEFAULT_ALIGN if DEFAULT_ALIGN.is_file() else None)
     anchors = bench_anchors(align, lengths, rows, repeats=args.repeat)
     result = {
@@ -194,7 +210,8 @@ def main() -> int:
         "16-bit Viterbi; static stripe counts (rounded up) and NVRTC-compiled exact ones; "
         "CUDAMPF++ S-lane SSV/MSV (S by model length). Viterbi also a thread per target "
         "(Walters et al. 2009): length-sorted targets, int16 rows interleaved by thread in "
-        "global memory; and a warp per target with DPX-fused saturating adds (warp_fused)",
+        "global memory; and a warp per target with DPX-fused saturating adds (warp_fused), also "
+        "with 2 or 4 targets per warp on 16 or 8 threads each (fused/T2, fused/T4)",
         "nvrtc": _core.nvrtc_info(),
         "rows": rows,
         "viterbi_thread_vs_warp": {str(M): v for M, v in thread_vs_warp.items()},

@@ -186,15 +186,20 @@ if want("slane"):
         cpu = core.run_cascade(profile, db.residues, db.offsets, 0.02, 1e-3, True, 2)
         failures += not np.array_equal(gpu["stage"], cpu["stage"])
 # The fused Viterbi kernel (cuda/hmm/viterbi_fused.cuh): transitions in registers (M up to
-# 768) and read every row (800: 13 stripes, NVRTC only; 3000), static and NVRTC kernels.
+# 768) and read every row (800: 13 stripes, NVRTC only; 3000), static and NVRTC kernels; with
+# 2 and 4 targets per warp on short models (45 targets: the last warp's groups partly empty).
 if want("fused"):
-    for M in (1, 130, 800, 3000):
-        hmm, db, profile = sampled_case(M, M + 3, rng.integers(0, 2000, 40), lambda c: [c * 2])
+    cases = [(M, 1) for M in (1, 130, 800, 3000)] + [(1, 2), (130, 2), (250, 2), (1, 4), (100, 4)]
+    for M, T in cases:
+        hmm, db, profile = sampled_case(M, M + 3, rng.integers(0, 2000, 42), lambda c: [c * 2])
         targets = core.GpuTargets(db.residues, db.offsets)
         cpu = core.filter_scores(profile, "viterbi", db.residues, db.offsets)
         for runtime_compiled in (True, False):
             gp = core.GpuProfile(
-                profile, viterbi="warp_fused", runtime_compiled=runtime_compiled
+                profile,
+                viterbi="warp_fused",
+                runtime_compiled=runtime_compiled,
+                viterbi_targets_per_warp=T,
             )
             gpu = core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
             failures += not np.array_equal(gpu, cpu, equal_nan=True)

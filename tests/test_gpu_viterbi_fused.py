@@ -4,7 +4,9 @@ transition words in registers for short models) gives the CPU Viterbi filter's s
 bit, and so HMMER's (tests/test_filters.py checks the CPU filter against HMMER itself): on the
 cases tests/test_gpu_filters.py runs the warp kernel on, with and without NVRTC, and on scores
 on both sides of the 16-bit overflow level (near it the kernel checks its rows for a wrapped
-emission add).
+emission add). Every test runs the kernel with 1, 2 and 4 targets per warp (each target on a
+group of 32, 16 or 8 threads), where a warp's targets run their rows together: a group past
+its target's end or overflow must neither change nor be changed by the others.
 Run on the device machine; skipped without a GPU. The NVRTC compilation of the kernel for
 Hopper and Ampere needs no GPU (only libnvrtc)."""
 
@@ -25,9 +27,25 @@ from synthetic import hmmemit, plant, random_protein, random_proteins
 NS = "gpuseq::cuda::hmm::"
 
 
-def _fused_vs_cpu(profile, residues, offsets, runtime_compiled=True):
+TARGETS_PER_WARP = [1, 2, 4]
+
+
+def _longest_for(targets_per_warp: int) -> int:
+    """The longest model the kernel takes with T targets per warp (64 stripes of 64 / T nodes
+    with NVRTC, 8 without)."""
+    stripes = 64 if _core.gpu_max_model_length > _core.gpu_static_max_model_length else 8
+    return 1 << 30 if targets_per_warp == 1 else stripes * 64 // targets_per_warp
+
+
+def _fused_vs_cpu(profile, residues, offsets, runtime_compiled=True, targets_per_warp=1):
     """(GPU fused-kernel Viterbi scores, CPU Viterbi scores, the GPU profile)."""
-    gpu_profile = _core.GpuProfile(profile, viterbi="warp_fused", runtime_compiled=runtime_compiled)
+    gpu_profile = _core.GpuProfile(
+        profile,
+        viterbi="warp_fused",
+        runtime_compiled=runtime_compiled,
+        viterbi_targets_per_warp=targets_per_warp,
+    )
+    assert gpu_profile.viterbi_targets_per_warp == targets_per_warp
     targets = _core.GpuTargets(residues, offsets)
     gpu = _core.gpu_filter_scores(gpu_profile, targets, "viterbi", residues, offsets)
     cpu = _core.filter_scores(profile, "viterbi", residues, offsets)
@@ -51,11 +69,13 @@ def _sampled_model(M: int, seed: int):
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_80"])
 def test_kernel_compiles_under_nvrtc(arch):
     """The embedded header instantiates for stripe counts no static kernel has, with the
-    transitions in registers (9, 12) and read every row (13, 64)."""
+    transitions in registers (9, 12) and read every row (13, 64), with 1, 2 and 4 targets per
+    warp."""
     info = _core.nvrtc_info()
     if not info["available"]:
         pytest.skip(f"libnvrtc is not installed here: {info['reason']}")
-    names = [f"{NS}viterbi_fused_kernel<{q}>" for q in (9, 12, 13, 64)]
+    pairs = [(9, 1), (12, 1), (13, 1), (64, 1), (9, 2), (13, 2), (5, 4), (20, 4)]
+    names = [f"{NS}viterbi_fused_kernel<{q}, {t}>" for q, t in pairs]
     image, lowered = _core.nvrtc_compile(names, arch, cache=False)
     assert image[:4] == b"\x7fELF"
     for mangled in lowered:
@@ -66,15 +86,21 @@ def test_kernel_compiles_under_nvrtc(arch):
 
 
 @pytest.mark.cuda
-def test_equals_cpu_on_every_model(corpora):
+@pytest.mark.parametrize("targets_per_warp", TARGETS_PER_WARP)
+def test_equals_cpu_on_every_model(corpora, targets_per_warp):
     """Every example, pyhmmer and synthetic model (M = 1 to 2000) on its stress corpus:
-    overflow, the J state, odd symbols, all-X, lengths 1 to 9000."""
+    overflow, the J state, odd symbols, all-X, lengths 1 to 9000 (with T targets per warp, the
+    models it takes)."""
     seen = {"overflow": 0, "finite": 0}
     for model_path, fasta in corpora:
         db = gpuseq.read_fasta(fasta)
         with HMMFile(model_path) as f:
             for hmm in f:
-                gpu, cpu, _ = _fused_vs_cpu(search_profile(hmm), db.residues, db.offsets)
+                if hmm.M > _longest_for(targets_per_warp):
+                    continue
+                gpu, cpu, _ = _fused_vs_cpu(
+                    search_profile(hmm), db.residues, db.offsets, targets_per_warp=targets_per_warp
+                )
                 _assert_equal(hmm.name, gpu, cpu)
                 seen["overflow"] += int(np.isposinf(cpu).sum())
                 seen["finite"] += int(np.isfinite(cpu).sum())
@@ -127,6 +153,44 @@ def test_every_stripe_count_and_model_boundary(M, runtime_compiled):
         assert gp.viterbi_stripes == max((M - 1) // 64 + 1, 2)
 
 
+# Stripes of 32 nodes (T = 2) and 16 (T = 4): one node more or less than a whole number of
+# them, the last static count (8) and past it (NVRTC only), the last model with its transitions
+# in registers (12 stripes) and the first without.
+_GROUPED_CASES = [(2, m) for m in (1, 2, 31, 32, 33, 64, 65, 149, 255, 256, 257, 384, 385, 1025)]
+_GROUPED_CASES += [(4, m) for m in (1, 15, 16, 17, 33, 64, 100, 128, 129, 192, 193, 500)]
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize(
+    ("targets_per_warp", "M", "runtime_compiled"),
+    [(t, m, True) for t, m in _GROUPED_CASES]
+    # The static kernels: up to 8 stripes.
+    + [(t, m, False) for t, m in _GROUPED_CASES if m <= 8 * 64 // t],
+)
+def test_several_targets_per_warp_at_every_stripe_boundary(targets_per_warp, M, runtime_compiled):
+    """A warp's targets run their rows together: pairs and quartets of very different
+    lengths (0, 1, 4000 next to short ones, as the launcher orders targets longest first),
+    overflowing targets next to finite ones of the same length, and an odd count (the last
+    warp with fewer targets than groups)."""
+    assert M <= _longest_for(targets_per_warp)  # NVRTC is installed on the GPU host
+    rng = np.random.default_rng(M + 100 * targets_per_warp)
+    hmm = _sampled_model(M, M + 7)
+    consensus = hmm.consensus.upper()
+    seqs = random_proteins(rng, 37, mean_length=200)
+    # Same length, one overflowing (the consensus repeated) and one not.
+    repeated = consensus * max(2, 600 // max(M, 1))
+    seqs += [repeated, random_protein(rng, len(repeated)), repeated]
+    seqs += [plant(rng, consensus), consensus[: max(1, M // 2)], "X" * 50, "", "A"]
+    seqs += [random_proteins(rng, 1, L, L, L)[0] for L in (1, 2, 129, 4000)]
+    gpu, cpu, gp = _fused_vs_cpu(
+        search_profile(hmm), *_digitize(seqs), runtime_compiled, targets_per_warp
+    )
+    _assert_equal(f"T={targets_per_warp} M={M}", gpu, cpu)
+    assert len(seqs) % targets_per_warp != 0
+    if runtime_compiled and gp.runtime_compiled:
+        assert gp.viterbi_stripes == max((M - 1) // (64 // targets_per_warp) + 1, 2)
+
+
 @pytest.mark.cuda
 @pytest.mark.parametrize("M", [3500, 4096])
 def test_models_longer_than_the_static_kernels(M):
@@ -143,7 +207,8 @@ def test_models_longer_than_the_static_kernels(M):
 
 
 @pytest.mark.cuda
-def test_empty_single_and_100000_residue_targets(synthetic_models):
+@pytest.mark.parametrize("targets_per_warp", TARGETS_PER_WARP)
+def test_empty_single_and_100000_residue_targets(synthetic_models, targets_per_warp):
     """Empty targets are NaN on both; lengths 1 and 100,000 (HMMER's limit), planted or not,
     far longer than the kernel's 128-residue staging."""
     rng = np.random.default_rng(3)
@@ -152,16 +217,21 @@ def test_empty_single_and_100000_residue_targets(synthetic_models):
     long_bg = random_proteins(rng, 1, 100000, 100000, 100000)[0]
     planted = long_bg[:40000] + hmm.consensus.upper() + long_bg[42000:]
     seqs = ["", "A", "", long_bg, planted, "W", ""]
-    for profile in (search_profile(hmm), search_profile(_sampled_model(100, 4))):
-        gpu, cpu, _ = _fused_vs_cpu(profile, *_digitize(seqs))
+    for model in (hmm, _sampled_model(100, 4)):
+        if model.M > _longest_for(targets_per_warp):
+            continue
+        gpu, cpu, _ = _fused_vs_cpu(
+            search_profile(model), *_digitize(seqs), targets_per_warp=targets_per_warp
+        )
         _assert_equal("edges", gpu, cpu)
         assert np.isnan(gpu[[0, 2, 6]]).all()
         assert not np.isnan(cpu[[1, 3, 4, 5]]).any()
 
 
 @pytest.mark.cuda
+@pytest.mark.parametrize("targets_per_warp", TARGETS_PER_WARP)
 @pytest.mark.parametrize("name", ["fn3", "globins4", "Pkinase"])
-def test_scores_on_both_sides_of_the_overflow_level(name):
+def test_scores_on_both_sides_of_the_overflow_level(name, targets_per_warp):
     """Consensus prefixes of a tutorial model growing a residue at a time in random flanks, and
     repeated pieces (the J state): the best scores run into the 16-bit ceiling (+inf), which the
     kernel finds by checking for a wrapped emission add (it has no upper clamp) in rows where a
@@ -180,7 +250,9 @@ def test_scores_on_both_sides_of_the_overflow_level(name):
         seqs += [(consensus[:n] + random_protein(rng, 15)) * r for r in range(2, 9)]
     residues, offsets = _digitize(seqs)
     profile = search_profile(hmm)
-    gpu, cpu, _ = _fused_vs_cpu(profile, residues, offsets)
+    if hmm.M > _longest_for(targets_per_warp):
+        pytest.skip("longer than the kernels with this many targets per warp take")
+    gpu, cpu, _ = _fused_vs_cpu(profile, residues, offsets, targets_per_warp=targets_per_warp)
     _assert_equal(name, gpu, cpu)
     assert np.isposinf(cpu).any()
     # The best row's xE from the score (spec 5.1): xC = xE + E.MOVE, sc = (xC + ncj_move -
@@ -194,7 +266,8 @@ def test_scores_on_both_sides_of_the_overflow_level(name):
 
 
 @pytest.mark.cuda
-def test_more_targets_than_resident_warps():
+@pytest.mark.parametrize("targets_per_warp", TARGETS_PER_WARP)
+def test_more_targets_than_resident_warps(targets_per_warp):
     """20,000 short targets: every warp of the persistent grid takes several, each starting
     from fresh rows."""
     rng = np.random.default_rng(8)
@@ -203,7 +276,9 @@ def test_more_targets_than_resident_warps():
     offsets = np.zeros(lengths.size + 1, np.int64)
     np.cumsum(lengths, out=offsets[1:])
     residues = rng.integers(0, 20, int(offsets[-1])).astype(np.uint8)
-    gpu, cpu, _ = _fused_vs_cpu(search_profile(hmm), residues, offsets)
+    gpu, cpu, _ = _fused_vs_cpu(
+        search_profile(hmm), residues, offsets, targets_per_warp=targets_per_warp
+    )
     _assert_equal("20000 targets", gpu, cpu)
     assert np.unique(cpu).size > 1000
 
@@ -222,6 +297,7 @@ def test_gpu_cascade_equals_cpu_cascade():
         seqs += [plant(rng, s) for s in hmmemit(path, 60, seed=7)]
         residues, offsets = _digitize(seqs)
         profile = search_profile(hmm)
+        # The targets per warp this model is given by default.
         gpu_profile = _core.GpuProfile(profile, viterbi="warp_fused")
         targets = _core.GpuTargets(residues, offsets)
         # F2 = 1e-300: the Viterbi filter runs on all but the few the MSV P-value passes.
@@ -240,3 +316,18 @@ def test_gpu_cascade_equals_cpu_cascade():
 def test_unknown_variant_is_refused():
     with pytest.raises(ValueError, match="'warp_fused'"):
         _core.GpuProfile(search_profile(_sampled_model(10, 1)), viterbi="fused")
+
+
+@pytest.mark.cuda
+def test_unsupported_targets_per_warp_are_refused():
+    profile = search_profile(_sampled_model(10, 1))
+    with pytest.raises(ValueError, match="0, 1, 2 or 4, not 3"):
+        _core.GpuProfile(profile, viterbi="warp_fused", viterbi_targets_per_warp=3)
+    with pytest.raises(ValueError, match="needs the fused Viterbi kernel"):
+        _core.GpuProfile(profile, viterbi="warp", viterbi_targets_per_warp=2)
+    with pytest.raises(ValueError, match="use fewer targets per warp"):
+        _core.GpuProfile(
+            search_profile(_sampled_model(1100, 2)),
+            viterbi="warp_fused",
+            viterbi_targets_per_warp=4,
+        )

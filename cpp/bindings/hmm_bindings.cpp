@@ -224,18 +224,23 @@ void bind_gpu_hmm(py::module_& m) {
   py::class_<gh::DeviceProfile>(m, "GpuProfile",
                                 "A model's filter tables striped for the GPU kernels.")
       .def(py::init([](const SearchProfile& profile, int msv_bits, const std::string& viterbi,
-                       int sequences_per_warp, bool runtime_compiled) {
+                       int sequences_per_warp, bool runtime_compiled,
+                       int viterbi_targets_per_warp) {
              gh::KernelOptions o;
              o.msv_bits = msv_bits;
              o.sequences_per_warp = sequences_per_warp;
+             o.viterbi_targets_per_warp = viterbi_targets_per_warp;
              using V = gh::KernelOptions::Viterbi;
              // auto: the DPX-fused kernel where DPX is native (sm_90: 1.6-2.0x the warp
              // kernel's GCUPS, M = 150..2400, bench_hmm_filters.py), the warp kernel elsewhere.
              if (viterbi == "auto")
                o.viterbi = gh::default_msv_bits() == 16 ? V::kWarpFused : V::kWarpPerTarget;
-             else if (viterbi == "warp") o.viterbi = V::kWarpPerTarget;
-             else if (viterbi == "thread") o.viterbi = V::kThreadPerTarget;
-             else if (viterbi == "warp_fused") o.viterbi = V::kWarpFused;
+             else if (viterbi == "warp")
+               o.viterbi = V::kWarpPerTarget;
+             else if (viterbi == "thread")
+               o.viterbi = V::kThreadPerTarget;
+             else if (viterbi == "warp_fused")
+               o.viterbi = V::kWarpFused;
              else
                throw std::invalid_argument(
                    "viterbi must be 'auto', 'warp', 'warp_fused' or 'thread', not '" + viterbi +
@@ -256,15 +261,18 @@ void bind_gpu_hmm(py::module_& m) {
            }),
            py::keep_alive<1, 2>(), py::arg("profile"), py::arg("msv_bits") = 0,
            py::arg("viterbi") = "auto", py::arg("sequences_per_warp") = 0,
-           py::arg("runtime_compiled") = true,
+           py::arg("runtime_compiled") = true, py::arg("viterbi_targets_per_warp") = 0,
            "msv_bits: SSV/MSV lanes of 8 bits (the paper's) or 16 (DPX); 0: this device's "
            "faster one. viterbi: 'warp' (a warp per target, CUDAMPF), 'thread' (a thread per "
            "target, Walters et al. 2009), 'warp_fused' (a warp per target, saturating adds "
-           "fused into DPX instructions) or 'auto' (warp_fused where DPX is native). runtime_compiled: kernels compiled by NVRTC for the "
+           "fused into DPX instructions) or 'auto' (warp_fused where DPX is native). "
+           "runtime_compiled: kernels compiled by NVRTC for the "
            "model's exact stripe count where the static set lacks it (else, or without NVRTC, "
            "the static kernels with the count rounded up). sequences_per_warp: SSV/MSV targets "
            "a warp aligns at once (CUDAMPF++; 2 to 64 with 16-bit lanes, to 128 with bytes), 1: "
-           "a warp per target, 0: by model length. Every choice gives the same scores.")
+           "a warp per target, 0: by model length. viterbi_targets_per_warp: targets of the fused "
+           "Viterbi kernel a warp aligns at once (1, 2 or 4, each on 32 / T threads), 0: by "
+           "model length. Every choice gives the same scores.")
       .def_property_readonly(
           "runtime_compiled",
           [](const gh::DeviceProfile& dp) { return dp.options().runtime_compiled; })
@@ -272,11 +280,15 @@ void bind_gpu_hmm(py::module_& m) {
       .def_property_readonly("msv_stripes", &gh::DeviceProfile::msv_stripes)
       .def_property_readonly("viterbi_stripes", &gh::DeviceProfile::viterbi_stripes)
       .def_property_readonly("sequences_per_warp", &gh::DeviceProfile::sequences_per_warp)
+      .def_property_readonly("viterbi_targets_per_warp",
+                             &gh::DeviceProfile::viterbi_targets_per_warp)
       .def_property_readonly("multi_stripes", &gh::DeviceProfile::multi_stripes)
       .def_property("ssv_multi", &gh::DeviceProfile::ssv_multi, &gh::DeviceProfile::set_ssv_multi,
                     "The SSV too on the S-lane kernels (True when sequences_per_warp was "
                     "given); a search sets it for models that share S (the sequence blocks "
                     "are planned once per chunk and S).");
+  m.def("gpu_choose_viterbi_targets_per_warp", &gh::choose_viterbi_targets_per_warp, py::arg("M"),
+        "Targets per warp of the fused Viterbi kernel for a model of M nodes.");
   m.def("gpu_choose_sequences_per_warp", &gh::choose_sequences_per_warp, py::arg("M"),
         py::arg("msv_bits") = 16,
         "Targets per warp of the S-lane SSV/MSV kernels for a model of M nodes (1: a warp per "

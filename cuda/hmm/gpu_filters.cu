@@ -53,6 +53,10 @@ using WordStripeCounts =
     std::integer_sequence<int, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48>;
 constexpr int kByteNodesPerStripe = 128;
 constexpr int kWordNodesPerStripe = 64;
+// The fused Viterbi kernel with 2 or 4 targets per warp (32 or 16 nodes a stripe): the counts
+// of the short models it is chosen for (choose_viterbi_targets_per_warp).
+constexpr int kGroupedViterbiMaxStripes = 8;
+using GroupedViterbiStripeCounts = std::integer_sequence<int, 2, 3, 4, 5, 6, 7, 8>;
 constexpr int kThreadsPerBlock = 128;
 
 // Longest model of the kernels compiled at run time, in 16-bit stripes (64 nodes each; the
@@ -255,17 +259,19 @@ struct FusedViterbiTables {
   int emission_max = 0;                // the largest emission word of the model
 };
 
-FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, int Q) {
+FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, int Q, int T) {
   // -32768 - t: the floor of a saturating add of t <= 0 (every transition word is).
   auto floor_of = [](int t) { return -32768 - t; };
   auto value = [M](const std::vector<int16_t>& by_node, int j) {
     return j < M ? static_cast<int>(by_node[j]) : static_cast<int>(cpu::kWordNegInf);
   };
-  // Word of thread t at stripe q: node j = q + Q*(2t + b) in half b, from f(j).
-  auto word = [Q](int q, int t, auto f) {
+  // Word of thread t at stripe q: node j = q + Q*(2g + b) in half b, from f(j), g = t's place
+  // in its group of 32 / T threads (T targets per warp).
+  const int G = 32 / T;
+  auto word = [Q, G](int q, int t, auto f) {
     uint32_t w = 0;
     for (int b = 0; b < 2; ++b)
-      w |= static_cast<uint32_t>(static_cast<uint16_t>(f(q + Q * (2 * t + b)))) << (16 * b);
+      w |= static_cast<uint32_t>(static_cast<uint16_t>(f(q + Q * (2 * (t % G) + b)))) << (16 * b);
     return w;
   };
   FusedViterbiTables out;
@@ -401,14 +407,16 @@ std::shared_ptr<const RuntimeKernels> compiled_or_null(const std::vector<std::st
 
 // The SSV, MSV and Viterbi warp kernels for these exact stripe counts (and the SSV/MSV with
 // the table in shared memory where it fits).
+// viterbi_targets: the fused Viterbi kernel's targets per warp (0: the CUDAMPF kernel).
 std::shared_ptr<const RuntimeKernels> runtime_kernels(int msv_bits, int msv_stripes,
-                                                      int viterbi_stripes, bool fused_viterbi) {
+                                                      int viterbi_stripes, int viterbi_targets) {
   const bool bytes = msv_bits == 8;
   std::vector<std::string> names = {
       rtc::kernel_name(bytes ? "ssv_warp_kernel" : "ssv_warp_kernel_s16", msv_stripes),
       rtc::kernel_name(bytes ? "msv_warp_kernel" : "msv_warp_kernel_s16", msv_stripes),
-      rtc::kernel_name(fused_viterbi ? "viterbi_fused_kernel" : "viterbi_warp_kernel",
-                       viterbi_stripes)};
+      viterbi_targets != 0
+          ? rtc::kernel_name("viterbi_fused_kernel", {viterbi_stripes, viterbi_targets})
+          : rtc::kernel_name("viterbi_warp_kernel", viterbi_stripes)};
   if (warp_table_fits(msv_bits, msv_stripes)) {
     names.push_back(rtc::kernel_name("ssv_warp_kernel_s16_shared", msv_stripes));
     names.push_back(rtc::kernel_name("msv_warp_kernel_s16_shared", msv_stripes));
@@ -608,7 +616,6 @@ struct DeviceProfile::Tables {
   DeviceArray<uint32_t> viterbi_transitions;  // kVtCount x Q_vit x 32 words
   std::shared_ptr<const RuntimeKernels> runtime;  // null: the static kernels
   std::shared_ptr<const RuntimeKernels> runtime_multi;  // the S-lane pair; null: static
-  bool runtime_viterbi = false;  // the Viterbi filter too from `runtime` (else static)
   DeviceArray<int4> walters_transitions;       // thread per target: M records
   DeviceArray<int16_t> walters_emissions;      // thread per target: M x 32 words
   DeviceArray<uint32_t> msv_multi;            // S-lane tables: H x 32 codes x W entries
@@ -636,31 +643,47 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   tables_->bias_odds = device_copy(&profile.bias_filter.odds[0][0], 2 * size_t{kAminoKp});
   msv_stripes_ = msv_bits == 8 ? covering_stripes(M, kByteNodesPerStripe, ByteStripeCounts{})
                                 : covering_stripes(M, kWordNodesPerStripe, WordStripeCounts{});
-  viterbi_stripes_ = covering_stripes(M, kWordNodesPerStripe, WordStripeCounts{});
+  const bool fused = options_.viterbi == KernelOptions::Viterbi::kWarpFused;
+  int& T = options_.viterbi_targets_per_warp;
+  if (T == 0) T = fused ? choose_viterbi_targets_per_warp(M) : 1;
+  if (T != 1 && T != 2 && T != 4)
+    throw std::invalid_argument("viterbi_targets_per_warp must be 0, 1, 2 or 4, not " +
+                                std::to_string(T));
+  if (T != 1 && !fused)
+    throw std::invalid_argument("viterbi_targets_per_warp " + std::to_string(T) +
+                                " needs the fused Viterbi kernel (viterbi='warp_fused')");
+  const int viterbi_nodes = kWordNodesPerStripe / T;  // a stripe of one target's G threads
+  viterbi_stripes_ = T == 1 ? covering_stripes(M, viterbi_nodes, WordStripeCounts{})
+                            : covering_stripes(M, viterbi_nodes, GroupedViterbiStripeCounts{});
   // Run-time compilation where the static set has no kernel for the counts wanted: the exact
   // ones, but the SSV/MSV's past a slow count (a static kernel for them is the same code,
   // without the compilation).
   const int runtime_msv = run_time_msv_stripes(msv_bits, needed_stripes(M, msv_nodes));
-  const bool fused = options_.viterbi == KernelOptions::Viterbi::kWarpFused;
-  // The CUDAMPF Viterbi kernel (viterbi_filter.cuh, not fused) as NVRTC compiles it gave
-  // scores above the CPU's at Q = 35, 38 and 39 (and the CPU's at every other Q from 26 to 47;
-  // H100, CUDA 13.0 NVRTC, no spills; results/gpu-h100-80gb-hbm3-20261124-h/
-  // viterbi-warp-nvrtc-stripes.log; cause not found): it runs the static kernel wherever one
-  // holds the model, and NVRTC's only beyond (Q > 48).
-  const bool static_viterbi = !fused && viterbi_stripes_ != 0;
-  const int exact_viterbi =
-      static_viterbi ? viterbi_stripes_ : needed_stripes(M, kWordNodesPerStripe);
+  const int exact_viterbi = needed_stripes(M, viterbi_nodes);
   const bool static_has_them = msv_stripes_ == runtime_msv && viterbi_stripes_ == exact_viterbi;
   if (options_.runtime_compiled && !static_has_them) {
-    if (exact_viterbi > kRuntimeMaxWordStripes && runtime_compilation_works()) throw too_long(true);
-    tables_->runtime = runtime_kernels(msv_bits, runtime_msv, exact_viterbi, fused);
+    if (exact_viterbi > kRuntimeMaxWordStripes && runtime_compilation_works()) {
+      if (T != 1)
+        throw std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
+                                    ") is longer than the fused Viterbi kernels with " +
+                                    std::to_string(T) + " targets per warp take (" +
+                                    std::to_string(viterbi_nodes * kRuntimeMaxWordStripes) +
+                                    "); use fewer targets per warp");
+      throw too_long(true);
+    }
+    tables_->runtime = runtime_kernels(msv_bits, runtime_msv, exact_viterbi, fused ? T : 0);
     if (tables_->runtime) {
       msv_stripes_ = runtime_msv;
       viterbi_stripes_ = exact_viterbi;
-      tables_->runtime_viterbi = !static_viterbi;
     }
   }
   options_.runtime_compiled = tables_->runtime != nullptr;
+  if (T != 1 && viterbi_stripes_ == 0)
+    throw std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
+                                ") is longer than the fused " + "Viterbi kernels with " +
+                                std::to_string(T) + " targets per warp take without NVRTC (" +
+                                std::to_string(viterbi_nodes * kGroupedViterbiMaxStripes) +
+                                "); use fewer targets per warp");
   if (msv_stripes_ == 0 || viterbi_stripes_ == 0) throw too_long(false);
   const std::vector<uint32_t> costs = msv_bits == 8
                                           ? stripe_bytes(profile.msv, msv_stripes_)
@@ -704,22 +727,23 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   }
 
   const cpu::ViterbiProfile& vp = profile.viterbi;
-  std::vector<uint32_t> emissions;
-  for (int x = 0; x < kAminoKp; ++x)
-    append_striped_words(emissions, vp.emission_row(x), M, viterbi_stripes_);
-  tables_->viterbi_emissions = device_copy(emissions.data(), emissions.size());
-  std::vector<uint32_t> transitions;
-  // In ViterbiTransition order.
-  for (const std::vector<int16_t>* t :
-       {&vp.begin, &vp.mm, &vp.im, &vp.dm, &vp.mi, &vp.ii, &vp.md_into, &vp.dd_into})
-    append_striped_words(transitions, t->data(), M, viterbi_stripes_);
-  tables_->viterbi_transitions = device_copy(transitions.data(), transitions.size());
-  if (options_.viterbi == KernelOptions::Viterbi::kWarpFused) {
-    const FusedViterbiTables fused = fused_viterbi_tables(vp, M, viterbi_stripes_);
-    tables_->fused_viterbi = device_copy(fused.words.data(), fused.words.size());
-    tables_->fused_dd_at = fused.dd_at;
-    tables_->fused_emissions_at = fused.emissions_at;
-    tables_->fused_emission_max = fused.emission_max;
+  if (fused) {
+    const FusedViterbiTables tables = fused_viterbi_tables(vp, M, viterbi_stripes_, T);
+    tables_->fused_viterbi = device_copy(tables.words.data(), tables.words.size());
+    tables_->fused_dd_at = tables.dd_at;
+    tables_->fused_emissions_at = tables.emissions_at;
+    tables_->fused_emission_max = tables.emission_max;
+  } else {
+    std::vector<uint32_t> emissions;
+    for (int x = 0; x < kAminoKp; ++x)
+      append_striped_words(emissions, vp.emission_row(x), M, viterbi_stripes_);
+    tables_->viterbi_emissions = device_copy(emissions.data(), emissions.size());
+    std::vector<uint32_t> transitions;
+    // In ViterbiTransition order.
+    for (const std::vector<int16_t>* t :
+         {&vp.begin, &vp.mm, &vp.im, &vp.dm, &vp.mi, &vp.ii, &vp.md_into, &vp.dd_into})
+      append_striped_words(transitions, t->data(), M, viterbi_stripes_);
+    tables_->viterbi_transitions = device_copy(transitions.data(), transitions.size());
   }
   {
     // The Forward bound's tables in its slot order (forward_bound.cuh): node k = l * B + j + 1
@@ -770,6 +794,14 @@ int max_model_length(bool runtime_compiled) {
   constexpr int bytes = 24 * kByteNodesPerStripe, words = 48 * kWordNodesPerStripe;
   return std::min(bytes, words);
 }
+
+// Fused Viterbi targets per warp by model length. Two (16 threads each) up to M = 256, where
+// they cover the model in at most 8 stripes (the static kernels'): H100, NVRTC, 10 M residues
+// of mean length 350, GCUPS one / two / four per warp: M = 50 215 / 358 / 349, 100 421 / 607 /
+// 572, 150 555 / 848 / 727, 200 638 / 861 / 582, 256 817 / 841 / 720, 300 871 / 839 / 719,
+// 520 826 / 987 / 815, 800 1009 / 981 / 606 (results/gpu-h100-80gb-hbm3-20261125/
+// viterbi-targets-per-warp.log). Four never ran fastest.
+int choose_viterbi_targets_per_warp(int M) { return M <= 8 * 32 ? 2 : 1; }
 
 int choose_sequences_per_warp(int M, int msv_bits) {
   const int most = msv_bits == 8 ? 128 : kWordMultiMaxSequences;
@@ -918,6 +950,8 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
   const cpu::SearchProfile& p = dp.profile();
   const auto& tables = dp.tables();
   const bool fused = dp.options().viterbi == KernelOptions::Viterbi::kWarpFused;
+  const int fused_targets = dp.viterbi_targets_per_warp();  // a warp takes this many at once
+  const int fused_warps = (n + fused_targets - 1) / fused_targets;
   const uint32_t* fused_words = tables.fused_viterbi.get();
   const auto* fused_transitions = reinterpret_cast<const uint4*>(fused_words);
   const auto* fused_dd = reinterpret_cast<const uint2*>(fused_words + tables.fused_dd_at);
@@ -934,12 +968,11 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
     DeviceTimer timer(kStream);
     if (seconds != nullptr) timer.start();  // (timed launches wait for their kernel)
     const RuntimeKernels* rt = tables.runtime.get();
-    if (kernel == Kernel::kViterbi && !tables.runtime_viterbi) rt = nullptr;
     if (rt != nullptr) {
       // Compiled for the exact stripe counts; the Q = 2 instances give the parameter types.
       if (kernel == Kernel::kViterbi && fused)
-        launch_loaded(viterbi_fused_kernel<2>, rt->viterbi, n, fused_transitions, fused_dd,
-                      fused_emissions, tables.fused_emission_max, p.viterbi.e_move,
+        launch_loaded(viterbi_fused_kernel<2, 1>, rt->viterbi, fused_warps, fused_transitions,
+                      fused_dd, fused_emissions, tables.fused_emission_max, p.viterbi.e_move,
                       p.viterbi.ddbound, list);
       else if (kernel == Kernel::kViterbi)
         launch_loaded(viterbi_warp_kernel<2>, rt->viterbi, n, tables.viterbi_emissions.get(),
@@ -967,13 +1000,22 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
         launch_loaded(msv_warp_kernel_s16<2>, rt->msv, n, tables.msv_costs.get(), p.msv.bias,
                       p.msv.tec, list);
     } else if (kernel == Kernel::kViterbi && fused) {
-      with_stripes(dp.viterbi_stripes(), WordStripeCounts{}, [&](auto stripes) {
-        constexpr int Q = decltype(stripes)::value;
-        const auto k = viterbi_fused_kernel<Q>;
-        k<<<grid_blocks(k, n), kThreadsPerBlock, 0, kStream>>>(
+      auto launch = [&](auto stripes, auto targets) {
+        const auto k = viterbi_fused_kernel<decltype(stripes)::value, decltype(targets)::value>;
+        k<<<grid_blocks(k, fused_warps), kThreadsPerBlock, 0, kStream>>>(
             fused_transitions, fused_dd, fused_emissions, tables.fused_emission_max,
             p.viterbi.e_move, p.viterbi.ddbound, list);
-      });
+      };
+      const int Q = dp.viterbi_stripes();
+      if (fused_targets == 1)
+        with_stripes(Q, WordStripeCounts{},
+                     [&](auto q) { launch(q, std::integral_constant<int, 1>{}); });
+      else if (fused_targets == 2)
+        with_stripes(Q, GroupedViterbiStripeCounts{},
+                     [&](auto q) { launch(q, std::integral_constant<int, 2>{}); });
+      else
+        with_stripes(Q, GroupedViterbiStripeCounts{},
+                     [&](auto q) { launch(q, std::integral_constant<int, 4>{}); });
     } else if (kernel == Kernel::kViterbi) {
       with_stripes(dp.viterbi_stripes(), WordStripeCounts{}, [&](auto stripes) {
         constexpr int Q = decltype(stripes)::value;

@@ -73,6 +73,10 @@ struct KernelOptions {
   // 64 (16-bit lanes) or 128 (bytes), powers of two: S targets at once on warp-based sequence
   // blocks; 0: chosen by model length (choose_sequences_per_warp).
   int sequences_per_warp = 0;
+  // Fused Viterbi targets per warp (viterbi_fused.cuh): 1, 2 or 4, each target on 32 / T
+  // threads; 0: chosen by model length (choose_viterbi_targets_per_warp). Other Viterbi
+  // kernels take 1.
+  int viterbi_targets_per_warp = 0;
 };
 
 // One model's filter tables laid out for the chosen kernels, resident on the GPU.
@@ -88,7 +92,8 @@ class DeviceProfile {
   const KernelOptions& options() const { return options_; }
   int msv_bits() const { return options_.msv_bits; }
   int msv_stripes() const { return msv_stripes_; }
-  int viterbi_stripes() const { return viterbi_stripes_; }
+  int viterbi_stripes() const { return viterbi_stripes_; }  // of 64 / T nodes
+  int viterbi_targets_per_warp() const { return options_.viterbi_targets_per_warp; }
   int sequences_per_warp() const { return options_.sequences_per_warp; }
   int multi_stripes() const { return multi_stripes_; }  // H of the S-lane kernels (0 if S = 1)
   // The SSV too on the S-lane kernels: when S was given, or set by a search whose models share
@@ -109,6 +114,9 @@ class DeviceProfile {
   bool sequences_per_warp_given_ = false;
   std::unique_ptr<Tables> tables_;
 };
+
+// Fused Viterbi targets per warp for a model of M nodes (gpu_filters.cu: measured).
+int choose_viterbi_targets_per_warp(int M);
 
 // SSV/MSV lane width used when none is asked for, by compute capability (bench_hmm_filters.py).
 int default_msv_bits();

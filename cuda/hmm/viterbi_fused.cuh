@@ -23,7 +23,17 @@
 // then xB + B (B in [-32768, 0]) cannot wrap and needs no floor; longer targets run a copy of the
 // row loop with it (kFloorB).
 //
-// Tables (built by gpu_filters.cu), thread t, stripe q, node k = 1 + q + Q*(2t + b) in half b:
+// Targets per warp T = 1, 2 or 4 (`GpuProfile(..., viterbi_targets_per_warp=T)`): each target
+// on a group of G = 32 / T threads, the model striped over the group's G threads (Q stripes of
+// 2G nodes), every shuffle, reduction and vote within the group. A short model's row then
+// takes more stripes per thread and fewer rows' fixed work (the xE reduction, the special
+// states, the tests) per node: at M = 149, T = 2 runs Q = 5 where T = 1 runs Q = 3 with the
+// same fixed work for half as many targets. The warp runs its targets' rows together until the
+// longest ends (targets come longest first, so neighbours' lengths are close); a group past its
+// target's end, or whose target overflowed, computes rows nobody reads.
+//
+// Tables (built by gpu_filters.cu), thread t, stripe q, node k = 1 + q + Q*(2(t % G) + b) in half
+// b:
 //   transitions: uint4 at (2q)*32 + t = {B, MM, IM, DM},
 //                uint4 at (2q + 1)*32 + t = {MI, II, f(IM), f(MM)}
 //   dd:          uint2 at q*32 + t = {DD, f(DD)}; right after them the word MD at q*32 + t
@@ -68,7 +78,7 @@ __device__ __forceinline__ uint32_t raise_to_floor(uint32_t a, uint32_t t, uint3
   if constexpr (kKept) {
     return __vmaxs2(a, f);
   } else {
-    return __viaddmax_s16x2(~t, 0x80018001u, a);
+    return __viaddmax_s16x2(~t, words_min_plus_one(), a);
   }
 }
 
@@ -78,13 +88,41 @@ __device__ __forceinline__ int word_max_s16(uint32_t v) {
   return lo > hi ? lo : hi;
 }
 
-// Largest signed 16-bit lane of the warp's vector, in every thread: one REDUX on sm_80 and later.
-__device__ __forceinline__ int warp_max_s16_reduce(uint32_t v) {
+// Largest signed 16-bit lane of the group's vector (G threads), in each of its threads: one
+// REDUX on sm_80 and later for the whole warp, two for halves (each over one half's values),
+// else a butterfly within the group.
+template <int G>
+__device__ __forceinline__ int group_max_s16(uint32_t v) {
+  int m = word_max_s16(v);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  return __reduce_max_sync(kFullWarp, word_max_s16(v));
+  constexpr bool kReduce = G >= 16;
 #else
-  return warp_max_s16(v);
+  constexpr bool kReduce = false;
 #endif
+  if constexpr (kReduce && G == 32) {
+    return __reduce_max_sync(kFullWarp, m);
+  } else if constexpr (kReduce) {
+    const bool low = (threadIdx.x & 16) == 0;  // -32768: no lane is smaller
+    const int from_low = __reduce_max_sync(kFullWarp, low ? m : -32768);
+    const int from_high = __reduce_max_sync(kFullWarp, low ? -32768 : m);
+    return low ? from_low : from_high;
+  } else {
+#pragma unroll
+    for (int offset = G / 2; offset > 0; offset >>= 1)
+      m = max(m, __shfl_xor_sync(kFullWarp, m, offset));
+    return m;
+  }
+}
+
+// Whether p holds in some thread of the caller's group of G threads (every thread calls it).
+template <int G>
+__device__ __forceinline__ bool group_any(bool p) {
+  if constexpr (G == 32) {
+    return __any_sync(kFullWarp, p);
+  } else {
+    const unsigned votes = __ballot_sync(kFullWarp, p) >> (threadIdx.x & 31 & ~(G - 1));
+    return (votes & ((1u << G) - 1)) != 0;
+  }
 }
 
 // Max of the words a[0..Q) lane by lane: a tree of three-way maxes (depth log3 Q, on the path
@@ -147,7 +185,7 @@ __device__ __forceinline__ FusedStripe load_fused_stripe(const uint4* __restrict
 // last read for M[q+2]); streamed, D is a pass of its own after the row, which keeps fewer
 // values live at once (ptxas spills less for large Q). Returns the shifted M[Q-1] that stripe
 // 0's D needed (and the next row's m_first).
-template <int Q, bool kResident, bool kFloorB>
+template <int Q, int G, bool kResident, bool kFloorB>
 __device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q], uint32_t (&D)[Q],
                                               const FusedStripe (&resident)[kResident ? Q : 1],
                                               const uint4* __restrict__ tr,
@@ -187,7 +225,7 @@ __device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q]
       fmd_above = s.fmd;
     }
   }
-  const uint32_t mc_first = shift_up_s16(M[Q - 1], kNegWord);
+  const uint32_t mc_first = shift_up_s16<G>(M[Q - 1], kNegWord);
   if constexpr (kResident) {
     D[0] = add_sat_floored(mc_first, md_above, fmd_above);
   } else {
@@ -200,11 +238,11 @@ __device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q]
   return mc_first;
 }
 
-// Whether the unclamped emission add of this row wrapped in some lane, i.e. a true sum m + e
-// reached 32768 (m >= -32768 - min(e, 0)): exactly where M < max(e, 0) - 32768. With e <= 0 the
-// sum stays in [-32768, 32767] and the bound is -32768; with e > 0 an unwrapped M is >= e - 32768
-// and a wrapped one, m + e - 65536, is at most e - 32769.
-template <int Q>
+// Whether the unclamped emission add of this row wrapped in some lane of the group, i.e. a true sum
+// m + e reached 32768 (m >= -32768 - min(e, 0)): exactly where M < max(e, 0) - 32768. With e <= 0
+// the sum stays in [-32768, 32767] and the bound is -32768; with e > 0 an unwrapped M is >= e -
+// 32768 and a wrapped one, m + e - 65536, is at most e - 32769.
+template <int Q, int G>
 __device__ __forceinline__ bool row_wrapped(const uint32_t (&M)[Q], const uint2* __restrict__ e) {
   // Read again (rare rows): an opaque copy keeps the compiler from holding the row's emission
   // words in registers until here instead.
@@ -212,10 +250,10 @@ __device__ __forceinline__ bool row_wrapped(const uint32_t (&M)[Q], const uint2*
   uint32_t below = 0;
 #pragma unroll
   for (int q = 0; q < Q; ++q) {
-    const uint32_t bound = __vadd2(__vmaxs2(__ldg(e + q * 32).x, 0u), kNegWords);
+    const uint32_t bound = __vadd2(__vmaxs2(__ldg(e + q * 32).x, 0u), words_min());
     below |= __vmins2(M[q], bound) ^ bound;  // nonzero in a lane where M < bound
   }
-  return __any_sync(kFullWarp, below != 0);
+  return group_any<G>(below != 0);
 }
 
 // The D->D chain of a row as a warp scan (replaces Farrar's sweeps, which took ~4 a row on
@@ -234,9 +272,9 @@ __device__ __forceinline__ int low_s16(uint32_t v) { return static_cast<int16_t>
 __device__ __forceinline__ int high_s16(uint32_t v) { return static_cast<int16_t>(v >> 16); }
 
 // The thread's sums, and the scan's windows in the block's shared `windows` (160 ints, written
-// by warp 0; the same for every warp, so kept once and not in registers). Every thread of the
-// block calls it.
-template <int Q>
+// by warp 0; the same for every warp, so kept once and not in registers; scans within groups of
+// G threads). Every thread of the block calls it.
+template <int Q, int G>
 __device__ __forceinline__ DdChainSums dd_chain_sums(const uint2* __restrict__ my_dd, int lane,
                                                      int* windows) {
   DdChainSums c;
@@ -250,10 +288,10 @@ __device__ __forceinline__ DdChainSums dd_chain_sums(const uint2* __restrict__ m
   if (threadIdx.x < 32) {
     int w = c.half[0] + c.half[1];
 #pragma unroll
-    for (int step = 0; step < 5; ++step) {
+    for (int step = 0; (1 << step) < G; ++step) {
       windows[step * 32 + lane] = w;
-      const int up = __shfl_up_sync(kFullWarp, w, 1 << step);
-      if (lane >= (1 << step)) w += up;
+      const int up = __shfl_up_sync(kFullWarp, w, 1 << step, G);
+      if ((lane & (G - 1)) >= (1 << step)) w += up;
     }
   }
   __syncthreads();
@@ -261,8 +299,8 @@ __device__ __forceinline__ DdChainSums dd_chain_sums(const uint2* __restrict__ m
   return c;
 }
 
-// D after every D->D path of the row (HMMER's lazy F, computed at once).
-template <int Q>
+// D after every D->D path of the row (HMMER's lazy F, computed at once), in each group.
+template <int Q, int G>
 __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint2* __restrict__ my_dd,
                                          const DdChainSums& sums, int lane) {
   // The words {DD, floor} are read in each pass, not held (large Q would spill): an opaque copy
@@ -277,12 +315,13 @@ __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint2* __restri
   const int a0 = low_s16(D[Q - 1]), a1 = high_s16(D[Q - 1]);
   int through = max(a1, a0 + sums.half[1]);  // out of this thread, from its halves alone
 #pragma unroll
-  for (int step = 0; step < 5; ++step) {
-    const int up = __shfl_up_sync(kFullWarp, through, 1 << step);
-    if (lane >= (1 << step)) through = max(through, up + sums.windows[step * 32 + lane]);
+  for (int step = 0; (1 << step) < G; ++step) {
+    const int up = __shfl_up_sync(kFullWarp, through, 1 << step, G);
+    if ((lane & (G - 1)) >= (1 << step))
+      through = max(through, up + sums.windows[step * 32 + lane]);
   }
-  int into0 = __shfl_up_sync(kFullWarp, through, 1);
-  if (lane == 0) into0 = -32768;
+  int into0 = __shfl_up_sync(kFullWarp, through, 1, G);
+  if ((lane & (G - 1)) == 0) into0 = -32768;
   into0 = max(into0, -32768);
   const int into1 = max(a0, into0 + sums.half[0]);  // >= -32768 as a0 is
   const uint32_t carry =
@@ -296,15 +335,16 @@ __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint2* __restri
   }
 }
 
-// One target: the final xC, or INT_MAX on word overflow. ncj_move = the target's N/C/J MOVE
-// word; emission_max = the largest emission word of the model.
-template <int Q, bool kResident, bool kFloorB>
+// One target per group: its final xC, or INT_MAX on word overflow. L = the group's target
+// length, rows = the longest of the warp's targets (warp-uniform); ncj_move = the target's
+// N/C/J MOVE word; emission_max = the largest emission word of the model.
+template <int Q, int G, bool kResident, bool kFloorB>
 __device__ __forceinline__ int fused_target(
     const FusedStripe (&resident)[kResident ? Q : 1], const uint4* __restrict__ my_transitions,
     const uint2* __restrict__ my_dd, const uint32_t* __restrict__ my_md,
     const uint2* __restrict__ my_emissions, const DdChainSums& dd_sums, int lane,
-    const uint8_t* __restrict__ seq, int64_t L, int ncj_move, int emission_max, int e_move,
-    int ddbound) {
+    const uint8_t* __restrict__ seq, int64_t L, int64_t rows, int ncj_move, int emission_max,
+    int e_move, int ddbound) {
   constexpr int kBaseW = 12000;
   constexpr int kNeg = -32768;
   uint32_t M[Q], I[Q], D[Q];
@@ -313,10 +353,13 @@ __device__ __forceinline__ int fused_target(
   const int xN = kBaseW;  // N.LOOP = 0: xN never changes
   int xB = xN + ncj_move, xJ = kNeg, xC = kNeg;
   int high = xN;                 // >= every M, I, D and xB value so far
+  bool overflowed = false;       // the group's target ended as an overflow
   uint32_t m_first = kNegWords;  // the previous row's M[Q-1] shifted one word up
   // Each row's residue is loaded (one broadcast byte) a row ahead, off the row's critical path.
   int x_next = L > 0 ? __ldg(seq) : 0;
-  for (int64_t i = 0; i < L; ++i) {
+  for (int64_t i = 0; i < rows; ++i) {
+    // Group-uniform. A whole warp's target stops at its overflow, so only groups test it.
+    const bool live = G == 32 || (i < L && !overflowed);
     const uint2* e = my_emissions + x_next * (Q * 32);
     if (i + 1 < L) x_next = __ldg(seq + i + 1);
     // Streamed transitions are read again every row: an opaque copy of the pointer keeps the
@@ -324,36 +367,48 @@ __device__ __forceinline__ int fused_target(
     const uint4* tr = my_transitions;
     const uint32_t* md = my_md;
     if constexpr (!kResident) asm volatile("" : "+l"(tr), "+l"(md));
-    const uint32_t i_first = shift_up_s16(I[Q - 1], kNegWord);
-    const uint32_t d_first = shift_up_s16(D[Q - 1], kNegWord);
-    m_first = fused_row<Q, kResident, kFloorB>(M, I, D, resident, tr, md, e, splat_s16(xB), m_first,
-                                               i_first, d_first);
-    // Warp-uniform: high and emission_max are the same in every thread.
-    if (high + emission_max >= 32767 && row_wrapped(M, e)) return INT_MAX;
-    const int xE = warp_max_s16_reduce(words_max_s16(M));
-    if (xE >= 32767) return INT_MAX;
-    high = high > xE ? high : xE;
-    xC = xC > xE + e_move ? xC : xE + e_move;
-    xJ = xJ > xE + e_move ? xJ : xE + e_move;
-    xB = (xJ > xN ? xJ : xN) + ncj_move;
+    const uint32_t i_first = shift_up_s16<G>(I[Q - 1], kNegWord);
+    const uint32_t d_first = shift_up_s16<G>(D[Q - 1], kNegWord);
+    m_first = fused_row<Q, G, kResident, kFloorB>(M, I, D, resident, tr, md, e, splat_s16(xB),
+                                                  m_first, i_first, d_first);
+    // high and emission_max are the same in every thread of a group.
+    const bool near_ceiling = live && high + emission_max >= 32767;
+    bool overflow = false;
+    if (__any_sync(kFullWarp, near_ceiling)) overflow = row_wrapped<Q, G>(M, e) && near_ceiling;
+    const int xE = group_max_s16<G>(words_max_s16(M));
+    overflow = overflow || (live && xE >= 32767);
+    if (__any_sync(kFullWarp, overflow)) {
+      overflowed = overflowed || overflow;
+      if (__all_sync(kFullWarp, overflowed || i + 1 >= L)) break;
+    }
+    if (live && !overflow) {
+      high = high > xE ? high : xE;
+      xC = xC > xE + e_move ? xC : xE + e_move;
+      xJ = xJ > xE + e_move ? xJ : xE + e_move;
+      xB = (xJ > xN ? xJ : xN) + ncj_move;
+    }
     // HMMER's lazy-F test (max over the row of the M->D values + ddbound > xB), decided by a
-    // vote on each thread's own maximum; result neutral (spec 5.5).
-    if (__any_sync(kFullWarp, word_max_s16(words_max_s16(D)) + ddbound > xB)) {
-      dd_chain(D, my_dd, dd_sums, lane);
+    // vote on each thread's own maximum; result neutral (spec 5.5), so a group whose test
+    // fails may run the chain with one whose test holds.
+    if (__any_sync(kFullWarp, live && word_max_s16(words_max_s16(D)) + ddbound > xB)) {
+      dd_chain<Q, G>(D, my_dd, dd_sums, lane);
     }
   }
-  return xC;
+  return overflowed ? INT_MAX : xC;
 }
 
 // param = the target's N/C/J MOVE word; emission_max = the largest emission word of the model.
-// Result: final xC, or INT_MAX on word overflow.
-// Q = 3 (M 129-192) is held to 6 blocks an SM (80 registers, one 8-byte spill; 89 and 5 blocks
-// otherwise).
-template <int Q>
-__global__ void __launch_bounds__(128, Q == 3 ? 6 : 0)
+// Result: final xC, or INT_MAX on word overflow. T targets per warp (see the top): warp w of
+// the list's ceil(n / T) takes targets wT .. wT + T - 1, group g of the warp target wT + g.
+// Q = 3 (M 129-192) at T = 1 is held to 6 blocks an SM (80 registers, one 8-byte spill; 89 and
+// 5 blocks otherwise).
+template <int Q, int T>
+__global__ void __launch_bounds__(128, Q == 3 && T == 1 ? 6 : 0)
     viterbi_fused_kernel(const uint4* __restrict__ transitions, const uint2* __restrict__ dd,
                          const uint2* __restrict__ emissions, int emission_max, int e_move,
                          int ddbound, TargetList list) {
+  static_assert(T == 1 || T == 2 || T == 4, "1, 2 or 4 targets per warp");
+  constexpr int G = 32 / T;  // threads per target
   constexpr bool kResident = Q <= kFusedResidentStripes;
   const int lane = threadIdx.x & 31;
   const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
@@ -366,21 +421,32 @@ __global__ void __launch_bounds__(128, Q == 3 ? 6 : 0)
     for (int q = 0; q < Q; ++q) resident[q] = load_fused_stripe<true>(my_transitions, my_md, q);
   }
   __shared__ int dd_windows[5 * 32];
-  const DdChainSums dd_sums = dd_chain_sums<Q>(dd + lane, lane, dd_windows);
-  for (int w = warp; w < list.n; w = next_target(list, w, warps)) {
-    const int id = list.ids[w];
-    const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
+  const DdChainSums dd_sums = dd_chain_sums<Q, G>(dd + lane, lane, dd_windows);
+  const int warp_targets = (list.n + T - 1) / T;
+  for (int w = warp; w < warp_targets; w = next_target(list, w, warps)) {
+    const int j = w * T + lane / G;  // this group's target in the list
+    const bool real = j < list.n;    // the list's last warp may have fewer than T
+    const int id = real ? list.ids[j] : 0;
+    const int64_t begin = real ? list.offsets[id] : 0;
+    const int64_t L = real ? list.offsets[id + 1] - begin : 0;
     const uint8_t* seq = list.residues + begin;
-    const int ncj_move = list.param[w];
-    // xB >= xN + ncj_move in every row, xN = 12000 (warp-uniform).
-    const int result = 12000 + ncj_move >= 0
-                           ? fused_target<Q, kResident, false>(
-                                 resident, my_transitions, dd + lane, my_md, emissions + lane,
-                                 dd_sums, lane, seq, L, ncj_move, emission_max, e_move, ddbound)
-                           : fused_target<Q, kResident, true>(
-                                 resident, my_transitions, dd + lane, my_md, emissions + lane,
-                                 dd_sums, lane, seq, L, ncj_move, emission_max, e_move, ddbound);
-    if (lane == 0) list.out[w] = result;
+    const int ncj_move = real ? list.param[j] : 0;
+    int64_t rows = L;
+#pragma unroll
+    for (int offset = G; offset < 32; offset <<= 1) {
+      const int64_t other = __shfl_xor_sync(kFullWarp, rows, offset);
+      rows = rows > other ? rows : other;
+    }
+    // xB >= xN + ncj_move in every row, xN = 12000: xB + B cannot wrap where that is >= 0.
+    const int result =
+        !__any_sync(kFullWarp, 12000 + ncj_move < 0)
+            ? fused_target<Q, G, kResident, false>(resident, my_transitions, dd + lane, my_md,
+                                                   emissions + lane, dd_sums, lane, seq, L, rows,
+                                                   ncj_move, emission_max, e_move, ddbound)
+            : fused_target<Q, G, kResident, true>(resident, my_transitions, dd + lane, my_md,
+                                                  emissions + lane, dd_sums, lane, seq, L, rows,
+                                                  ncj_move, emission_max, e_move, ddbound);
+    if ((lane & (G - 1)) == 0 && real) list.out[j] = result;
   }
 }
 

@@ -32,10 +32,12 @@ __device__ __forceinline__ uint32_t shift_up_u8(uint32_t v, uint32_t first) {
   return (v << 8) | (below >> 24);
 }
 
-// The same for 16-bit lanes.
+// The same for 16-bit lanes, in every group of kGroup threads (a power of two) holding one
+// vector each: the group's first thread receives `first`.
+template <int kGroup = 32>
 __device__ __forceinline__ uint32_t shift_up_s16(uint32_t v, uint32_t first) {
-  uint32_t below = __shfl_up_sync(kFullWarp, v, 1);
-  if ((threadIdx.x & 31) == 0) below = first << 16;
+  uint32_t below = __shfl_up_sync(kFullWarp, v, 1, kGroup);
+  if ((threadIdx.x & (kGroup - 1)) == 0) below = first << 16;
   return (v << 16) | (below >> 16);
 }
 
@@ -65,10 +67,22 @@ __device__ __forceinline__ int warp_max_s16(uint32_t v) {
 constexpr uint32_t kWordsMin = 0x80008000u;  // -32768 in both lanes
 constexpr uint32_t kWordsMax = 0x7fff7fffu;  // 32767 in both lanes
 
+// The constant operands of packed 16-bit adds, read from constant memory instead of written
+// as immediates. ptxas (CUDA 13.0, sm_90a) sometimes drops or halves the immediate of a
+// VIADD.16x2 or VIADDMNMX.S16x2 that shares it with others: the fused Viterbi kernel had
+// `VIADD.16x2 R, R, 0x0` for ~t + 0x80018001 at 10 stripes and `VIADDMNMX.S16x2 R, R, 0x8001,
+// R` at 11 (floors off by 0x8001 in a lane: scores above the CPU's), as in
+// triton-lang/triton#11581. It cannot fold a load from constant memory into an immediate.
+static __constant__ uint32_t kPackedAddOperands[2] = {0x80018001u, 0x80008000u};
+__device__ __forceinline__ uint32_t words_min_plus_one() { return kPackedAddOperands[0]; }
+__device__ __forceinline__ uint32_t words_min() { return kPackedAddOperands[1]; }
+
 // -32768 - x and 32767 - x per lane, exact when the result fits (x <= 0, resp. x >= 0): in
 // 16-bit arithmetic they are ~x + 0x8001 and ~x + 0x8000 (there is no 16x2 subtract).
-__device__ __forceinline__ uint32_t min_word_minus(uint32_t x) { return __vadd2(~x, 0x80018001u); }
-__device__ __forceinline__ uint32_t max_word_minus(uint32_t x) { return __vadd2(~x, 0x80008000u); }
+__device__ __forceinline__ uint32_t min_word_minus(uint32_t x) {
+  return __vadd2(~x, words_min_plus_one());
+}
+__device__ __forceinline__ uint32_t max_word_minus(uint32_t x) { return __vadd2(~x, words_min()); }
 
 // sat(a + t) when every lane of t is <= 0 (transition words): max(a, -32768 - t) + t.
 __device__ __forceinline__ uint32_t add_sat_nonpositive_s16(uint32_t a, uint32_t t) {

@@ -226,7 +226,8 @@ class GpuProfile:
     faster one; viterbi 'warp', 'thread' or 'warp_fused' (a warp per target with the
     saturating adds fused into DPX instructions); runtime_compiled: NVRTC kernels for the exact
     stripe count where the static set lacks it; sequences_per_warp: SSV/MSV targets per warp,
-    1 to 64 (16-bit) or 128 (8-bit), 0: by model length)."""
+    1 to 64 (16-bit) or 128 (8-bit), 0: by model length; viterbi_targets_per_warp: fused
+    Viterbi targets per warp, 1, 2 or 4, 0: by model length)."""
 
     def __init__(
         self,
@@ -235,6 +236,7 @@ class GpuProfile:
         viterbi: str = "auto",
         sequences_per_warp: int = 0,
         runtime_compiled: bool = True,
+        viterbi_targets_per_warp: int = 0,
     ) -> None: ...
     @property
     def runtime_compiled(self) -> bool: ...
@@ -247,6 +249,8 @@ class GpuProfile:
     @property
     def sequences_per_warp(self) -> int: ...
     @property
+    def viterbi_targets_per_warp(self) -> int: ...
+    @property
     def multi_stripes(self) -> int: ...
     @property
     def ssv_multi(self) -> bool:
@@ -256,6 +260,7 @@ class GpuProfile:
     def ssv_multi(self, on: bool) -> None: ...
 
 def gpu_choose_sequences_per_warp(M: int, msv_bits: int = 16) -> int: ...
+def gpu_choose_viterbi_targets_per_warp(M: int) -> int: ...
 
 gpu_max_model_length: int
 gpu_static_max_model_length: int
