@@ -156,18 +156,32 @@ void with_stripes(int stripes, std::integer_sequence<int, Qs...>, F&& f) {
   if (!found) throw std::logic_error("no kernel for " + std::to_string(stripes) + " stripes");
 }
 
-// Persistent grid: exactly the warps that fit on the device at once (CUDAMPF), fewer when there
-// are fewer targets.
-template <class Kernel>
-int grid_blocks(Kernel kernel, int targets) {
+// Blocks of kernel f (`threads` each, with `shared_bytes` of dynamic shared memory, allowed
+// above the default 48 KB limit) that stay resident on the whole device at once; at least one
+// per multiprocessor.
+int resident_blocks(const void* f, int threads, int shared_bytes) {
+  if (shared_bytes > 48 * 1024)
+    GPUSEQ_CUDA_CHECK(
+        cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
   int device = 0, sms = 0, per_sm = 0;
   GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
   GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   GPUSEQ_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreadsPerBlock, 0));
-  const int warps_per_block = kThreadsPerBlock / 32;
-  const int needed = (targets + warps_per_block - 1) / warps_per_block;
-  return std::max(1, std::min(std::max(per_sm, 1) * sms, needed));
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, threads, shared_bytes));
+  return std::max(per_sm, 1) * sms;
+}
+
+// Persistent grid of blocks of `threads`: exactly the warps that fit on the device at once
+// (CUDAMPF), fewer when there are fewer warps' worth of work.
+int grid_blocks(const void* f, int warps, int threads = kThreadsPerBlock, int shared_bytes = 0) {
+  const int warps_per_block = threads / 32;
+  const int needed = (warps + warps_per_block - 1) / warps_per_block;
+  return std::max(1, std::min(resident_blocks(f, threads, shared_bytes), needed));
+}
+
+template <class... Params>
+int grid_blocks(void (*kernel)(Params...), int warps) {
+  return grid_blocks(reinterpret_cast<const void*>(kernel), warps);
 }
 
 // Byte tables: word of thread t, stripe q, residue x at (x*Q + q)*32 + t; node j (0-based) in
@@ -455,17 +469,7 @@ void launch_with_shared_table(void (*signature)(Params...), const void* f, int n
   std::tuple<Params...> values(args...);
   std::array<void*, sizeof...(Params)> pointers{};
   std::apply([&](auto&... v) { pointers = {static_cast<void*>(&v)...}; }, values);
-  if (table_bytes > 48 * 1024)  // above the default limit of dynamic shared memory
-    GPUSEQ_CUDA_CHECK(
-        cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, table_bytes));
-  int device = 0, sms = 0, per_sm = 0;
-  GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
-  GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  GPUSEQ_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, kSharedTableThreads, table_bytes));
-  constexpr int kWarpsPerBlock = kSharedTableThreads / 32;
-  const int blocks =
-      std::max(1, std::min(std::max(per_sm, 1) * sms, (n + kWarpsPerBlock - 1) / kWarpsPerBlock));
+  const int blocks = grid_blocks(f, n, kSharedTableThreads, table_bytes);
   GPUSEQ_CUDA_CHECK(cudaLaunchKernel(f, dim3(blocks), dim3(kSharedTableThreads), pointers.data(),
                                      table_bytes, kStream));
 }
@@ -1198,17 +1202,10 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
   }
   constexpr int kWarpsPerBlock = kMultiThreadsPerBlock / 32;
   const int shared_bytes = multi_shared_table_bytes(S, dp.multi_stripes());
-  if (shared_bytes > 48 * 1024)  // above the default limit of dynamic shared memory
-    GPUSEQ_CUDA_CHECK(
-        cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
-  int device = 0, sms = 0, per_sm = 0;
-  GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
-  GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  GPUSEQ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, kMultiThreadsPerBlock,
-                                                                  shared_bytes));
   // Blocks are planned for the warps this kernel keeps resident (planned for more, the last
   // wave runs part-empty: 12.0 against 9.1 TCUPS at M = 150, S = 16, one block per SM).
-  const int resident_warps = std::max(per_sm, 1) * sms * kWarpsPerBlock;
+  const int resident_warps =
+      resident_blocks(f, kMultiThreadsPerBlock, shared_bytes) * kWarpsPerBlock;
 
   // The SSV's blocks (every model's SSV runs on the same targets) come from the targets'
   // cache, filled once; the MSV's (different targets for each model) are this launch's own.
