@@ -657,6 +657,12 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
     throw std::invalid_argument("viterbi_targets_per_warp " + std::to_string(T) +
                                 " needs the fused Viterbi kernel (viterbi='warp_fused')");
   const int viterbi_nodes = kWordNodesPerStripe / T;  // a stripe of one target's G threads
+  auto too_long_for_groups = [&](int longest, const char* how) {
+    return std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
+                                 ") is longer than the fused Viterbi kernels with " +
+                                 std::to_string(T) + " targets per warp take" + how + " (" +
+                                 std::to_string(longest) + "); use fewer targets per warp");
+  };
   viterbi_stripes_ = T == 1 ? covering_stripes(M, viterbi_nodes, WordStripeCounts{})
                             : covering_stripes(M, viterbi_nodes, GroupedViterbiStripeCounts{});
   // Run-time compilation where the static set has no kernel for the counts wanted: the exact
@@ -667,12 +673,7 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   const bool static_has_them = msv_stripes_ == runtime_msv && viterbi_stripes_ == exact_viterbi;
   if (options_.runtime_compiled && !static_has_them) {
     if (exact_viterbi > kRuntimeMaxWordStripes && runtime_compilation_works()) {
-      if (T != 1)
-        throw std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
-                                    ") is longer than the fused Viterbi kernels with " +
-                                    std::to_string(T) + " targets per warp take (" +
-                                    std::to_string(viterbi_nodes * kRuntimeMaxWordStripes) +
-                                    "); use fewer targets per warp");
+      if (T != 1) throw too_long_for_groups(viterbi_nodes * kRuntimeMaxWordStripes, "");
       throw too_long(true);
     }
     tables_->runtime = runtime_kernels(msv_bits, runtime_msv, exact_viterbi, fused ? T : 0);
@@ -683,11 +684,7 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   }
   options_.runtime_compiled = tables_->runtime != nullptr;
   if (T != 1 && viterbi_stripes_ == 0)
-    throw std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
-                                ") is longer than the fused " + "Viterbi kernels with " +
-                                std::to_string(T) + " targets per warp take without NVRTC (" +
-                                std::to_string(viterbi_nodes * kGroupedViterbiMaxStripes) +
-                                "); use fewer targets per warp");
+    throw too_long_for_groups(viterbi_nodes * kGroupedViterbiMaxStripes, " without NVRTC");
   if (msv_stripes_ == 0 || viterbi_stripes_ == 0) throw too_long(false);
   const std::vector<uint32_t> costs = msv_bits == 8
                                           ? stripe_bytes(profile.msv, msv_stripes_)
@@ -805,7 +802,9 @@ int max_model_length(bool runtime_compiled) {
 // 572, 150 555 / 848 / 727, 200 638 / 861 / 582, 256 817 / 841 / 720, 300 871 / 839 / 719,
 // 520 826 / 987 / 815, 800 1009 / 981 / 606 (results/gpu-h100-80gb-hbm3-20261125/
 // viterbi-targets-per-warp.log). Four never ran fastest.
-int choose_viterbi_targets_per_warp(int M) { return M <= 8 * 32 ? 2 : 1; }
+int choose_viterbi_targets_per_warp(int M) {
+  return M <= kGroupedViterbiMaxStripes * (kWordNodesPerStripe / 2) ? 2 : 1;
+}
 
 int choose_sequences_per_warp(int M, int msv_bits) {
   const int most = msv_bits == 8 ? 128 : kWordMultiMaxSequences;
