@@ -314,8 +314,9 @@ def test_warp_kernels_read_long_tables_from_shared_memory_or_l1_with_the_same_sc
 def test_cuda_mpf_viterbi_equals_cpu_at_every_stripe_count_from_26():
     """The CUDAMPF Viterbi kernel (viterbi="warp", not fused) as NVRTC compiles it for every
     stripe count from 26 to 48 and beyond the static kernels (49, 56, 64): the CPU's scores.
-    Before its packed adds took their constants from constant memory (warp_lanes.cuh), ptxas
-    dropped part of an immediate at Q = 35, 38 and 39 and the scores came out higher."""
+    Before its packed adds took their constants from constant memory (warp_lanes.cuh), its
+    scores came out higher at Q = 35, 38 and 39, most likely from the ptxas defect that file
+    works around (the SASS of those builds was not inspected)."""
     for Q in [*range(26, 49), 49, 56, 64]:
         M = 64 * (Q - 1) + 17
         profile, residues, offsets = _model_and_targets(M, M)
