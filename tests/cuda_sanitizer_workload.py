@@ -186,12 +186,16 @@ if want("slane"):
         cpu = core.run_cascade(profile, db.residues, db.offsets, 0.02, 1e-3, True, 2)
         failures += not np.array_equal(gpu["stage"], cpu["stage"])
 # The fused Viterbi kernel (cuda/hmm/viterbi_fused.cuh): transitions in registers (M up to
-# 768) and read every row (800: 13 stripes, NVRTC only; 3000), static and NVRTC kernels; with
-# 2 and 4 targets per warp on short models (45 targets: the last warp's groups partly empty).
+# 1024) and read every row (1100: 18 stripes, NVRTC only; 3000), static and NVRTC kernels; with
+# 2 and 4 targets per warp on short models (46 targets: the last warp's groups partly empty);
+# rows with and without floors (the `*` and `~` rows keep them).
 if want("fused"):
-    cases = [(M, 1) for M in (1, 130, 800, 3000)] + [(1, 2), (130, 2), (250, 2), (1, 4), (100, 4)]
+    cases = [(M, 1) for M in (1, 130, 800, 1100, 3000)]
+    cases += [(1, 2), (130, 2), (250, 2), (1, 4), (100, 4)]
     for M, T in cases:
-        hmm, db, profile = sampled_case(M, M + 3, rng.integers(0, 2000, 42), lambda c: [c * 2])
+        hmm, db, profile = sampled_case(
+            M, M + 3, rng.integers(0, 2000, 42), lambda c: [c * 2, "*" + c + "~~" + c]
+        )
         targets = core.GpuTargets(db.residues, db.offsets)
         cpu = core.filter_scores(profile, "viterbi", db.residues, db.offsets)
         for runtime_compiled in (True, False):

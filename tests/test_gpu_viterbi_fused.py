@@ -69,12 +69,12 @@ def _sampled_model(M: int, seed: int):
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_80"])
 def test_kernel_compiles_under_nvrtc(arch):
     """The embedded header instantiates for stripe counts no static kernel has, with the
-    transitions in registers (9, 12) and read every row (13, 64), with 1, 2 and 4 targets per
+    transitions in registers (9, 16) and read every row (17, 64), with 1, 2 and 4 targets per
     warp."""
     info = _core.nvrtc_info()
     if not info["available"]:
         pytest.skip(f"libnvrtc is not installed here: {info['reason']}")
-    pairs = [(9, 1), (12, 1), (13, 1), (64, 1), (9, 2), (13, 2), (5, 4), (20, 4)]
+    pairs = [(9, 1), (16, 1), (17, 1), (64, 1), (9, 2), (17, 2), (5, 4), (20, 4)]
     names = [f"{NS}viterbi_fused_kernel<{q}, {t}>" for q, t in pairs]
     image, lowered = _core.nvrtc_compile(names, arch, cache=False)
     assert image[:4] == b"\x7fELF"
@@ -112,7 +112,7 @@ def test_equals_cpu_on_every_model(corpora, targets_per_warp):
 @pytest.mark.parametrize(
     "M",
     # Stripe boundaries as in test_gpu_filters.py, the last model with its transitions in
-    # registers (768 = 12 stripes) and the first without (769), and the largest static model
+    # registers (1024 = 16 stripes) and the first without (1025), and the largest static model
     # (3072 = 48 stripes).
     [
         1,
@@ -129,7 +129,7 @@ def test_equals_cpu_on_every_model(corpora, targets_per_warp):
         383,
         640,
         768,
-        769,
+        1024,
         1025,
         1537,
         2048,
@@ -155,9 +155,9 @@ def test_every_stripe_count_and_model_boundary(M, runtime_compiled):
 
 # Stripes of 32 nodes (T = 2) and 16 (T = 4): one node more or less than a whole number of
 # them, the last static count (8) and past it (NVRTC only), the last model with its transitions
-# in registers (12 stripes) and the first without.
-_GROUPED_CASES = [(2, m) for m in (1, 2, 31, 32, 33, 64, 65, 149, 255, 256, 257, 384, 385, 1025)]
-_GROUPED_CASES += [(4, m) for m in (1, 15, 16, 17, 33, 64, 100, 128, 129, 192, 193, 500)]
+# in registers (16 stripes) and the first without.
+_GROUPED_CASES = [(2, m) for m in (1, 2, 31, 32, 33, 64, 65, 149, 255, 256, 257, 512, 513, 1025)]
+_GROUPED_CASES += [(4, m) for m in (1, 15, 16, 17, 33, 64, 100, 128, 129, 192, 256, 257, 500)]
 
 
 @pytest.mark.cuda
@@ -263,6 +263,57 @@ def test_scores_on_both_sides_of_the_overflow_level(name, targets_per_warp):
     best_xe = (cpu[finite].astype(np.float64) + 3) * scale + 12000 - ncj - profile.e_move_w
     emission_max = int(np.asarray(profile.viterbi_emissions).max())
     assert (best_xe + emission_max >= 32767 + 2).sum() >= 2
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("name", ["fn3", "globins4", "Pkinase", "M400", "M1000"])
+def test_rows_without_floors_take_every_target_here(name):
+    """The bound of the kernel's rows without floors (viterbi_fused.cuh) holds for targets of
+    HMMER's longest length, 100,000, with the tutorial models and sampled ones up to the
+    kernel's last model with its transitions in registers: the tests here run those rows."""
+    if name.startswith("M"):
+        hmm = _sampled_model(int(name[1:]), 5)
+    else:
+        with HMMFile(HMMER_EXAMPLES / "tutorial" / f"{name}.hmm") as f:
+            hmm = next(iter(f))
+    gp = _core.GpuProfile(search_profile(hmm), viterbi="warp_fused", viterbi_targets_per_warp=1)
+    assert gp.viterbi_fast_min_move <= _core.SearchProfile.ncj_move_w(100000)
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("targets_per_warp", TARGETS_PER_WARP)
+@pytest.mark.parametrize("without_floors", [True, False])
+def test_rows_after_weak_residues_keep_their_floors(targets_per_warp, without_floors):
+    """`*` and `~` have a -32768 emission at every node: in their rows M may be -32768, so a
+    warp with such a residue in a target keeps its floors in every row. Homologs with such
+    residues alone, in pairs, in runs, first, last and every third, and targets of nothing
+    else, beside targets without (warps of both kinds); equal to the CPU with the rows
+    without floors and with floors in every row."""
+    rng = np.random.default_rng(17 + targets_per_warp)
+    for hmm in (_sampled_model(120, 21), _sampled_model(700, 22)):
+        if hmm.M > _longest_for(targets_per_warp):
+            continue
+        consensus = hmm.consensus.upper()
+        seqs = []
+        for weak in ("*", "~"):
+            for gap in (1, 2, 3, 7, 40):
+                s = list(plant(rng, consensus))
+                for i in range(int(rng.integers(0, gap)), len(s), gap):
+                    s[i] = weak
+                seqs.append("".join(s))
+            seqs += [weak + consensus, consensus + weak, weak * 3 + consensus[:60] + weak * 2]
+            seqs += [weak, weak * 5, consensus[: hmm.M // 2] + weak + consensus[hmm.M // 2 :]]
+        seqs += [plant(rng, consensus) for _ in range(5)]
+        seqs += random_proteins(rng, 20, mean_length=200)
+        _core.gpu_viterbi_rows_without_floors(without_floors)
+        try:
+            gpu, cpu, _ = _fused_vs_cpu(
+                search_profile(hmm), *_digitize(seqs), targets_per_warp=targets_per_warp
+            )
+        finally:
+            _core.gpu_viterbi_rows_without_floors(True)
+        _assert_equal(f"M={hmm.M}", gpu, cpu)
+        assert np.isfinite(cpu).sum() > 20
 
 
 @pytest.mark.cuda

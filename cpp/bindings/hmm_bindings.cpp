@@ -282,6 +282,9 @@ void bind_gpu_hmm(py::module_& m) {
       .def_property_readonly("sequences_per_warp", &gh::DeviceProfile::sequences_per_warp)
       .def_property_readonly("viterbi_targets_per_warp",
                              &gh::DeviceProfile::viterbi_targets_per_warp)
+      .def_property_readonly("viterbi_fast_min_move", &gh::DeviceProfile::viterbi_fast_min_move,
+                             "The least N/C/J MOVE word of a target whose Viterbi rows the fused "
+                             "kernel runs without floors (2**31 - 1: never).")
       .def_property_readonly("multi_stripes", &gh::DeviceProfile::multi_stripes)
       .def_property("ssv_multi", &gh::DeviceProfile::ssv_multi, &gh::DeviceProfile::set_ssv_multi,
                     "The SSV too on the S-lane kernels (True when sequences_per_warp was "
@@ -335,6 +338,11 @@ void bind_gpu_hmm(py::module_& m) {
       "Testing and benchmark hook: whether the 16-bit SSV/MSV warp kernels of long models "
       "(25 stripes and more) read their table from shared memory where it fits (the default) "
       "or from L1.");
+  m.def(
+      "gpu_viterbi_rows_without_floors", [](bool on) { gh::set_viterbi_rows_without_floors(on); },
+      py::arg("on"),
+      "Testing and benchmark hook: whether the fused Viterbi kernel runs the rows that may go "
+      "without floors so (the default) or keeps the floors in every row.");
   m.def(
       "gpu_filter_scores",
       [](const gh::DeviceProfile& dp, const GpuTargets& t, const std::string& which,

@@ -81,6 +81,12 @@ std::atomic<bool>& warp_tables_in_shared_switch() {
   return on;
 }
 
+// Testing and benchmark hook (off: every row of the fused Viterbi kernel keeps its floors).
+std::atomic<bool>& viterbi_rows_without_floors_switch() {
+  static std::atomic<bool> on{true};
+  return on;
+}
+
 int warp_table_bytes(int Q) { return kAminoKp * Q * 32 * 4; }
 
 bool warp_table_fits(int msv_bits, int Q) {
@@ -265,18 +271,62 @@ void append_striped_words(std::vector<uint32_t>& out, const int16_t* by_node, in
 // The fused Viterbi kernel's tables (viterbi_fused.cuh), in one buffer of words: transitions
 // (two uint4 per stripe and thread), D->D (a uint2 per stripe and thread), M->D (a word per
 // stripe and thread), then emissions (a uint2 per residue, stripe and thread); nodes striped as
-// in append_striped_words, padding -32768 (its floors 0). Every section is a whole number of
-// uint4, so each starts aligned.
+// in append_striped_words, padding as the kernel's header says. Every section is a whole number
+// of uint4, so each starts aligned.
 struct FusedViterbiTables {
   std::vector<uint32_t> words;
   size_t dd_at = 0, emissions_at = 0;  // in words
   int emission_max = 0;                // the largest emission word of the model
+  // Rows without floors (viterbi_fused.cuh): the least ncj_move they take, and the residues
+  // with a -32768 emission.
+  int fast_min_move = 0;
+  uint32_t weak_residues = 0;
 };
+
+// M->D into the first padding node. Its D = M_M + this (the next padding nodes' D copy it, by
+// M->D and D->D words 0 from a padding M of -32768): at most the row's best M less 16384, so
+// that HMMER's lazy-F test (max D + ddbound > xB) does not run the D->D chain for it; any word
+// from -32768 up would do in rows with floors, and in those without, M_M + this must not wrap.
+constexpr int kPaddingMd = -16384;
+
+// The bound of the kernel's "Rows without floors": with xB >= X in every row (X = 12000 +
+// ncj_move), every M of a real node is >= X + B + E (B, E: the least B->M and emission words
+// of the residues other than the weak ones), every I of a node below M >= that + the least
+// M->I, every D of a node from 2 on >= that + the least M->D; each sum of such a value and a
+// transition it meets must stay >= -32768. Returns the least ncj_move for which all do.
+int fused_fast_min_move(const cpu::ViterbiProfile& vp, int M, uint32_t weak_residues) {
+  auto least = [&](const std::vector<int16_t>& v, int from) {  // over nodes from + 1 .. M
+    int m = 0;
+    for (int j = from; j < M; ++j) m = std::min(m, static_cast<int>(v[j]));
+    return m;
+  };
+  int e_least = 0;
+  for (int x = 0; x < kAminoKp; ++x)
+    if (!((weak_residues >> x) & 1u))
+      for (int j = 0; j < M; ++j)
+        e_least = std::min(e_least, static_cast<int>(vp.emission_row(x)[j]));
+  int i_least_mi = 0, i_least_ii = 0;  // over the nodes with an I (1 .. M - 1)
+  for (int j = 0; j + 1 < M; ++j) {
+    i_least_mi = std::min(i_least_mi, static_cast<int>(vp.mi[j]));
+    i_least_ii = std::min(i_least_ii, static_cast<int>(vp.ii[j]));
+  }
+  const int b = least(vp.begin, 0);
+  const int m = b + e_least;               // M - X
+  const int i = m + i_least_mi;            // I - X
+  const int d = m + least(vp.md_into, 1);  // D - X (nodes 2 .. M)
+  // Sums (less X) that must stay >= -32768: B's, M's, M + MM, I + IM, I + II, D + DM, D + DD;
+  // DM and DD from node 3 on (those out of D_1 are 0).
+  const int lowest = std::min({b, m, m + least(vp.mm, 1), m + kPaddingMd, i, i + least(vp.im, 1),
+                               i + i_least_ii, d, d + least(vp.dm, 2), d + least(vp.dd_into, 2)});
+  return -32768 - lowest - 12000;
+}
 
 FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, int Q, int T) {
   // -32768 - t: the floor of a saturating add of t <= 0 (every transition word is).
   auto floor_of = [](int t) { return -32768 - t; };
-  auto value = [M](const std::vector<int16_t>& by_node, int j) {
+  // Words whose source is always -32768 (into node 1; out of D_1): 0, as the kernel's header says.
+  auto value = [M](const std::vector<int16_t>& by_node, int j, int always_neg_below = 0) {
+    if (j < always_neg_below) return 0;
     return j < M ? static_cast<int>(by_node[j]) : static_cast<int>(cpu::kWordNegInf);
   };
   // Word of thread t at stripe q: node j = q + Q*(2g + b) in half b, from f(j), g = t's place
@@ -290,40 +340,54 @@ FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, in
   };
   FusedViterbiTables out;
   std::vector<uint32_t>& words = out.words;
+  const std::vector<int16_t>&mm = vp.mm, &im = vp.im, &dm = vp.dm;
+  auto mm_w = [&](int j) { return value(mm, j, 1); };
+  auto im_w = [&](int j) { return value(im, j, 1); };
+  auto dm_w = [&](int j) { return value(dm, j, 2); };
   for (int q = 0; q < Q; ++q)
     for (int g = 0; g < 2; ++g)
       for (int t = 0; t < 32; ++t) {
         if (g == 0) {
-          for (const std::vector<int16_t>* v : {&vp.begin, &vp.mm, &vp.im, &vp.dm})
-            words.push_back(word(q, t, [&](int j) { return value(*v, j); }));
+          words.push_back(word(q, t, [&](int j) { return value(vp.begin, j); }));
+          words.push_back(word(q, t, mm_w));
+          words.push_back(word(q, t, im_w));
+          words.push_back(word(q, t, dm_w));
         } else {
-          for (const std::vector<int16_t>* v : {&vp.mi, &vp.ii})
-            words.push_back(word(q, t, [&](int j) { return value(*v, j); }));
-          for (const std::vector<int16_t>* v : {&vp.im, &vp.mm})
-            words.push_back(word(q, t, [&](int j) { return floor_of(value(*v, j)); }));
+          words.push_back(word(q, t, [&](int j) { return value(vp.mi, j); }));
+          words.push_back(word(q, t, [&](int j) { return value(vp.ii, j); }));
+          words.push_back(word(q, t, [&](int j) { return floor_of(im_w(j)); }));
+          words.push_back(word(q, t, [&](int j) { return floor_of(mm_w(j)); }));
         }
       }
+  // Into the padding's D: from M_M by kPaddingMd, then 0 (see fused_fast_min_move).
+  auto dd_w = [&](int j) { return j < M ? value(vp.dd_into, j, 2) : 0; };
+  auto md_w = [&](int j) { return j < M ? value(vp.md_into, j, 1) : j == M ? kPaddingMd : 0; };
   out.dd_at = words.size();
   for (int q = 0; q < Q; ++q)
     for (int t = 0; t < 32; ++t) {
-      words.push_back(word(q, t, [&](int j) { return value(vp.dd_into, j); }));
-      words.push_back(word(q, t, [&](int j) { return floor_of(value(vp.dd_into, j)); }));
+      words.push_back(word(q, t, dd_w));
+      words.push_back(word(q, t, [&](int j) { return floor_of(dd_w(j)); }));
     }
   for (int q = 0; q < Q; ++q)  // right after D->D: the kernel finds it there
-    for (int t = 0; t < 32; ++t)
-      words.push_back(word(q, t, [&](int j) { return value(vp.md_into, j); }));
+    for (int t = 0; t < 32; ++t) words.push_back(word(q, t, md_w));
   out.emissions_at = words.size();
   out.emission_max = cpu::kWordNegInf;
   for (int x = 0; x < kAminoKp; ++x) {
     const int16_t* e = vp.emission_row(x);
-    auto emission = [&](int j) { return j < M ? static_cast<int>(e[j]) : -32768; };
-    for (int j = 0; j < M; ++j) out.emission_max = std::max(out.emission_max, emission(j));
+    for (int j = 0; j < M; ++j) {
+      out.emission_max = std::max(out.emission_max, static_cast<int>(e[j]));
+      if (e[j] == cpu::kWordNegInf) out.weak_residues |= 1u << x;
+    }
+    // Padding: e = 1 with floor 32767 (its M wraps to -32768 in every row).
+    auto emission = [&](int j) { return j < M ? static_cast<int>(e[j]) : 1; };
+    auto floor = [&](int j) { return j < M ? floor_of(std::min(emission(j), 0)) : 32767; };
     for (int q = 0; q < Q; ++q)
       for (int t = 0; t < 32; ++t) {
         words.push_back(word(q, t, emission));
-        words.push_back(word(q, t, [&](int j) { return floor_of(std::min(emission(j), 0)); }));
+        words.push_back(word(q, t, floor));
       }
   }
+  out.fast_min_move = fused_fast_min_move(vp, M, out.weak_residues);
   return out;
 }
 
@@ -628,6 +692,8 @@ struct DeviceProfile::Tables {
   DeviceArray<float> bias_odds;  // bias_filter.cuh: BiasFilterModel::odds
   size_t fused_dd_at = 0, fused_emissions_at = 0;
   int fused_emission_max = 0;
+  int fused_fast_min_move = 0;
+  uint32_t fused_weak_residues = 0;
 };
 
 DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOptions& options)
@@ -734,6 +800,8 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
     tables_->fused_dd_at = tables.dd_at;
     tables_->fused_emissions_at = tables.emissions_at;
     tables_->fused_emission_max = tables.emission_max;
+    tables_->fused_fast_min_move = tables.fast_min_move;
+    tables_->fused_weak_residues = tables.weak_residues;
   } else {
     std::vector<uint32_t> emissions;
     for (int x = 0; x < kAminoKp; ++x)
@@ -788,6 +856,15 @@ void DeviceProfile::set_ssv_multi(bool on) {
 void set_allocation_limit_for_tests(size_t bytes) { allocation_limit_for_tests().store(bytes); }
 
 void set_warp_tables_in_shared(bool on) { warp_tables_in_shared_switch().store(on); }
+
+void set_viterbi_rows_without_floors(bool on) { viterbi_rows_without_floors_switch().store(on); }
+
+int DeviceProfile::viterbi_fast_min_move() const {
+  if (options_.viterbi != KernelOptions::Viterbi::kWarpFused ||
+      viterbi_stripes_ > kFusedResidentStripes)
+    return INT_MAX;
+  return tables_->fused_fast_min_move;
+}
 
 int max_model_length(bool runtime_compiled) {
   if (runtime_compiled && runtime_compilation_works())
@@ -960,6 +1037,8 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
   const auto* fused_dd = reinterpret_cast<const uint2*>(fused_words + tables.fused_dd_at);
   const auto* fused_emissions =
       reinterpret_cast<const uint2*>(fused_words + tables.fused_emissions_at);
+  const int fast_min_move =
+      viterbi_rows_without_floors_switch().load() ? tables.fused_fast_min_move : INT_MAX;
   // The 16-bit SSV/MSV tables of long models are read from shared memory where they fit.
   const bool shared_table = kernel != Kernel::kViterbi && warp_tables_in_shared_switch().load() &&
                             warp_table_fits(dp.msv_bits(), dp.msv_stripes());
@@ -976,7 +1055,7 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
       if (kernel == Kernel::kViterbi && fused)
         launch_loaded(viterbi_fused_kernel<2, 1>, rt->viterbi, fused_warps, fused_transitions,
                       fused_dd, fused_emissions, tables.fused_emission_max, p.viterbi.e_move,
-                      p.viterbi.ddbound, list);
+                      p.viterbi.ddbound, fast_min_move, tables.fused_weak_residues, list);
       else if (kernel == Kernel::kViterbi)
         launch_loaded(viterbi_warp_kernel<2>, rt->viterbi, n, tables.viterbi_emissions.get(),
                       tables.viterbi_transitions.get(), p.viterbi.e_move, p.viterbi.ddbound,
@@ -1007,7 +1086,7 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
         const auto k = viterbi_fused_kernel<decltype(stripes)::value, decltype(targets)::value>;
         k<<<grid_blocks(k, fused_warps), kThreadsPerBlock, 0, kStream>>>(
             fused_transitions, fused_dd, fused_emissions, tables.fused_emission_max,
-            p.viterbi.e_move, p.viterbi.ddbound, list);
+            p.viterbi.e_move, p.viterbi.ddbound, fast_min_move, tables.fused_weak_residues, list);
       };
       const int Q = dp.viterbi_stripes();
       if (fused_targets == 1)

@@ -94,6 +94,9 @@ class DeviceProfile {
   int msv_stripes() const { return msv_stripes_; }
   int viterbi_stripes() const { return viterbi_stripes_; }  // of 64 / T nodes
   int viterbi_targets_per_warp() const { return options_.viterbi_targets_per_warp; }
+  // The least N/C/J MOVE word of a target whose rows the fused Viterbi kernel runs without
+  // floors (viterbi_fused.cuh; INT_MAX where it never does: not fused, or streamed words).
+  int viterbi_fast_min_move() const;
   int sequences_per_warp() const { return options_.sequences_per_warp; }
   int multi_stripes() const { return multi_stripes_; }  // H of the S-lane kernels (0 if S = 1)
   // The SSV too on the S-lane kernels: when S was given, or set by a search whose models share
@@ -127,6 +130,10 @@ void set_allocation_limit_for_tests(size_t bytes);
 // Testing and benchmark hook: whether the 16-bit SSV/MSV warp kernels of long models read their
 // table from shared memory where it fits (on, the default) or from L1.
 void set_warp_tables_in_shared(bool on);
+
+// Testing and benchmark hook: whether the fused Viterbi kernel runs the rows that may go without
+// floors so (on, the default) or keeps them in every row.
+void set_viterbi_rows_without_floors(bool on);
 
 // Longest model the kernels take (a longer one is searched by the CPU filters): with
 // runtime_compiled, the NVRTC kernels' limit while NVRTC works, else the static kernels'.

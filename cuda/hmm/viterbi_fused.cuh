@@ -7,10 +7,10 @@
 // [-32768, 0]) sat(a + t) = max(a, f) + t, and that add cannot wrap. Hence
 //   max(sat(a + t), c) = __viaddmax_s16x2(__vmaxs2(a, f), t, c)
 // exactly: two instructions per candidate where add_sat_nonpositive_s16 and a max take five.
-// Neither t nor f depends on the row: while Q <= kFusedResidentStripes every thread keeps its
-// stripes' words and floors in registers for the whole launch; above, it reads the words (and
-// the floors of MM and IM) from L1 every row and raises a to f in one VIADDMNMX
-// (~t + 0x8001 = f) after a NOT.
+// While Q <= kFusedResidentStripes every thread keeps its stripes' words in registers for the
+// whole launch and raises a to f in one VIADDMNMX (~t + 0x8001 = f) after a NOT, in the rows
+// that need floors at all (most need none: "Rows without floors" below); above, it reads the
+// words (and the floors of MM and IM) from L1 every row.
 //
 // Emissions (e of either sign). The lower floor max(m, -32768 - min(e, 0)) is stored beside e and
 // is the first operand of the candidates' max; the upper clamp at 32767 - e is never applied:
@@ -38,7 +38,24 @@
 //                uint4 at (2q + 1)*32 + t = {MI, II, f(IM), f(MM)}
 //   dd:          uint2 at q*32 + t = {DD, f(DD)}; right after them the word MD at q*32 + t
 //   emissions:   uint2 at (x*Q + q)*32 + t = {e, f(min(e, 0))}
-// f(t) = -32768 - t per lane; nodes past M: -32768 in every word (floors 0), as viterbi_filter.cuh.
+// f(t) = -32768 - t per lane. Nodes past M: emission 1 with floor 32767, so that their M =
+// max(32767, ...) + 1 wraps to exactly -32768 in every row, whatever their other values; M->D
+// -16384 into the first (kPaddingMd in gpu_filters.cu), then M->D and D->D 0, so that their D
+// is at most D_M or M_M - 16384 and hardly ever runs the lazy-F chain by itself; other
+// transitions -32768. Words whose source is always -32768 (into node 1 from node 0; out of D_1,
+// which nothing enters) are 0: -32768 + 0 is what HMMER's saturated sum is.
+//
+// Rows without floors. With the transitions in registers (Q <= kFusedResidentStripes) a warp
+// whose targets all have ncj_move >= fast_min_move (a bound the host computes from the model,
+// fused_fast_min_move in gpu_filters.cu) and no weak residue (`weak_residues`, those with a
+// -32768 emission at some node: gap, `*`, `~`; their rows may hold M = -32768) runs its rows
+// after the first two (the -32768 of row 0 is still in I there) with no floors at all: every M
+// is then >= xB + B + e (B, e: the model's least entry and emission words) and every I and D
+// >= such an M plus one transition, so no sum of a value and a transition can fall below
+// -32768 and the floors change nothing. I_M (no transition leaves it but into the padding) and
+// the padding's I and D may then wrap: nothing real reads them, and the padding's M is -32768
+// whatever they hold. A row without floors takes 8 instructions per word where one with
+// computed floors takes 14; the other warps keep them in every row.
 #pragma once
 
 #ifndef __CUDACC_RTC__
@@ -52,34 +69,22 @@
 
 namespace gpuseq::cuda::hmm {
 
-// Largest stripe count whose transition words and floors (13 words per stripe) stay in
-// registers with the 3 row words per stripe: ptxas (CUDA 13.0, sm_90a) gives 103 registers at
-// Q = 4, 187 at 8, 225 at 10, 252 at 12, no spills; streamed, 137 at 14, 185 at 24, and spills
-// from 28 (12 bytes; 260 at 40, 976 at 48).
-constexpr int kFusedResidentStripes = 12;
+// Largest stripe count whose transition words (7 per stripe, no floors) stay in registers with
+// the 3 row words per stripe: ptxas (CUDA 13.0, sm_90a, T = 1) gives 80 registers at Q = 4,
+// 134 at 8, 210 at 12, 248 at 16, no spills; 255 and 188 bytes of spills at 19, 412 at 20.
+constexpr int kFusedResidentStripes = 16;
 
-// -32768 - t per lane, for transition words t <= 0.
-__device__ __forceinline__ uint32_t saturation_floor(uint32_t t) { return min_word_minus(t); }
-
-// max(sat(a + t), c) for t <= 0, f = saturation_floor(t): a raised to f, so a + t cannot wrap.
+// max(sat(a + t), c) for t <= 0, f = -32768 - t per lane: a raised to f, so a + t cannot wrap.
 __device__ __forceinline__ uint32_t add_sat_max(uint32_t a, uint32_t t, uint32_t f, uint32_t c) {
   return __viaddmax_s16x2(__vmaxs2(a, f), t, c);
 }
 
-// sat(a + t) for t <= 0, f = saturation_floor(t).
-__device__ __forceinline__ uint32_t add_sat_floored(uint32_t a, uint32_t t, uint32_t f) {
-  return __vadd2(__vmaxs2(a, f), t);
-}
-
-// max(a, saturation_floor(t)): from the floor kept in a register, or computed from t in one
-// VIADDMNMX (after a NOT) as ~t + 0x8001 = -32768 - t per lane.
-template <bool kKept>
-__device__ __forceinline__ uint32_t raise_to_floor(uint32_t a, uint32_t t, uint32_t f) {
-  if constexpr (kKept) {
-    return __vmaxs2(a, f);
-  } else {
-    return __viaddmax_s16x2(~t, words_min_plus_one(), a);
-  }
+// max(a, -32768 - t) per lane for t <= 0, in one VIADDMNMX (after a NOT): ~t + 0x8001. The
+// opaque copy of t keeps the compiler from hoisting the floor out of the row loop into a
+// register of its own (a register per word held for the rare rows that need it).
+__device__ __forceinline__ uint32_t raise_to_floor(uint32_t a, uint32_t t) {
+  asm volatile("" : "+r"(t));
+  return __viaddmax_s16x2(~t, words_min_plus_one(), a);
 }
 
 // The larger of a thread's two signed 16-bit lanes.
@@ -145,16 +150,15 @@ __device__ __forceinline__ uint32_t words_max_s16(const uint32_t (&a)[Q]) {
   }
 }
 
-// One stripe's transition words of a thread, with the floors of their saturating adds (B's is
-// not kept: xB + B needs none but for very long targets, which compute it).
+// One stripe's transition words of a thread; streamed, also the floors of MM and IM stored
+// beside them (the others are computed where used).
 struct FusedStripe {
-  uint32_t b, mm, fmm, im, fim, dm, fdm, mi, fmi, ii, fii, md, fmd;
+  uint32_t b, mm, fmm, im, fim, dm, mi, ii, md;
 };
 
-// `tr` and `md` are the tables already offset by the thread's lane. With kFloors false, only
-// the floors of MM and IM (stored in the table) are set, and not MD: the other floors are
-// computed where used (raise_to_floor), D in a pass of its own (fused_row).
-template <bool kFloors>
+// `tr` and `md` are the tables already offset by the thread's lane; md is read only for the
+// resident words (streamed, D is a pass of its own after the row, fused_row).
+template <bool kMd>
 __device__ __forceinline__ FusedStripe load_fused_stripe(const uint4* __restrict__ tr,
                                                          const uint32_t* __restrict__ md, int q) {
   const uint4 into_m = __ldg(tr + (2 * q) * 32), rest = __ldg(tr + (2 * q + 1) * 32);
@@ -167,15 +171,21 @@ __device__ __forceinline__ FusedStripe load_fused_stripe(const uint4* __restrict
   s.ii = rest.y;
   s.fim = rest.z;
   s.fmm = rest.w;
-  s.md = s.fdm = s.fmi = s.fii = s.fmd = 0;
-  if constexpr (kFloors) {
-    s.md = __ldg(md + q * 32);
-    s.fdm = saturation_floor(s.dm);
-    s.fmi = saturation_floor(s.mi);
-    s.fii = saturation_floor(s.ii);
-    s.fmd = saturation_floor(s.md);
-  }
+  s.md = kMd ? __ldg(md + q * 32) : 0;
   return s;
+}
+
+// a raised to the floor of t where the row keeps floors (kFloors): from the stored floor f
+// (kStored) or computed from t; else a itself (see "Rows without floors" at the top).
+template <bool kFloors, bool kStored = false>
+__device__ __forceinline__ uint32_t lift(uint32_t a, uint32_t t, uint32_t f = 0) {
+  if constexpr (!kFloors) {
+    return a;
+  } else if constexpr (kStored) {
+    return __vmaxs2(a, f);
+  } else {
+    return raise_to_floor(a, t);
+  }
 }
 
 // One row: M and I from the previous row's M, I, D (stripe 0's predecessors m_first, i_first,
@@ -183,9 +193,10 @@ __device__ __forceinline__ FusedStripe load_fused_stripe(const uint4* __restrict
 // M[q-1], I[q-1], D[q-1] are still the previous row's when read. With the transitions in
 // registers D[q+1] takes this row's M[q] as soon as it exists (the previous row's D[q+1] was
 // last read for M[q+2]); streamed, D is a pass of its own after the row, which keeps fewer
-// values live at once (ptxas spills less for large Q). Returns the shifted M[Q-1] that stripe
-// 0's D needed (and the next row's m_first).
-template <int Q, int G, bool kResident, bool kFloorB>
+// values live at once (ptxas spills less for large Q). kFloors: each sum of a value and a
+// transition floored (always when streamed). Returns the shifted M[Q-1] that stripe 0's D
+// needed (and the next row's m_first).
+template <int Q, int G, bool kResident, bool kFloors, bool kFloorB>
 __device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q], uint32_t (&D)[Q],
                                               const FusedStripe (&resident)[kResident ? Q : 1],
                                               const uint4* __restrict__ tr,
@@ -193,8 +204,9 @@ __device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q]
                                               const uint2* __restrict__ e, uint32_t xBv,
                                               uint32_t m_first, uint32_t i_first,
                                               uint32_t d_first) {
-  constexpr bool kKept = kResident;      // floors in registers, or computed where used
-  uint32_t md_above = 0, fmd_above = 0;  // stripe q+1's M->D word and floor
+  static_assert(kResident || kFloors, "streamed rows keep their floors");
+  constexpr bool kStored = !kResident;  // the floors of MM and IM come with streamed words
+  uint32_t md_above = 0;                // stripe q+1's M->D word
 #pragma unroll
   for (int q = Q - 1; q >= 0; --q) {
     FusedStripe s;
@@ -206,33 +218,32 @@ __device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q]
     const uint32_t mp = q ? M[q - 1] : m_first;
     const uint32_t ip = q ? I[q - 1] : i_first;
     const uint32_t dp = q ? D[q - 1] : d_first;
-    I[q] = __viaddmax_s16x2(raise_to_floor<kKept>(M[q], s.mi, s.fmi), s.mi,
-                            __vadd2(raise_to_floor<kKept>(I[q], s.ii, s.fii), s.ii));
+    I[q] =
+        __viaddmax_s16x2(lift<kFloors>(M[q], s.mi), s.mi, __vadd2(lift<kFloors>(I[q], s.ii), s.ii));
     const uint2 em = __ldg(e + q * 32);  // {e, floor of min(e, 0)}
     // Each candidate saturated, their max with the emission floor, then + e (see the top).
     // With the transitions in registers B comes last, as only it waits for the previous row's
     // reduction (xB); streamed, first (ptxas then holds fewer values at once: fewer spills).
-    const uint32_t b_from = kFloorB ? raise_to_floor<false>(xBv, s.b, 0u) : xBv;
+    const uint32_t b_from = kFloorB ? raise_to_floor(xBv, s.b) : xBv;
     uint32_t m = kResident ? em.y : __viaddmax_s16x2(b_from, s.b, em.y);
-    m = add_sat_max(mp, s.mm, s.fmm, m);
-    m = add_sat_max(ip, s.im, s.fim, m);
-    m = __viaddmax_s16x2(raise_to_floor<kKept>(dp, s.dm, s.fdm), s.dm, m);
+    m = __viaddmax_s16x2(lift<kFloors, kStored>(mp, s.mm, s.fmm), s.mm, m);
+    m = __viaddmax_s16x2(lift<kFloors, kStored>(ip, s.im, s.fim), s.im, m);
+    m = __viaddmax_s16x2(lift<kFloors>(dp, s.dm), s.dm, m);
     if constexpr (kResident) m = __viaddmax_s16x2(b_from, s.b, m);
     M[q] = __vadd2(m, em.x);
     if constexpr (kResident) {
-      if (q + 1 < Q) D[q + 1] = add_sat_floored(M[q], md_above, fmd_above);
+      if (q + 1 < Q) D[q + 1] = __vadd2(lift<kFloors>(M[q], md_above), md_above);
       md_above = s.md;
-      fmd_above = s.fmd;
     }
   }
   const uint32_t mc_first = shift_up_s16<G>(M[Q - 1], kNegWord);
   if constexpr (kResident) {
-    D[0] = add_sat_floored(mc_first, md_above, fmd_above);
+    D[0] = __vadd2(lift<kFloors>(mc_first, md_above), md_above);
   } else {
 #pragma unroll
     for (int q = Q - 1; q >= 0; --q) {
       const uint32_t t = __ldg(md + q * 32);
-      D[q] = __vadd2(raise_to_floor<false>(q ? M[q - 1] : mc_first, t, 0u), t);
+      D[q] = __vadd2(raise_to_floor(q ? M[q - 1] : mc_first, t), t);
     }
   }
   return mc_first;
@@ -241,7 +252,8 @@ __device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q]
 // Whether the unclamped emission add of this row wrapped in some lane of the group, i.e. a true sum
 // m + e reached 32768 (m >= -32768 - min(e, 0)): exactly where M < max(e, 0) - 32768. With e <= 0
 // the sum stays in [-32768, 32767] and the bound is -32768; with e > 0 an unwrapped M is >= e -
-// 32768 and a wrapped one, m + e - 65536, is at most e - 32769.
+// 32768 and a wrapped one, m + e - 65536, is at most e - 32769. The padding's M, -32768 by its
+// wrapped add (floor 32767, the only positive floor), is not checked.
 template <int Q, int G>
 __device__ __forceinline__ bool row_wrapped(const uint32_t (&M)[Q], const uint2* __restrict__ e) {
   // Read again (rare rows): an opaque copy keeps the compiler from holding the row's emission
@@ -250,8 +262,10 @@ __device__ __forceinline__ bool row_wrapped(const uint32_t (&M)[Q], const uint2*
   uint32_t below = 0;
 #pragma unroll
   for (int q = 0; q < Q; ++q) {
-    const uint32_t bound = __vadd2(__vmaxs2(__ldg(e + q * 32).x, 0u), words_min());
-    below |= __vmins2(M[q], bound) ^ bound;  // nonzero in a lane where M < bound
+    const uint2 em = __ldg(e + q * 32);
+    const uint32_t bound = __vadd2(__vmaxs2(em.x, 0u), words_min());
+    const uint32_t real = ~__vcmpgts2(em.y, 0u);      // 0xffff in a lane of a node <= M
+    below |= (__vmins2(M[q], bound) ^ bound) & real;  // nonzero in a lane where M < bound
   }
   return group_any<G>(below != 0);
 }
@@ -299,8 +313,14 @@ __device__ __forceinline__ DdChainSums dd_chain_sums(const uint2* __restrict__ m
   return c;
 }
 
+// max(D + t, c), saturated where the row keeps its floors (f: t's).
+template <bool kFloors>
+__device__ __forceinline__ uint32_t dd_step(uint32_t d, uint2 t, uint32_t c) {
+  return kFloors ? add_sat_max(d, t.x, t.y, c) : __viaddmax_s16x2(d, t.x, c);
+}
+
 // D after every D->D path of the row (HMMER's lazy F, computed at once), in each group.
-template <int Q, int G>
+template <int Q, int G, bool kFloors>
 __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint2* __restrict__ my_dd,
                                          const DdChainSums& sums, int lane) {
   // The words {DD, floor} are read in each pass, not held (large Q would spill): an opaque copy
@@ -308,10 +328,7 @@ __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint2* __restri
   const uint2* dd = my_dd;
   asm volatile("" : "+l"(dd));
 #pragma unroll
-  for (int q = 1; q < Q; ++q) {
-    const uint2 t = __ldg(dd + q * 32);
-    D[q] = add_sat_max(D[q - 1], t.x, t.y, D[q]);
-  }
+  for (int q = 1; q < Q; ++q) D[q] = dd_step<kFloors>(D[q - 1], __ldg(dd + q * 32), D[q]);
   const int a0 = low_s16(D[Q - 1]), a1 = high_s16(D[Q - 1]);
   int through = max(a1, a0 + sums.half[1]);  // out of this thread, from its halves alone
 #pragma unroll
@@ -329,35 +346,45 @@ __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint2* __restri
   dd = my_dd;
   asm volatile("" : "+l"(dd));
 #pragma unroll
-  for (int q = 0; q < Q; ++q) {
-    const uint2 t = __ldg(dd + q * 32);
-    D[q] = add_sat_max(q ? D[q - 1] : carry, t.x, t.y, D[q]);
-  }
+  for (int q = 0; q < Q; ++q)
+    D[q] = dd_step<kFloors>(q ? D[q - 1] : carry, __ldg(dd + q * 32), D[q]);
 }
 
-// One target per group: its final xC, or INT_MAX on word overflow. L = the group's target
-// length, rows = the longest of the warp's targets (warp-uniform); ncj_move = the target's
-// N/C/J MOVE word; emission_max = the largest emission word of the model.
+// One target per group, row by row: M, I, D and the special states of the group's target.
+// L = its length, rows = the longest of the warp's targets (warp-uniform); ncj_move = its N/C/J
+// MOVE word; emission_max = the largest emission word of the model.
 template <int Q, int G, bool kResident, bool kFloorB>
-__device__ __forceinline__ int fused_target(
-    const FusedStripe (&resident)[kResident ? Q : 1], const uint4* __restrict__ my_transitions,
-    const uint2* __restrict__ my_dd, const uint32_t* __restrict__ my_md,
-    const uint2* __restrict__ my_emissions, const DdChainSums& dd_sums, int lane,
-    const uint8_t* __restrict__ seq, int64_t L, int64_t rows, int ncj_move, int emission_max,
-    int e_move, int ddbound) {
-  constexpr int kBaseW = 12000;
-  constexpr int kNeg = -32768;
+struct FusedTarget {
+  const FusedStripe (&resident)[kResident ? Q : 1];
+  const uint4* __restrict__ my_transitions;
+  const uint2* __restrict__ my_dd;
+  const uint32_t* __restrict__ my_md;
+  const uint2* __restrict__ my_emissions;
+  const DdChainSums& dd_sums;
+  int lane;
+  const uint8_t* __restrict__ seq;
+  int64_t L;
+  int ncj_move, emission_max, e_move, ddbound;
+
+  static constexpr int kBaseW = 12000;
+  static constexpr int xN = kBaseW;  // N.LOOP = 0: xN never changes
   uint32_t M[Q], I[Q], D[Q];
-#pragma unroll
-  for (int q = 0; q < Q; ++q) M[q] = I[q] = D[q] = kNegWords;
-  const int xN = kBaseW;  // N.LOOP = 0: xN never changes
-  int xB = xN + ncj_move, xJ = kNeg, xC = kNeg;
+  int xB = xN + ncj_move, xJ = -32768, xC = -32768;
   int high = xN;                 // >= every M, I, D and xB value so far
   bool overflowed = false;       // the group's target ended as an overflow
   uint32_t m_first = kNegWords;  // the previous row's M[Q-1] shifted one word up
   // Each row's residue is loaded (one broadcast byte) a row ahead, off the row's critical path.
-  int x_next = L > 0 ? __ldg(seq) : 0;
-  for (int64_t i = 0; i < rows; ++i) {
+  int x_next = 0;
+
+  __device__ __forceinline__ void start() {
+#pragma unroll
+    for (int q = 0; q < Q; ++q) M[q] = I[q] = D[q] = kNegWords;
+    x_next = L > 0 ? __ldg(seq) : 0;
+  }
+
+  // Row i, with or without floors (kFloors); true when the warp is done.
+  template <bool kFloors>
+  __device__ __forceinline__ bool row(int64_t i) {
     // Group-uniform. A whole warp's target stops at its overflow, so only groups test it.
     const bool live = G == 32 || (i < L && !overflowed);
     const uint2* e = my_emissions + x_next * (Q * 32);
@@ -369,8 +396,8 @@ __device__ __forceinline__ int fused_target(
     if constexpr (!kResident) asm volatile("" : "+l"(tr), "+l"(md));
     const uint32_t i_first = shift_up_s16<G>(I[Q - 1], kNegWord);
     const uint32_t d_first = shift_up_s16<G>(D[Q - 1], kNegWord);
-    m_first = fused_row<Q, G, kResident, kFloorB>(M, I, D, resident, tr, md, e, splat_s16(xB),
-                                                  m_first, i_first, d_first);
+    m_first = fused_row<Q, G, kResident, kFloors, kFloorB>(
+        M, I, D, resident, tr, md, e, splat_s16(xB), m_first, i_first, d_first);
     // high and emission_max are the same in every thread of a group.
     const bool near_ceiling = live && high + emission_max >= 32767;
     bool overflow = false;
@@ -379,7 +406,7 @@ __device__ __forceinline__ int fused_target(
     overflow = overflow || (live && xE >= 32767);
     if (__any_sync(kFullWarp, overflow)) {
       overflowed = overflowed || overflow;
-      if (__all_sync(kFullWarp, overflowed || i + 1 >= L)) break;
+      if (__all_sync(kFullWarp, overflowed || i + 1 >= L)) return true;
     }
     if (live && !overflow) {
       high = high > xE ? high : xE;
@@ -390,14 +417,36 @@ __device__ __forceinline__ int fused_target(
     // HMMER's lazy-F test (max over the row of the M->D values + ddbound > xB), decided by a
     // vote on each thread's own maximum; result neutral (spec 5.5), so a group whose test
     // fails may run the chain with one whose test holds.
-    if (__any_sync(kFullWarp, live && word_max_s16(words_max_s16(D)) + ddbound > xB)) {
-      dd_chain<Q, G>(D, my_dd, dd_sums, lane);
-    }
+    if (__any_sync(kFullWarp, live && word_max_s16(words_max_s16(D)) + ddbound > xB))
+      dd_chain<Q, G, kFloors>(D, my_dd, dd_sums, lane);
+    return false;
   }
-  return overflowed ? INT_MAX : xC;
-}
 
-// param = the target's N/C/J MOVE word; emission_max = the largest emission word of the model.
+  // Every row: the final xC, or INT_MAX on word overflow. fast: the warp runs its rows after
+  // the first two without floors (resident words only; see the top). Rows 0 and 1 keep their
+  // floors (the -32768 of row 0 is still in I): then either the others without, or all with
+  // (a loop each, so that neither pays for the other).
+  __device__ __forceinline__ int run(int64_t rows, bool fast) {
+    start();
+    int64_t i = 0;
+    bool done = false;
+    for (; i < rows && i < 2 && !done; ++i) done = row<true>(i);
+    if constexpr (kResident && !kFloorB) {
+      if (fast) {
+        // Two rows an iteration: ptxas then alternates the row's registers instead of copying
+        // ~25 words back at the end of each (ptxas 13.0, Q = 10: 720 -> 681 instructions).
+#pragma unroll 2
+        for (; i < rows && !done; ++i) done = row<false>(i);
+        return overflowed ? INT_MAX : xC;
+      }
+    }
+    for (; i < rows && !done; ++i) done = row<true>(i);
+    return overflowed ? INT_MAX : xC;
+  }
+};
+
+// param = the target's N/C/J MOVE word; emission_max = the largest emission word of the model;
+// fast_min_move and weak_residues: see "Rows without floors" at the top.
 // Result: final xC, or INT_MAX on word overflow. T targets per warp (see the top): warp w of
 // the list's ceil(n / T) takes targets wT .. wT + T - 1, group g of the warp target wT + g.
 // Q = 3 (M 129-192) at T = 1 is held to 6 blocks an SM (80 registers, one 8-byte spill; 89 and
@@ -406,7 +455,7 @@ template <int Q, int T>
 __global__ void __launch_bounds__(128, Q == 3 && T == 1 ? 6 : 0)
     viterbi_fused_kernel(const uint4* __restrict__ transitions, const uint2* __restrict__ dd,
                          const uint2* __restrict__ emissions, int emission_max, int e_move,
-                         int ddbound, TargetList list) {
+                         int ddbound, int fast_min_move, uint32_t weak_residues, TargetList list) {
   static_assert(T == 1 || T == 2 || T == 4, "1, 2 or 4 targets per warp");
   constexpr int G = 32 / T;  // threads per target
   constexpr bool kResident = Q <= kFusedResidentStripes;
@@ -437,15 +486,28 @@ __global__ void __launch_bounds__(128, Q == 3 && T == 1 ? 6 : 0)
       const int64_t other = __shfl_xor_sync(kFullWarp, rows, offset);
       rows = rows > other ? rows : other;
     }
+    // Rows without floors: for every target of the warp ncj_move >= fast_min_move, and no
+    // residue weak (its rows may hold M = -32768; each group reads its target once here).
+    bool fast = __all_sync(kFullWarp, !real || ncj_move >= fast_min_move);
+    if (kResident && fast) {
+      bool weak = false;
+      for (int64_t k = lane & (G - 1); k < L; k += G)
+        if ((weak_residues >> __ldg(seq + k)) & 1u) weak = true;
+      fast = !__any_sync(kFullWarp, weak);
+    }
     // xB >= xN + ncj_move in every row, xN = 12000: xB + B cannot wrap where that is >= 0.
     const int result =
         !__any_sync(kFullWarp, 12000 + ncj_move < 0)
-            ? fused_target<Q, G, kResident, false>(resident, my_transitions, dd + lane, my_md,
-                                                   emissions + lane, dd_sums, lane, seq, L, rows,
-                                                   ncj_move, emission_max, e_move, ddbound)
-            : fused_target<Q, G, kResident, true>(resident, my_transitions, dd + lane, my_md,
-                                                  emissions + lane, dd_sums, lane, seq, L, rows,
-                                                  ncj_move, emission_max, e_move, ddbound);
+            ? FusedTarget<Q, G, kResident,
+                          false>{resident,     my_transitions, dd + lane, my_md, emissions + lane,
+                                 dd_sums,      lane,           seq,       L,     ncj_move,
+                                 emission_max, e_move,         ddbound}
+                  .run(rows, fast)
+            : FusedTarget<Q, G, kResident,
+                          true>{resident,     my_transitions, dd + lane, my_md, emissions + lane,
+                                dd_sums,      lane,           seq,       L,     ncj_move,
+                                emission_max, e_move,         ddbound}
+                  .run(rows, fast);
     if ((lane & (G - 1)) == 0 && real) list.out[j] = result;
   }
 }
