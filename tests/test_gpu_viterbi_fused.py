@@ -266,18 +266,23 @@ def test_scores_on_both_sides_of_the_overflow_level(name, targets_per_warp):
 
 
 @pytest.mark.cuda
-@pytest.mark.parametrize("name", ["fn3", "globins4", "Pkinase", "M400", "M1000"])
-def test_rows_without_floors_take_every_target_here(name):
+@pytest.mark.parametrize(
+    ("name", "L"),
+    [("fn3", 100000), ("globins4", 100000), ("Pkinase", 100000), ("M400", 100000)]
+    + [("M1000", 100000), ("M2400", 30000)],
+)
+def test_rows_without_floors_take_every_target_here(name, L):
     """The bound of the kernel's rows without floors (viterbi_fused.cuh) holds for targets of
-    HMMER's longest length, 100,000, with the tutorial models and sampled ones up to the
-    kernel's last model with its transitions in registers: the tests here run those rows."""
+    HMMER's longest length, 100,000, with the tutorial models and sampled ones up to M = 1000
+    (transitions in registers up to 1024, read every row above), and to 30,000 at M = 2400
+    (84,000 for this one): the tests here run those rows."""
     if name.startswith("M"):
         hmm = _sampled_model(int(name[1:]), 5)
     else:
         with HMMFile(HMMER_EXAMPLES / "tutorial" / f"{name}.hmm") as f:
             hmm = next(iter(f))
     gp = _core.GpuProfile(search_profile(hmm), viterbi="warp_fused", viterbi_targets_per_warp=1)
-    assert gp.viterbi_fast_min_move <= _core.SearchProfile.ncj_move_w(100000)
+    assert gp.viterbi_fast_min_move <= _core.SearchProfile.ncj_move_w(L)
 
 
 @pytest.mark.cuda
@@ -290,7 +295,7 @@ def test_rows_after_weak_residues_keep_their_floors(targets_per_warp, without_fl
     else, beside targets without (warps of both kinds); equal to the CPU with the rows
     without floors and with floors in every row."""
     rng = np.random.default_rng(17 + targets_per_warp)
-    for hmm in (_sampled_model(120, 21), _sampled_model(700, 22)):
+    for hmm in (_sampled_model(120, 21), _sampled_model(700, 22), _sampled_model(1500, 23)):
         if hmm.M > _longest_for(targets_per_warp):
             continue
         consensus = hmm.consensus.upper()

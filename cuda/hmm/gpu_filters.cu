@@ -860,9 +860,7 @@ void set_warp_tables_in_shared(bool on) { warp_tables_in_shared_switch().store(o
 void set_viterbi_rows_without_floors(bool on) { viterbi_rows_without_floors_switch().store(on); }
 
 int DeviceProfile::viterbi_fast_min_move() const {
-  if (options_.viterbi != KernelOptions::Viterbi::kWarpFused ||
-      viterbi_stripes_ > kFusedResidentStripes)
-    return INT_MAX;
+  if (options_.viterbi != KernelOptions::Viterbi::kWarpFused) return INT_MAX;
   return tables_->fused_fast_min_move;
 }
 

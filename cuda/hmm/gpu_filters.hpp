@@ -95,7 +95,7 @@ class DeviceProfile {
   int viterbi_stripes() const { return viterbi_stripes_; }  // of 64 / T nodes
   int viterbi_targets_per_warp() const { return options_.viterbi_targets_per_warp; }
   // The least N/C/J MOVE word of a target whose rows the fused Viterbi kernel runs without
-  // floors (viterbi_fused.cuh; INT_MAX where it never does: not fused, or streamed words).
+  // floors (viterbi_fused.cuh; INT_MAX where it never does: not the fused kernel).
   int viterbi_fast_min_move() const;
   int sequences_per_warp() const { return options_.sequences_per_warp; }
   int multi_stripes() const { return multi_stripes_; }  // H of the S-lane kernels (0 if S = 1)

@@ -45,17 +45,18 @@
 // transitions -32768. Words whose source is always -32768 (into node 1 from node 0; out of D_1,
 // which nothing enters) are 0: -32768 + 0 is what HMMER's saturated sum is.
 //
-// Rows without floors. With the transitions in registers (Q <= kFusedResidentStripes) a warp
-// whose targets all have ncj_move >= fast_min_move (a bound the host computes from the model,
-// fused_fast_min_move in gpu_filters.cu) and no weak residue (`weak_residues`, those with a
-// -32768 emission at some node: gap, `*`, `~`; their rows may hold M = -32768) runs its rows
-// after the first two (the -32768 of row 0 is still in I there) with no floors at all: every M
-// is then >= xB + B + e (B, e: the model's least entry and emission words) and every I and D
+// Rows without floors. A warp whose targets all have ncj_move >= fast_min_move (a bound the host
+// computes from the model, fused_fast_min_move in gpu_filters.cu) and no weak residue
+// (`weak_residues`, those with a -32768 emission at some node: gap, `*`, `~`; their rows may hold M
+// = -32768) runs its rows after the first two (the -32768 of row 0 is still in I there) with no
+// floors at all: every M is then >= xB + B + e (B, e: the model's least entry and emission words)
+// and every I and D
 // >= such an M plus one transition, so no sum of a value and a transition can fall below
 // -32768 and the floors change nothing. I_M (no transition leaves it but into the padding) and
 // the padding's I and D may then wrap: nothing real reads them, and the padding's M is -32768
 // whatever they hold. A row without floors takes 8 instructions per word where one with
-// computed floors takes 14; the other warps keep them in every row.
+// computed floors takes 14 (streamed words: ~14 where ~22, loads included); the other warps
+// keep them in every row.
 #pragma once
 
 #ifndef __CUDACC_RTC__
@@ -194,7 +195,7 @@ __device__ __forceinline__ uint32_t lift(uint32_t a, uint32_t t, uint32_t f = 0)
 // registers D[q+1] takes this row's M[q] as soon as it exists (the previous row's D[q+1] was
 // last read for M[q+2]); streamed, D is a pass of its own after the row, which keeps fewer
 // values live at once (ptxas spills less for large Q). kFloors: each sum of a value and a
-// transition floored (always when streamed). Returns the shifted M[Q-1] that stripe 0's D
+// transition floored. Returns the shifted M[Q-1] that stripe 0's D
 // needed (and the next row's m_first).
 template <int Q, int G, bool kResident, bool kFloors, bool kFloorB>
 __device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q], uint32_t (&D)[Q],
@@ -204,7 +205,6 @@ __device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q]
                                               const uint2* __restrict__ e, uint32_t xBv,
                                               uint32_t m_first, uint32_t i_first,
                                               uint32_t d_first) {
-  static_assert(kResident || kFloors, "streamed rows keep their floors");
   constexpr bool kStored = !kResident;  // the floors of MM and IM come with streamed words
   uint32_t md_above = 0;                // stripe q+1's M->D word
 #pragma unroll
@@ -243,7 +243,7 @@ __device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q]
 #pragma unroll
     for (int q = Q - 1; q >= 0; --q) {
       const uint32_t t = __ldg(md + q * 32);
-      D[q] = __vadd2(raise_to_floor(q ? M[q - 1] : mc_first, t), t);
+      D[q] = __vadd2(lift<kFloors>(q ? M[q - 1] : mc_first, t), t);
     }
   }
   return mc_first;
@@ -423,7 +423,7 @@ struct FusedTarget {
   }
 
   // Every row: the final xC, or INT_MAX on word overflow. fast: the warp runs its rows after
-  // the first two without floors (resident words only; see the top). Rows 0 and 1 keep their
+  // the first two without floors (see the top). Rows 0 and 1 keep their
   // floors (the -32768 of row 0 is still in I): then either the others without, or all with
   // (a loop each, so that neither pays for the other).
   __device__ __forceinline__ int run(int64_t rows, bool fast) {
@@ -431,11 +431,15 @@ struct FusedTarget {
     int64_t i = 0;
     bool done = false;
     for (; i < rows && i < 2 && !done; ++i) done = row<true>(i);
-    if constexpr (kResident && !kFloorB) {
-      if (fast) {
+    if constexpr (!kFloorB) {
+      if (fast && kResident) {
         // Two rows an iteration: ptxas then alternates the row's registers instead of copying
         // ~25 words back at the end of each (ptxas 13.0, Q = 10: 720 -> 681 instructions).
 #pragma unroll 2
+        for (; i < rows && !done; ++i) done = row<false>(i);
+        return overflowed ? INT_MAX : xC;
+      }
+      if (fast) {
         for (; i < rows && !done; ++i) done = row<false>(i);
         return overflowed ? INT_MAX : xC;
       }
@@ -489,7 +493,7 @@ __global__ void __launch_bounds__(128, Q == 3 && T == 1 ? 6 : 0)
     // Rows without floors: for every target of the warp ncj_move >= fast_min_move, and no
     // residue weak (its rows may hold M = -32768; each group reads its target once here).
     bool fast = __all_sync(kFullWarp, !real || ncj_move >= fast_min_move);
-    if (kResident && fast) {
+    if (fast) {
       bool weak = false;
       for (int64_t k = lane & (G - 1); k < L; k += G)
         if ((weak_residues >> __ldg(seq + k)) & 1u) weak = true;
