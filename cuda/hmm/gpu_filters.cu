@@ -269,10 +269,10 @@ void append_striped_words(std::vector<uint32_t>& out, const int16_t* by_node, in
 }
 
 // The fused Viterbi kernel's tables (viterbi_fused.cuh), in one buffer of words: transitions
-// (two uint4 per stripe and thread), D->D (a uint2 per stripe and thread), M->D (a word per
-// stripe and thread), then emissions (a uint2 per residue, stripe and thread); nodes striped as
-// in append_striped_words, padding as the kernel's header says. Every section is a whole number
-// of uint4, so each starts aligned.
+// (a uint4 and two uint2 per stripe and thread), D->D (a uint2 per stripe and thread), M->D (a
+// word per stripe and thread), then emissions (a uint2 per residue, stripe and thread); nodes
+// striped as in append_striped_words, padding as the kernel's header says. Every section is a
+// whole number of uint4, so each starts aligned.
 struct FusedViterbiTables {
   std::vector<uint32_t> words;
   size_t dd_at = 0, emissions_at = 0;  // in words
@@ -344,21 +344,22 @@ FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, in
   auto mm_w = [&](int j) { return value(mm, j, 1); };
   auto im_w = [&](int j) { return value(im, j, 1); };
   auto dm_w = [&](int j) { return value(dm, j, 2); };
-  for (int q = 0; q < Q; ++q)
-    for (int g = 0; g < 2; ++g)
-      for (int t = 0; t < 32; ++t) {
-        if (g == 0) {
-          words.push_back(word(q, t, [&](int j) { return value(vp.begin, j); }));
-          words.push_back(word(q, t, mm_w));
-          words.push_back(word(q, t, im_w));
-          words.push_back(word(q, t, dm_w));
-        } else {
-          words.push_back(word(q, t, [&](int j) { return value(vp.mi, j); }));
-          words.push_back(word(q, t, [&](int j) { return value(vp.ii, j); }));
-          words.push_back(word(q, t, [&](int j) { return floor_of(im_w(j)); }));
-          words.push_back(word(q, t, [&](int j) { return floor_of(mm_w(j)); }));
-        }
-      }
+  for (int q = 0; q < Q; ++q) {
+    for (int t = 0; t < 32; ++t) {
+      words.push_back(word(q, t, [&](int j) { return value(vp.begin, j); }));
+      words.push_back(word(q, t, mm_w));
+      words.push_back(word(q, t, im_w));
+      words.push_back(word(q, t, dm_w));
+    }
+    for (int t = 0; t < 32; ++t) {
+      words.push_back(word(q, t, [&](int j) { return value(vp.mi, j); }));
+      words.push_back(word(q, t, [&](int j) { return value(vp.ii, j); }));
+    }
+    for (int t = 0; t < 32; ++t) {
+      words.push_back(word(q, t, [&](int j) { return floor_of(im_w(j)); }));
+      words.push_back(word(q, t, [&](int j) { return floor_of(mm_w(j)); }));
+    }
+  }
   // Into the padding's D: from M_M by kPaddingMd, then 0 (see fused_fast_min_move).
   auto dd_w = [&](int j) { return j < M ? value(vp.dd_into, j, 2) : 0; };
   auto md_w = [&](int j) { return j < M ? value(vp.md_into, j, 1) : j == M ? kPaddingMd : 0; };

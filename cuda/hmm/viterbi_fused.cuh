@@ -34,8 +34,9 @@
 //
 // Tables (built by gpu_filters.cu), thread t, stripe q, node k = 1 + q + Q*(2(t % G) + b) in half
 // b:
-//   transitions: uint4 at (2q)*32 + t = {B, MM, IM, DM},
-//                uint4 at (2q + 1)*32 + t = {MI, II, f(IM), f(MM)}
+//   transitions: 1 KB a stripe: uint4 at q*64 + t = {B, MM, IM, DM}, then uint2 {MI, II} for
+//                every t, then uint2 {f(IM), f(MM)} (the floors apart: rows without floors,
+//                streamed, read 24 bytes a stripe, not 32)
 //   dd:          uint2 at q*32 + t = {DD, f(DD)}; right after them the word MD at q*32 + t
 //   emissions:   uint2 at (x*Q + q)*32 + t = {e, f(min(e, 0))}
 // f(t) = -32768 - t per lane. Nodes past M: emission 1 with floor 32767, so that their M =
@@ -157,21 +158,29 @@ struct FusedStripe {
   uint32_t b, mm, fmm, im, fim, dm, mi, ii, md;
 };
 
-// `tr` and `md` are the tables already offset by the thread's lane; md is read only for the
-// resident words (streamed, D is a pass of its own after the row, fused_row).
-template <bool kMd>
+// Stripe q's words of thread `lane` from the transition table `tr` (see the top) and the M->D
+// table `md` (already offset by the lane): md only for the resident words (streamed, D is a
+// pass of its own after the row, fused_row), the floors of MM and IM only where asked.
+template <bool kMd, bool kFloorWords>
 __device__ __forceinline__ FusedStripe load_fused_stripe(const uint4* __restrict__ tr,
-                                                         const uint32_t* __restrict__ md, int q) {
-  const uint4 into_m = __ldg(tr + (2 * q) * 32), rest = __ldg(tr + (2 * q + 1) * 32);
+                                                         const uint32_t* __restrict__ md, int q,
+                                                         int lane) {
+  const uint4* stripe = tr + q * 64;  // 1 KB a stripe: 32 uint4, then 2 x 32 uint2
+  const uint4 into_m = __ldg(stripe + lane);
+  const uint2 into_i = __ldg(reinterpret_cast<const uint2*>(stripe + 32) + lane);
   FusedStripe s;
   s.b = into_m.x;
   s.mm = into_m.y;
   s.im = into_m.z;
   s.dm = into_m.w;
-  s.mi = rest.x;
-  s.ii = rest.y;
-  s.fim = rest.z;
-  s.fmm = rest.w;
+  s.mi = into_i.x;
+  s.ii = into_i.y;
+  s.fim = s.fmm = 0;
+  if constexpr (kFloorWords) {
+    const uint2 floors = __ldg(reinterpret_cast<const uint2*>(stripe + 48) + lane);
+    s.fim = floors.x;
+    s.fmm = floors.y;
+  }
   s.md = kMd ? __ldg(md + q * 32) : 0;
   return s;
 }
@@ -203,8 +212,8 @@ __device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q]
                                               const uint4* __restrict__ tr,
                                               const uint32_t* __restrict__ md,
                                               const uint2* __restrict__ e, uint32_t xBv,
-                                              uint32_t m_first, uint32_t i_first,
-                                              uint32_t d_first) {
+                                              uint32_t m_first, uint32_t i_first, uint32_t d_first,
+                                              int lane) {
   constexpr bool kStored = !kResident;  // the floors of MM and IM come with streamed words
   uint32_t md_above = 0;                // stripe q+1's M->D word
 #pragma unroll
@@ -213,7 +222,7 @@ __device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q]
     if constexpr (kResident) {
       s = resident[q];
     } else {
-      s = load_fused_stripe<false>(tr, md, q);
+      s = load_fused_stripe<false, kFloors>(tr, md, q, lane);
     }
     const uint32_t mp = q ? M[q - 1] : m_first;
     const uint32_t ip = q ? I[q - 1] : i_first;
@@ -356,7 +365,7 @@ __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint2* __restri
 template <int Q, int G, bool kResident, bool kFloorB>
 struct FusedTarget {
   const FusedStripe (&resident)[kResident ? Q : 1];
-  const uint4* __restrict__ my_transitions;
+  const uint4* __restrict__ transitions;
   const uint2* __restrict__ my_dd;
   const uint32_t* __restrict__ my_md;
   const uint2* __restrict__ my_emissions;
@@ -391,13 +400,13 @@ struct FusedTarget {
     if (i + 1 < L) x_next = __ldg(seq + i + 1);
     // Streamed transitions are read again every row: an opaque copy of the pointer keeps the
     // compiler from hoisting those loads out of the row loop into registers it does not have.
-    const uint4* tr = my_transitions;
+    const uint4* tr = transitions;
     const uint32_t* md = my_md;
     if constexpr (!kResident) asm volatile("" : "+l"(tr), "+l"(md));
     const uint32_t i_first = shift_up_s16<G>(I[Q - 1], kNegWord);
     const uint32_t d_first = shift_up_s16<G>(D[Q - 1], kNegWord);
     m_first = fused_row<Q, G, kResident, kFloors, kFloorB>(
-        M, I, D, resident, tr, md, e, splat_s16(xB), m_first, i_first, d_first);
+        M, I, D, resident, tr, md, e, splat_s16(xB), m_first, i_first, d_first, lane);
     // high and emission_max are the same in every thread of a group.
     const bool near_ceiling = live && high + emission_max >= 32767;
     bool overflow = false;
@@ -466,12 +475,12 @@ __global__ void __launch_bounds__(128, Q == 3 && T == 1 ? 6 : 0)
   const int lane = threadIdx.x & 31;
   const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
   const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
-  const uint4* my_transitions = transitions + lane;
   const uint32_t* my_md = reinterpret_cast<const uint32_t*>(dd + Q * 32) + lane;
   FusedStripe resident[kResident ? Q : 1];
   if constexpr (kResident) {
 #pragma unroll
-    for (int q = 0; q < Q; ++q) resident[q] = load_fused_stripe<true>(my_transitions, my_md, q);
+    for (int q = 0; q < Q; ++q)
+      resident[q] = load_fused_stripe<true, false>(transitions, my_md, q, lane);
   }
   __shared__ int dd_windows[5 * 32];
   const DdChainSums dd_sums = dd_chain_sums<Q, G>(dd + lane, lane, dd_windows);
@@ -503,14 +512,14 @@ __global__ void __launch_bounds__(128, Q == 3 && T == 1 ? 6 : 0)
     const int result =
         !__any_sync(kFullWarp, 12000 + ncj_move < 0)
             ? FusedTarget<Q, G, kResident,
-                          false>{resident,     my_transitions, dd + lane, my_md, emissions + lane,
-                                 dd_sums,      lane,           seq,       L,     ncj_move,
-                                 emission_max, e_move,         ddbound}
+                          false>{resident,     transitions, dd + lane, my_md, emissions + lane,
+                                 dd_sums,      lane,        seq,       L,     ncj_move,
+                                 emission_max, e_move,      ddbound}
                   .run(rows, fast)
             : FusedTarget<Q, G, kResident,
-                          true>{resident,     my_transitions, dd + lane, my_md, emissions + lane,
-                                dd_sums,      lane,           seq,       L,     ncj_move,
-                                emission_max, e_move,         ddbound}
+                          true>{resident,     transitions, dd + lane, my_md, emissions + lane,
+                                dd_sums,      lane,        seq,       L,     ncj_move,
+                                emission_max, e_move,      ddbound}
                   .run(rows, fast);
     if ((lane & (G - 1)) == 0 && real) list.out[j] = result;
   }
