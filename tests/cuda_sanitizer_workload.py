@@ -232,7 +232,8 @@ if want("mrf"):
 # extension on random subjects (lengths 0 to 900) with a planted copy of the query, poly-A
 # against poly-A (bins overflow), default bins, one slot per bin (every bin redone), and small
 # batches, each extension variant with the PSSM and with BLOSUM62; rows and counters equal to
-# the CPU stage's; then blastp with the GPU stage in batches handed to the CPU's threads.
+# the CPU stage's; then blastp with the GPU stage in batches handed to the CPU's threads (the
+# GPU extending every HSP's seed for the gapped stage, also with rings too small for some).
 if want("blast"):
     from gpuseq import blast
 
@@ -257,9 +258,10 @@ if want("blast"):
             failures += gpu_count["extensions"] != cpu_count["extensions"]
     pair = [("q", query), ("polyA", "A" * 120)]
     expected = blast.outfmt6_lines(blast.blastp(pair, records, backend="cpu", evalue=100.0))
-    for extension in ("diagonal", "hit"):
-        got = blast.blastp(pair, records, backend="cuda", evalue=100.0,
-                           gpu_options={"batch_hits": 3000, "extension": extension})
+    for gpu_options in ({"batch_hits": 3000, "extension": "diagonal"},
+                        {"batch_hits": 3000, "extension": "hit"},
+                        {"seed_ring_columns": 32}):  # seed extensions that do not fit
+        got = blast.blastp(pair, records, backend="cuda", evalue=100.0, gpu_options=gpu_options)
         failures += blast.outfmt6_lines(got) != expected
 print("GPU kernels differing from the CPU:", failures)
 raise SystemExit(1 if failures else 0)

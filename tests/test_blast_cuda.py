@@ -250,7 +250,57 @@ def test_pipelined_stage_gives_the_same_rows(generated, monkeypatch, ungapped, b
         blast, "_stage", lambda backend, gpu: ("cpu-batches", {"batch_subjects": batch_subjects})
     )
     assert len(expected) > 5
-    assert blast.outfmt6_lines(blast.blastp(queries, subjects, **options)) == expected
+    counters: dict = {}
+    assert blast.outfmt6_lines(blast.blastp(queries, subjects, counters=counters, **options)) == (
+        expected
+    )
+    # A gapped search's stage extends every HSP ahead (as the GPU's does), and the gapped
+    # stage takes those extensions: equal rows above.
+    assert counters["seed_extensions"] == (0 if ungapped else counters["ungapped_hsps"])
+    assert ungapped or counters["ungapped_hsps"] > 50
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("ring_columns", [256, 32])
+def test_gpu_seed_extensions_equal_cpu(generated, ring_columns):
+    """The GPU's preliminary gapped extension of every HSP (extend_seeds) equals the CPU's
+    (seed_extension: the gapped start and both score-only DPs) field for field. With a ring of
+    32 DP columns some HSPs do not fit: they come back not done (the CPU extends those), and
+    the others are still equal."""
+    q = blast.encode([("q", generated["query"])])[0]
+    codes, offsets = generated["codes"], generated["offsets"]
+    x_drop = 38  # blastp's preliminary X-drop: 15 bits with BLOSUM62 11/1
+    rows, counters = _core.gpu_blast_ungapped_hsps(
+        q, codes, offsets, 16, 20, gapped_x_drop=x_drop, seed_ring_columns=ring_columns
+    )
+    gpu = rows["extension"]
+    cpu = _core.blast_seed_extensions(
+        q, codes, offsets, rows["subject"], rows["q_start"], rows["s_start"], rows["length"], x_drop
+    )
+    done = gpu["done"].astype(bool)
+    assert len(done) > 200 and cpu["done"].all()
+    assert counters["seed_extensions"] == done.sum()
+    if ring_columns == 256:
+        assert done.all()
+    else:
+        assert 0 < done.sum() < len(done)
+    for column in ("q_off", "q_end", "s_off", "s_end", "score", "seed_q", "seed_s"):
+        assert np.array_equal(gpu[column][done], cpu[column][done]), column
+    # The planted homologs' extensions are long gapped alignments, not only the seed's.
+    assert cpu["score"].max() > 500
+
+
+@pytest.mark.cuda
+def test_blastp_rows_with_cpu_extended_seeds(generated):
+    """A ring too small for most HSPs: the CPU extends those, the rows are the CPU's."""
+    queries = [("q300", generated["query"])]
+    options = {"comp_based_stats": 2, "evalue": 100.0}
+    cpu = blast.blastp(queries, generated["records"], backend="cpu", **options)
+    counters: dict = {}
+    gpu = blast.blastp(queries, generated["records"], backend="cuda", counters=counters,
+                       gpu_options={"seed_ring_columns": 32}, **options)  # fmt: skip
+    assert 0 < counters["seed_extensions"] < counters["ungapped_hsps"]
+    assert blast.outfmt6_lines(gpu) == blast.outfmt6_lines(cpu)
 
 
 def test_stage_options_are_checked():

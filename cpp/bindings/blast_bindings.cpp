@@ -152,6 +152,12 @@ cuda::blast::GpuUngappedOptions gpu_stage_options(const py::dict& d) {
       o.extension = v == "window" ? cuda::blast::GpuExtension::kWindow
                     : v == "hit"  ? cuda::blast::GpuExtension::kHit
                                   : cuda::blast::GpuExtension::kDiagonal;
+    } else if (key == "extend_seeds") {
+      o.extend_seeds = item.second.cast<bool>();
+    } else if (key == "seed_ring_columns") {
+      o.seed_ring_columns = item.second.cast<int32_t>();
+    } else if (key == "seed_blocks_per_sm") {
+      o.seed_blocks_per_sm = item.second.cast<int32_t>();
     } else if (key == "scoring") {
       const std::string v = item.second.cast<std::string>();
       if (v != "auto" && v != "pssm" && v != "blosum62")
@@ -162,7 +168,7 @@ cuda::blast::GpuUngappedOptions gpu_stage_options(const py::dict& d) {
     } else {
       throw std::invalid_argument("unknown GPU stage option '" + key +
                                   "' (bins, hits_per_bin, bin_capacity, batch_hits, extension, "
-                                  "scoring)");
+                                  "scoring, extend_seeds, seed_ring_columns, seed_blocks_per_sm)");
     }
   }
   return o;
@@ -195,16 +201,26 @@ UngappedStage ungapped_stage(const std::string& stage, const py::dict& options) 
                        SearchCounters* counters, const UngappedBatchSink& sink) {
     cuda::blast::GpuUngappedCounters c;
     std::vector<std::vector<UngappedHsp>> per_subject;
+    std::vector<std::vector<SeedExtension>> extensions;
+    const bool extended =
+        gpu_options.extend_seeds &&
+        std::any_of(contexts.begin(), contexts.end(), [](auto& q) { return q.gapped_x_drop > 0; });
     cuda::blast::gpu_ungapped_hsps(
         lookup, query, contexts, window, subjects, offsets, subject_count, gpu_options, &c,
         [&](int32_t first, int32_t last, std::vector<cuda::blast::SubjectHsp>& hsps) {
           per_subject.assign(static_cast<size_t>(last - first), {});
-          for (cuda::blast::SubjectHsp& h : hsps) per_subject[h.subject - first].push_back(h.hsp);
-          sink(first, last, per_subject);
+          extensions.assign(extended ? static_cast<size_t>(last - first) : 0, {});
+          for (cuda::blast::SubjectHsp& h : hsps) {
+            per_subject[h.subject - first].push_back(h.hsp);
+            if (extended) extensions[h.subject - first].push_back(h.extension);
+          }
+          sink(first, last, per_subject, extended ? &extensions : nullptr);
         });
     if (counters) {
       counters->word_hits += c.word_hits;
       counters->extensions += c.extensions;
+      counters->seed_extensions += c.seed_extensions;
+      counters->seconds["gpu_seed"] += c.seed_s;
       counters->seconds["gpu_upload"] += c.upload_s;
       counters->seconds["gpu_detect"] += c.detect_s;
       counters->seconds["gpu_sort"] += c.sort_s;
@@ -223,6 +239,7 @@ py::dict counters_dict(const SearchCounters& counters) {
   c["word_hits"] = counters.word_hits;
   c["extensions"] = counters.extensions;
   c["ungapped_hsps"] = counters.ungapped_hsps;
+  c["seed_extensions"] = counters.seed_extensions;
   py::dict seconds;
   for (const auto& [stage, value] : counters.seconds) seconds[py::str(stage)] = value;
   c["seconds"] = seconds;
@@ -247,6 +264,31 @@ py::dict hsp_rows(const std::vector<int32_t>& subject_index, const std::vector<U
   d["score"] = to_numpy(std::move(score));
   d["seed_q"] = to_numpy(std::move(seed_q));
   d["seed_s"] = to_numpy(std::move(seed_s));
+  return d;
+}
+
+// SeedExtension columns: q_off, q_end, s_off, s_end, score, seed_q, seed_s, done.
+py::dict seed_extension_rows(const std::vector<SeedExtension>& extensions) {
+  std::vector<int32_t> q_off, q_end, s_off, s_end, score, seed_q, seed_s, done;
+  for (const SeedExtension& x : extensions) {
+    q_off.push_back(x.q_off);
+    q_end.push_back(x.q_end);
+    s_off.push_back(x.s_off);
+    s_end.push_back(x.s_end);
+    score.push_back(x.score);
+    seed_q.push_back(x.seed_q);
+    seed_s.push_back(x.seed_s);
+    done.push_back(x.done);
+  }
+  py::dict d;
+  d["q_off"] = to_numpy(std::move(q_off));
+  d["q_end"] = to_numpy(std::move(q_end));
+  d["s_off"] = to_numpy(std::move(s_off));
+  d["s_end"] = to_numpy(std::move(s_end));
+  d["score"] = to_numpy(std::move(score));
+  d["seed_q"] = to_numpy(std::move(seed_q));
+  d["seed_s"] = to_numpy(std::move(seed_s));
+  d["done"] = to_numpy(std::move(done));
   return d;
 }
 
@@ -584,13 +626,50 @@ void bind_blast(py::module_& m) {
       "Two-hit ungapped extensions scoring at least cutoff, per subject in blastp's order: "
       "(rows, counters word_hits and extensions).");
 
+  m.def(
+      "blast_seed_extensions",
+      [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets,
+         CArray<int32_t> subject, CArray<int32_t> q_start, CArray<int32_t> s_start,
+         CArray<int32_t> length, int32_t x_drop) {
+        const int32_t n = query_length_of(query);
+        SubjectArrays subjects = subject_arrays(codes, offsets);
+        check_codes(subjects.codes, codes.shape(0), "subjects");
+        const py::ssize_t count = subject.shape(0);
+        if (q_start.shape(0) != count || s_start.shape(0) != count || length.shape(0) != count)
+          throw std::invalid_argument("subject, q_start, s_start and length differ in length");
+        std::vector<SeedExtension> out(static_cast<size_t>(count));
+        for (py::ssize_t k = 0; k < count; ++k) {
+          const int32_t i = subject.data()[k];
+          if (i < 0 || i >= subjects.count)
+            throw std::invalid_argument("HSP " + std::to_string(k) + ": no subject " +
+                                        std::to_string(i));
+          const auto sn = static_cast<int32_t>(subjects.offsets[i + 1] - subjects.offsets[i]);
+          UngappedHsp u;
+          u.q_start = q_start.data()[k];
+          u.s_start = s_start.data()[k];
+          u.length = length.data()[k];
+          if (u.length < 1 || u.q_start < 0 || u.s_start < 0 || u.q_start + u.length > n ||
+              u.s_start + u.length > sn)
+            throw std::invalid_argument("HSP " + std::to_string(k) +
+                                        " lies outside its query or subject");
+          out[static_cast<size_t>(k)] =
+              seed_extension(query.data(), n, subjects.codes + subjects.offsets[i], sn, u, x_drop);
+        }
+        return seed_extension_rows(out);
+      },
+      py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("subject"),
+      py::arg("q_start"), py::arg("s_start"), py::arg("length"), py::arg("x_drop"),
+      "The preliminary gapped stage's extension of each ungapped HSP (cpp/blast/semi_gapped.hpp: "
+      "its gapped start, the score-only DPs to both sides): columns q_off, q_end, s_off, s_end, "
+      "score, seed_q, seed_s, done.");
+
 #ifdef GPUSEQ_WITH_CUDA
   m.def(
       "gpu_blast_ungapped_hsps",
       [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets, int32_t x_drop,
          int32_t cutoff, int window, int threshold, int32_t bins, int32_t bin_capacity,
          int64_t batch_hits, const std::string& extension, const std::string& scoring,
-         int32_t hits_per_bin) {
+         int32_t hits_per_bin, int32_t gapped_x_drop, int32_t seed_ring_columns) {
         int32_t n = query_length_of(query);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
@@ -602,20 +681,26 @@ void bind_blast(py::module_& m) {
         given["extension"] = extension;
         given["scoring"] = scoring;
         given["hits_per_bin"] = hits_per_bin;
+        given["seed_ring_columns"] = seed_ring_columns;
         const cuda::blast::GpuUngappedOptions options = gpu_stage_options(given);
+        if (gapped_x_drop < 0) throw std::invalid_argument("gapped_x_drop must be >= 0");
         std::vector<int32_t> subject_index;
         std::vector<UngappedHsp> hsps;
+        std::vector<SeedExtension> extended;
         cuda::blast::GpuUngappedCounters counters;
         {
           py::gil_scoped_release release;
           WordLookup lookup(query.data(), n, threshold);
           for (const cuda::blast::SubjectHsp& h : cuda::blast::gpu_ungapped_hsps(
-                   lookup, query.data(), {QueryContext{0, n, x_drop, cutoff}}, window,
-                   subjects.codes, subjects.offsets, subjects.count, options, &counters)) {
+                   lookup, query.data(), {QueryContext{0, n, x_drop, cutoff, gapped_x_drop}},
+                   window, subjects.codes, subjects.offsets, subjects.count, options, &counters)) {
             subject_index.push_back(h.subject);
             hsps.push_back(h.hsp);
+            extended.push_back(h.extension);
           }
         }
+        py::dict rows = hsp_rows(subject_index, hsps);
+        if (gapped_x_drop > 0) rows["extension"] = seed_extension_rows(extended);
         py::dict c;
         c["word_hits"] = counters.word_hits;
         c["pairs"] = counters.pairs;
@@ -628,12 +713,15 @@ void bind_blast(py::module_& m) {
         c["filter_s"] = counters.filter_s;
         c["extend_s"] = counters.extend_s;
         c["order_s"] = counters.order_s;
-        return py::make_tuple(hsp_rows(subject_index, hsps), c);
+        c["seed_extensions"] = counters.seed_extensions;
+        c["seed_s"] = counters.seed_s;
+        return py::make_tuple(rows, c);
       },
       py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("x_drop"), py::arg("cutoff"),
       py::arg("window") = kTwoHitWindow, py::arg("threshold") = kDefaultThreshold,
       py::arg("bins") = 0, py::arg("bin_capacity") = 0, py::arg("batch_hits") = 0,
       py::arg("extension") = "hit", py::arg("scoring") = "auto", py::arg("hits_per_bin") = 24,
+      py::arg("gapped_x_drop") = 0, py::arg("seed_ring_columns") = 256,
       "blast_ungapped_hsps on the GPU (cuda/blast: hit detection into diagonal bins, CUB's "
       "segmented sort, the two-hit filter, the diagonal-based ('diagonal': a thread per "
       "diagonal), hit-based ('hit': a thread per pair, then each diagonal replayed) or "

@@ -5,26 +5,34 @@
 #include <tuple>
 
 #include "blast/alphabet.hpp"
+#include "blast/semi_gapped.hpp"
 
 namespace gpuseq::blast {
 
 namespace {
 
-constexpr int32_t kMinInt = INT32_MIN / 2;    // MININT of blast_gapalign.c
-constexpr int kSeedWindow = 11;               // HSP_MAX_WINDOW
+constexpr int32_t kMinInt = kDpMinInt;
 constexpr double kRestrictedFraction = 0.68;  // kRestrictedMult of BLAST_GetGappedScore
 
-// Traceback byte: the cell's own origin and whether the gap values it passes on extend.
-enum : uint8_t { kSub = 0, kGapInB = 1, kGapInA = 2, kOpMask = 3, kExtendB = 4, kExtendA = 8 };
-
-// The recurrence of Blast_SemiGappedAlign / ALIGN_EX (spec 11.8, 12.3). Rows i = 1..m are
-// letters of a; column j means j letters of b consumed. With `trace`, one byte per computed
-// cell is appended (row by row) and each row's first column and length are recorded.
+// The traceback of the DP (semi_gapped.hpp's Trace): one byte per computed cell, row by row,
+// with each row's first column and length.
 struct Trace {
   std::vector<uint8_t> bytes;
   std::vector<int64_t> row_offset;  // index of the row's first byte
   std::vector<int32_t> row_first;   // column of the row's first byte
   std::vector<int32_t> row_size;    // columns recorded in the row
+  void start(int32_t size) {        // row 0: a horizontal gap
+    row_offset.push_back(0);
+    row_first.push_back(0);
+    bytes.assign(size, kDpGapInA);
+    row_size.push_back(size);
+  }
+  void begin_row(int32_t first) {
+    row_offset.push_back(static_cast<int64_t>(bytes.size()));
+    row_first.push_back(first);
+  }
+  void cell(uint8_t op) { bytes.push_back(op); }
+  void end_row() { row_size.push_back(static_cast<int32_t>(bytes.size() - row_offset.back())); }
   uint8_t at(int32_t i, int32_t j) const {
     if (j < row_first[i] || j >= row_first[i] + row_size[i])
       throw std::logic_error("blast traceback left the computed band");
@@ -32,23 +40,10 @@ struct Trace {
   }
 };
 
-// Letters with the direction known at compile time (the DP's inner loop reads them).
-template <int Step>
-struct Directed {
-  const uint8_t* base;
-  int32_t count;
-  uint8_t operator[](int32_t k) const { return k <= count ? base[Step * (k - 1)] : 0; }
-};
-
-// The H and E rows of one X-drop DP over n columns, per thread, reused by every call (the two
-// DPs below never run nested). Columns are written before they are read (row 0, then cells
-// appended at row ends), so the rows need no clearing between calls.
-struct DpRows {
-  int32_t* H;
-  int32_t* E;
-};
-
-DpRows dp_rows(int32_t n) {
+// The H and E rows of one X-drop DP over n columns, per thread, reused by every call (the DPs
+// never run nested). Columns are written before they are read (row 0, then cells appended at
+// row ends), so the rows need no clearing between calls.
+ColumnRows dp_rows(int32_t n) {
   thread_local std::vector<int32_t> h_scratch, e_scratch;
   if (h_scratch.size() < static_cast<size_t>(n) + 2) {
     h_scratch.resize(static_cast<size_t>(n) + 2);
@@ -57,132 +52,27 @@ DpRows dp_rows(int32_t n) {
   return {h_scratch.data(), e_scratch.data()};
 }
 
-template <int Step, bool kTrace>
-DpEnd align_directed(const Directed<Step>& a, const Directed<Step>& b, int32_t x_drop, Trace* trace,
-                     const DpScoring& scoring) {
+template <int Step, class Tracer>
+DpEnd align_directed(const DirectedLetters<Step>& a, const DirectedLetters<Step>& b, int32_t x_drop,
+                     Tracer& trace, const DpScoring& scoring) {
   DpEnd end;
-  const int32_t m = a.count, n = b.count;
-  if (m <= 0 || n <= 0) return end;
-  const ScoreMatrix& matrix = *scoring.matrix;
-  const int32_t oe = scoring.gap_open + scoring.gap_extend, e = scoring.gap_extend;
-  const int32_t x = std::max(x_drop, oe);
-  const DpRows rows = dp_rows(n);
-  int32_t* const H = rows.H;  // plain pointers: no thread-local lookup per cell
-  int32_t* const E = rows.E;
-
-  // Row 0: a horizontal gap from the start while it stays within the X-drop.
-  H[0] = 0;
-  E[0] = -oe;
-  int32_t v = -oe, j = 1;
-  while (j <= n && v >= -x) {
-    H[j] = v;
-    E[j] = v - oe;
-    v -= e;
-    ++j;
-  }
-  int32_t size = j;  // columns 0..size-1 are live
-  if (kTrace) {
-    trace->row_offset.push_back(0);
-    trace->row_first.push_back(0);
-    trace->bytes.assign(size, kGapInA);
-    trace->row_size.push_back(size);
-  }
-
-  int32_t best = 0, best_i = 0, best_j = 0, first = 0;
-  for (int32_t i = 1; i <= m; ++i) {
-    const auto& row = matrix[a[i]];
-    int32_t cur = kMinInt, F = kMinInt, last = first;
-    const int32_t row_first = first;
-    if (kTrace) {
-      trace->row_offset.push_back(static_cast<int64_t>(trace->bytes.size()));
-      trace->row_first.push_back(row_first);
-    }
-    for (j = first; j < size; ++j) {
-      int32_t e_col = E[j];
-      const int32_t diag = H[j] + row[b[j + 1]];  // candidate for cell (i, j + 1)
-      uint8_t op = kSub;
-      if (cur < e_col) {
-        cur = e_col;
-        op = kGapInB;
-      }
-      if (cur < F) {
-        cur = F;
-        op = kGapInA;
-      }
-      if (best - cur > x) {
-        // Pruned: the first live column moves right; elsewhere H dies, E and F stay as they
-        // are (blastp's quirk: no extension penalty applied to them).
-        if (j == first)
-          ++first;
-        else
-          H[j] = kMinInt;
-      } else {
-        last = j;
-        if (cur > best) {
-          best = cur;
-          best_i = i;
-          best_j = j;
-        }
-        F -= e;
-        e_col -= e;
-        if (e_col < cur - oe) {
-          E[j] = cur - oe;
-        } else {
-          E[j] = e_col;
-          op |= kExtendB;
-        }
-        if (F < cur - oe)
-          F = cur - oe;
-        else
-          op |= kExtendA;
-        H[j] = cur;
-      }
-      if (kTrace) trace->bytes.push_back(op);
-      cur = diag;
-    }
-    if (first == size) {
-      if (kTrace) trace->row_size.push_back(size - row_first);
-      break;
-    }
-    if (last < size - 1) {
-      size = last + 1;
-    } else {
-      // The last column is alive: the horizontal gap may run on past it.
-      while (F >= best - x && size <= n) {
-        H[size] = F;
-        E[size] = F - oe;
-        F -= e;
-        ++size;
-        if (kTrace) trace->bytes.push_back(kGapInA);
-      }
-    }
-    if (size <= n) {
-      H[size] = kMinInt;
-      E[size] = kMinInt;
-      ++size;
-      if (kTrace) trace->bytes.push_back(kGapInA);
-    }
-    if (kTrace)
-      trace->row_size.push_back(
-          static_cast<int32_t>(trace->bytes.size() - trace->row_offset.back()));
-  }
-  end.score = best;
-  end.a_len = best_i;
-  end.b_len = best_j;
+  semi_gapped_dp(a, b, &(*scoring.matrix)[0][0], scoring.gap_open, scoring.gap_extend, x_drop,
+                 dp_rows(b.count), trace, end);
   return end;
 }
 
 DpEnd align(const Letters& a, const Letters& b, int32_t x_drop, Trace* trace,
             const DpScoring& scoring = blosum62_scoring()) {
   if (a.step != b.step) throw std::logic_error("blast DP: both sequences in one direction");
+  NoTrace none;
   if (a.step > 0) {
-    const Directed<1> da{a.base, a.count}, db{b.base, b.count};
-    return trace ? align_directed<1, true>(da, db, x_drop, trace, scoring)
-                 : align_directed<1, false>(da, db, x_drop, nullptr, scoring);
+    const DirectedLetters<1> da{a.base, a.count}, db{b.base, b.count};
+    return trace ? align_directed(da, db, x_drop, *trace, scoring)
+                 : align_directed(da, db, x_drop, none, scoring);
   }
-  const Directed<-1> da{a.base, a.count}, db{b.base, b.count};
-  return trace ? align_directed<-1, true>(da, db, x_drop, trace, scoring)
-               : align_directed<-1, false>(da, db, x_drop, nullptr, scoring);
+  const DirectedLetters<-1> da{a.base, a.count}, db{b.base, b.count};
+  return trace ? align_directed(da, db, x_drop, *trace, scoring)
+               : align_directed(da, db, x_drop, none, scoring);
 }
 
 // s_RestrictedGappedAlign (Cameron et al. 2004), blastp's approximate score-only extension
@@ -193,14 +83,16 @@ DpEnd align(const Letters& a, const Letters& b, int32_t x_drop, Trace* trace,
 // diagonal candidate as if it were one (blastp's behaviour).
 constexpr int32_t kRestrictStep = 10;  // RESTRICT_SIZE
 
-DpEnd restricted_align(const Letters& a, const Letters& b, int32_t x_drop) {
+template <int Step>
+DpEnd restricted_align(const DirectedLetters<Step>& a, const DirectedLetters<Step>& b,
+                       int32_t x_drop) {
   DpEnd end;
   const int32_t m = a.count, n = b.count;
   if (m <= 0 || n <= 0) return end;
   const ScoreMatrix& matrix = blosum62();
   const int32_t oe = kGapOpen + kGapExtend, e = kGapExtend;
   const int32_t x = std::max(x_drop, oe);
-  const DpRows rows = dp_rows(n);
+  const ColumnRows rows = dp_rows(n);
   int32_t* const H = rows.H;
   int32_t* const E = rows.E;
 
@@ -300,19 +192,19 @@ DpEnd traceback_align(const Letters& a, const Letters& b, int32_t x_drop, std::v
   ops->clear();
   if (a.count <= 0 || b.count <= 0) return end;
   int32_t i = end.a_len, j = end.b_len;
-  uint8_t state = kSub;
+  uint8_t state = kDpSub;
   while (i > 0 || j > 0) {
     const uint8_t v = trace.at(i, j);
-    if (state == kGapInA)
-      state = (v & kExtendA) ? kGapInA : (v & kOpMask);
-    else if (state == kGapInB)
-      state = (v & kExtendB) ? kGapInB : (v & kOpMask);
+    if (state == kDpGapInA)
+      state = (v & kDpExtendA) ? kDpGapInA : (v & kDpOpMask);
+    else if (state == kDpGapInB)
+      state = (v & kDpExtendB) ? kDpGapInB : (v & kDpOpMask);
     else
-      state = v & kOpMask;
-    if (state == kGapInA) {
+      state = v & kDpOpMask;
+    if (state == kDpGapInA) {
       --j;
       ops->push_back('D');
-    } else if (state == kGapInB) {
+    } else if (state == kDpGapInB) {
       --i;
       ops->push_back('I');
     } else {
@@ -386,28 +278,38 @@ void purge_common_endpoints(std::vector<GappedHsp>& hsps) {
       hsps.push_back(std::move(h));
 }
 
-int32_t gapped_start(const uint8_t* query, const uint8_t* subject, const UngappedHsp& u) {
-  if (u.length <= kSeedWindow) return u.q_start + u.length / 2;
-  const ScoreMatrix& m = blosum62();
-  const uint8_t* q = query + u.q_start;
-  const uint8_t* s = subject + u.s_start;
-  int32_t score = 0;
-  for (int k = 0; k < kSeedWindow; ++k) score += m[q[k]][s[k]];
-  int32_t best = score, best_end = kSeedWindow - 1;
-  for (int32_t k = kSeedWindow; k < u.length; ++k) {
-    score += m[q[k]][s[k]] - m[q[k - kSeedWindow]][s[k - kSeedWindow]];
-    if (score > best) {
-      best = score;
-      best_end = k;
+namespace {
+
+// The preliminary stage's DPs for extend_seed: exact, or blastp's restricted approximation.
+struct PrelimDp {
+  int32_t x_drop;
+  bool restricted;
+  template <int Step>
+  bool operator()(const DirectedLetters<Step>& a, const DirectedLetters<Step>& b,
+                  DpEnd& end) const {
+    if (restricted) {
+      end = restricted_align(a, b, x_drop);
+      return true;
     }
+    NoTrace none;
+    return semi_gapped_dp(a, b, &blosum62()[0][0], kGapOpen, kGapExtend, x_drop, dp_rows(b.count),
+                          none, end);
   }
-  return best > 0 ? u.q_start + best_end - kSeedWindow / 2 : u.q_start;
+};
+
+}  // namespace
+
+SeedExtension seed_extension(const uint8_t* query, int32_t query_length, const uint8_t* subject,
+                             int32_t subject_length, const UngappedHsp& u, int32_t x_drop) {
+  return extend_seed(query, query_length, subject, subject_length, u.q_start, u.s_start, u.length,
+                     &blosum62()[0][0], PrelimDp{x_drop, false});
 }
 
 std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_length,
                                           const uint8_t* subject, int32_t subject_length,
                                           const std::vector<UngappedHsp>& ungapped,
-                                          const GappedParams& params) {
+                                          const GappedParams& params,
+                                          const SeedExtension* extensions) {
   std::vector<GappedHsp> hsps;
   ContainmentSet tree;
   // Approximate (restricted) alignment when even the best ungapped HSP scores below 68% of
@@ -416,10 +318,6 @@ std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_le
   const auto restricted_cutoff = static_cast<int32_t>(kRestrictedFraction * params.prelim_cutoff);
   bool restricted =
       params.restricted_allowed && !ungapped.empty() && ungapped[0].score < restricted_cutoff;
-  auto extend = [&](const Letters& a, const Letters& b) {
-    return restricted ? restricted_align(a, b, params.x_drop_prelim)
-                      : semi_gapped_score(a, b, params.x_drop_prelim);
-  };
   for (size_t k = 0; k < ungapped.size(); ++k) {
     const UngappedHsp& u = ungapped[k];
     GappedHsp probe;
@@ -429,28 +327,19 @@ std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_le
     probe.s_end = u.s_start + u.length;
     probe.score = u.score;
     if (tree.contains(probe)) continue;
-    const int32_t seed_q = gapped_start(query, subject, u);
-    const int32_t seed_s = u.s_start + (seed_q - u.q_start);
-
-    // Left part, the seed pair included; right part after it.
-    const DpEnd left = extend(leftward(query, seed_q), leftward(subject, seed_s));
+    const SeedExtension x =
+        !restricted && extensions && extensions[k].done
+            ? extensions[k]
+            : extend_seed(query, query_length, subject, subject_length, u.q_start, u.s_start,
+                          u.length, &blosum62()[0][0], PrelimDp{params.x_drop_prelim, restricted});
     GappedHsp h;
-    h.seed_q = seed_q;
-    h.seed_s = seed_s;
-    h.q_off = seed_q + 1 - left.a_len;
-    h.s_off = seed_s + 1 - left.b_len;
-    DpEnd right;
-    if (seed_q + 1 < query_length && seed_s + 1 < subject_length) {
-      right = extend(rightward(query, seed_q + 1, query_length),
-                     rightward(subject, seed_s + 1, subject_length));
-      h.q_end = seed_q + 1 + right.a_len;
-      h.s_end = seed_s + 1 + right.b_len;
-    } else {
-      // blastp's quirk: with nothing to the right the end excludes the seed pair.
-      h.q_end = seed_q;
-      h.s_end = seed_s;
-    }
-    h.score = left.score + right.score;
+    h.seed_q = x.seed_q;
+    h.seed_s = x.seed_s;
+    h.q_off = x.q_off;
+    h.s_off = x.s_off;
+    h.q_end = x.q_end;
+    h.s_end = x.s_end;
+    h.score = x.score;
     if (restricted && h.score < params.prelim_cutoff && h.score >= restricted_cutoff) {
       hsps.clear();
       tree.clear();

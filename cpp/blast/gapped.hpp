@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "blast/alphabet.hpp"
+#include "blast/semi_gapped.hpp"
 #include "blast/statistics.hpp"
 #include "blast/ungapped.hpp"
 
@@ -35,11 +36,6 @@ struct DpScoring {
 DpScoring blosum62_scoring();
 
 // One direction of a semi-gapped X-drop alignment of a (rows) against b (columns).
-struct DpEnd {
-  int32_t score = 0;
-  int32_t a_len = 0;  // letters of a and b consumed at the best cell
-  int32_t b_len = 0;
-};
 DpEnd semi_gapped_score(const Letters& a, const Letters& b, int32_t x_drop);
 
 // The same recurrence with a traceback; ops are the alignment columns from the end cell back
@@ -70,8 +66,10 @@ class ContainmentSet {
 void purge_common_endpoints(std::vector<GappedHsp>& hsps);
 void sort_by_score(std::vector<GappedHsp>& hsps);
 
-// BlastGetStartForGappedAlignment: the query offset to start the gapped extension from.
-int32_t gapped_start(const uint8_t* query, const uint8_t* subject, const UngappedHsp& u);
+// The preliminary stage's exact extension of one ungapped HSP (semi_gapped.hpp), as the GPU
+// stage computes it ahead for every HSP.
+SeedExtension seed_extension(const uint8_t* query, int32_t query_length, const uint8_t* subject,
+                             int32_t subject_length, const UngappedHsp& u, int32_t x_drop);
 
 struct GappedParams {
   int32_t x_drop_prelim = 38;  // trunc(15 bits / lambda_g)
@@ -85,10 +83,13 @@ struct GappedParams {
 
 // Preliminary stage for one subject (BLAST_GetGappedScore, then the purge, the score order,
 // E-values and the E-value threshold). ungapped: the subject's ungapped HSPs in blastp's order.
+// extensions: nullptr, or seed_extension of each ungapped HSP (with params.x_drop_prelim)
+// computed ahead; those not done, and restricted alignments, are computed here.
 std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_length,
                                           const uint8_t* subject, int32_t subject_length,
                                           const std::vector<UngappedHsp>& ungapped,
-                                          const GappedParams& params);
+                                          const GappedParams& params,
+                                          const SeedExtension* extensions = nullptr);
 
 // Traceback stage for one subject (Blast_TracebackFromHSPList without composition-based
 // statistics): final HSPs in score order, E-values set, ops filled.

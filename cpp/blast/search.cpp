@@ -29,10 +29,17 @@ void merge_counters(const std::vector<SearchCounters>& workers, SearchCounters* 
     to->word_hits += c.word_hits;
     to->extensions += c.extensions;
     to->ungapped_hsps += c.ungapped_hsps;
+    to->seed_extensions += c.seed_extensions;
     for (const auto& [stage, seconds] : c.seconds)
       to->seconds[stage] += stage == "wait" ? seconds / static_cast<double>(workers.size()) : seconds;
   }
 }
+
+// One subject's ungapped HSPs and, if the stage computed them, their seed extensions.
+struct StagedSubject {
+  std::vector<UngappedHsp> hsps;
+  std::vector<SeedExtension> extensions;  // empty, or one per HSP
+};
 
 // An UngappedStage run on its own thread while the search's threads take its batches: take(i)
 // waits until subject i's batch is in. The stage's error, if any, is thrown by a take that
@@ -47,8 +54,12 @@ class StagedHsps {
                            subject_count, counters] {
       try {
         stage(lookup, codes, contexts, window, subjects, offsets, subject_count, counters,
-              [this](int32_t first, int32_t last, std::vector<std::vector<UngappedHsp>>& batch) {
-                for (int32_t i = first; i < last; ++i) hsps_[i] = std::move(batch[i - first]);
+              [this](int32_t first, int32_t last, std::vector<std::vector<UngappedHsp>>& batch,
+                     std::vector<std::vector<SeedExtension>>* extensions) {
+                for (int32_t i = first; i < last; ++i) {
+                  hsps_[i].hsps = std::move(batch[i - first]);
+                  if (extensions) hsps_[i].extensions = std::move((*extensions)[i - first]);
+                }
                 publish(last);
               });
         publish(static_cast<int32_t>(hsps_.size()));
@@ -68,7 +79,7 @@ class StagedHsps {
 
   // Subject i's HSPs; the seconds spent waiting for them are added to counters.seconds["wait"].
   // After a failure the subjects not handed over read as empty (finish throws).
-  std::vector<UngappedHsp> take(int64_t subject, SearchCounters& counters) {
+  StagedSubject take(int64_t subject, SearchCounters& counters) {
     if (ready_.load(std::memory_order_acquire) <= subject) {
       Stopwatch waited;
       std::unique_lock<std::mutex> guard(lock_);
@@ -91,7 +102,7 @@ class StagedHsps {
     changed_.notify_all();
   }
 
-  std::vector<std::vector<UngappedHsp>> hsps_;
+  std::vector<StagedSubject> hsps_;
   std::atomic<int32_t> ready_{0};
   std::mutex lock_;
   std::condition_variable changed_;
@@ -215,8 +226,9 @@ Concatenated concatenate(const std::vector<QueryInput>& queries, const std::vect
 }
 
 // The two-hit stage of every subject, on the search's threads (TwoHitFinder) or from a
-// pipelined UngappedStage on its own thread (stage_counters: its counts): body(i, hsps, worker)
-// for each subject i with its ungapped HSPs, on `threads` workers (one fewer beside a stage);
+// pipelined UngappedStage on its own thread (stage_counters: its counts): body(i, hsps,
+// extensions, worker) for each subject i with its ungapped HSPs and their seed extensions
+// (nullptr unless the stage computed them), on `threads` workers (one fewer beside a stage);
 // each worker counts into worker_counters[worker].
 template <class Body>
 void scan_subjects(const UngappedStage& stage, const WordLookup& lookup, const Concatenated& all,
@@ -232,13 +244,16 @@ void scan_subjects(const UngappedStage& stage, const WordLookup& lookup, const C
                         TwoHitFinder finder(lookup, all.codes.data(), all.contexts, window);
                         SearchCounters& count = worker_counters[worker];
                         for (int64_t i = begin; i < end; ++i) {
-                          std::vector<UngappedHsp> hsps =
-                              staged ? staged->take(i, count)
-                                     : finder.run(subjects + offsets[i],
+                          StagedSubject one;
+                          if (staged)
+                            one = staged->take(i, count);
+                          else
+                            one.hsps = finder.run(subjects + offsets[i],
                                                   static_cast<int32_t>(offsets[i + 1] - offsets[i]),
                                                   &count.word_hits, &count.extensions);
-                          count.ungapped_hsps += static_cast<int64_t>(hsps.size());
-                          body(i, hsps, worker);
+                          count.ungapped_hsps += static_cast<int64_t>(one.hsps.size());
+                          body(i, one.hsps,
+                               one.extensions.empty() ? nullptr : one.extensions.data(), worker);
                         }
                       });
   if (staged) staged->finish();
@@ -286,19 +301,34 @@ UngappedStage batched_cpu_stage(int32_t batch_subjects) {
                           SearchCounters* counters, const UngappedBatchSink& sink) {
     TwoHitFinder finder(lookup, codes, contexts, window);
     SearchCounters count;
+    const bool extend = std::any_of(contexts.begin(), contexts.end(),
+                                    [](const QueryContext& c) { return c.gapped_x_drop > 0; });
     std::vector<std::vector<UngappedHsp>> batch;
+    std::vector<std::vector<SeedExtension>> extensions;
     for (int32_t first = 0; first < subject_count; first += batch_subjects) {
       const int32_t last = std::min(subject_count, first + batch_subjects);
       batch.assign(static_cast<size_t>(last - first), {});
-      for (int32_t i = first; i < last; ++i)
+      extensions.assign(static_cast<size_t>(last - first), {});
+      for (int32_t i = first; i < last; ++i) {
+        const auto length = static_cast<int32_t>(offsets[i + 1] - offsets[i]);
         batch[i - first] =
-            finder.run(subjects + offsets[i], static_cast<int32_t>(offsets[i + 1] - offsets[i]),
-                       &count.word_hits, &count.extensions);
-      sink(first, last, batch);
+            finder.run(subjects + offsets[i], length, &count.word_hits, &count.extensions);
+        if (!extend) continue;
+        for (const UngappedHsp& h : batch[i - first]) {
+          const QueryContext& c = contexts[h.context];
+          extensions[i - first].push_back(
+              c.gapped_x_drop > 0 ? seed_extension(codes + c.start, c.length, subjects + offsets[i],
+                                                   length, h, c.gapped_x_drop)
+                                  : SeedExtension{});
+          count.seed_extensions += extensions[i - first].back().done;
+        }
+      }
+      sink(first, last, batch, extend ? &extensions : nullptr);
     }
     if (counters) {
       counters->word_hits += count.word_hits;
       counters->extensions += count.extensions;
+      counters->seed_extensions += count.seed_extensions;
     }
   };
 }
@@ -337,31 +367,32 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
   std::vector<std::vector<std::vector<SearchHit>>> per_query(
       worker_counters.size(), std::vector<std::vector<SearchHit>>(nq));
   std::vector<std::vector<int32_t>> touched(worker_counters.size());
-  scan_subjects(options.ungapped_stage, lookup, all, options.window, subjects, offsets,
-                subject_count, threads, worker_counters, &stage_counters,
-                [&](int64_t i, const std::vector<UngappedHsp>& hsps, int worker) {
-                  const uint8_t* subject = subjects + offsets[i];
-                  std::vector<std::vector<SearchHit>>& lists = per_query[worker];
-                  for (const UngappedHsp& h : hsps) {
-                    const int32_t k = all.query_of[h.context];
-                    SearchHit hit;
-                    hit.subject = static_cast<int32_t>(i);
-                    hit.hsp = h;
-                    hit.hsp.context = k;
-                    hit.evalue = karlin_evalue(h.score, st[k].kbp, st[k].search_space);
-                    if (hit.evalue > options.evalue) continue;  // s_Blast_HSPListReapByPrelimEvalue
-                    hit.bit_score = bit_score(h.score, st[k].kbp);
-                    for (int32_t p = 0; p < h.length; ++p)
-                      hit.identities += queries[k].letters[h.q_start + p] == subject[h.s_start + p];
-                    if (lists[k].empty()) touched[worker].push_back(k);
-                    lists[k].push_back(hit);
-                  }
-                  for (int32_t k : touched[worker]) {
-                    found.add(worker, k, static_cast<int32_t>(i), std::move(lists[k]));
-                    lists[k].clear();
-                  }
-                  touched[worker].clear();
-                });
+  scan_subjects(
+      options.ungapped_stage, lookup, all, options.window, subjects, offsets, subject_count,
+      threads, worker_counters, &stage_counters,
+      [&](int64_t i, const std::vector<UngappedHsp>& hsps, const SeedExtension*, int worker) {
+        const uint8_t* subject = subjects + offsets[i];
+        std::vector<std::vector<SearchHit>>& lists = per_query[worker];
+        for (const UngappedHsp& h : hsps) {
+          const int32_t k = all.query_of[h.context];
+          SearchHit hit;
+          hit.subject = static_cast<int32_t>(i);
+          hit.hsp = h;
+          hit.hsp.context = k;
+          hit.evalue = karlin_evalue(h.score, st[k].kbp, st[k].search_space);
+          if (hit.evalue > options.evalue) continue;  // s_Blast_HSPListReapByPrelimEvalue
+          hit.bit_score = bit_score(h.score, st[k].kbp);
+          for (int32_t p = 0; p < h.length; ++p)
+            hit.identities += queries[k].letters[h.q_start + p] == subject[h.s_start + p];
+          if (lists[k].empty()) touched[worker].push_back(k);
+          lists[k].push_back(hit);
+        }
+        for (int32_t k : touched[worker]) {
+          found.add(worker, k, static_cast<int32_t>(i), std::move(lists[k]));
+          lists[k].clear();
+        }
+        touched[worker].clear();
+      });
   const double scan_s = clock.lap();
   // The hit list of each query: at most max_target_seqs subjects.
   const size_t capacity = options.max_target_seqs > 0 ? static_cast<size_t>(options.max_target_seqs)
@@ -428,8 +459,11 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   }
   if (statistics) *statistics = st;
   std::vector<std::vector<GappedSearchHit>> result(nq);
-  const Concatenated all = concatenate(queries, valid, x_drop, cutoff);
+  Concatenated all = concatenate(queries, valid, x_drop, cutoff);
   if (all.contexts.empty()) return result;
+  // A pipelined stage may extend the HSPs ahead (the GPU's does it for all of them at once).
+  for (size_t c = 0; c < all.contexts.size(); ++c)
+    all.contexts[c].gapped_x_drop = gp[all.query_of[c]].x_drop_prelim;
   Stopwatch clock;
   const WordLookup lookup(all.codes.data(), all.segments, options.threshold);
   const double lookup_s = clock.lap();
@@ -443,18 +477,27 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   SearchCounters stage_counters;
   std::vector<std::vector<std::vector<UngappedHsp>>> per_query(
       worker_counters.size(), std::vector<std::vector<UngappedHsp>>(nq));
+  std::vector<std::vector<std::vector<SeedExtension>>> per_query_extensions(
+      worker_counters.size(), std::vector<std::vector<SeedExtension>>(nq));
   scan_subjects(options.ungapped_stage, lookup, all, options.window, subjects, offsets,
                 subject_count, threads, worker_counters, &stage_counters,
-                [&](int64_t i, const std::vector<UngappedHsp>& ungapped, int worker) {
+                [&](int64_t i, const std::vector<UngappedHsp>& ungapped,
+                    const SeedExtension* extensions, int worker) {
                   if (ungapped.empty()) return;
                   std::vector<std::vector<UngappedHsp>>& lists = per_query[worker];
+                  std::vector<std::vector<SeedExtension>>& extended = per_query_extensions[worker];
                   for (auto& l : lists) l.clear();
-                  for (const UngappedHsp& h : ungapped) lists[all.query_of[h.context]].push_back(h);
+                  for (auto& l : extended) l.clear();
+                  for (size_t h = 0; h < ungapped.size(); ++h) {
+                    const int32_t k = all.query_of[ungapped[h].context];
+                    lists[k].push_back(ungapped[h]);
+                    if (extensions) extended[k].push_back(extensions[h]);
+                  }
                   for (size_t k = 0; k < nq; ++k) {
                     if (lists[k].empty()) continue;
-                    std::vector<GappedHsp> kept =
-                        preliminary_gapped(queries[k].codes, queries[k].length, subject_at(i),
-                                           length_at(i), lists[k], gp[k]);
+                    std::vector<GappedHsp> kept = preliminary_gapped(
+                        queries[k].codes, queries[k].length, subject_at(i), length_at(i), lists[k],
+                        gp[k], extensions ? extended[k].data() : nullptr);
                     if (!kept.empty())
                       prelim_found.add(worker, static_cast<int32_t>(k), static_cast<int32_t>(i),
                                        std::move(kept));

@@ -18,9 +18,12 @@ namespace gpuseq::blast {
 
 struct SearchCounters;
 
-// Receives the two-hit stage's HSPs of subjects [first, last): hsps[i - first] for subject i.
+// Receives the two-hit stage's HSPs of subjects [first, last): hsps[i - first] for subject i;
+// extensions (nullptr where the contexts ask for none, QueryContext::gapped_x_drop):
+// (*extensions)[i - first][h], the seed_extension of HSP h (gapped.hpp), done or not.
 using UngappedBatchSink =
-    std::function<void(int32_t first, int32_t last, std::vector<std::vector<UngappedHsp>>& hsps)>;
+    std::function<void(int32_t first, int32_t last, std::vector<std::vector<UngappedHsp>>& hsps,
+                       std::vector<std::vector<SeedExtension>>* extensions)>;
 
 // The two-hit stage in place of TwoHitFinder per subject (the bindings set the GPU's,
 // cuda/blast/gpu_ungapped.hpp, for backend="cuda"): hands `sink` each subject's HSPs as
@@ -33,7 +36,8 @@ using UngappedStage = std::function<void(
     SearchCounters* counters, const UngappedBatchSink& sink)>;
 
 // The CPU's two-hit stage (TwoHitFinder) as an UngappedStage: one thread, batches of
-// `batch_subjects` consecutive subjects. The GPU stage's pipeline without a GPU, for tests.
+// `batch_subjects` consecutive subjects, the HSPs' seed extensions where asked. The GPU
+// stage's pipeline without a GPU, for tests.
 UngappedStage batched_cpu_stage(int32_t batch_subjects);
 
 struct UngappedSearchOptions {
@@ -79,6 +83,7 @@ struct SearchCounters {
   int64_t word_hits = 0;
   int64_t extensions = 0;
   int64_t ungapped_hsps = 0;
+  int64_t seed_extensions = 0;  // HSPs a pipelined stage extended ahead (SeedExtension done)
   // Wall seconds by stage: "lookup", "scan" (the subjects' two-hit stage, and for gapped
   // searches their preliminary gapped extension), "wait" (of "scan": the CPU threads' mean
   // time waiting for a pipelined stage's batches), "traceback", "lists" (hit lists); a

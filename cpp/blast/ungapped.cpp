@@ -71,13 +71,15 @@ std::vector<UngappedHsp> TwoHitFinder::run(const uint8_t* subject, int32_t subje
   return hsps;
 }
 
+bool ranks_before(const UngappedHsp& a, const UngappedHsp& b) {
+  return std::make_tuple(-a.score, a.s_start, -(a.s_start + a.length), a.q_start,
+                         -(a.q_start + a.length)) <
+         std::make_tuple(-b.score, b.s_start, -(b.s_start + b.length), b.q_start,
+                         -(b.q_start + b.length));
+}
+
 void sort_by_score(std::vector<UngappedHsp>& hsps) {
-  std::stable_sort(hsps.begin(), hsps.end(), [](const UngappedHsp& a, const UngappedHsp& b) {
-    return std::make_tuple(-a.score, a.s_start, -(a.s_start + a.length), a.q_start,
-                           -(a.q_start + a.length)) <
-           std::make_tuple(-b.score, b.s_start, -(b.s_start + b.length), b.q_start,
-                           -(b.q_start + b.length));
-  });
+  std::stable_sort(hsps.begin(), hsps.end(), ranks_before);
 }
 
 }  // namespace gpuseq::blast

@@ -55,7 +55,11 @@ class TwoHitFinder {
   std::vector<DiagonalState> diagonals_;  // per diagonal d = q - s
 };
 
-// Orders HSPs as blastp's ScoreCompareHSPs does.
+// blastp's ScoreCompareHSPs: score descending, s_start ascending, s_end descending, q_start
+// ascending, q_end descending.
+bool ranks_before(const UngappedHsp& a, const UngappedHsp& b);
+
+// Orders HSPs as blastp's ScoreCompareHSPs does (a stable sort).
 void sort_by_score(std::vector<UngappedHsp>& hsps);
 
 }  // namespace gpuseq::blast

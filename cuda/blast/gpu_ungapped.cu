@@ -16,7 +16,9 @@
 #include <type_traits>
 
 #include "blast/alphabet.hpp"
+#include "blast/gapped.hpp"
 #include "blast/gpu_ungapped.hpp"
+#include "blast/semi_gapped.hpp"
 #include "blast/two_hit.hpp"
 #include "common/check.cuh"
 #include "common/stopwatch.hpp"
@@ -28,6 +30,7 @@ using gpuseq::blast::kAlphabetSize;
 using gpuseq::blast::kTwoHitWord;
 using gpuseq::blast::kWordCells;
 using gpuseq::blast::QueryContext;
+using gpuseq::blast::SeedExtension;
 using gpuseq::blast::TwoHitExtension;
 using gpuseq::blast::UngappedHsp;
 
@@ -522,7 +525,65 @@ struct BatchBuffers {
   Scratch<PairHalves> halves;
   Scratch<uint64_t> hsp_keys, hsp_keys_sorted;
   Scratch<int32_t> hsp_index, hsp_index_sorted;
+  Scratch<int2> seed_rings;
+  Scratch<SeedExtension> seed_extensions;
 };
+
+// The DP rows of extend_seeds: a ring of mask + 1 columns {H, E} per thread, a thread's
+// columns adjacent (it walks along its rows). room() says no where the live columns would
+// not fit; that HSP is then extended on the CPU.
+struct RingRows {
+  int2* columns;
+  int32_t mask;
+  __device__ int32_t& h(int32_t j) const { return columns[j & mask].x; }
+  __device__ int32_t& e(int32_t j) const { return columns[j & mask].y; }
+  __device__ bool room(int32_t first, int32_t size) const { return size - first <= mask; }
+};
+
+struct RingDp {
+  const int* matrix;
+  int32_t x_drop;
+  RingRows rows;
+  template <int Step>
+  __device__ bool operator()(const gpuseq::blast::DirectedLetters<Step>& a,
+                             const gpuseq::blast::DirectedLetters<Step>& b,
+                             gpuseq::blast::DpEnd& end) const {
+    gpuseq::blast::NoTrace none;
+    return gpuseq::blast::semi_gapped_dp(a, b, matrix, gpuseq::blast::kGapOpen,
+                                         gpuseq::blast::kGapExtend, x_drop, rows, none, end);
+  }
+};
+
+constexpr int kSeedThreads = 128;
+
+// The preliminary gapped stage's extension of every HSP (semi_gapped.hpp's extend_seed, the
+// CPU's own code), a thread per HSP, ahead of the CPU's containment test, which then runs
+// none of the DPs it keeps. Contexts with gapped_x_drop 0 get nothing (done = 0).
+__global__ void extend_seeds(const DeviceHsp* __restrict__ hsps, int64_t count,
+                             const uint8_t* __restrict__ codes, const int64_t* __restrict__ offsets,
+                             const uint8_t* __restrict__ query,
+                             const QueryContext* __restrict__ contexts,
+                             const int16_t* __restrict__ matrix, int2* rings, int32_t ring_columns,
+                             SeedExtension* __restrict__ out) {
+  __shared__ int scores[kAlphabetSize * kAlphabetSize];
+  for (int k = threadIdx.x; k < kAlphabetSize * kAlphabetSize; k += blockDim.x)
+    scores[k] = matrix[k];
+  __syncthreads();
+  const int64_t thread = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const RingRows rows{rings + thread * ring_columns, ring_columns - 1};
+  for (int64_t i = thread; i < count; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const DeviceHsp h = hsps[i];
+    const QueryContext c = contexts[h.context];
+    if (c.gapped_x_drop <= 0) {
+      out[i] = SeedExtension{};
+      continue;
+    }
+    const int64_t s0 = offsets[h.subject];
+    out[i] = gpuseq::blast::extend_seed(
+        query + c.start, c.length, codes + s0, static_cast<int32_t>(offsets[h.subject + 1] - s0),
+        h.q_start, h.s_start, h.length, scores, RingDp{scores, c.gapped_x_drop, rows});
+  }
+}
 
 // An HSP's place in the CPU's finding order: its subject in the batch, then the second
 // hit's subject offset, then its offset in the whole query buffer (subject < 2^22, offsets
@@ -548,8 +609,20 @@ __global__ void gather_hsps(const DeviceHsp* __restrict__ hsps, const int32_t* _
 // A batch's HSPs in the order gpu_ungapped_hsps hands them over: sorted on the device into
 // the CPU's finding order (subject, subject offset, query offset), then each subject's by
 // score on the host (a stable sort, so that ties fall as on the CPU).
+// Inputs of extend_seeds; counters: its HSPs extended and seconds, added to.
+struct SeedInputs {
+  bool run;
+  int32_t ring_columns, blocks_per_sm;
+  const uint8_t* codes;
+  const int64_t* offsets;
+  const uint8_t* query;
+  const int16_t* matrix;
+  GpuUngappedCounters* counters;
+};
+
 std::vector<SubjectHsp> ordered_hsps(const DeviceHsp* d_hsps, int64_t count, int32_t first_subject,
-                                     const QueryContext* d_contexts, BatchBuffers& buffers) {
+                                     const QueryContext* d_contexts, const SeedInputs& seeds,
+                                     BatchBuffers& buffers) {
   std::vector<SubjectHsp> result;
   if (count == 0) return result;
   if (count >= (int64_t{1} << 31)) throw std::length_error("more than 2^31 HSPs in one batch");
@@ -568,19 +641,44 @@ std::vector<SubjectHsp> ordered_hsps(const DeviceHsp* d_hsps, int64_t count, int
                                                     keys_sorted, index, index_sorted, count));
   gather_hsps<<<blocks_for(count, 256), 256>>>(d_hsps, index_sorted, count, ordered);
   GPUSEQ_CUDA_CHECK_LAUNCH("gather_hsps");
+  std::vector<SeedExtension> extensions;
+  if (seeds.run) {
+    gpuseq::Stopwatch clock;
+    int device = 0, sms = 0;
+    GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+    GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const int64_t blocks =
+        std::min<int64_t>(blocks_for(count, kSeedThreads), int64_t{sms} * seeds.blocks_per_sm);
+    int2* rings = buffers.seed_rings.get(static_cast<size_t>(blocks * kSeedThreads) *
+                                         static_cast<size_t>(seeds.ring_columns));
+    SeedExtension* d_extensions = buffers.seed_extensions.get(count);
+    extend_seeds<<<blocks, kSeedThreads>>>(ordered, count, seeds.codes, seeds.offsets, seeds.query,
+                                           d_contexts, seeds.matrix, rings, seeds.ring_columns,
+                                           d_extensions);
+    GPUSEQ_CUDA_CHECK_LAUNCH("extend_seeds");
+    extensions = read_all(d_extensions, static_cast<size_t>(count));
+    for (const SeedExtension& x : extensions) seeds.counters->seed_extensions += x.done;
+    seeds.counters->seed_s += clock.lap();
+  }
   const std::vector<DeviceHsp> found = read_all(ordered, static_cast<size_t>(count));
   result.reserve(found.size());
-  std::vector<UngappedHsp> one;
-  for (size_t i = 0; i < found.size();) {
-    const int32_t subject = found[i].subject;
-    one.clear();
-    for (; i < found.size() && found[i].subject == subject; ++i) {
-      const DeviceHsp& h = found[i];
-      one.push_back(
-          UngappedHsp{h.q_start, h.s_start, h.length, h.score, h.seed_q, h.seed_s, h.context});
-    }
-    gpuseq::blast::sort_by_score(one);
-    for (const UngappedHsp& u : one) result.push_back(SubjectHsp{subject, u});
+  for (size_t i = 0; i < found.size(); ++i) {
+    const DeviceHsp& h = found[i];
+    result.push_back(SubjectHsp{
+        h.subject,
+        UngappedHsp{h.q_start, h.s_start, h.length, h.score, h.seed_q, h.seed_s, h.context},
+        seeds.run ? extensions[i] : SeedExtension{}});
+  }
+  // Each subject's HSPs by score, ties as on the CPU (a stable sort of the finding order).
+  for (size_t i = 0; i < result.size();) {
+    size_t j = i;
+    while (j < result.size() && result[j].subject == result[i].subject) ++j;
+    std::stable_sort(result.begin() + static_cast<std::ptrdiff_t>(i),
+                     result.begin() + static_cast<std::ptrdiff_t>(j),
+                     [](const SubjectHsp& a, const SubjectHsp& b) {
+                       return gpuseq::blast::ranks_before(a.hsp, b.hsp);
+                     });
+    i = j;
   }
   return result;
 }
@@ -612,6 +710,14 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
   const bool pssm = options.scoring == GpuScoring::kPssm ||
                     (options.scoring == GpuScoring::kAuto && query_length <= kPssmLongestQuery);
   if (options.batch_hits < 0) throw std::invalid_argument("batch_hits must be >= 0");
+  if (options.seed_ring_columns < 32 ||
+      (options.seed_ring_columns & (options.seed_ring_columns - 1)) != 0)
+    throw std::invalid_argument("seed_ring_columns must be a power of two, at least 32");
+  if (options.seed_blocks_per_sm < 1)
+    throw std::invalid_argument("seed_blocks_per_sm must be positive");
+  const bool extend =
+      options.extend_seeds && std::any_of(contexts.begin(), contexts.end(),
+                                          [](const auto& c) { return c.gapped_x_drop > 0; });
   GpuUngappedCounters count;
   if (subject_count == 0) return;
   gpuseq::Stopwatch clock;  // the stage times of GpuUngappedCounters
@@ -810,8 +916,17 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     added.extensions += static_cast<int64_t>(done[2]);
     const int64_t hsp_count = static_cast<int64_t>(done[1]);
     added.extend_s += clock.lap();
-    found = ordered_hsps(d_hsps, hsp_count, batch_first, d_contexts.get(), buffers);
-    added.order_s += clock.lap();
+    const SeedInputs seeds{extend,
+                           options.seed_ring_columns,
+                           options.seed_blocks_per_sm,
+                           d_codes.get(),
+                           d_offsets.get(),
+                           d_query.get(),
+                           d_matrix.get(),
+                           &added};
+    const double seed_before = added.seed_s;
+    found = ordered_hsps(d_hsps, hsp_count, batch_first, d_contexts.get(), seeds, buffers);
+    added.order_s += clock.lap() - (added.seed_s - seed_before);
     return found;
   };
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "blast/lookup.hpp"
+#include "blast/semi_gapped.hpp"
 #include "blast/ungapped.hpp"
 
 namespace gpuseq::cuda::blast {
@@ -56,6 +57,13 @@ struct GpuUngappedOptions {
   int64_t batch_hits = 0;
   GpuExtension extension = GpuExtension::kHit;
   GpuScoring scoring = GpuScoring::kAuto;
+  // The preliminary gapped stage's extension of every HSP on the GPU, for the contexts that
+  // ask for it (QueryContext::gapped_x_drop), a thread per HSP with a ring of
+  // seed_ring_columns DP columns (a power of two; an HSP whose live columns do not fit is
+  // extended on the CPU), seed_blocks_per_sm blocks of 128 threads per multiprocessor.
+  bool extend_seeds = true;
+  int32_t seed_ring_columns = 256;
+  int32_t seed_blocks_per_sm = 8;
 };
 
 struct GpuUngappedCounters {
@@ -64,10 +72,12 @@ struct GpuUngappedCounters {
   int64_t extensions = 0;           // as TwoHitFinder counts them
   int64_t overflowed_subjects = 0;  // subjects detected again with larger bins
   int64_t batches = 0;
+  int64_t seed_extensions = 0;  // HSPs the GPU extended (extend_seeds)
   // Wall seconds per stage, the device synchronised at each boundary: uploads, hit detection
   // (with redone batches), assembling + segmented sort, filter, extension (with the list of
   // diagonals and the copy back), and the host's final ordering.
   double upload_s = 0, detect_s = 0, sort_s = 0, filter_s = 0, extend_s = 0, order_s = 0;
+  double seed_s = 0;  // the seed extensions and their copy back
 
   void add(const GpuUngappedCounters& o) {
     word_hits += o.word_hits;
@@ -75,18 +85,21 @@ struct GpuUngappedCounters {
     extensions += o.extensions;
     overflowed_subjects += o.overflowed_subjects;
     batches += o.batches;
+    seed_extensions += o.seed_extensions;
     upload_s += o.upload_s;
     detect_s += o.detect_s;
     sort_s += o.sort_s;
     filter_s += o.filter_s;
     extend_s += o.extend_s;
     order_s += o.order_s;
+    seed_s += o.seed_s;
   }
 };
 
 struct SubjectHsp {
   int32_t subject = 0;  // index into the subjects given
   gpuseq::blast::UngappedHsp hsp;
+  gpuseq::blast::SeedExtension extension;  // done = 0 where not extended
 };
 
 // Receives the HSPs of subjects [first, last) as soon as their batch is done: subjects in
