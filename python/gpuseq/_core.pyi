@@ -422,6 +422,16 @@ def blast_ungapped_hsps(
     window: int = 40,
     threshold: int = 11,
 ) -> tuple[dict[str, NDArray[np.int32]], dict[str, int]]: ...
+def blast_seed_extensions(
+    query: ArrayLike,
+    codes: ArrayLike,
+    offsets: ArrayLike,
+    subject: ArrayLike,
+    q_start: ArrayLike,
+    s_start: ArrayLike,
+    length: ArrayLike,
+    x_drop: int,
+) -> dict[str, NDArray[np.int32]]: ...
 def blast_ungapped_search(
     queries: list[ArrayLike],
     query_letters: list[ArrayLike],
@@ -454,7 +464,9 @@ def gpu_blast_ungapped_hsps(
     extension: str = "hit",
     scoring: str = "auto",
     hits_per_bin: int = 24,
-) -> tuple[dict[str, NDArray[np.int32]], dict[str, int | float]]: ...
+    gapped_x_drop: int = 0,
+    seed_ring_columns: int = 256,
+) -> tuple[dict[str, Any], dict[str, int | float]]: ...
 
 # Every build: NVRTC compilation of the GPU filter kernels (no GPU needed).
 def nvrtc_info() -> dict[str, Any]: ...
