@@ -156,8 +156,6 @@ cuda::blast::GpuUngappedOptions gpu_stage_options(const py::dict& d) {
       o.extend_seeds = item.second.cast<bool>();
     } else if (key == "seed_ring_columns") {
       o.seed_ring_columns = item.second.cast<int32_t>();
-    } else if (key == "seed_blocks_per_sm") {
-      o.seed_blocks_per_sm = item.second.cast<int32_t>();
     } else if (key == "scoring") {
       const std::string v = item.second.cast<std::string>();
       if (v != "auto" && v != "pssm" && v != "blosum62")
@@ -168,7 +166,7 @@ cuda::blast::GpuUngappedOptions gpu_stage_options(const py::dict& d) {
     } else {
       throw std::invalid_argument("unknown GPU stage option '" + key +
                                   "' (bins, hits_per_bin, bin_capacity, batch_hits, extension, "
-                                  "scoring, extend_seeds, seed_ring_columns, seed_blocks_per_sm)");
+                                  "scoring, extend_seeds, seed_ring_columns)");
     }
   }
   return o;
@@ -221,6 +219,7 @@ UngappedStage ungapped_stage(const std::string& stage, const py::dict& options) 
       counters->extensions += c.extensions;
       counters->seed_extensions += c.seed_extensions;
       counters->seconds["gpu_seed"] += c.seed_s;
+      counters->seconds["gpu_seed_wait"] += c.seed_wait_s;
       counters->seconds["gpu_upload"] += c.upload_s;
       counters->seconds["gpu_detect"] += c.detect_s;
       counters->seconds["gpu_sort"] += c.sort_s;
@@ -630,7 +629,7 @@ void bind_blast(py::module_& m) {
       "blast_seed_extensions",
       [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets,
          CArray<int32_t> subject, CArray<int32_t> q_start, CArray<int32_t> s_start,
-         CArray<int32_t> length, int32_t x_drop) {
+         CArray<int32_t> length, int32_t x_drop, int32_t ring_columns) {
         const int32_t n = query_length_of(query);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
@@ -652,16 +651,18 @@ void bind_blast(py::module_& m) {
               u.s_start + u.length > sn)
             throw std::invalid_argument("HSP " + std::to_string(k) +
                                         " lies outside its query or subject");
-          out[static_cast<size_t>(k)] =
-              seed_extension(query.data(), n, subjects.codes + subjects.offsets[i], sn, u, x_drop);
+          out[static_cast<size_t>(k)] = seed_extension(
+              query.data(), n, subjects.codes + subjects.offsets[i], sn, u, x_drop, ring_columns);
         }
         return seed_extension_rows(out);
       },
       py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("subject"),
       py::arg("q_start"), py::arg("s_start"), py::arg("length"), py::arg("x_drop"),
+      py::arg("ring_columns") = 0,
       "The preliminary gapped stage's extension of each ungapped HSP (cpp/blast/semi_gapped.hpp: "
       "its gapped start, the score-only DPs to both sides): columns q_off, q_end, s_off, s_end, "
-      "score, seed_q, seed_s, done.");
+      "score, seed_q, seed_s, done. ring_columns > 0: the DP in a ring of that many columns as "
+      "the GPU's, done = 0 where its live columns do not fit.");
 
 #ifdef GPUSEQ_WITH_CUDA
   m.def(
@@ -715,13 +716,14 @@ void bind_blast(py::module_& m) {
         c["order_s"] = counters.order_s;
         c["seed_extensions"] = counters.seed_extensions;
         c["seed_s"] = counters.seed_s;
+        c["seed_wait_s"] = counters.seed_wait_s;
         return py::make_tuple(rows, c);
       },
       py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("x_drop"), py::arg("cutoff"),
       py::arg("window") = kTwoHitWindow, py::arg("threshold") = kDefaultThreshold,
       py::arg("bins") = 0, py::arg("bin_capacity") = 0, py::arg("batch_hits") = 0,
       py::arg("extension") = "hit", py::arg("scoring") = "auto", py::arg("hits_per_bin") = 24,
-      py::arg("gapped_x_drop") = 0, py::arg("seed_ring_columns") = 256,
+      py::arg("gapped_x_drop") = 0, py::arg("seed_ring_columns") = 128,
       "blast_ungapped_hsps on the GPU (cuda/blast: hit detection into diagonal bins, CUB's "
       "segmented sort, the two-hit filter, the diagonal-based ('diagonal': a thread per "
       "diagonal), hit-based ('hit': a thread per pair, then each diagonal replayed) or "

@@ -53,6 +53,19 @@ struct ColumnRows {
   GPUSEQ_HOST_DEVICE bool room(int32_t, int32_t) const { return true; }
 };
 
+// The rows in a ring of mask + 1 columns (the GPU's, in shared memory): column j at j & mask.
+// room() is false where the live columns would not fit (the DP then stops, not done).
+struct DpColumn {
+  int32_t h, e;
+};
+struct RingRows {
+  DpColumn* columns;
+  int32_t mask;
+  GPUSEQ_HOST_DEVICE int32_t& h(int32_t j) const { return columns[j & mask].h; }
+  GPUSEQ_HOST_DEVICE int32_t& e(int32_t j) const { return columns[j & mask].e; }
+  GPUSEQ_HOST_DEVICE bool room(int32_t first, int32_t size) const { return size - first <= mask; }
+};
+
 // No traceback: the score-only DP.
 struct NoTrace {
   GPUSEQ_HOST_DEVICE void start(int32_t) {}

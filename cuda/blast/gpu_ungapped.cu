@@ -11,6 +11,7 @@
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <cub/device/device_select.cuh>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -525,25 +526,13 @@ struct BatchBuffers {
   Scratch<PairHalves> halves;
   Scratch<uint64_t> hsp_keys, hsp_keys_sorted;
   Scratch<int32_t> hsp_index, hsp_index_sorted;
-  Scratch<int2> seed_rings;
-  Scratch<SeedExtension> seed_extensions;
 };
 
-// The DP rows of extend_seeds: a ring of mask + 1 columns {H, E} per thread, a thread's
-// columns adjacent (it walks along its rows). room() says no where the live columns would
-// not fit; that HSP is then extended on the CPU.
-struct RingRows {
-  int2* columns;
-  int32_t mask;
-  __device__ int32_t& h(int32_t j) const { return columns[j & mask].x; }
-  __device__ int32_t& e(int32_t j) const { return columns[j & mask].y; }
-  __device__ bool room(int32_t first, int32_t size) const { return size - first <= mask; }
-};
-
+// extend_seeds' DP in a ring of columns per thread in shared memory (semi_gapped.hpp).
 struct RingDp {
   const int* matrix;
   int32_t x_drop;
-  RingRows rows;
+  gpuseq::blast::RingRows rows;
   template <int Step>
   __device__ bool operator()(const gpuseq::blast::DirectedLetters<Step>& a,
                              const gpuseq::blast::DirectedLetters<Step>& b,
@@ -554,23 +543,27 @@ struct RingDp {
   }
 };
 
-constexpr int kSeedThreads = 128;
+// 64 threads a block: with rings of 128 columns (64 KB), three blocks a multiprocessor.
+constexpr int kSeedThreads = 64;
 
 // The preliminary gapped stage's extension of every HSP (semi_gapped.hpp's extend_seed, the
 // CPU's own code), a thread per HSP, ahead of the CPU's containment test, which then runs
-// none of the DPs it keeps. Contexts with gapped_x_drop 0 get nothing (done = 0).
+// none of the DPs it keeps. Each thread's DP rows are a ring of ring_columns columns in
+// shared memory; an HSP whose live columns do not fit comes back not done (the CPU extends
+// it). Contexts with gapped_x_drop 0 get nothing (done = 0).
 __global__ void extend_seeds(const DeviceHsp* __restrict__ hsps, int64_t count,
                              const uint8_t* __restrict__ codes, const int64_t* __restrict__ offsets,
                              const uint8_t* __restrict__ query,
                              const QueryContext* __restrict__ contexts,
-                             const int16_t* __restrict__ matrix, int2* rings, int32_t ring_columns,
+                             const int16_t* __restrict__ matrix, int32_t ring_columns,
                              SeedExtension* __restrict__ out) {
+  extern __shared__ gpuseq::blast::DpColumn seed_rings[];
   __shared__ int scores[kAlphabetSize * kAlphabetSize];
   for (int k = threadIdx.x; k < kAlphabetSize * kAlphabetSize; k += blockDim.x)
     scores[k] = matrix[k];
   __syncthreads();
   const int64_t thread = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const RingRows rows{rings + thread * ring_columns, ring_columns - 1};
+  const gpuseq::blast::RingRows rows{seed_rings + threadIdx.x * ring_columns, ring_columns - 1};
   for (int64_t i = thread; i < count; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     const DeviceHsp h = hsps[i];
     const QueryContext c = contexts[h.context];
@@ -606,23 +599,10 @@ __global__ void gather_hsps(const DeviceHsp* __restrict__ hsps, const int32_t* _
   if (i < count) ordered[i] = hsps[index[i]];
 }
 
-// A batch's HSPs in the order gpu_ungapped_hsps hands them over: sorted on the device into
-// the CPU's finding order (subject, subject offset, query offset), then each subject's by
-// score on the host (a stable sort, so that ties fall as on the CPU).
-// Inputs of extend_seeds; counters: its HSPs extended and seconds, added to.
-struct SeedInputs {
-  bool run;
-  int32_t ring_columns, blocks_per_sm;
-  const uint8_t* codes;
-  const int64_t* offsets;
-  const uint8_t* query;
-  const int16_t* matrix;
-  GpuUngappedCounters* counters;
-};
-
+// A batch's HSPs in the CPU's finding order (subject, subject offset, query offset), sorted
+// on the device: `ordered` there, and their copy on the host.
 std::vector<SubjectHsp> ordered_hsps(const DeviceHsp* d_hsps, int64_t count, int32_t first_subject,
-                                     const QueryContext* d_contexts, const SeedInputs& seeds,
-                                     BatchBuffers& buffers) {
+                                     const QueryContext* d_contexts, BatchBuffers& buffers) {
   std::vector<SubjectHsp> result;
   if (count == 0) return result;
   if (count >= (int64_t{1} << 31)) throw std::length_error("more than 2^31 HSPs in one batch");
@@ -641,47 +621,55 @@ std::vector<SubjectHsp> ordered_hsps(const DeviceHsp* d_hsps, int64_t count, int
                                                     keys_sorted, index, index_sorted, count));
   gather_hsps<<<blocks_for(count, 256), 256>>>(d_hsps, index_sorted, count, ordered);
   GPUSEQ_CUDA_CHECK_LAUNCH("gather_hsps");
-  std::vector<SeedExtension> extensions;
-  if (seeds.run) {
-    gpuseq::Stopwatch clock;
-    int device = 0, sms = 0;
-    GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
-    GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const int64_t blocks =
-        std::min<int64_t>(blocks_for(count, kSeedThreads), int64_t{sms} * seeds.blocks_per_sm);
-    int2* rings = buffers.seed_rings.get(static_cast<size_t>(blocks * kSeedThreads) *
-                                         static_cast<size_t>(seeds.ring_columns));
-    SeedExtension* d_extensions = buffers.seed_extensions.get(count);
-    extend_seeds<<<blocks, kSeedThreads>>>(ordered, count, seeds.codes, seeds.offsets, seeds.query,
-                                           d_contexts, seeds.matrix, rings, seeds.ring_columns,
-                                           d_extensions);
-    GPUSEQ_CUDA_CHECK_LAUNCH("extend_seeds");
-    extensions = read_all(d_extensions, static_cast<size_t>(count));
-    for (const SeedExtension& x : extensions) seeds.counters->seed_extensions += x.done;
-    seeds.counters->seed_s += clock.lap();
-  }
   const std::vector<DeviceHsp> found = read_all(ordered, static_cast<size_t>(count));
   result.reserve(found.size());
-  for (size_t i = 0; i < found.size(); ++i) {
-    const DeviceHsp& h = found[i];
+  for (const DeviceHsp& h : found)
     result.push_back(SubjectHsp{
         h.subject,
         UngappedHsp{h.q_start, h.s_start, h.length, h.score, h.seed_q, h.seed_s, h.context},
-        seeds.run ? extensions[i] : SeedExtension{}});
-  }
-  // Each subject's HSPs by score, ties as on the CPU (a stable sort of the finding order).
-  for (size_t i = 0; i < result.size();) {
+        SeedExtension{}});
+  return result;
+}
+
+// Each subject's HSPs by score, ties as on the CPU (a stable sort of the finding order).
+void sort_subjects_by_score(std::vector<SubjectHsp>& hsps) {
+  for (size_t i = 0; i < hsps.size();) {
     size_t j = i;
-    while (j < result.size() && result[j].subject == result[i].subject) ++j;
-    std::stable_sort(result.begin() + static_cast<std::ptrdiff_t>(i),
-                     result.begin() + static_cast<std::ptrdiff_t>(j),
+    while (j < hsps.size() && hsps[j].subject == hsps[i].subject) ++j;
+    std::stable_sort(hsps.begin() + static_cast<std::ptrdiff_t>(i),
+                     hsps.begin() + static_cast<std::ptrdiff_t>(j),
                      [](const SubjectHsp& a, const SubjectHsp& b) {
                        return gpuseq::blast::ranks_before(a.hsp, b.hsp);
                      });
     i = j;
   }
-  return result;
 }
+
+// A non-blocking stream of our own (no implicit order with the legacy default stream, on
+// which the batches' other work runs).
+class OwnedStream {
+ public:
+  OwnedStream() { GPUSEQ_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~OwnedStream() { cudaStreamDestroy(stream_); }
+  OwnedStream(const OwnedStream&) = delete;
+  OwnedStream& operator=(const OwnedStream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_{};
+};
+
+// A batch whose seed extensions run on the seed stream while the GPU goes on with the next
+// batch: extend_seeds is latency bound (a thread per HSP, so the longest DP sets its time)
+// and fills a fraction of the GPU. Its HSPs are handed over once they are done.
+struct SeedBatch {
+  Scratch<DeviceHsp> hsps;  // the batch's ordered HSPs (the next batch reuses `ordered`)
+  Scratch<SeedExtension> extensions;
+  std::vector<SubjectHsp> found;  // finding order
+  int32_t first = 0, last = 0;
+  bool pending = false, extended = false;
+  std::unique_ptr<DeviceTimer> timer;
+};
 
 }  // namespace
 
@@ -713,8 +701,6 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
   if (options.seed_ring_columns < 32 ||
       (options.seed_ring_columns & (options.seed_ring_columns - 1)) != 0)
     throw std::invalid_argument("seed_ring_columns must be a power of two, at least 32");
-  if (options.seed_blocks_per_sm < 1)
-    throw std::invalid_argument("seed_blocks_per_sm must be positive");
   const bool extend =
       options.extend_seeds && std::any_of(contexts.begin(), contexts.end(),
                                           [](const auto& c) { return c.gapped_x_drop > 0; });
@@ -916,18 +902,65 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     added.extensions += static_cast<int64_t>(done[2]);
     const int64_t hsp_count = static_cast<int64_t>(done[1]);
     added.extend_s += clock.lap();
-    const SeedInputs seeds{extend,
-                           options.seed_ring_columns,
-                           options.seed_blocks_per_sm,
-                           d_codes.get(),
-                           d_offsets.get(),
-                           d_query.get(),
-                           d_matrix.get(),
-                           &added};
-    const double seed_before = added.seed_s;
-    found = ordered_hsps(d_hsps, hsp_count, batch_first, d_contexts.get(), seeds, buffers);
-    added.order_s += clock.lap() - (added.seed_s - seed_before);
+    found = ordered_hsps(d_hsps, hsp_count, batch_first, d_contexts.get(), buffers);
+    added.order_s += clock.lap();
     return found;
+  };
+
+  // The seed extensions of a batch run while the next batch is found; each batch is handed
+  // over once its extensions are in (batches in order).
+  std::unique_ptr<OwnedStream> seed_stream;
+  int32_t seed_blocks = 0;
+  const size_t seed_shared = sizeof(gpuseq::blast::DpColumn) * kSeedThreads *
+                             static_cast<size_t>(options.seed_ring_columns);
+  if (extend) {
+    seed_stream = std::make_unique<OwnedStream>();
+    GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(
+        extend_seeds, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(seed_shared)));
+    int per_sm = 0, device = 0, sms = 0;
+    GPUSEQ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, extend_seeds,
+                                                                    kSeedThreads, seed_shared));
+    GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+    GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    if (per_sm < 1)
+      throw std::invalid_argument("seed rings of " + std::to_string(options.seed_ring_columns) +
+                                  " columns do not fit in shared memory");
+    seed_blocks = per_sm * sms;
+  }
+  SeedBatch seed_batches[2];
+  int next_slot = 0;
+  const auto launch_seeds = [&](SeedBatch& b, const DeviceHsp* ordered) {
+    const auto n = static_cast<int64_t>(b.found.size());
+    DeviceHsp* in = b.hsps.get(n);
+    SeedExtension* out = b.extensions.get(n);
+    GPUSEQ_CUDA_CHECK(cudaMemcpy(in, ordered, n * sizeof(DeviceHsp), cudaMemcpyDeviceToDevice));
+    if (!b.timer) b.timer = std::make_unique<DeviceTimer>(seed_stream->get());
+    // The copy is on the legacy default stream, which a non-blocking stream does not wait for.
+    GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+    b.timer->start();
+    const auto blocks =
+        std::max<int64_t>(1, std::min<int64_t>(blocks_for(n, kSeedThreads), int64_t{seed_blocks}));
+    extend_seeds<<<blocks, kSeedThreads, seed_shared, seed_stream->get()>>>(
+        in, n, d_codes.get(), d_offsets.get(), d_query.get(), d_contexts.get(), d_matrix.get(),
+        options.seed_ring_columns, out);
+    GPUSEQ_CUDA_CHECK_LAUNCH("extend_seeds");
+    b.timer->stop();
+  };
+  const auto hand_over = [&](SeedBatch& b) {
+    if (b.extended) {
+      gpuseq::Stopwatch waited;
+      count.seed_s += b.timer->seconds();
+      std::vector<SeedExtension> x(b.found.size());
+      copy_to_host_on(x.data(), b.extensions.data(), x.size(), seed_stream->get());
+      count.seed_wait_s += waited.lap();
+      for (size_t i = 0; i < x.size(); ++i) {
+        b.found[i].extension = x[i];
+        count.seed_extensions += x[i].done;
+      }
+    }
+    sort_subjects_by_score(b.found);
+    b.pending = false;
+    sink(b.first, b.last, b.found);
   };
 
   for (int32_t first = 0; first < subject_count;) {
@@ -953,10 +986,21 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     }
     count.add(added);
     ++count.batches;
-    sink(first, last, found);
+    SeedBatch& batch = seed_batches[next_slot];
+    next_slot ^= 1;
+    batch.found = std::move(found);
+    batch.first = first;
+    batch.last = last;
+    batch.extended = extend && !batch.found.empty();
+    if (batch.extended) launch_seeds(batch, buffers.ordered.data());
+    SeedBatch& previous = seed_batches[next_slot];
+    if (previous.pending) hand_over(previous);
+    batch.pending = true;
     clock.lap();  // the sink's time is the caller's
     first = last;
   }
+  for (int slot : {next_slot, next_slot ^ 1})
+    if (seed_batches[slot].pending) hand_over(seed_batches[slot]);
   if (counters) counters->add(count);
 }
 

@@ -58,12 +58,12 @@ struct GpuUngappedOptions {
   GpuExtension extension = GpuExtension::kHit;
   GpuScoring scoring = GpuScoring::kAuto;
   // The preliminary gapped stage's extension of every HSP on the GPU, for the contexts that
-  // ask for it (QueryContext::gapped_x_drop), a thread per HSP with a ring of
-  // seed_ring_columns DP columns (a power of two; an HSP whose live columns do not fit is
-  // extended on the CPU), seed_blocks_per_sm blocks of 128 threads per multiprocessor.
+  // ask for it (QueryContext::gapped_x_drop): a thread per HSP, its DP rows a ring of
+  // seed_ring_columns columns in shared memory (a power of two, at least 32; an HSP whose
+  // live columns do not fit is extended on the CPU). With blastp's X-drop of 38, 64 columns
+  // left 4-10% of a random database's HSPs to the CPU, 128 none (tests/test_blast_cuda.py).
   bool extend_seeds = true;
-  int32_t seed_ring_columns = 256;
-  int32_t seed_blocks_per_sm = 8;
+  int32_t seed_ring_columns = 128;
 };
 
 struct GpuUngappedCounters {
@@ -77,7 +77,9 @@ struct GpuUngappedCounters {
   // (with redone batches), assembling + segmented sort, filter, extension (with the list of
   // diagonals and the copy back), and the host's final ordering.
   double upload_s = 0, detect_s = 0, sort_s = 0, filter_s = 0, extend_s = 0, order_s = 0;
-  double seed_s = 0;  // the seed extensions and their copy back
+  // The seed extensions' kernel seconds (beside the next batch's work) and the seconds the
+  // host waited for them.
+  double seed_s = 0, seed_wait_s = 0;
 
   void add(const GpuUngappedCounters& o) {
     word_hits += o.word_hits;
@@ -93,6 +95,7 @@ struct GpuUngappedCounters {
     extend_s += o.extend_s;
     order_s += o.order_s;
     seed_s += o.seed_s;
+    seed_wait_s += o.seed_wait_s;
   }
 };
 

@@ -431,6 +431,7 @@ def blast_seed_extensions(
     s_start: ArrayLike,
     length: ArrayLike,
     x_drop: int,
+    ring_columns: int = 0,
 ) -> dict[str, NDArray[np.int32]]: ...
 def blast_ungapped_search(
     queries: list[ArrayLike],
@@ -465,7 +466,7 @@ def gpu_blast_ungapped_hsps(
     scoring: str = "auto",
     hits_per_bin: int = 24,
     gapped_x_drop: int = 0,
-    seed_ring_columns: int = 256,
+    seed_ring_columns: int = 128,
 ) -> tuple[dict[str, Any], dict[str, int | float]]: ...
 
 # Every build: NVRTC compilation of the GPU filter kernels (no GPU needed).
