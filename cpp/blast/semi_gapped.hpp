@@ -40,7 +40,11 @@ struct DirectedLetters {
   const uint8_t* base;
   int32_t count;
   GPUSEQ_HOST_DEVICE uint8_t operator[](int32_t k) const {
+#if defined(__CUDA_ARCH__)
+    return k <= count ? __ldg(base + Step * (k - 1)) : 0;  // read-only on the GPU
+#else
     return k <= count ? base[Step * (k - 1)] : 0;
+#endif
   }
 };
 

@@ -659,15 +659,19 @@ class OwnedStream {
   cudaStream_t stream_{};
 };
 
-// A batch whose seed extensions run on the seed stream while the GPU goes on with the next
-// batch: extend_seeds is latency bound (a thread per HSP, so the longest DP sets its time)
-// and fills a fraction of the GPU. Its HSPs are handed over once they are done.
+// A batch whose seed extensions run on a stream of their own while the GPU goes on with the
+// next batches: extend_seeds is latency bound (a thread per HSP, so the longest DP sets its
+// time, ~30 ms a batch of 99 queries on the H100) and fills a fraction of the GPU, so the
+// extensions of kSeedBatchesInFlight batches run at once. Its HSPs are handed over (in batch
+// order) once they are done.
+constexpr int kSeedBatchesInFlight = 4;
 struct SeedBatch {
   Scratch<DeviceHsp> hsps;  // the batch's ordered HSPs (the next batch reuses `ordered`)
   Scratch<SeedExtension> extensions;
   std::vector<SubjectHsp> found;  // finding order
   int32_t first = 0, last = 0;
-  bool pending = false, extended = false;
+  bool extended = false;
+  std::unique_ptr<OwnedStream> stream;
   std::unique_ptr<DeviceTimer> timer;
 };
 
@@ -907,14 +911,12 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     return found;
   };
 
-  // The seed extensions of a batch run while the next batch is found; each batch is handed
+  // The seed extensions of a batch run while the next batches are found; each batch is handed
   // over once its extensions are in (batches in order).
-  std::unique_ptr<OwnedStream> seed_stream;
   int32_t seed_blocks = 0;
   const size_t seed_shared = sizeof(gpuseq::blast::DpColumn) * kSeedThreads *
                              static_cast<size_t>(options.seed_ring_columns);
   if (extend) {
-    seed_stream = std::make_unique<OwnedStream>();
     GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(
         extend_seeds, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(seed_shared)));
     int per_sm = 0, device = 0, sms = 0;
@@ -927,20 +929,23 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
                                   " columns do not fit in shared memory");
     seed_blocks = per_sm * sms;
   }
-  SeedBatch seed_batches[2];
-  int next_slot = 0;
+  SeedBatch seed_batches[kSeedBatchesInFlight];
+  int64_t next_batch = 0, next_handed = 0;
   const auto launch_seeds = [&](SeedBatch& b, const DeviceHsp* ordered) {
     const auto n = static_cast<int64_t>(b.found.size());
     DeviceHsp* in = b.hsps.get(n);
     SeedExtension* out = b.extensions.get(n);
     GPUSEQ_CUDA_CHECK(cudaMemcpy(in, ordered, n * sizeof(DeviceHsp), cudaMemcpyDeviceToDevice));
-    if (!b.timer) b.timer = std::make_unique<DeviceTimer>(seed_stream->get());
+    if (!b.stream) {
+      b.stream = std::make_unique<OwnedStream>();
+      b.timer = std::make_unique<DeviceTimer>(b.stream->get());
+    }
     // The copy is on the legacy default stream, which a non-blocking stream does not wait for.
     GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(nullptr));
     b.timer->start();
     const auto blocks =
         std::max<int64_t>(1, std::min<int64_t>(blocks_for(n, kSeedThreads), int64_t{seed_blocks}));
-    extend_seeds<<<blocks, kSeedThreads, seed_shared, seed_stream->get()>>>(
+    extend_seeds<<<blocks, kSeedThreads, seed_shared, b.stream->get()>>>(
         in, n, d_codes.get(), d_offsets.get(), d_query.get(), d_contexts.get(), d_matrix.get(),
         options.seed_ring_columns, out);
     GPUSEQ_CUDA_CHECK_LAUNCH("extend_seeds");
@@ -951,7 +956,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
       gpuseq::Stopwatch waited;
       count.seed_s += b.timer->seconds();
       std::vector<SeedExtension> x(b.found.size());
-      copy_to_host_on(x.data(), b.extensions.data(), x.size(), seed_stream->get());
+      copy_to_host_on(x.data(), b.extensions.data(), x.size(), b.stream->get());
       count.seed_wait_s += waited.lap();
       for (size_t i = 0; i < x.size(); ++i) {
         b.found[i].extension = x[i];
@@ -959,8 +964,16 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
       }
     }
     sort_subjects_by_score(b.found);
-    b.pending = false;
+    ++next_handed;
     sink(b.first, b.last, b.found);
+  };
+  // Hands over the batches before `until` in order, and then those whose extensions are done.
+  const auto hand_over_until = [&](int64_t until) {
+    for (; next_handed < next_batch;) {
+      SeedBatch& b = seed_batches[next_handed % kSeedBatchesInFlight];
+      if (next_handed >= until && b.extended && !b.timer->stopped()) break;
+      hand_over(b);
+    }
   };
 
   for (int32_t first = 0; first < subject_count;) {
@@ -986,21 +999,20 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     }
     count.add(added);
     ++count.batches;
-    SeedBatch& batch = seed_batches[next_slot];
-    next_slot ^= 1;
+    // The slot's batch, kSeedBatchesInFlight back, is handed over first.
+    hand_over_until(next_batch - kSeedBatchesInFlight + 1);
+    SeedBatch& batch = seed_batches[next_batch % kSeedBatchesInFlight];
+    ++next_batch;
     batch.found = std::move(found);
     batch.first = first;
     batch.last = last;
     batch.extended = extend && !batch.found.empty();
     if (batch.extended) launch_seeds(batch, buffers.ordered.data());
-    SeedBatch& previous = seed_batches[next_slot];
-    if (previous.pending) hand_over(previous);
-    batch.pending = true;
+    hand_over_until(0);  // the batches whose extensions are done
     clock.lap();  // the sink's time is the caller's
     first = last;
   }
-  for (int slot : {next_slot, next_slot ^ 1})
-    if (seed_batches[slot].pending) hand_over(seed_batches[slot]);
+  hand_over_until(next_batch);
   if (counters) counters->add(count);
 }
 

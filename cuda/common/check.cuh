@@ -147,6 +147,13 @@ class DeviceTimer {
     GPUSEQ_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
     return ms / 1000.0;
   }
+  // Whether the work before the stop event is done (without waiting).
+  bool stopped() {
+    const cudaError_t status = cudaEventQuery(stop_);
+    if (status == cudaErrorNotReady) return false;
+    GPUSEQ_CUDA_CHECK(status);
+    return true;
+  }
   double stop_seconds() {
     stop();
     return seconds();
