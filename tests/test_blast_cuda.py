@@ -261,27 +261,34 @@ def test_pipelined_stage_gives_the_same_rows(generated, monkeypatch, ungapped, b
 
 
 @pytest.mark.cuda
-@pytest.mark.parametrize("ring_columns", [128, 64])
-def test_gpu_seed_extensions_equal_cpu(generated, ring_columns):
+@pytest.mark.parametrize("ring_columns, max_rows", [(128, 256), (64, 256), (128, 64)])
+def test_gpu_seed_extensions_equal_cpu(generated, ring_columns, max_rows):
     """The GPU's preliminary gapped extension of every HSP (extend_seeds) equals the CPU's
     (seed_extension: the gapped start and both score-only DPs) field for field, and the HSPs
-    whose DP columns do not fit the GPU's ring (not done, the CPU extends them) are those the
-    CPU finds with a ring of that size: 128 columns hold all of them here, 64 not all."""
+    it leaves to the CPU (not done: the live DP columns overflow its ring, or a direction runs
+    past max_rows rows) are those the CPU finds with the same bounds. The defaults (128, 256)
+    leave few; the smaller bounds leave some, not all."""
     q = blast.encode([("q", generated["query"])])[0]
     codes, offsets = generated["codes"], generated["offsets"]
     x_drop = 38  # blastp's preliminary X-drop: 15 bits with BLOSUM62 11/1
     rows, counters = _core.gpu_blast_ungapped_hsps(
-        q, codes, offsets, 16, 20, gapped_x_drop=x_drop, seed_ring_columns=ring_columns
-    )
+        q, codes, offsets, 16, 20, gapped_x_drop=x_drop, seed_ring_columns=ring_columns,
+        seed_max_rows=max_rows,
+    )  # fmt: skip
     gpu = rows["extension"]
     hsps = (rows["subject"], rows["q_start"], rows["s_start"], rows["length"], x_drop)
     cpu = _core.blast_seed_extensions(q, codes, offsets, *hsps)
-    in_ring = _core.blast_seed_extensions(q, codes, offsets, *hsps, ring_columns=ring_columns)
+    bounded = _core.blast_seed_extensions(
+        q, codes, offsets, *hsps, ring_columns=ring_columns, max_rows=max_rows
+    )
     done = gpu["done"].astype(bool)
     assert len(done) > 200 and cpu["done"].all()
-    assert np.array_equal(gpu["done"], in_ring["done"])
+    assert np.array_equal(gpu["done"], bounded["done"])
     assert counters["seed_extensions"] == done.sum()
-    assert done.all() if ring_columns == 128 else 0 < done.sum() < len(done)
+    if (ring_columns, max_rows) == (128, 256):
+        assert done.mean() > 0.9
+    else:
+        assert 0 < done.sum() < len(done)
     for column in ("q_off", "q_end", "s_off", "s_end", "score", "seed_q", "seed_s"):
         assert np.array_equal(gpu[column][done], cpu[column][done]), column
     # The planted homologs' extensions are long gapped alignments, not only the seed's.

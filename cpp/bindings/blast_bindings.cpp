@@ -156,6 +156,8 @@ cuda::blast::GpuUngappedOptions gpu_stage_options(const py::dict& d) {
       o.extend_seeds = item.second.cast<bool>();
     } else if (key == "seed_ring_columns") {
       o.seed_ring_columns = item.second.cast<int32_t>();
+    } else if (key == "seed_max_rows") {
+      o.seed_max_rows = item.second.cast<int32_t>();
     } else if (key == "scoring") {
       const std::string v = item.second.cast<std::string>();
       if (v != "auto" && v != "pssm" && v != "blosum62")
@@ -166,7 +168,7 @@ cuda::blast::GpuUngappedOptions gpu_stage_options(const py::dict& d) {
     } else {
       throw std::invalid_argument("unknown GPU stage option '" + key +
                                   "' (bins, hits_per_bin, bin_capacity, batch_hits, extension, "
-                                  "scoring, extend_seeds, seed_ring_columns)");
+                                  "scoring, extend_seeds, seed_ring_columns, seed_max_rows)");
     }
   }
   return o;
@@ -629,7 +631,7 @@ void bind_blast(py::module_& m) {
       "blast_seed_extensions",
       [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets,
          CArray<int32_t> subject, CArray<int32_t> q_start, CArray<int32_t> s_start,
-         CArray<int32_t> length, int32_t x_drop, int32_t ring_columns) {
+         CArray<int32_t> length, int32_t x_drop, int32_t ring_columns, int32_t max_rows) {
         const int32_t n = query_length_of(query);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
@@ -651,17 +653,19 @@ void bind_blast(py::module_& m) {
               u.s_start + u.length > sn)
             throw std::invalid_argument("HSP " + std::to_string(k) +
                                         " lies outside its query or subject");
-          out[static_cast<size_t>(k)] = seed_extension(
-              query.data(), n, subjects.codes + subjects.offsets[i], sn, u, x_drop, ring_columns);
+          out[static_cast<size_t>(k)] =
+              seed_extension(query.data(), n, subjects.codes + subjects.offsets[i], sn, u, x_drop,
+                             ring_columns, max_rows);
         }
         return seed_extension_rows(out);
       },
       py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("subject"),
       py::arg("q_start"), py::arg("s_start"), py::arg("length"), py::arg("x_drop"),
-      py::arg("ring_columns") = 0,
+      py::arg("ring_columns") = 0, py::arg("max_rows") = 0,
       "The preliminary gapped stage's extension of each ungapped HSP (cpp/blast/semi_gapped.hpp: "
       "its gapped start, the score-only DPs to both sides): columns q_off, q_end, s_off, s_end, "
-      "score, seed_q, seed_s, done. ring_columns > 0: the DP in a ring of that many columns as "
+      "score, seed_q, seed_s, done. ring_columns > 0: the DP in a ring of that many columns and at "
+      "most max_rows rows a direction as "
       "the GPU's, done = 0 where its live columns do not fit.");
 
 #ifdef GPUSEQ_WITH_CUDA
@@ -670,7 +674,8 @@ void bind_blast(py::module_& m) {
       [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets, int32_t x_drop,
          int32_t cutoff, int window, int threshold, int32_t bins, int32_t bin_capacity,
          int64_t batch_hits, const std::string& extension, const std::string& scoring,
-         int32_t hits_per_bin, int32_t gapped_x_drop, int32_t seed_ring_columns) {
+         int32_t hits_per_bin, int32_t gapped_x_drop, int32_t seed_ring_columns,
+         int32_t seed_max_rows) {
         int32_t n = query_length_of(query);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
@@ -683,6 +688,7 @@ void bind_blast(py::module_& m) {
         given["scoring"] = scoring;
         given["hits_per_bin"] = hits_per_bin;
         given["seed_ring_columns"] = seed_ring_columns;
+        given["seed_max_rows"] = seed_max_rows;
         const cuda::blast::GpuUngappedOptions options = gpu_stage_options(given);
         if (gapped_x_drop < 0) throw std::invalid_argument("gapped_x_drop must be >= 0");
         std::vector<int32_t> subject_index;
@@ -724,6 +730,7 @@ void bind_blast(py::module_& m) {
       py::arg("bins") = 0, py::arg("bin_capacity") = 0, py::arg("batch_hits") = 0,
       py::arg("extension") = "hit", py::arg("scoring") = "auto", py::arg("hits_per_bin") = 24,
       py::arg("gapped_x_drop") = 0, py::arg("seed_ring_columns") = 128,
+      py::arg("seed_max_rows") = 256,
       "blast_ungapped_hsps on the GPU (cuda/blast: hit detection into diagonal bins, CUB's "
       "segmented sort, the two-hit filter, the diagonal-based ('diagonal': a thread per "
       "diagonal), hit-based ('hit': a thread per pair, then each diagonal replayed) or "

@@ -281,12 +281,12 @@ void purge_common_endpoints(std::vector<GappedHsp>& hsps) {
 namespace {
 
 // The preliminary stage's DPs for extend_seed: exact, blastp's restricted approximation, or
-// (ring_columns > 0) exact in a ring of that many columns as the GPU's, not done where the
-// live columns do not fit.
+// (ring_columns > 0) exact in a ring of that many columns and at most max_rows rows as the
+// GPU's, not done where the live columns or the rows do not fit.
 struct PrelimDp {
   int32_t x_drop;
   bool restricted;
-  int32_t ring_columns = 0;
+  int32_t ring_columns = 0, max_rows = 0;
   template <int Step>
   bool operator()(const DirectedLetters<Step>& a, const DirectedLetters<Step>& b,
                   DpEnd& end) const {
@@ -299,7 +299,7 @@ struct PrelimDp {
       thread_local std::vector<DpColumn> ring;
       ring.resize(static_cast<size_t>(ring_columns));
       return semi_gapped_dp(a, b, &blosum62()[0][0], kGapOpen, kGapExtend, x_drop,
-                            RingRows{ring.data(), ring_columns - 1}, none, end);
+                            RingRows{ring.data(), ring_columns - 1, max_rows}, none, end);
     }
     return semi_gapped_dp(a, b, &blosum62()[0][0], kGapOpen, kGapExtend, x_drop, dp_rows(b.count),
                           none, end);
@@ -310,11 +310,12 @@ struct PrelimDp {
 
 SeedExtension seed_extension(const uint8_t* query, int32_t query_length, const uint8_t* subject,
                              int32_t subject_length, const UngappedHsp& u, int32_t x_drop,
-                             int32_t ring_columns) {
+                             int32_t ring_columns, int32_t max_rows) {
   if (ring_columns < 0 || (ring_columns & (ring_columns - 1)) != 0)
     throw std::invalid_argument("ring_columns must be 0 or a power of two");
+  if (ring_columns > 0 && max_rows < 1) throw std::invalid_argument("max_rows must be positive");
   return extend_seed(query, query_length, subject, subject_length, u.q_start, u.s_start, u.length,
-                     &blosum62()[0][0], PrelimDp{x_drop, false, ring_columns});
+                     &blosum62()[0][0], PrelimDp{x_drop, false, ring_columns, max_rows});
 }
 
 std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_length,

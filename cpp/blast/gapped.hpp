@@ -68,10 +68,11 @@ void sort_by_score(std::vector<GappedHsp>& hsps);
 
 // The preliminary stage's exact extension of one ungapped HSP (semi_gapped.hpp), as the GPU
 // stage computes it ahead for every HSP. ring_columns > 0: in a ring of that many DP columns
-// (a power of two) as the GPU's, not done where the live columns do not fit.
+// (a power of two) and at most max_rows rows a direction as the GPU's, not done where the live
+// columns or the rows do not fit.
 SeedExtension seed_extension(const uint8_t* query, int32_t query_length, const uint8_t* subject,
                              int32_t subject_length, const UngappedHsp& u, int32_t x_drop,
-                             int32_t ring_columns = 0);
+                             int32_t ring_columns = 0, int32_t max_rows = 0);
 
 struct GappedParams {
   int32_t x_drop_prelim = 38;  // trunc(15 bits / lambda_g)

@@ -55,19 +55,22 @@ struct ColumnRows {
   GPUSEQ_HOST_DEVICE int32_t& h(int32_t j) const { return H[j]; }
   GPUSEQ_HOST_DEVICE int32_t& e(int32_t j) const { return E[j]; }
   GPUSEQ_HOST_DEVICE bool room(int32_t, int32_t) const { return true; }
+  GPUSEQ_HOST_DEVICE bool row_allowed(int32_t) const { return true; }
 };
 
 // The rows in a ring of mask + 1 columns (the GPU's, in shared memory): column j at j & mask.
-// room() is false where the live columns would not fit (the DP then stops, not done).
+// room() is false where the live columns would not fit, row_allowed(i) past max_rows rows (a
+// bound on one GPU thread's work): the DP then stops, not done.
 struct DpColumn {
   int32_t h, e;
 };
 struct RingRows {
   DpColumn* columns;
-  int32_t mask;
+  int32_t mask, max_rows;
   GPUSEQ_HOST_DEVICE int32_t& h(int32_t j) const { return columns[j & mask].h; }
   GPUSEQ_HOST_DEVICE int32_t& e(int32_t j) const { return columns[j & mask].e; }
   GPUSEQ_HOST_DEVICE bool room(int32_t first, int32_t size) const { return size - first <= mask; }
+  GPUSEQ_HOST_DEVICE bool row_allowed(int32_t i) const { return i <= max_rows; }
 };
 
 // No traceback: the score-only DP.
@@ -80,10 +83,10 @@ struct NoTrace {
 
 // The recurrence of Blast_SemiGappedAlign / ALIGN_EX (spec 11.8, 12.3). Rows i = 1..m are
 // letters of a; column j means j letters of b consumed. matrix: [a letter][b letter], 28 x 28;
-// a gap of k letters costs gap_open + k gap_extend. Rows: h(j), e(j) and room(first, size),
+// a gap of k letters costs gap_open + k gap_extend. Rows: h(j), e(j), room(first, size),
 // false where column `size` cannot be written while columns first.. are live (the GPU's ring
-// of columns is full): then nothing is computed and the result is false. Trace: start(size)
-// after row 0, begin_row(first), cell(op) per cell and appended column, end_row().
+// of columns is full), and row_allowed(i): where either says no, the DP stops, false. Trace:
+// start(size) after row 0, begin_row(first), cell(op) per cell and appended column, end_row().
 #if defined(__CUDACC__)
 #pragma nv_exec_check_disable  // the CPU's traceback is host code, instantiated there only
 #endif
@@ -114,6 +117,7 @@ GPUSEQ_HOST_DEVICE bool semi_gapped_dp(const DirectedLetters<Step>& a,
 
   int32_t best = 0, best_i = 0, best_j = 0, first = 0;
   for (int32_t i = 1; i <= m; ++i) {
+    if (!rows.row_allowed(i)) return false;
     const int* row = matrix + a[i] * kAlphabetSize;
     int32_t cur = kDpMinInt, F = kDpMinInt, last = first;
     trace.begin_row(first);

@@ -549,21 +549,23 @@ constexpr int kSeedThreads = 64;
 // The preliminary gapped stage's extension of every HSP (semi_gapped.hpp's extend_seed, the
 // CPU's own code), a thread per HSP, ahead of the CPU's containment test, which then runs
 // none of the DPs it keeps. Each thread's DP rows are a ring of ring_columns columns in
-// shared memory; an HSP whose live columns do not fit comes back not done (the CPU extends
-// it). Contexts with gapped_x_drop 0 get nothing (done = 0).
+// shared memory; an HSP whose live columns do not fit, or whose DP runs past max_rows rows in
+// a direction, comes back not done (the CPU extends it). Contexts with gapped_x_drop 0 get
+// nothing (done = 0).
 __global__ void extend_seeds(const DeviceHsp* __restrict__ hsps, int64_t count,
                              const uint8_t* __restrict__ codes, const int64_t* __restrict__ offsets,
                              const uint8_t* __restrict__ query,
                              const QueryContext* __restrict__ contexts,
                              const int16_t* __restrict__ matrix, int32_t ring_columns,
-                             SeedExtension* __restrict__ out) {
+                             int32_t max_rows, SeedExtension* __restrict__ out) {
   extern __shared__ gpuseq::blast::DpColumn seed_rings[];
   __shared__ int scores[kAlphabetSize * kAlphabetSize];
   for (int k = threadIdx.x; k < kAlphabetSize * kAlphabetSize; k += blockDim.x)
     scores[k] = matrix[k];
   __syncthreads();
   const int64_t thread = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const gpuseq::blast::RingRows rows{seed_rings + threadIdx.x * ring_columns, ring_columns - 1};
+  const gpuseq::blast::RingRows rows{seed_rings + threadIdx.x * ring_columns, ring_columns - 1,
+                                     max_rows};
   for (int64_t i = thread; i < count; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     const DeviceHsp h = hsps[i];
     const QueryContext c = contexts[h.context];
@@ -705,6 +707,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
   if (options.seed_ring_columns < 32 ||
       (options.seed_ring_columns & (options.seed_ring_columns - 1)) != 0)
     throw std::invalid_argument("seed_ring_columns must be a power of two, at least 32");
+  if (options.seed_max_rows < 1) throw std::invalid_argument("seed_max_rows must be positive");
   const bool extend =
       options.extend_seeds && std::any_of(contexts.begin(), contexts.end(),
                                           [](const auto& c) { return c.gapped_x_drop > 0; });
@@ -947,7 +950,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
         std::max<int64_t>(1, std::min<int64_t>(blocks_for(n, kSeedThreads), int64_t{seed_blocks}));
     extend_seeds<<<blocks, kSeedThreads, seed_shared, b.stream->get()>>>(
         in, n, d_codes.get(), d_offsets.get(), d_query.get(), d_contexts.get(), d_matrix.get(),
-        options.seed_ring_columns, out);
+        options.seed_ring_columns, options.seed_max_rows, out);
     GPUSEQ_CUDA_CHECK_LAUNCH("extend_seeds");
     b.timer->stop();
   };

@@ -62,8 +62,13 @@ struct GpuUngappedOptions {
   // seed_ring_columns columns in shared memory (a power of two, at least 32; an HSP whose
   // live columns do not fit is extended on the CPU). With blastp's X-drop of 38, 64 columns
   // left 4-10% of a random database's HSPs to the CPU, 128 none (tests/test_blast_cuda.py).
+  // A DP that runs past seed_max_rows rows in a direction is the CPU's too: a thread per HSP,
+  // the longest sets the kernel's time (the planted homologs' DPs of ~1,000 rows held the
+  // batch's blocks, and their shared memory, for ~30 ms), and the CPU extends only the HSPs
+  // no earlier one contains, so a homolog's first.
   bool extend_seeds = true;
   int32_t seed_ring_columns = 128;
+  int32_t seed_max_rows = 256;
 };
 
 struct GpuUngappedCounters {
