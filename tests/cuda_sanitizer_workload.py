@@ -260,7 +260,8 @@ if want("blast"):
     expected = blast.outfmt6_lines(blast.blastp(pair, records, backend="cpu", evalue=100.0))
     for gpu_options in ({"batch_hits": 3000, "extension": "diagonal"},
                         {"batch_hits": 3000, "extension": "hit"},
-                        {"seed_ring_columns": 64}):  # seed extensions that do not fit
+                        {"extend_seeds": True, "batch_hits": 3000},
+                        {"extend_seeds": True, "seed_ring_columns": 64}):  # some do not fit
         got = blast.blastp(pair, records, backend="cuda", evalue=100.0, gpu_options=gpu_options)
         failures += blast.outfmt6_lines(got) != expected
 print("GPU kernels differing from the CPU:", failures)

@@ -218,8 +218,13 @@ def test_dolphin_hsps_equal_cpu(dolphin):
 @pytest.mark.parametrize("ungapped", [True, False])
 @pytest.mark.parametrize(
     "gpu_options",
-    [{}, {"batch_hits": 5000, "extension": "hit"}, {"batch_hits": 20000, "extension": "window"}],
-    ids=["defaults", "small_batches_hit", "batches_window"],
+    [
+        {},
+        {"batch_hits": 5000, "extension": "hit"},
+        {"batch_hits": 20000, "extension": "window"},
+        {"batch_hits": 5000, "extend_seeds": True},
+    ],
+    ids=["defaults", "small_batches_hit", "batches_window", "small_batches_seeds"],
 )
 def test_blastp_rows_equal_cpu(generated, ungapped, gpu_options):
     """Rows with the GPU stage equal the CPU's, also when the gapped stage takes many small
@@ -303,7 +308,8 @@ def test_blastp_rows_with_cpu_extended_seeds(generated):
     cpu = blast.blastp(queries, generated["records"], backend="cpu", **options)
     counters: dict = {}
     gpu = blast.blastp(queries, generated["records"], backend="cuda", counters=counters,
-                       gpu_options={"seed_ring_columns": 64, "batch_hits": 20000},
+                       gpu_options={"extend_seeds": True, "seed_ring_columns": 64,
+                                    "batch_hits": 20000},
                        **options)  # fmt: skip
     assert 0 < counters["seed_extensions"] < counters["ungapped_hsps"]
     assert blast.outfmt6_lines(gpu) == blast.outfmt6_lines(cpu)

@@ -689,6 +689,7 @@ void bind_blast(py::module_& m) {
         given["hits_per_bin"] = hits_per_bin;
         given["seed_ring_columns"] = seed_ring_columns;
         given["seed_max_rows"] = seed_max_rows;
+        given["extend_seeds"] = gapped_x_drop > 0;
         const cuda::blast::GpuUngappedOptions options = gpu_stage_options(given);
         if (gapped_x_drop < 0) throw std::invalid_argument("gapped_x_drop must be >= 0");
         std::vector<int32_t> subject_index;

@@ -66,7 +66,12 @@ struct GpuUngappedOptions {
   // the longest sets the kernel's time (the planted homologs' DPs of ~1,000 rows held the
   // batch's blocks, and their shared memory, for ~30 ms), and the CPU extends only the HSPs
   // no earlier one contains, so a homolog's first.
-  bool extend_seeds = true;
+  // Off by default: measured on the H100 (99 queries x 75 M residues, in process, 16 threads;
+  // benchmarks/results/gpu-h100-80gb-hbm3-20261125-c) blastp took 2.43-2.62 s without and
+  // 3.15-3.31 s with it. The kernel is latency bound (a batch's ~12,000 HSPs are ~90 threads
+  // a multiprocessor, each DP ~150 rows run serially), 2 s of kernels over 62 batches, and
+  // its blocks' shared memory slowed the next batches' segmented sort from 0.31 to 1.2-1.4 s.
+  bool extend_seeds = false;
   int32_t seed_ring_columns = 128;
   int32_t seed_max_rows = 256;
 };
