@@ -247,50 +247,42 @@ py::dict counters_dict(const SearchCounters& counters) {
   return c;
 }
 
-py::dict hsp_rows(const std::vector<int32_t>& subject_index, const std::vector<UngappedHsp>& hsps) {
-  std::vector<int32_t> q_start, s_start, length, score, seed_q, seed_s;
-  for (const UngappedHsp& h : hsps) {
-    q_start.push_back(h.q_start);
-    s_start.push_back(h.s_start);
-    length.push_back(h.length);
-    score.push_back(h.score);
-    seed_q.push_back(h.seed_q);
-    seed_s.push_back(h.seed_s);
+// Named int32 fields of each row as NumPy columns of a dict (added to `d`).
+template <class T>
+py::dict int32_columns(const std::vector<T>& rows,
+                       std::initializer_list<std::pair<const char*, int32_t T::*>> fields,
+                       py::dict d = py::dict()) {
+  for (const auto& [name, field] : fields) {
+    std::vector<int32_t> column;
+    column.reserve(rows.size());
+    for (const T& row : rows) column.push_back(row.*field);
+    d[name] = to_numpy(std::move(column));
   }
-  py::dict d;
-  d["subject"] = to_numpy(std::vector<int32_t>(subject_index));
-  d["q_start"] = to_numpy(std::move(q_start));
-  d["s_start"] = to_numpy(std::move(s_start));
-  d["length"] = to_numpy(std::move(length));
-  d["score"] = to_numpy(std::move(score));
-  d["seed_q"] = to_numpy(std::move(seed_q));
-  d["seed_s"] = to_numpy(std::move(seed_s));
   return d;
 }
 
-// SeedExtension columns: q_off, q_end, s_off, s_end, score, seed_q, seed_s, done.
-py::dict seed_extension_rows(const std::vector<SeedExtension>& extensions) {
-  std::vector<int32_t> q_off, q_end, s_off, s_end, score, seed_q, seed_s, done;
-  for (const SeedExtension& x : extensions) {
-    q_off.push_back(x.q_off);
-    q_end.push_back(x.q_end);
-    s_off.push_back(x.s_off);
-    s_end.push_back(x.s_end);
-    score.push_back(x.score);
-    seed_q.push_back(x.seed_q);
-    seed_s.push_back(x.seed_s);
-    done.push_back(x.done);
-  }
+py::dict hsp_rows(const std::vector<int32_t>& subject_index, const std::vector<UngappedHsp>& hsps) {
   py::dict d;
-  d["q_off"] = to_numpy(std::move(q_off));
-  d["q_end"] = to_numpy(std::move(q_end));
-  d["s_off"] = to_numpy(std::move(s_off));
-  d["s_end"] = to_numpy(std::move(s_end));
-  d["score"] = to_numpy(std::move(score));
-  d["seed_q"] = to_numpy(std::move(seed_q));
-  d["seed_s"] = to_numpy(std::move(seed_s));
-  d["done"] = to_numpy(std::move(done));
-  return d;
+  d["subject"] = to_numpy(std::vector<int32_t>(subject_index));
+  return int32_columns(hsps,
+                       {{"q_start", &UngappedHsp::q_start},
+                        {"s_start", &UngappedHsp::s_start},
+                        {"length", &UngappedHsp::length},
+                        {"score", &UngappedHsp::score},
+                        {"seed_q", &UngappedHsp::seed_q},
+                        {"seed_s", &UngappedHsp::seed_s}},
+                       d);
+}
+
+py::dict seed_extension_rows(const std::vector<SeedExtension>& extensions) {
+  return int32_columns(extensions, {{"q_off", &SeedExtension::q_off},
+                                    {"q_end", &SeedExtension::q_end},
+                                    {"s_off", &SeedExtension::s_off},
+                                    {"s_end", &SeedExtension::s_end},
+                                    {"score", &SeedExtension::score},
+                                    {"seed_q", &SeedExtension::seed_q},
+                                    {"seed_s", &SeedExtension::seed_s},
+                                    {"done", &SeedExtension::done}});
 }
 
 TrueAaProbabilities true_aa_argument(const CArray<double>& p, const char* what) {
