@@ -448,20 +448,21 @@ constexpr size_t kDefaultSharedLimit = 48 * 1024;
 
 // Blocks for a grid-stride kernel: as many as fit on the device at once, no more than the work.
 template <class Kernel>
-int64_t resident_blocks(Kernel kernel, size_t shared_bytes, int64_t work_threads) {
+int64_t resident_blocks(Kernel kernel, size_t shared_bytes, int64_t work_threads,
+                        int block_threads = kExtensionThreads) {
   if (shared_bytes > kDefaultSharedLimit)
     GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(shared_bytes)));
   int per_sm = 0, device = 0, sms = 0;
-  GPUSEQ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
-                                                                  kExtensionThreads, shared_bytes));
+  GPUSEQ_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, shared_bytes));
   GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
   GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   if (per_sm < 1)
-    throw std::invalid_argument("the extension's score table (" + std::to_string(shared_bytes) +
-                                " bytes) does not fit in shared memory");
+    throw std::invalid_argument("the kernel's shared memory (" + std::to_string(shared_bytes) +
+                                " bytes: score table or DP rings) does not fit");
   return std::max<int64_t>(
-      1, std::min<int64_t>(int64_t{per_sm} * sms, blocks_for(work_threads, kExtensionThreads)));
+      1, std::min<int64_t>(int64_t{per_sm} * sms, blocks_for(work_threads, block_threads)));
 }
 
 // The extension of one batch's diagonals by `variant`, scores read through Score.
@@ -916,22 +917,8 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
 
   // The seed extensions of a batch run while the next batches are found; each batch is handed
   // over once its extensions are in (batches in order).
-  int32_t seed_blocks = 0;
   const size_t seed_shared = sizeof(gpuseq::blast::DpColumn) * kSeedThreads *
                              static_cast<size_t>(options.seed_ring_columns);
-  if (extend) {
-    GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(
-        extend_seeds, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(seed_shared)));
-    int per_sm = 0, device = 0, sms = 0;
-    GPUSEQ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, extend_seeds,
-                                                                    kSeedThreads, seed_shared));
-    GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
-    GPUSEQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    if (per_sm < 1)
-      throw std::invalid_argument("seed rings of " + std::to_string(options.seed_ring_columns) +
-                                  " columns do not fit in shared memory");
-    seed_blocks = per_sm * sms;
-  }
   SeedBatch seed_batches[kSeedBatchesInFlight];
   int64_t next_batch = 0, next_handed = 0;
   const auto launch_seeds = [&](SeedBatch& b, const DeviceHsp* ordered) {
@@ -946,8 +933,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     // The copy is on the legacy default stream, which a non-blocking stream does not wait for.
     GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(nullptr));
     b.timer->start();
-    const auto blocks =
-        std::max<int64_t>(1, std::min<int64_t>(blocks_for(n, kSeedThreads), int64_t{seed_blocks}));
+    const int64_t blocks = resident_blocks(extend_seeds, seed_shared, n, kSeedThreads);
     extend_seeds<<<blocks, kSeedThreads, seed_shared, b.stream->get()>>>(
         in, n, d_codes.get(), d_offsets.get(), d_query.get(), d_contexts.get(), d_matrix.get(),
         options.seed_ring_columns, options.seed_max_rows, out);
