@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -653,7 +654,7 @@ void bind_blast(py::module_& m) {
       },
       py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("subject"),
       py::arg("q_start"), py::arg("s_start"), py::arg("length"), py::arg("x_drop"),
-      py::arg("ring_columns") = 0, py::arg("max_rows") = 0,
+      py::arg("ring_columns") = 0, py::arg("max_rows") = std::numeric_limits<int32_t>::max(),
       "The preliminary gapped stage's extension of each ungapped HSP (cpp/blast/semi_gapped.hpp: "
       "its gapped start, the score-only DPs to both sides): columns q_off, q_end, s_off, s_end, "
       "score, seed_q, seed_s, done. ring_columns > 0: the DP in a ring of that many columns and at "
@@ -722,8 +723,8 @@ void bind_blast(py::module_& m) {
       py::arg("window") = kTwoHitWindow, py::arg("threshold") = kDefaultThreshold,
       py::arg("bins") = 0, py::arg("bin_capacity") = 0, py::arg("batch_hits") = 0,
       py::arg("extension") = "hit", py::arg("scoring") = "auto", py::arg("hits_per_bin") = 24,
-      py::arg("gapped_x_drop") = 0, py::arg("seed_ring_columns") = 128,
-      py::arg("seed_max_rows") = 256,
+      py::arg("gapped_x_drop") = 0, py::arg("seed_ring_columns") = 256,
+      py::arg("seed_max_rows") = std::numeric_limits<int32_t>::max(),
       "blast_ungapped_hsps on the GPU (cuda/blast: hit detection into diagonal bins, CUB's "
       "segmented sort, the two-hit filter, the diagonal-based ('diagonal': a thread per "
       "diagonal), hit-based ('hit': a thread per pair, then each diagonal replayed) or "

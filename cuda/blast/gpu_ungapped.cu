@@ -21,6 +21,7 @@
 #include "blast/gpu_ungapped.hpp"
 #include "blast/semi_gapped.hpp"
 #include "blast/two_hit.hpp"
+#include "blast/warp_gapped.cuh"
 #include "common/check.cuh"
 #include "common/stopwatch.hpp"
 
@@ -152,25 +153,25 @@ __global__ void assemble_hits(HitSlots hits, const int64_t* __restrict__ segment
   for (int64_t i = lane; i < n; i += 32) assembled[begin + i] = from[i];
 }
 
-// The two-hit filter, a warp per bin: a hit is a pair's second hit when the nearest earlier
-// hit of its diagonal at least a word away (one of its three left neighbours: offsets on a
-// diagonal are distinct) is less than a window away. Every hit TwoHitFinder extends passes
-// (its remembered hit is such an earlier hit); the extension kernel replays the rest.
-__global__ void filter_pairs(const uint64_t* __restrict__ sorted,
-                             const int64_t* __restrict__ segment_offsets, int64_t segments,
-                             int32_t window, uint8_t* __restrict__ run_start,
-                             uint8_t* __restrict__ pair, unsigned long long* __restrict__ pairs) {
-  const int64_t g = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-  if (g >= segments) return;
-  const int lane = threadIdx.x % 32;
-  const int64_t begin = segment_offsets[g], end = segment_offsets[g + 1];
-  unsigned count = 0;
-  for (int64_t i = begin + lane; i < end; i += 32) {
+// The two-hit filter, a thread per hit of the batch's sorted hits: a hit is a pair's second
+// hit when the nearest earlier hit of its diagonal at least a word away (one of its three left
+// neighbours: offsets on a diagonal are distinct) is less than a window away. Every hit
+// TwoHitFinder extends passes (its remembered hit is such an earlier hit); the extension
+// kernel replays the rest. A diagonal's hits lie together in its bin's segment, and no other
+// segment holds the same subject and diagonal, so the segments need no bounds here. A pair
+// marks the first hit of its diagonal in pair_run (zeroed before): the extension visits only
+// those diagonals (most diagonals of a subject hold one hit and no pair).
+__global__ void filter_pairs(const uint64_t* __restrict__ sorted, int64_t count, int32_t window,
+                             uint8_t* __restrict__ pair_run, uint8_t* __restrict__ pair,
+                             unsigned long long* __restrict__ pairs) {
+  unsigned found = 0;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     const uint64_t key = sorted[i];
     const uint64_t diagonal = key >> kOffsetBits;
     const int32_t s = static_cast<int32_t>(key & kOffsetMask);
     bool is_pair = false;
-    for (int64_t j = i - 1; j >= begin && j >= i - 3; --j) {
+    for (int64_t j = i - 1; j >= 0 && j >= i - 3; --j) {
       const uint64_t left = sorted[j];
       if (left >> kOffsetBits != diagonal) break;
       const int32_t distance = s - static_cast<int32_t>(left & kOffsetMask);
@@ -179,12 +180,16 @@ __global__ void filter_pairs(const uint64_t* __restrict__ sorted,
         break;
       }
     }
-    run_start[i] = i == begin || sorted[i - 1] >> kOffsetBits != diagonal;
+    if (is_pair) {
+      int64_t start = i - 1;
+      while (start > 0 && sorted[start - 1] >> kOffsetBits == diagonal) --start;
+      pair_run[start] = 1;  // every pair of the diagonal writes the same byte
+    }
     pair[i] = is_pair;
-    count += is_pair;
+    found += is_pair;
   }
-  count = __reduce_add_sync(0xffffffffu, count);
-  if (lane == 0 && count) atomicAdd(pairs, static_cast<unsigned long long>(count));
+  found = __reduce_add_sync(0xffffffffu, found);
+  if (threadIdx.x % 32 == 0 && found) atomicAdd(pairs, static_cast<unsigned long long>(found));
 }
 
 __device__ int32_t context_of(const QueryContext* contexts, int32_t n, int32_t q) {
@@ -283,11 +288,10 @@ struct PairHalves {
   gpuseq::blast::RightExtension right;
 };
 
-// What the extension kernels read: the batch's sorted hits, their pair flags and diagonals
-// (runs: the first hit of each), the subjects and the queries.
+// What the extension kernels read: the batch's sorted hits, the diagonals that hold a pair (runs:
+// the first hit of each), the subjects and the queries.
 struct ExtensionInputs {
   const uint64_t* sorted;
-  const uint8_t* pair;
   const int64_t* runs;
   int64_t run_count, hit_count;
   const uint8_t* codes;
@@ -372,11 +376,10 @@ __global__ void extend_diagonals(ExtensionInputs in, ExtensionOutputs out,
   unsigned long long extended = 0;
   for (int64_t r = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kLanes;
        r < in.run_count; r += stride) {  // the whole warp together when kLanes = 32
-    const int64_t begin = in.runs[r], end = r + 1 < in.run_count ? in.runs[r + 1] : in.hit_count;
-    bool any = false;
-    for (int64_t i = begin + lane; i < end && !any; i += kLanes) any = in.pair[i];
-    if (kLanes > 1) any = __any_sync(kFullWarp, any);
-    if (!any) continue;
+    const int64_t begin = in.runs[r];
+    const uint64_t diagonal = in.sorted[begin] >> kOffsetBits;
+    int64_t end = begin + 1;
+    while (end < in.hit_count && in.sorted[end] >> kOffsetBits == diagonal) ++end;
 
     const HitPlace first = place_of(in, in.sorted[begin]);
     // The hit-based variant's first pair of this diagonal (pair_hits is increasing).
@@ -520,7 +523,7 @@ struct BatchBuffers {
   Scratch<int64_t> base, segment_offsets, runs, selected, pair_hits;
   Scratch<int32_t> bin_counts, max_count, cap, redo;
   Scratch<uint64_t> hits, redone_hits, assembled, sorted;
-  Scratch<uint8_t> temp, run_start, pair;
+  Scratch<uint8_t> temp, pair_run, pair;
   Scratch<int64_t> segment_base;
   Scratch<int32_t> bins;
   Scratch<DeviceHsp> hsps, ordered;
@@ -529,30 +532,29 @@ struct BatchBuffers {
   Scratch<int32_t> hsp_index, hsp_index_sorted;
 };
 
-// extend_seeds' DP in a ring of columns per thread in shared memory (semi_gapped.hpp).
-struct RingDp {
+// extend_seeds' DP: the warp's (warp_gapped.cuh), its rows in the warp's ring of columns.
+struct WarpRingDp {
   const int* matrix;
   int32_t x_drop;
-  gpuseq::blast::RingRows rows;
+  gpuseq::blast::DpColumn* ring;
+  int32_t mask, max_rows;
   template <int Step>
   __device__ bool operator()(const gpuseq::blast::DirectedLetters<Step>& a,
                              const gpuseq::blast::DirectedLetters<Step>& b,
                              gpuseq::blast::DpEnd& end) const {
-    gpuseq::blast::NoTrace none;
-    return gpuseq::blast::semi_gapped_dp(a, b, matrix, gpuseq::blast::kGapOpen,
-                                         gpuseq::blast::kGapExtend, x_drop, rows, none, end);
+    return warp_semi_gapped_dp(a, b, matrix, gpuseq::blast::kGapOpen, gpuseq::blast::kGapExtend,
+                               x_drop, ring, mask, max_rows, end);
   }
 };
 
-// 64 threads a block: with rings of 128 columns (64 KB), three blocks a multiprocessor.
-constexpr int kSeedThreads = 64;
+constexpr int kSeedWarps = 4;  // warps a block, each with a ring of its own
 
 // The preliminary gapped stage's extension of every HSP (semi_gapped.hpp's extend_seed, the
-// CPU's own code), a thread per HSP, ahead of the CPU's containment test, which then runs
-// none of the DPs it keeps. Each thread's DP rows are a ring of ring_columns columns in
-// shared memory; an HSP whose live columns do not fit, or whose DP runs past max_rows rows in
-// a direction, comes back not done (the CPU extends it). Contexts with gapped_x_drop 0 get
-// nothing (done = 0).
+// CPU's own code, with the warp's DP), a warp per HSP, ahead of the CPU's containment test,
+// which then runs none of the DPs it keeps. A warp's DP rows are a ring of ring_columns
+// columns in shared memory; an HSP whose live columns do not fit, or whose DP runs past
+// max_rows rows in a direction, comes back not done (the CPU extends it). Contexts with
+// gapped_x_drop 0 get nothing (done = 0).
 __global__ void extend_seeds(const DeviceHsp* __restrict__ hsps, int64_t count,
                              const uint8_t* __restrict__ codes, const int64_t* __restrict__ offsets,
                              const uint8_t* __restrict__ query,
@@ -564,20 +566,22 @@ __global__ void extend_seeds(const DeviceHsp* __restrict__ hsps, int64_t count,
   for (int k = threadIdx.x; k < kAlphabetSize * kAlphabetSize; k += blockDim.x)
     scores[k] = matrix[k];
   __syncthreads();
-  const int64_t thread = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const gpuseq::blast::RingRows rows{seed_rings + threadIdx.x * ring_columns, ring_columns - 1,
-                                     max_rows};
-  for (int64_t i = thread; i < count; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+  const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x & 31);
+  const WarpRingDp dp{scores, 0, seed_rings + warp * ring_columns, ring_columns - 1, max_rows};
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * kSeedWarps + warp; i < count;
+       i += static_cast<int64_t>(gridDim.x) * kSeedWarps) {
     const DeviceHsp h = hsps[i];
     const QueryContext c = contexts[h.context];
-    if (c.gapped_x_drop <= 0) {
-      out[i] = SeedExtension{};
-      continue;
+    SeedExtension x;
+    if (c.gapped_x_drop > 0) {
+      const int64_t s0 = offsets[h.subject];
+      WarpRingDp context_dp = dp;
+      context_dp.x_drop = c.gapped_x_drop;
+      x = gpuseq::blast::extend_seed(query + c.start, c.length, codes + s0,
+                                     static_cast<int32_t>(offsets[h.subject + 1] - s0), h.q_start,
+                                     h.s_start, h.length, scores, context_dp);
     }
-    const int64_t s0 = offsets[h.subject];
-    out[i] = gpuseq::blast::extend_seed(
-        query + c.start, c.length, codes + s0, static_cast<int32_t>(offsets[h.subject + 1] - s0),
-        h.q_start, h.s_start, h.length, scores, RingDp{scores, c.gapped_x_drop, rows});
+    if (lane == 0) out[i] = x;
   }
 }
 
@@ -864,11 +868,12 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     added.sort_s += clock.lap();
 
     // Filter, then the diagonals (runs) as a list of their first hits.
-    uint8_t* d_run_start = buffers.run_start.get(hit_count);
+    uint8_t* d_pair_run = buffers.pair_run.get(hit_count);
+    GPUSEQ_CUDA_CHECK(cudaMemset(d_pair_run, 0, static_cast<size_t>(hit_count)));
     uint8_t* d_pair = buffers.pair.get(hit_count);
     GPUSEQ_CUDA_CHECK(cudaMemset(d_counters.get(), 0, 3 * sizeof(unsigned long long)));
-    filter_pairs<<<blocks_for(segments * 32, 256), 256>>>(
-        d_sorted, d_segment_offsets, segments, window, d_run_start, d_pair, d_counters.get());
+    filter_pairs<<<resident_blocks(filter_pairs, 0, hit_count, 256), 256>>>(
+        d_sorted, hit_count, window, d_pair_run, d_pair, d_counters.get());
     GPUSEQ_CUDA_CHECK_LAUNCH("filter_pairs");
     const int64_t pair_count = static_cast<int64_t>(read_one(d_counters.get()));
     added.pairs += pair_count;
@@ -877,10 +882,10 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     int64_t* d_runs = buffers.runs.get(hit_count);
     int64_t* d_selected = buffers.selected.get(1);
     temp_bytes = 0;
-    GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, index, d_run_start, d_runs,
+    GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, index, d_pair_run, d_runs,
                                                  d_selected, hit_count));
     GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(buffers.temp.get(temp_bytes), temp_bytes, index,
-                                                 d_run_start, d_runs, d_selected, hit_count));
+                                                 d_pair_run, d_runs, d_selected, hit_count));
     const int64_t run_count = read_one(d_selected);
 
     // Extension: at most one HSP per pair.
@@ -896,11 +901,19 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
                                                    d_pair, d_pair_hits, d_selected, hit_count));
       d_halves = buffers.halves.get(pair_count);
     }
-    const ExtensionInputs in{
-        d_sorted,      d_pair,        d_runs,           run_count,
-        hit_count,     d_codes.get(), d_offsets.get(),  batch_first,
-        d_query.get(), query_length,  d_contexts.get(), static_cast<int32_t>(contexts.size()),
-        window,        d_matrix.get()};
+    const ExtensionInputs in{d_sorted,
+                             d_runs,
+                             run_count,
+                             hit_count,
+                             d_codes.get(),
+                             d_offsets.get(),
+                             batch_first,
+                             d_query.get(),
+                             query_length,
+                             d_contexts.get(),
+                             static_cast<int32_t>(contexts.size()),
+                             window,
+                             d_matrix.get()};
     const ExtensionOutputs out{d_hsps, d_counters.get() + 1, d_counters.get() + 2};
     if (pssm)
       extend_batch<PssmScore>(options.extension, in, out, d_pair_hits, pair_count, d_halves);
@@ -917,8 +930,8 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
 
   // The seed extensions of a batch run while the next batches are found; each batch is handed
   // over once its extensions are in (batches in order).
-  const size_t seed_shared = sizeof(gpuseq::blast::DpColumn) * kSeedThreads *
-                             static_cast<size_t>(options.seed_ring_columns);
+  const size_t seed_shared =
+      sizeof(gpuseq::blast::DpColumn) * kSeedWarps * static_cast<size_t>(options.seed_ring_columns);
   SeedBatch seed_batches[kSeedBatchesInFlight];
   int64_t next_batch = 0, next_handed = 0;
   const auto launch_seeds = [&](SeedBatch& b, const DeviceHsp* ordered) {
@@ -933,8 +946,8 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     // The copy is on the legacy default stream, which a non-blocking stream does not wait for.
     GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(nullptr));
     b.timer->start();
-    const int64_t blocks = resident_blocks(extend_seeds, seed_shared, n, kSeedThreads);
-    extend_seeds<<<blocks, kSeedThreads, seed_shared, b.stream->get()>>>(
+    const int64_t blocks = resident_blocks(extend_seeds, seed_shared, n * 32, kSeedWarps * 32);
+    extend_seeds<<<blocks, kSeedWarps * 32, seed_shared, b.stream->get()>>>(
         in, n, d_codes.get(), d_offsets.get(), d_query.get(), d_contexts.get(), d_matrix.get(),
         options.seed_ring_columns, options.seed_max_rows, out);
     GPUSEQ_CUDA_CHECK_LAUNCH("extend_seeds");

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "blast/lookup.hpp"
@@ -58,22 +59,13 @@ struct GpuUngappedOptions {
   GpuExtension extension = GpuExtension::kHit;
   GpuScoring scoring = GpuScoring::kAuto;
   // The preliminary gapped stage's extension of every HSP on the GPU, for the contexts that
-  // ask for it (QueryContext::gapped_x_drop): a thread per HSP, its DP rows a ring of
+  // ask for it (QueryContext::gapped_x_drop): a warp per HSP, its DP rows a ring of
   // seed_ring_columns columns in shared memory (a power of two, at least 32; an HSP whose
-  // live columns do not fit is extended on the CPU). With blastp's X-drop of 38, 64 columns
-  // left 4-10% of a random database's HSPs to the CPU, 128 none (tests/test_blast_cuda.py).
-  // A DP that runs past seed_max_rows rows in a direction is the CPU's too: a thread per HSP,
-  // the longest sets the kernel's time (the planted homologs' DPs of ~1,000 rows held the
-  // batch's blocks, and their shared memory, for ~30 ms), and the CPU extends only the HSPs
-  // no earlier one contains, so a homolog's first.
-  // Off by default: measured on the H100 (99 queries x 75 M residues, in process, 16 threads;
-  // benchmarks/results/gpu-h100-80gb-hbm3-20261125-c) blastp took 2.43-2.62 s without and
-  // 3.15-3.31 s with it. The kernel is latency bound (a batch's ~12,000 HSPs are ~90 threads
-  // a multiprocessor, each DP ~150 rows run serially), 2 s of kernels over 62 batches, and
-  // its blocks' shared memory slowed the next batches' segmented sort from 0.31 to 1.2-1.4 s.
+  // live columns do not fit is extended on the CPU), a DP of more than seed_max_rows rows in
+  // a direction too (tests use it; no bound by default). MEASURED-BELOW
   bool extend_seeds = false;
-  int32_t seed_ring_columns = 128;
-  int32_t seed_max_rows = 256;
+  int32_t seed_ring_columns = 256;
+  int32_t seed_max_rows = std::numeric_limits<int32_t>::max();
 };
 
 struct GpuUngappedCounters {

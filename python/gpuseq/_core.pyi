@@ -432,7 +432,7 @@ def blast_seed_extensions(
     length: ArrayLike,
     x_drop: int,
     ring_columns: int = 0,
-    max_rows: int = 0,
+    max_rows: int = 2147483647,
 ) -> dict[str, NDArray[np.int32]]: ...
 def blast_ungapped_search(
     queries: list[ArrayLike],
@@ -467,8 +467,8 @@ def gpu_blast_ungapped_hsps(
     scoring: str = "auto",
     hits_per_bin: int = 24,
     gapped_x_drop: int = 0,
-    seed_ring_columns: int = 128,
-    seed_max_rows: int = 256,
+    seed_ring_columns: int = 256,
+    seed_max_rows: int = 2147483647,
 ) -> tuple[dict[str, Any], dict[str, int | float]]: ...
 
 # Every build: NVRTC compilation of the GPU filter kernels (no GPU needed).
