@@ -45,7 +45,6 @@ constexpr int kOffsetBits = 21;
 constexpr int kSubjectShift = 2 * kOffsetBits;
 constexpr uint64_t kOffsetMask = (uint64_t{1} << kOffsetBits) - 1;
 constexpr int64_t kMaxBatchSubjects = int64_t{1} << (64 - kSubjectShift);
-constexpr int kWarpsPerBlock = 4;
 constexpr int kPresenceWords = kWordCells / 32;  // one bit per word cell: 4 KB
 
 struct Widen {
@@ -56,14 +55,17 @@ struct DeviceHsp {
   int32_t subject, q_start, s_start, length, score, seed_q, seed_s, context;
 };
 
-// Hit detection: a warp per subject, lane l reads the word at s0 + l (consecutive bytes: one
-// transaction per warp and byte). The lookup's presence bits live in shared memory, its
-// query-offset lists in global memory through the read-only cache. Each hit goes to bin
-// (diagonal mod the subject's bins) of its subject through a shared-memory counter; a slot past
-// the bin's capacity is not written but still counted, so that the host sees the overflow.
-// Subject `local` of the batch has bins[local] bins (a power of two, at most max_bins), its
-// counts at bin_counts[segment_base[local]...], its slots at slot_base[local] of HitSlots.
-// The warps take the batch's subjects, or (subject_list) those a first pass overflowed.
+// Hit detection: a block of kDetectWarps warps per subject, lane l of warp w reading the word
+// at s0 + 32 w + l (consecutive bytes: one transaction per warp and byte). The lookup's
+// presence bits live in shared memory, its query-offset lists in global memory through the
+// read-only cache. Each hit goes to bin (diagonal mod the subject's bins) of its subject
+// through a shared-memory counter; a slot past the bin's capacity is not written but still
+// counted, so that the host sees the overflow. The order of a bin's hits is the sort's
+// business. Subject `local` of the batch has bins[local] bins (a power of two, at most
+// max_bins), its counts at bin_counts[segment_base[local]...], its slots at slot_base[local]
+// of HitSlots. The blocks take the batch's subjects, or (subject_list) those a first pass
+// overflowed. A block, not a warp, per subject: with a warp each, a batch's few thousand
+// subjects left most of the device idle behind its longest ones (11% of warps active).
 struct HitSlots {
   uint64_t* first;   // slots [0, split)
   uint64_t* redone;  // slots [split, ...): subjects detected again
@@ -73,30 +75,26 @@ struct HitSlots {
   }
 };
 
-__global__ void detect_hits(const uint8_t* __restrict__ codes, const int64_t* __restrict__ offsets,
-                            int32_t first_subject, const int32_t* __restrict__ subject_list,
-                            int32_t batch_subjects, const uint32_t* __restrict__ presence,
-                            const int32_t* __restrict__ cell_start,
-                            const int32_t* __restrict__ cell_offsets,
-                            const int32_t* __restrict__ bins, int32_t max_bins,
-                            const int64_t* __restrict__ segment_base,
-                            const int64_t* __restrict__ slot_base,
-                            const int32_t* __restrict__ bin_capacity, HitSlots hits,
-                            int32_t* __restrict__ bin_counts, int32_t* __restrict__ max_count) {
+constexpr int kDetectWarps = 8;
+
+__global__ void detect_hits(
+    const uint8_t* __restrict__ codes, const int64_t* __restrict__ offsets, int32_t first_subject,
+    const int32_t* __restrict__ subject_list, const uint32_t* __restrict__ presence,
+    const int32_t* __restrict__ cell_start, const int32_t* __restrict__ cell_offsets,
+    const int32_t* __restrict__ bins, const int64_t* __restrict__ segment_base,
+    const int64_t* __restrict__ slot_base, const int32_t* __restrict__ bin_capacity, HitSlots hits,
+    int32_t* __restrict__ bin_counts, int32_t* __restrict__ max_count) {
   extern __shared__ uint32_t shared[];
+  __shared__ int32_t block_largest;
   uint32_t* present = shared;
-  int32_t* counters = reinterpret_cast<int32_t*>(shared + kPresenceWords);
+  int32_t* count = reinterpret_cast<int32_t*>(shared + kPresenceWords);
+  const int32_t local = subject_list ? subject_list[blockIdx.x] : static_cast<int32_t>(blockIdx.x);
+  const int32_t bin_mask = bins[local] - 1;
   for (int i = threadIdx.x; i < kPresenceWords; i += blockDim.x) present[i] = presence[i];
+  for (int b = threadIdx.x; b <= bin_mask; b += blockDim.x) count[b] = 0;
+  if (threadIdx.x == 0) block_largest = 0;
   __syncthreads();
 
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int32_t w = blockIdx.x * kWarpsPerBlock + warp;
-  if (w >= batch_subjects) return;
-  const int32_t local = subject_list ? subject_list[w] : w;
-  int32_t* count = counters + warp * max_bins;
-  const int32_t bin_mask = bins[local] - 1;
-  for (int b = lane; b <= bin_mask; b += 32) count[b] = 0;
-  __syncwarp();
   const int64_t begin = offsets[first_subject + local];
   const int32_t length = static_cast<int32_t>(offsets[first_subject + local + 1] - begin);
   const uint8_t* subject = codes + begin;
@@ -104,9 +102,7 @@ __global__ void detect_hits(const uint8_t* __restrict__ codes, const int64_t* __
   uint64_t* bin_hits = hits.at(slot_base[local]);
   const uint64_t subject_key = static_cast<uint64_t>(local) << kSubjectShift;
 
-  for (int32_t s0 = 0; s0 + kTwoHitWord <= length; s0 += 32) {
-    const int32_t s = s0 + lane;
-    if (s + kTwoHitWord > length) continue;
+  for (int32_t s = threadIdx.x; s + kTwoHitWord <= length; s += blockDim.x) {
     const int cell = (subject[s] << 10) | (subject[s + 1] << 5) | subject[s + 2];
     if (!(present[cell / 32] >> (cell % 32) & 1u)) continue;
     const int32_t end = cell_start[cell + 1];
@@ -119,14 +115,16 @@ __global__ void detect_hits(const uint8_t* __restrict__ codes, const int64_t* __
             subject_key | static_cast<uint64_t>(diagonal) << kOffsetBits | static_cast<uint64_t>(s);
     }
   }
-  __syncwarp();
+  __syncthreads();
   int32_t largest = 0;
-  for (int b = lane; b <= bin_mask; b += 32) {
+  for (int b = threadIdx.x; b <= bin_mask; b += blockDim.x) {
     bin_counts[segment_base[local] + b] = count[b];
     largest = max(largest, count[b]);
   }
   largest = __reduce_max_sync(0xffffffffu, largest);
-  if (lane == 0) max_count[local] = largest;
+  if (threadIdx.x % 32 == 0) atomicMax(&block_largest, largest);
+  __syncthreads();
+  if (threadIdx.x == 0) max_count[local] = block_largest;
 }
 
 // Hit assembling, a warp per segment (a bin of a subject): its hits copied to their place in
@@ -760,7 +758,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
                       ? options.bin_capacity
                       : static_cast<int32_t>(std::ceil(2.0 * expected / b)) + 4;
   }
-  const size_t shared_bytes = sizeof(uint32_t) * (kPresenceWords + kWarpsPerBlock * max_bins);
+  const size_t shared_bytes = sizeof(uint32_t) * (kPresenceWords + max_bins);
   int64_t batch_hits = options.batch_hits;
   if (batch_hits == 0) {  // from the free device memory (about 40 bytes per slot at worst)
     size_t free_bytes = 0, total_bytes = 0;
@@ -795,11 +793,10 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     HitSlots slots{buffers.hits.get(total_slots), nullptr, total_slots};
     buffers.base.upload(base);
     buffers.cap.upload(cap);
-    detect_hits<<<blocks_for(n, kWarpsPerBlock), kWarpsPerBlock * 32, shared_bytes>>>(
-        d_codes.get(), d_offsets.get(), batch_first, nullptr, n, d_presence.get(),
-        d_cell_start.get(), d_cell_offsets.get(), buffers.bins.data(), max_bins,
-        buffers.segment_base.data(), buffers.base.data(), buffers.cap.data(), slots, d_bin_counts,
-        d_max_count);
+    detect_hits<<<n, kDetectWarps * 32, shared_bytes>>>(
+        d_codes.get(), d_offsets.get(), batch_first, nullptr, d_presence.get(), d_cell_start.get(),
+        d_cell_offsets.get(), buffers.bins.data(), buffers.segment_base.data(), buffers.base.data(),
+        buffers.cap.data(), slots, d_bin_counts, d_max_count);
     GPUSEQ_CUDA_CHECK_LAUNCH("detect_hits");
     std::vector<int32_t> largest = read_all(d_max_count, n);
     // The subjects whose largest bin overflowed are detected again, alone, with bins of that
@@ -820,9 +817,9 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
       buffers.cap.upload(cap);
       buffers.redo.upload(redo);
       const auto count = static_cast<int32_t>(redo.size());
-      detect_hits<<<blocks_for(count, kWarpsPerBlock), kWarpsPerBlock * 32, shared_bytes>>>(
-          d_codes.get(), d_offsets.get(), batch_first, buffers.redo.data(), count, d_presence.get(),
-          d_cell_start.get(), d_cell_offsets.get(), buffers.bins.data(), max_bins,
+      detect_hits<<<count, kDetectWarps * 32, shared_bytes>>>(
+          d_codes.get(), d_offsets.get(), batch_first, buffers.redo.data(), d_presence.get(),
+          d_cell_start.get(), d_cell_offsets.get(), buffers.bins.data(),
           buffers.segment_base.data(), buffers.base.data(), buffers.cap.data(), slots, d_bin_counts,
           d_max_count);
       GPUSEQ_CUDA_CHECK_LAUNCH("detect_hits (overflowed subjects)");
