@@ -222,13 +222,14 @@ def test_dolphin_hsps_equal_cpu(dolphin):
         {},
         {"batch_hits": 5000, "extension": "hit"},
         {"batch_hits": 20000, "extension": "window"},
-        {"batch_hits": 5000, "extend_seeds": True},
+        {"batch_hits": 5000, "extend_seeds": False},
     ],
-    ids=["defaults", "small_batches_hit", "batches_window", "small_batches_seeds"],
+    ids=["defaults", "small_batches_hit", "batches_window", "small_batches_cpu_seeds"],
 )
 def test_blastp_rows_equal_cpu(generated, ungapped, gpu_options):
     """Rows with the GPU stage equal the CPU's, also when the gapped stage takes many small
-    batches from the GPU as they come."""
+    batches from the GPU as they come, with the GPU's seed extensions (the default) and
+    without (the CPU extends every seed)."""
     rng = np.random.default_rng(99)
     queries = [("q300", generated["query"]), ("q150", random_protein(rng, 150))]
     subjects = generated["records"]
