@@ -113,6 +113,9 @@ __device__ bool warp_semi_gapped_dp(const gpuseq::blast::DirectedLetters<Step>& 
       carry_h = __shfl_sync(kAll, h_old, 31);
     }
     if (first_live < 0) break;  // every cell pruned
+    // The columns appended below may reuse the ring places of columns left of the new first,
+    // which other lanes read in this row.
+    __syncwarp();
     first = first_live;
     if (last_live < size - 1) {
       size = last_live + 1;
