@@ -1,5 +1,7 @@
 // A warp's run of blastp's score-only X-drop DP (semi_gapped.hpp's semi_gapped_dp with NoTrace
-// and RingRows): one HSP a warp, a row's cells 32 at a time, lane l column first + 32 c + l.
+// and RingRows): one HSP a warp, a row's cells 32 at a time, column j always lane j mod 32's
+// (the chunks start at first rounded down to 32), so that each ring place is one lane's own
+// and the lanes share nothing in shared memory.
 // Its results equal the serial recurrence's exactly (tests/test_blast_cuda.py), for this
 // reason. In the serial row a cell's value is max(diagonal, E, F) with F the horizontal gap
 // carried left to right, and a cell is pruned where best - value > x, best the running
@@ -37,7 +39,7 @@ __device__ inline int32_t inclusive_max(int32_t v, int lane) {
 
 // semi_gapped_dp(a, b, matrix, gap_open, gap_extend, x_drop, RingRows{ring, mask, max_rows},
 // NoTrace, end) run by the 32 lanes of a warp, all of which call it with the same arguments:
-// the same return value and end. ring: mask + 1 columns of this warp's own.
+// the same return value and end. ring: mask + 1 columns (a multiple of 32) of this warp's own.
 template <int Step>
 __device__ bool warp_semi_gapped_dp(const gpuseq::blast::DirectedLetters<Step>& a,
                                     const gpuseq::blast::DirectedLetters<Step>& b,
@@ -47,7 +49,6 @@ __device__ bool warp_semi_gapped_dp(const gpuseq::blast::DirectedLetters<Step>& 
   using gpuseq::blast::kDpMinInt;
   using warp_dp::kAll;
   end = gpuseq::blast::DpEnd{};
-  __syncwarp();  // the ring's last reads (an earlier DP) before its writes
   const int lane = static_cast<int>(threadIdx.x & 31);
   const int32_t m = a.count, n = b.count;
   if (m <= 0 || n <= 0) return true;
@@ -61,7 +62,6 @@ __device__ bool warp_semi_gapped_dp(const gpuseq::blast::DirectedLetters<Step>& 
     const int32_t v = j == 0 ? 0 : -oe - e * (j - 1);
     ring[j & mask] = {v, v - oe};
   }
-  __syncwarp();
   int32_t size = row0 + 1;  // columns 0..size-1 are live
 
   int32_t best = 0, best_i = 0, best_j = 0, first = 0;
@@ -71,9 +71,9 @@ __device__ bool warp_semi_gapped_dp(const gpuseq::blast::DirectedLetters<Step>& 
     int32_t carry_t = kDpMinInt;  // max of D_k + e k over the row's earlier chunks
     int32_t carry_h = kDpMinInt;  // the previous row's H left of this chunk
     int32_t first_live = -1, last_live = -1;
-    for (int32_t c0 = first; c0 < size; c0 += 32) {
+    for (int32_t c0 = first & ~31; c0 < size; c0 += 32) {
       const int32_t j = c0 + lane;
-      const bool valid = j < size;
+      const bool valid = j >= first && j < size;
       gpuseq::blast::DpColumn* cell = ring + (j & mask);
       const int32_t h_old = valid ? cell->h : kDpMinInt;
       const int32_t e_col = valid ? cell->e : kDpMinInt;
@@ -113,9 +113,6 @@ __device__ bool warp_semi_gapped_dp(const gpuseq::blast::DirectedLetters<Step>& 
       carry_h = __shfl_sync(kAll, h_old, 31);
     }
     if (first_live < 0) break;  // every cell pruned
-    // The columns appended below may reuse the ring places of columns left of the new first,
-    // which other lanes read in this row.
-    __syncwarp();
     first = first_live;
     if (last_live < size - 1) {
       size = last_live + 1;
@@ -126,19 +123,18 @@ __device__ bool warp_semi_gapped_dp(const gpuseq::blast::DirectedLetters<Step>& 
         int32_t count = e > 0 ? (f_end - (best - x)) / e + 1 : n + 1 - size;
         count = min(count, n + 1 - size);
         if (count > 0 && size + count - 1 - first > mask) return false;
-        for (int32_t k = lane; k < count; k += 32) {
-          const int32_t v = f_end - e * k;
-          ring[(size + k) & mask] = {v, v - oe};
+        for (int32_t j = size + ((lane - size) & 31); j < size + count; j += 32) {
+          const int32_t v = f_end - e * (j - size);
+          ring[j & mask] = {v, v - oe};
         }
         size += max(count, 0);
       }
     }
     if (size <= n) {
       if (size - first > mask) return false;
-      if (lane == 0) ring[size & mask] = {kDpMinInt, kDpMinInt};
+      if (lane == (size & 31)) ring[size & mask] = {kDpMinInt, kDpMinInt};
       ++size;
     }
-    __syncwarp();
   }
   end.score = best;
   end.a_len = best_i;
