@@ -665,10 +665,9 @@ class OwnedStream {
 };
 
 // A batch whose seed extensions run on a stream of their own while the GPU goes on with the
-// next batches: extend_seeds is latency bound (a thread per HSP, so the longest DP sets its
-// time, ~30 ms a batch of 99 queries on the H100) and fills a fraction of the GPU, so the
-// extensions of kSeedBatchesInFlight batches run at once. Its HSPs are handed over (in batch
-// order) once they are done.
+// next batches (a batch's few thousand HSPs fill a fraction of the GPU; the first version, a
+// thread per HSP, took ~30 ms a batch), so the extensions of kSeedBatchesInFlight batches
+// run at once beside detection. Its HSPs are handed over (in batch order) once they are done.
 constexpr int kSeedBatchesInFlight = 4;
 struct SeedBatch {
   Scratch<DeviceHsp> hsps;  // the batch's ordered HSPs (the next batch reuses `ordered`)
