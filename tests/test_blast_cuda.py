@@ -18,6 +18,7 @@ from blast_data import mutated, random_protein
 
 import gpuseq
 from gpuseq import _core, blast
+from gpuseq.backend import BackendFallbackWarning
 from gpuseq.errors import BackendError
 
 PLAST = Path("/usr/share/doc/plast-example/db")
@@ -350,3 +351,22 @@ def test_backend_cuda_without_a_gpu_is_refused():
         blast.blastp([("q", "MKVLAAGIVALLL")], [("s", "MKVLAAGIVALLL")], backend="cuda")
     hits = blast.blastp([("q", "MKVLAAGIVALLLW")], [("s", "MKVLAAGIVALLLW")], backend="auto")
     assert hits.equals(blast.blastp([("q", "MKVLAAGIVALLLW")], [("s", "MKVLAAGIVALLLW")]))
+
+
+@pytest.mark.cuda
+def test_backend_auto_takes_the_gpu_where_the_inputs_fit(generated, monkeypatch):
+    """backend="auto" runs the GPU stage (its counters say so) with the CPU's rows; where the
+    queries plus the longest subject reach the stage's limit on residues, the CPU's stage,
+    with a BackendFallbackWarning naming the limit."""
+    queries = [("q300", generated["query"])]
+    cpu = blast.blastp(queries, generated["records"], backend="cpu")
+    counters: dict = {}
+    auto = blast.blastp(queries, generated["records"], counters=counters)
+    assert counters["seconds"].get("gpu_detect", 0) > 0
+    assert len(cpu) > 3 and blast.outfmt6_lines(auto) == blast.outfmt6_lines(cpu)
+    monkeypatch.setattr(blast, "_GPU_STAGE_RESIDUES", 100_000)  # under the 100,000-residue subject
+    counters = {}
+    with pytest.warns(BackendFallbackWarning, match="limit"):
+        fallback = blast.blastp(queries, generated["records"], counters=counters)
+    assert "gpu_detect" not in counters["seconds"]
+    assert blast.outfmt6_lines(fallback) == blast.outfmt6_lines(cpu)

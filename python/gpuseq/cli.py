@@ -240,7 +240,8 @@ def _blastp_parser(sub) -> None:
     p.add_argument("-xdrop_gap_final", type=float, default=25.0)
     p.add_argument("-dbsize", type=int, default=None)
     p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto",
-                   help="cuda: hit detection and ungapped extension on the GPU [auto: cpu]")
+                   help="cuda: hit detection, ungapped and preliminary gapped extension on the "
+                   "GPU [auto: the GPU where one is usable]")
 
 
 def _run_blastp(args) -> int:
