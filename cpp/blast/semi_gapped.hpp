@@ -58,9 +58,9 @@ struct ColumnRows {
   GPUSEQ_HOST_DEVICE bool row_allowed(int32_t) const { return true; }
 };
 
-// The rows in a ring of mask + 1 columns (the GPU's, in shared memory): column j at j & mask.
-// room() is false where the live columns would not fit, row_allowed(i) past max_rows rows (a
-// bound on one GPU thread's work): the DP then stops, not done.
+// The rows in a ring of mask + 1 columns (the GPU's, a warp's in shared memory, emulated here):
+// column j at j & mask. room() is false where the live columns would not fit, row_allowed(i)
+// past max_rows rows: the DP then stops, not done.
 struct DpColumn {
   int32_t h, e;
 };

@@ -151,37 +151,49 @@ __global__ void assemble_hits(HitSlots hits, const int64_t* __restrict__ segment
   for (int64_t i = lane; i < n; i += 32) assembled[begin + i] = from[i];
 }
 
-// The two-hit filter, a thread per hit of the batch's sorted hits: a hit is a pair's second
-// hit when the nearest earlier hit of its diagonal at least a word away (one of its three left
-// neighbours: offsets on a diagonal are distinct) is less than a window away. Every hit
-// TwoHitFinder extends passes (its remembered hit is such an earlier hit); the extension
-// kernel replays the rest. A diagonal's hits lie together in its bin's segment, and no other
-// segment holds the same subject and diagonal, so the segments need no bounds here. A pair
-// marks the first hit of its diagonal in pair_run (zeroed before): the extension visits only
-// those diagonals (most diagonals of a subject hold one hit and no pair).
+// Whether sorted hit i is a pair's second hit: the nearest earlier hit of its diagonal at
+// least a word away (one of its three left neighbours: offsets on a diagonal are distinct) is
+// less than a window away. Every hit TwoHitFinder extends is one (its remembered hit is such
+// an earlier hit); the extension kernel replays the rest. A diagonal's hits lie together in
+// its bin's segment, and no other segment holds the same subject and diagonal, so the
+// segments need no bounds here.
+__device__ bool second_of_pair(const uint64_t* __restrict__ sorted, int64_t i, int32_t window) {
+  const uint64_t key = sorted[i];
+  const uint64_t diagonal = key >> kOffsetBits;
+  const int32_t s = static_cast<int32_t>(key & kOffsetMask);
+  for (int64_t j = i - 1; j >= 0 && j >= i - 3; --j) {
+    const uint64_t left = sorted[j];
+    if (left >> kOffsetBits != diagonal) return false;
+    const int32_t distance = s - static_cast<int32_t>(left & kOffsetMask);
+    if (distance >= kTwoHitWord) return distance < window;
+  }
+  return false;
+}
+
+// The two-hit filter, a thread per hit of the batch's sorted hits: pair[i] (second_of_pair).
+// A diagonal's first pair marks the diagonal's first hit in pair_run (zeroed before), found
+// by walking left to the nearest earlier pair or the diagonal's start: each hit is passed by
+// one walk at most. The extension visits only those diagonals (most diagonals of a subject
+// hold one hit and no pair).
 __global__ void filter_pairs(const uint64_t* __restrict__ sorted, int64_t count, int32_t window,
                              uint8_t* __restrict__ pair_run, uint8_t* __restrict__ pair,
                              unsigned long long* __restrict__ pairs) {
   unsigned found = 0;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    const uint64_t key = sorted[i];
-    const uint64_t diagonal = key >> kOffsetBits;
-    const int32_t s = static_cast<int32_t>(key & kOffsetMask);
-    bool is_pair = false;
-    for (int64_t j = i - 1; j >= 0 && j >= i - 3; --j) {
-      const uint64_t left = sorted[j];
-      if (left >> kOffsetBits != diagonal) break;
-      const int32_t distance = s - static_cast<int32_t>(left & kOffsetMask);
-      if (distance >= kTwoHitWord) {
-        is_pair = distance < window;
-        break;
-      }
-    }
+    const bool is_pair = second_of_pair(sorted, i, window);
     if (is_pair) {
-      int64_t start = i - 1;
-      while (start > 0 && sorted[start - 1] >> kOffsetBits == diagonal) --start;
-      pair_run[start] = 1;  // every pair of the diagonal writes the same byte
+      const uint64_t diagonal = sorted[i] >> kOffsetBits;
+      int64_t j = i - 1;  // on the diagonal: a pair has a left neighbour there
+      bool earlier = false;
+      while (j > 0 && sorted[j - 1] >> kOffsetBits == diagonal) {  // j is not the first hit
+        if (second_of_pair(sorted, j, window)) {
+          earlier = true;
+          break;
+        }
+        --j;
+      }
+      if (!earlier) pair_run[j] = 1;  // the diagonal's first hit (never a pair itself)
     }
     pair[i] = is_pair;
     found += is_pair;
