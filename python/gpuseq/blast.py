@@ -650,7 +650,9 @@ def blastp(
             stay under 2^21 residues, else the CPU with a ``BackendFallbackWarning``. The
             CPU's threads take each batch of subjects while the GPU runs the next.
         gpu_options: the GPU stage's settings (:func:`ungapped_hsps`: ``extension``,
-            ``scoring``, ``bins``, ``bin_capacity``, ``batch_hits``); the rows do not change.
+            ``scoring``, ``bins``, ``bin_capacity``, ``batch_hits``; ``extend_seeds``: the
+            preliminary gapped extensions on the GPU, default True, with ``seed_ring_columns``
+            and ``seed_max_rows``); the rows do not change.
         counters: a dict to fill with the search's counters and seconds by stage
             (:func:`blastp_ungapped`).
 
