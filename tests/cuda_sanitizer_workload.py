@@ -246,7 +246,8 @@ if want("blast"):
     for q in (query, "A" * 120):
         qcodes = blast.encode([("q", q)])[0]
         cpu_rows, cpu_count = core.blast_ungapped_hsps(qcodes, codes, offsets, 16, 15)
-        for options in ({}, {"bin_capacity": 1, "bins": 32}, {"batch_hits": 3000},
+        for options in ({}, {"sort": "bins", "bin_capacity": 1, "bins": 32}, {"batch_hits": 3000},
+                        {"sort": "bins", "batch_hits": 3000},
                         {"extension": "window"}, {"extension": "window", "batch_hits": 3000},
                         {"extension": "hit"}, {"extension": "hit", "batch_hits": 3000},
                         {"scoring": "blosum62"}, {"extension": "hit", "scoring": "blosum62"},

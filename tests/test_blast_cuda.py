@@ -99,13 +99,16 @@ def test_gpu_hsps_equal_cpu(generated, x_drop, cutoff, window, threshold):
 @pytest.mark.parametrize(
     "options",
     [
-        {"bins": 1},
-        {"bins": 32},
-        {"bins": 1024},
-        {"bin_capacity": 1},  # nearly every bin overflows and is redone
+        {"sort": "bins"},  # the paper's bins and CUB's segmented sort
+        {"sort": "bins", "bins": 1},
+        {"sort": "bins", "bins": 32},
+        {"sort": "bins", "bins": 1024},
+        {"sort": "bins", "bin_capacity": 1},  # nearly every bin overflows and is redone
         {"batch_hits": 5000},  # many batches, the 100,000-residue subject one of its own
+        {"sort": "bins", "batch_hits": 5000},
     ],
-    ids=["bins1", "bins32", "bins1024", "capacity1", "small_batches"],
+    ids=["bins", "bins1", "bins32", "bins1024", "capacity1", "small_batches",
+         "bins_small_batches"],  # fmt: skip
 )
 def test_gpu_options_give_the_same_hsps(generated, options):
     count = compare(generated["query"], generated["codes"], generated["offsets"], **options)
@@ -113,15 +116,36 @@ def test_gpu_options_give_the_same_hsps(generated, options):
         assert count["overflowed_subjects"] > 100
     if "batch_hits" in options:
         assert count["batches"] > 10
+    if options.get("sort") != "bins":
+        assert count["overflowed_subjects"] == 0
 
 
 @pytest.mark.cuda
-def test_failed_allocations_shrink_the_batches(generated):
-    """Batches sized from the free memory, on a device that refuses allocations over 4 MB (the
-    test hook): the failed batch is halved until it fits; the same HSPs."""
-    _core.gpu_allocation_limit_for_tests(4 << 20)
+def test_tiles_of_a_long_subject_and_a_long_query(generated):
+    """The default sort's tiles (hit_tiles.cuh) where a subject has many: a 13,000-residue query
+    (tiles cut every 4,096 diagonals and every half tile of hits) against the 100,000-residue
+    subject and its neighbours; the tiles' hits equal the CPU's as counted and extended."""
+    rng = generated["rng"]
+    query = random_protein(rng, 6_000) + generated["query"] + random_protein(rng, 6_700)
+    long = max(range(len(generated["offsets"]) - 1),
+               key=lambda i: generated["offsets"][i + 1] - generated["offsets"][i])  # fmt: skip
+    lo, hi = max(0, long - 3), long + 3
+    offsets = generated["offsets"][lo : hi + 1] - generated["offsets"][lo]
+    codes = generated["codes"][generated["offsets"][lo] : generated["offsets"][hi]]
+    count = compare(query, codes, offsets)
+    assert count["word_hits"] > 1_000_000  # some hundreds of tiles
+    assert count["large_tiles"] == 0
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("sort, limit", [("tiles", 2 << 20), ("bins", 4 << 20)])
+def test_failed_allocations_shrink_the_batches(generated, sort, limit):
+    """Batches sized from the free memory, on a device that refuses allocations over `limit`
+    (the test hook; the bins' slots, twice the expected hits, need more than the tiles' exact
+    ones): the failed batch is halved until it fits; the same HSPs."""
+    _core.gpu_allocation_limit_for_tests(limit)
     try:
-        count = compare(generated["query"], generated["codes"], generated["offsets"])
+        count = compare(generated["query"], generated["codes"], generated["offsets"], sort=sort)
     finally:
         _core.gpu_allocation_limit_for_tests(0)
     assert count["batches"] > 1
@@ -144,9 +168,11 @@ def test_a_failing_gpu_stage_raises_from_the_search(generated, ungapped):
 
 
 @pytest.mark.cuda
-def test_poly_a_overflows_its_bins():
+@pytest.mark.parametrize("sort", ["tiles", "bins"])
+def test_poly_a_overflows_its_bins(sort):
     """A poly-A query against poly-A subjects: every word hits every word (AAA scores 12), far
-    more hits per bin than the estimate; the overflow is detected and the bins redone."""
+    more hits per bin than the estimate; the overflow is detected and the bins redone ("bins"),
+    and 64 diagonals hold more hits than a tile ("tiles": CUB sorts those)."""
     records = [
         ("a2000", "A" * 2000),
         ("a50", "A" * 50),
@@ -155,8 +181,11 @@ def test_poly_a_overflows_its_bins():
     rng = np.random.default_rng(7)
     records += [(f"r{i}", random_protein(rng, 200)) for i in range(20)]
     codes, offsets, _ = blast.encode(records)
-    count = compare("A" * 400, codes, offsets, x_drop=16, cutoff=20)
-    assert count["overflowed_subjects"] >= 2
+    count = compare("A" * 400, codes, offsets, x_drop=16, cutoff=20, sort=sort)
+    if sort == "bins":
+        assert count["overflowed_subjects"] >= 2
+    else:
+        assert count["large_tiles"] >= 2
 
 
 @pytest.mark.cuda
@@ -370,3 +399,11 @@ def test_backend_auto_takes_the_gpu_where_the_inputs_fit(generated, monkeypatch)
         fallback = blast.blastp(queries, generated["records"], counters=counters)
     assert "gpu_detect" not in counters["seconds"]
     assert blast.outfmt6_lines(fallback) == blast.outfmt6_lines(cpu)
+
+
+@pytest.mark.skipif(not _core.built_with_cuda, reason="an option of the CUDA build")
+def test_sort_option_is_checked():
+    q = blast.encode([("q", "MKVLAAGIVALLLW")])[0]
+    codes, offsets, _ = blast.encode([("s", "MKVLAAGIVALLLW")])
+    with pytest.raises(ValueError, match="sort must be 'tiles' or 'bins'"):
+        _core.gpu_blast_ungapped_hsps(q, codes, offsets, 16, 20, sort="heap")

@@ -133,7 +133,8 @@ UngappedSearchOptions search_options(double evalue, int32_t max_target_seqs, int
 }
 
 #ifdef GPUSEQ_WITH_CUDA
-// The GPU stage's options from a dict (bins, bin_capacity, batch_hits, extension, scoring).
+// The GPU stage's options from a dict (sort, bins, bin_capacity, batch_hits, extension,
+// scoring, the seed extensions').
 cuda::blast::GpuUngappedOptions gpu_stage_options(const py::dict& d) {
   cuda::blast::GpuUngappedOptions o;
   for (auto item : d) {
@@ -146,6 +147,11 @@ cuda::blast::GpuUngappedOptions gpu_stage_options(const py::dict& d) {
       o.bin_capacity = item.second.cast<int32_t>();
     } else if (key == "batch_hits") {
       o.batch_hits = item.second.cast<int64_t>();
+    } else if (key == "sort") {
+      const std::string v = item.second.cast<std::string>();
+      if (v != "tiles" && v != "bins")
+        throw std::invalid_argument("sort must be 'tiles' or 'bins'");
+      o.sort = v == "bins" ? cuda::blast::GpuHitSort::kBins : cuda::blast::GpuHitSort::kTiles;
     } else if (key == "extension") {
       const std::string v = item.second.cast<std::string>();
       if (v != "diagonal" && v != "hit" && v != "window")
@@ -167,9 +173,10 @@ cuda::blast::GpuUngappedOptions gpu_stage_options(const py::dict& d) {
                   : v == "blosum62" ? cuda::blast::GpuScoring::kBlosum62
                                     : cuda::blast::GpuScoring::kAuto;
     } else {
-      throw std::invalid_argument("unknown GPU stage option '" + key +
-                                  "' (bins, hits_per_bin, bin_capacity, batch_hits, extension, "
-                                  "scoring, extend_seeds, seed_ring_columns, seed_max_rows)");
+      throw std::invalid_argument(
+          "unknown GPU stage option '" + key +
+          "' (sort, bins, hits_per_bin, bin_capacity, batch_hits, extension, "
+          "scoring, extend_seeds, seed_ring_columns, seed_max_rows)");
     }
   }
   return o;
@@ -668,7 +675,7 @@ void bind_blast(py::module_& m) {
          int32_t cutoff, int window, int threshold, int32_t bins, int32_t bin_capacity,
          int64_t batch_hits, const std::string& extension, const std::string& scoring,
          int32_t hits_per_bin, int32_t gapped_x_drop, int32_t seed_ring_columns,
-         int32_t seed_max_rows) {
+         int32_t seed_max_rows, const std::string& sort) {
         int32_t n = query_length_of(query);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
@@ -683,6 +690,7 @@ void bind_blast(py::module_& m) {
         given["seed_ring_columns"] = seed_ring_columns;
         given["seed_max_rows"] = seed_max_rows;
         given["extend_seeds"] = gapped_x_drop > 0;
+        given["sort"] = sort;
         const cuda::blast::GpuUngappedOptions options = gpu_stage_options(given);
         if (gapped_x_drop < 0) throw std::invalid_argument("gapped_x_drop must be >= 0");
         std::vector<int32_t> subject_index;
@@ -707,6 +715,7 @@ void bind_blast(py::module_& m) {
         c["pairs"] = counters.pairs;
         c["extensions"] = counters.extensions;
         c["overflowed_subjects"] = counters.overflowed_subjects;
+        c["large_tiles"] = counters.large_tiles;
         c["batches"] = counters.batches;
         c["upload_s"] = counters.upload_s;
         c["detect_s"] = counters.detect_s;
@@ -724,9 +733,10 @@ void bind_blast(py::module_& m) {
       py::arg("bins") = 0, py::arg("bin_capacity") = 0, py::arg("batch_hits") = 0,
       py::arg("extension") = "hit", py::arg("scoring") = "auto", py::arg("hits_per_bin") = 24,
       py::arg("gapped_x_drop") = 0, py::arg("seed_ring_columns") = 256,
-      py::arg("seed_max_rows") = std::numeric_limits<int32_t>::max(),
-      "blast_ungapped_hsps on the GPU (cuda/blast: hit detection into diagonal bins, CUB's "
-      "segmented sort, the two-hit filter, the diagonal-based ('diagonal': a thread per "
+      py::arg("seed_max_rows") = std::numeric_limits<int32_t>::max(), py::arg("sort") = "tiles",
+      "blast_ungapped_hsps on the GPU (cuda/blast: hit detection and sorting by diagonal "
+      "('tiles': in shared memory, a tile of diagonals at a time; 'bins': the paper's bins and "
+      "CUB's segmented sort), the two-hit filter, the diagonal-based ('diagonal': a thread per "
       "diagonal), hit-based ('hit': a thread per pair, then each diagonal replayed) or "
       "window-based ('window': a warp per diagonal, 32 cells a step) extension, scored from a "
       "query PSSM or BLOSUM62 in shared memory (scoring 'pssm', 'blosum62' or 'auto')): "

@@ -19,6 +19,7 @@
 #include "blast/alphabet.hpp"
 #include "blast/gapped.hpp"
 #include "blast/gpu_ungapped.hpp"
+#include "blast/hit_tiles.cuh"
 #include "blast/semi_gapped.hpp"
 #include "blast/two_hit.hpp"
 #include "blast/warp_gapped.cuh"
@@ -38,15 +39,6 @@ using gpuseq::blast::UngappedHsp;
 
 namespace {
 
-// A hit's 64-bit sort key: subject (in its batch) | diagonal | subject offset, so that a
-// bin's hits sort by diagonal and, within one, by subject offset (the CPU's order). The
-// diagonal is stored as q - s + subject length (positive).
-constexpr int kOffsetBits = 21;
-constexpr int kSubjectShift = 2 * kOffsetBits;
-constexpr uint64_t kOffsetMask = (uint64_t{1} << kOffsetBits) - 1;
-constexpr int64_t kMaxBatchSubjects = int64_t{1} << (64 - kSubjectShift);
-constexpr int kPresenceWords = kWordCells / 32;  // one bit per word cell: 4 KB
-
 struct Widen {
   __host__ __device__ int64_t operator()(int32_t v) const { return v; }
 };
@@ -55,6 +47,8 @@ struct DeviceHsp {
   int32_t subject, q_start, s_start, length, score, seed_q, seed_s, context;
 };
 
+// The paper's binning (GpuHitSort::kBins; the default, kTiles, is hit_tiles.cuh's). The keys
+// are hit_tiles.cuh's.
 // Hit detection: a block of kDetectWarps warps per subject, lane l of warp w reading the word
 // at s0 + 32 w + l (consecutive bytes: one transaction per warp and byte). The lookup's
 // presence bits live in shared memory, its query-offset lists in global memory through the
@@ -540,6 +534,11 @@ struct BatchBuffers {
   Scratch<PairHalves> halves;
   Scratch<uint64_t> hsp_keys, hsp_keys_sorted;
   Scratch<int32_t> hsp_index, hsp_index_sorted;
+  // hit_tiles.cuh's
+  Scratch<HitTile> tiles;
+  Scratch<int64_t> subject_hits, subject_first, large_begin, large_end;
+  Scratch<unsigned long long> tile_counters;  // tiles, large tiles
+  Scratch<int> failed;
 };
 
 // extend_seeds' DP: the warp's (warp_gapped.cuh), its rows in the warp's ring of columns.
@@ -737,6 +736,22 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
   auto d_contexts = device_copy(contexts.data(), contexts.size());
   auto d_cell_start = device_copy(lookup.cell_starts(), static_cast<size_t>(kWordCells) + 1);
   auto d_cell_offsets = device_copy(lookup.offsets(), static_cast<size_t>(lookup.entries()));
+  DeviceArray<int32_t> d_sorted_offsets;  // each cell's offsets increasing (place_tile_hits)
+  if (options.sort == GpuHitSort::kTiles) {
+    std::vector<int32_t> sorted_offsets(lookup.offsets(), lookup.offsets() + lookup.entries());
+    for (int c = 0; c < kWordCells; ++c)
+      std::sort(sorted_offsets.begin() + lookup.cell_starts()[c],
+                sorted_offsets.begin() + lookup.cell_starts()[c + 1]);
+    d_sorted_offsets = device_copy(sorted_offsets.data(), sorted_offsets.size());
+    static const bool shared_set = [] {  // over the 48 KB a launch gets without asking
+      GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(
+          count_tile_hits, cudaFuncAttributeMaxDynamicSharedMemorySize, kCountTileShared));
+      GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(
+          place_tile_hits, cudaFuncAttributeMaxDynamicSharedMemorySize, kPlaceTileShared));
+      return true;
+    }();
+    (void)shared_set;
+  }
   std::vector<uint32_t> presence(kPresenceWords, 0);
   for (int c = 0; c < kWordCells; ++c)
     if (lookup.end(c) != lookup.begin(c)) presence[c / 32] |= 1u << (c % 32);
@@ -780,10 +795,11 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
   BatchBuffers buffers;
   thrust::counting_iterator<int64_t> index(0);
 
-  // One batch of subjects [batch_first, last): its HSPs (empty: none), the counters added to
-  // `added`.
-  const auto run_batch = [&](int32_t batch_first, int32_t last, GpuUngappedCounters& added) {
-    std::vector<SubjectHsp> found;
+  // The paper's way (GpuHitSort::kBins) to the hits of subjects [batch_first, last) sorted by
+  // key within each bin: detection into bins, assembling, CUB's segmented sort. Returns
+  // their number, `sorted` pointing at them.
+  const auto sort_by_bins = [&](int32_t batch_first, int32_t last, GpuUngappedCounters& added,
+                                uint64_t*& sorted) -> int64_t {
     const int32_t n = last - batch_first;
     std::vector<int64_t> segment_base(n + 1, 0);
     for (int32_t i = 0; i < n; ++i) segment_base[i + 1] = segment_base[i] + bins[batch_first + i];
@@ -852,11 +868,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     GPUSEQ_CUDA_CHECK(cub::DeviceScan::InclusiveSum(buffers.temp.get(temp_bytes), temp_bytes,
                                                     counts, d_segment_offsets + 1, segments));
     const int64_t hit_count = read_one(d_segment_offsets + segments);
-    added.word_hits += hit_count;
-    if (hit_count == 0) {
-      added.sort_s += clock.lap();
-      return found;
-    }
+    if (hit_count == 0) return hit_count;
     uint64_t* d_assembled = buffers.assembled.get(hit_count);
     assemble_hits<<<blocks_for(segments * 32, 256), 256>>>(
         slots, buffers.segment_base.data(), n, buffers.base.data(), buffers.cap.data(),
@@ -873,7 +885,92 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
                                                          d_assembled, d_sorted, hit_count, segments,
                                                          d_segment_offsets, d_segment_offsets + 1));
     GPUSEQ_CUDA_CHECK(cudaDeviceSynchronize());
+    sorted = d_sorted;
+    return hit_count;
+  };
+
+  // hit_tiles.cuh's way: the hits of subjects [batch_first, last) all sorted by key.
+  const auto sort_by_tiles = [&](int32_t batch_first, int32_t last, GpuUngappedCounters& added,
+                                 uint64_t*& sorted) -> int64_t {
+    const int32_t n = last - batch_first;
+    int64_t* d_subject_hits = buffers.subject_hits.get(n);
+    unsigned long long* d_tile_counters = buffers.tile_counters.get(2);
+    // Tiles: about one per half tile of expected hits and one per kTileDiagonals diagonals;
+    // a list too short is counted, and the kernel runs again with the exact length.
+    int64_t expected = 0, tile_capacity = 0;
+    for (int32_t i = batch_first; i < last; ++i) {
+      expected += int64_t{bins[i]} * capacity[i];
+      tile_capacity += (query_length + offsets[i + 1] - offsets[i]) / kTileDiagonals + 2;
+    }
+    tile_capacity += 2 * expected / kTileHits;
+    int64_t tile_count = 0;
+    for (;;) {
+      HitTile* d_tiles = buffers.tiles.get(tile_capacity);
+      GPUSEQ_CUDA_CHECK(cudaMemset(d_tile_counters, 0, 2 * sizeof(unsigned long long)));
+      count_tile_hits<<<n, kTileThreads, kCountTileShared>>>(
+          d_codes.get(), d_offsets.get(), batch_first, d_presence.get(), d_cell_start.get(),
+          d_cell_offsets.get(), query_length, d_subject_hits, d_tiles, tile_capacity,
+          d_tile_counters);
+      GPUSEQ_CUDA_CHECK_LAUNCH("count_tile_hits");
+      tile_count = static_cast<int64_t>(read_one(d_tile_counters));
+      if (tile_count <= tile_capacity) break;
+      tile_capacity = tile_count;
+    }
+    int64_t* d_subject_first = buffers.subject_first.get(n + 1);
+    GPUSEQ_CUDA_CHECK(cudaMemset(d_subject_first, 0, sizeof(int64_t)));
+    size_t temp_bytes = 0;
+    GPUSEQ_CUDA_CHECK(
+        cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, d_subject_hits, d_subject_first + 1, n));
+    GPUSEQ_CUDA_CHECK(cub::DeviceScan::InclusiveSum(buffers.temp.get(temp_bytes), temp_bytes,
+                                                    d_subject_hits, d_subject_first + 1, n));
+    const int64_t hit_count = read_one(d_subject_first + n);
+    added.detect_s += clock.lap();
+    if (hit_count == 0) return hit_count;
+
+    uint64_t* d_sorted = buffers.sorted.get(hit_count);
+    const int64_t large_capacity = hit_count / kTileHits + 1;
+    int64_t* d_large_begin = buffers.large_begin.get(large_capacity);
+    int64_t* d_large_end = buffers.large_end.get(large_capacity);
+    int* d_failed = buffers.failed.get(1);
+    GPUSEQ_CUDA_CHECK(cudaMemset(d_failed, 0, sizeof(int)));
+    const int64_t grid = std::min<int64_t>(tile_count, int64_t{1} << 30);
+    place_tile_hits<<<grid, kTileThreads, kPlaceTileShared>>>(
+        d_codes.get(), d_offsets.get(), batch_first, d_presence.get(), d_cell_start.get(),
+        d_sorted_offsets.get(), query_length, buffers.tiles.data(), tile_count, d_subject_first,
+        d_sorted, d_large_begin, d_large_end, d_tile_counters + 1, d_failed);
+    GPUSEQ_CUDA_CHECK_LAUNCH("place_tile_hits");
+    const auto large = static_cast<int64_t>(read_one(d_tile_counters + 1));
+    if (read_one(d_failed))
+      throw std::logic_error("GPU hit detection: a tile found other hits than were counted");
+    if (large > 0) {  // sorted by CUB into `assembled`, then copied back
+      added.large_tiles += large;
+      uint64_t* d_temp_keys = buffers.assembled.get(hit_count);
+      temp_bytes = 0;
+      GPUSEQ_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, temp_bytes, d_sorted,
+                                                           d_temp_keys, hit_count, large,
+                                                           d_large_begin, d_large_end));
+      GPUSEQ_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(buffers.temp.get(temp_bytes), temp_bytes,
+                                                           d_sorted, d_temp_keys, hit_count, large,
+                                                           d_large_begin, d_large_end));
+      copy_large_tiles<<<large, 256>>>(d_temp_keys, d_sorted, d_large_begin, d_large_end);
+      GPUSEQ_CUDA_CHECK_LAUNCH("copy_large_tiles");
+    }
+    GPUSEQ_CUDA_CHECK(cudaDeviceSynchronize());
+    sorted = d_sorted;
+    return hit_count;
+  };
+
+  // One batch of subjects [batch_first, last): its HSPs (empty: none), the counters added to
+  // `added`.
+  const auto run_batch = [&](int32_t batch_first, int32_t last, GpuUngappedCounters& added) {
+    std::vector<SubjectHsp> found;
+    uint64_t* d_sorted = nullptr;
+    const int64_t hit_count = options.sort == GpuHitSort::kBins
+                                  ? sort_by_bins(batch_first, last, added, d_sorted)
+                                  : sort_by_tiles(batch_first, last, added, d_sorted);
+    added.word_hits += hit_count;
     added.sort_s += clock.lap();
+    if (hit_count == 0) return found;
 
     // Filter, then the diagonals (runs) as a list of their first hits.
     uint8_t* d_pair_run = buffers.pair_run.get(hit_count);
@@ -889,7 +986,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     if (pair_count == 0) return found;
     int64_t* d_runs = buffers.runs.get(hit_count);
     int64_t* d_selected = buffers.selected.get(1);
-    temp_bytes = 0;
+    size_t temp_bytes = 0;
     GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, index, d_pair_run, d_runs,
                                                  d_selected, hit_count));
     GPUSEQ_CUDA_CHECK(cub::DeviceSelect::Flagged(buffers.temp.get(temp_bytes), temp_bytes, index,

@@ -29,6 +29,13 @@ enum class GpuExtension { kDiagonal, kHit, kWindow };
 // kPssmLongestQuery residues, BLOSUM62 above. The scores are the same.
 enum class GpuScoring { kAuto, kPssm, kBlosum62 };
 
+// How a batch's word hits are sorted by diagonal. kTiles (hit_tiles.cuh): counted by fine
+// diagonal ranges, then gathered and sorted a tile of diagonals at a time in shared memory
+// and written in place. kBins, the paper's: appended to bins (diagonal mod bins) in global
+// memory, assembled and sorted by CUB's segmented sort. The same sorted hits; on the H100
+// kTiles is faster (its stores are contiguous; the bins' appends are scattered).
+enum class GpuHitSort { kTiles, kBins };
+
 // The longest query buffer scored from the PSSM under kAuto, and the most a PSSM may hold
 // (int16 rows in 227 KB of shared memory). On the H100 (bench_blast_gpu_stages.py --scorings
 // pssm blosum62) the PSSM ties with BLOSUM62 up to 500 residues and loses above (2.4x slower
@@ -43,7 +50,7 @@ inline constexpr int64_t kDefaultBatchHitsLimit = int64_t{1} << 28;
 inline constexpr int32_t kMaxAutoBins = 2048;
 
 struct GpuUngappedOptions {
-  // Diagonal bins per subject: a power of two, 1..1024, or 0: enough for about hits_per_bin
+  // kBins: diagonal bins per subject: a power of two, 1..1024, or 0: enough for about hits_per_bin
   // of the subject's expected hits each (24: on the H100, 12, 24 and 48 are within 10% of
   // each other at queries of 1,000-53,000 residues; fixed 128 bins sort up to 15x slower where
   // they hold a hundred hits each; bench_blast_gpu_stages.py).
@@ -56,6 +63,7 @@ struct GpuUngappedOptions {
   // Hit slots of one batch of subjects; 0: from the device's free memory, at most
   // kDefaultBatchHitsLimit. A failed allocation halves the batch and runs it again.
   int64_t batch_hits = 0;
+  GpuHitSort sort = GpuHitSort::kTiles;
   GpuExtension extension = GpuExtension::kHit;
   GpuScoring scoring = GpuScoring::kAuto;
   // The preliminary gapped stage's extension of every HSP on the GPU, for the contexts that
@@ -77,7 +85,8 @@ struct GpuUngappedCounters {
   int64_t word_hits = 0;            // as TwoHitFinder counts them
   int64_t pairs = 0;                // hits the two-hit filter keeps (a hit 3..window-1 before)
   int64_t extensions = 0;           // as TwoHitFinder counts them
-  int64_t overflowed_subjects = 0;  // subjects detected again with larger bins
+  int64_t overflowed_subjects = 0;  // subjects detected again with larger bins (kBins)
+  int64_t large_tiles = 0;  // tiles of more hits than shared memory holds, sorted by CUB (kTiles)
   int64_t batches = 0;
   int64_t seed_extensions = 0;  // HSPs the GPU extended (extend_seeds)
   // Wall seconds per stage, the device synchronised at each boundary: uploads, hit detection
@@ -93,6 +102,7 @@ struct GpuUngappedCounters {
     pairs += o.pairs;
     extensions += o.extensions;
     overflowed_subjects += o.overflowed_subjects;
+    large_tiles += o.large_tiles;
     batches += o.batches;
     seed_extensions += o.seed_extensions;
     upload_s += o.upload_s;

@@ -469,6 +469,7 @@ def gpu_blast_ungapped_hsps(
     gapped_x_drop: int = 0,
     seed_ring_columns: int = 256,
     seed_max_rows: int = 2147483647,
+    sort: str = "tiles",
 ) -> tuple[dict[str, Any], dict[str, int | float]]: ...
 
 # Every build: NVRTC compilation of the GPU filter kernels (no GPU needed).
