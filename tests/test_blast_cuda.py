@@ -138,7 +138,7 @@ def test_tiles_of_a_long_subject_and_a_long_query(generated):
 
 
 @pytest.mark.cuda
-@pytest.mark.parametrize("sort, limit", [("tiles", 2 << 20), ("bins", 4 << 20)])
+@pytest.mark.parametrize("sort, limit", [("tiles", 1 << 20), ("bins", 4 << 20)])
 def test_failed_allocations_shrink_the_batches(generated, sort, limit):
     """Batches sized from the free memory, on a device that refuses allocations over `limit`
     (the test hook; the bins' slots, twice the expected hits, need more than the tiles' exact

@@ -743,14 +743,9 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
       std::sort(sorted_offsets.begin() + lookup.cell_starts()[c],
                 sorted_offsets.begin() + lookup.cell_starts()[c + 1]);
     d_sorted_offsets = device_copy(sorted_offsets.data(), sorted_offsets.size());
-    static const bool shared_set = [] {  // over the 48 KB a launch gets without asking
-      GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(
-          count_tile_hits, cudaFuncAttributeMaxDynamicSharedMemorySize, kCountTileShared));
-      GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(
-          place_tile_hits, cudaFuncAttributeMaxDynamicSharedMemorySize, kPlaceTileShared));
-      return true;
-    }();
-    (void)shared_set;
+    // Over the 48 KB a launch gets without asking (resident_blocks does it for place_tile_hits).
+    GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(
+        count_tile_hits, cudaFuncAttributeMaxDynamicSharedMemorySize, kCountTileShared));
   }
   std::vector<uint32_t> presence(kPresenceWords, 0);
   for (int c = 0; c < kWordCells; ++c)
@@ -933,7 +928,9 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     int64_t* d_large_end = buffers.large_end.get(large_capacity);
     int* d_failed = buffers.failed.get(1);
     GPUSEQ_CUDA_CHECK(cudaMemset(d_failed, 0, sizeof(int)));
-    const int64_t grid = std::min<int64_t>(tile_count, int64_t{1} << 30);
+    const int64_t grid =
+        std::min<int64_t>(tile_count, resident_blocks(place_tile_hits, kPlaceTileShared,
+                                                      tile_count * kTileThreads, kTileThreads));
     place_tile_hits<<<grid, kTileThreads, kPlaceTileShared>>>(
         d_codes.get(), d_offsets.get(), batch_first, d_presence.get(), d_cell_start.get(),
         d_sorted_offsets.get(), query_length, buffers.tiles.data(), tile_count, d_subject_first,

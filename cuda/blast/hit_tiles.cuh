@@ -219,7 +219,8 @@ __device__ __forceinline__ Counter claim_slot(Counter* n) {
   return together.shfl(base, 0) + static_cast<Counter>(together.thread_rank());
 }
 
-// Step 2, a block per tile (grid-stride): the tile's hits sorted into
+// Step 2, a block per tile (grid-stride: a grid of resident blocks loads the lookup's
+// presence bits once each): the tile's hits sorted into
 // sorted[subject_first[subject] + tile.first ...]. A tile of more than kTileHits hits is
 // written unsorted and listed in large_begin/large_end (large_count) for the segmented sort.
 // *failed is set if a tile finds other than the hits counted in step 1 (a defect).
@@ -239,7 +240,7 @@ __global__ void __launch_bounds__(kTileThreads)
   // its count, then its start, then its end
   uint16_t* by_diagonal = reinterpret_cast<uint16_t*>(position + kTileDiagonals);  // stage
   // indices grouped by diagonal
-  __shared__ unsigned long long found;
+  __shared__ unsigned found;  // 32 bits: shared memory has no native 64-bit atomic add
   for (int i = threadIdx.x; i < kPresenceWords; i += blockDim.x) present[i] = presence[i];
   for (int64_t t = blockIdx.x; t < tile_count; t += gridDim.x) {
     const HitTile tile = tiles[t];
@@ -249,7 +250,7 @@ __global__ void __launch_bounds__(kTileThreads)
     const int32_t d0 = tile.fine_begin << shift, d1 = tile.fine_end << shift;
     const uint64_t subject_key = static_cast<uint64_t>(tile.subject) << kSubjectShift;
     uint64_t* out = sorted + subject_first[tile.subject] + tile.first;
-    const bool large = tile.count > kTileHits;
+    const bool large = tile.count > kTileHits;  // (at most 2^9 diagonals x 2^21 hits)
     if (!large)
       for (int i = threadIdx.x; i < d1 - d0; i += blockDim.x) position[i] = 0;
     if (threadIdx.x == 0) found = 0;
@@ -257,12 +258,12 @@ __global__ void __launch_bounds__(kTileThreads)
     if (large) {
       tile_hits(codes + begin, length, subject_key, present, cell_start, sorted_offsets, d0, d1,
                 [&](uint64_t key) {
-                  const unsigned long long at = claim_slot(&found);
-                  if (at < static_cast<unsigned long long>(tile.count)) out[at] = key;
+                  const unsigned at = claim_slot(&found);
+                  if (at < tile.count) out[at] = key;
                 });
       __syncthreads();
       if (threadIdx.x == 0) {
-        if (found != static_cast<unsigned long long>(tile.count)) atomicExch(failed, 1);
+        if (found != tile.count) atomicExch(failed, 1);
         const unsigned long long at = atomicAdd(large_count, 1ull);
         large_begin[at] = out - sorted;
         large_end[at] = out - sorted + tile.count;
@@ -272,16 +273,15 @@ __global__ void __launch_bounds__(kTileThreads)
     }
     tile_hits(codes + begin, length, subject_key, present, cell_start, sorted_offsets, d0, d1,
               [&](uint64_t key) {
-                const unsigned long long at = claim_slot(&found);
+                const unsigned at = claim_slot(&found);
                 if (at < kTileHits) {
                   stage[at] = key;
                   atomicAdd(&position[((key >> kOffsetBits) & kOffsetMask) - d0], 1);
                 }
               });
     __syncthreads();
-    const int32_t n = static_cast<int32_t>(min(found, static_cast<unsigned long long>(kTileHits)));
-    if (threadIdx.x == 0 && found != static_cast<unsigned long long>(tile.count))
-      atomicExch(failed, 1);
+    const int32_t n = static_cast<int32_t>(min(found, static_cast<unsigned>(kTileHits)));
+    if (threadIdx.x == 0 && found != tile.count) atomicExch(failed, 1);
     block_exclusive_scan(position, d1 - d0);
     for (int32_t e = threadIdx.x; e < n; e += blockDim.x) {
       const int32_t d = static_cast<int32_t>((stage[e] >> kOffsetBits) & kOffsetMask) - d0;
