@@ -288,8 +288,11 @@ def ungapped_hsps(
     (0-based), ``length``, ``score``, ``seed_q``, ``seed_s`` (the second word hit).
 
     ``backend="cuda"`` runs the stage on the GPU (``cuda/blast``; the same rows);
-    ``gpu_options``: ``bins`` (diagonal bins per subject, a power of two; 0, the default: from
-    each subject's expected hits, about ``hits_per_bin`` (24) a bin),
+    ``gpu_options``: ``sort`` (how the word hits are sorted by diagonal: ``"tiles"``, the
+    default and the faster on the H100: counted, then gathered and sorted a tile of diagonals
+    at a time in shared memory; ``"bins"``, the paper's: appended to diagonal bins, then CUB's
+    segmented sort), for ``"bins"`` ``bins`` (diagonal bins per subject, a power of two; 0,
+    the default: from each subject's expected hits, about ``hits_per_bin`` (24) a bin) and
     ``bin_capacity`` (hit slots per bin, 0: estimated; overflowing bins are redone),
     ``batch_hits`` (hit slots per batch of subjects; 0: from the GPU's free memory; a failed
     allocation halves it), ``extension`` (``"diagonal"``: a thread per diagonal; ``"hit"``,
@@ -382,7 +385,7 @@ def blastp_ungapped(
     length used for statistics; default the subjects' total residues; ``seg``: ``-seg yes``,
     SEG on the queries). ``backend="cuda"`` runs the two-hit stage (hit detection, ungapped
     extension) on the GPU, the same rows; ``"auto"`` (the default) and ``"cpu"`` run it on the
-    CPU. ``gpu_options``: the GPU stage's ``bins``, ``bin_capacity``, ``batch_hits``,
+    CPU. ``gpu_options``: the GPU stage's ``sort``, ``bins``, ``bin_capacity``, ``batch_hits``,
     ``extension`` and ``scoring``, as :func:`ungapped_hsps` takes them (the rows do not change).
     ``counters``: a dict to fill with the search's ``word_hits``, ``extensions``,
     ``ungapped_hsps`` and ``seconds`` by stage (``lookup``; ``scan``: the two-hit stage and,
@@ -645,12 +648,13 @@ def blastp(
         backend: ``"cuda"``: hit detection and the ungapped extension on the GPU
             (``cuda/blast``, with the preliminary gapped extension of every ungapped HSP),
             the rest on the CPU, the same rows; ``"cpu"``: all on the CPU; ``"auto"``
-            (default): the GPU where one is usable (4.7-5.4x blastp -num_threads 16 on an
-            H100 host, 99 queries x 75 M residues) and the queries plus the longest subject
+            (default): the GPU where one is usable (9.7x blastp -num_threads 16 on an H100
+            host, 99 queries x 500 M residues) and the queries plus the longest subject
             stay under 2^21 residues, else the CPU with a ``BackendFallbackWarning``. The
             CPU's threads take each batch of subjects while the GPU runs the next.
-        gpu_options: the GPU stage's settings (:func:`ungapped_hsps`: ``extension``,
-            ``scoring``, ``bins``, ``bin_capacity``, ``batch_hits``; ``extend_seeds``: the
+        gpu_options: the GPU stage's settings (:func:`ungapped_hsps`: ``sort``,
+            ``extension``, ``scoring``, ``bins``, ``bin_capacity``, ``batch_hits``;
+            ``extend_seeds``: the
             preliminary gapped extensions on the GPU, default True, with ``seed_ring_columns``
             and ``seed_max_rows``); the rows do not change.
         counters: a dict to fill with the search's counters and seconds by stage
