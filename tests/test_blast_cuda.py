@@ -121,6 +121,19 @@ def test_gpu_options_give_the_same_hsps(generated, options):
 
 
 @pytest.mark.cuda
+def test_tiles_keep_every_pair(generated):
+    """The tiles write only the diagonals holding a pair; the two-hit filter then finds the
+    same pairs as over every hit (the bins keep them all), and the same HSPs."""
+    args = (blast.encode([("q", generated["query"])])[0], generated["codes"],
+            generated["offsets"], 16, 20)  # fmt: skip
+    tiles_rows, tiles = _core.gpu_blast_ungapped_hsps(*args, sort="tiles")
+    bins_rows, bins = _core.gpu_blast_ungapped_hsps(*args, sort="bins")
+    assert tiles["pairs"] == bins["pairs"] > 100
+    assert tiles["word_hits"] == bins["word_hits"]
+    assert hsp_set(tiles_rows) == hsp_set(bins_rows)
+
+
+@pytest.mark.cuda
 def test_tiles_of_a_long_subject_and_a_long_query(generated):
     """The default sort's tiles (hit_tiles.cuh) where a subject has many: a 13,000-residue query
     (tiles cut every 4,096 diagonals and every half tile of hits) against the 100,000-residue
@@ -135,6 +148,23 @@ def test_tiles_of_a_long_subject_and_a_long_query(generated):
     count = compare(query, codes, offsets)
     assert count["word_hits"] > 1_000_000  # some hundreds of tiles
     assert count["large_tiles"] == 0
+
+
+@pytest.mark.cuda
+def test_tiles_of_a_subject_too_long_for_staged_keys(generated):
+    """A subject of 2^20 residues or more (hit_tiles.cuh kMaxStagedLength): its hits do not fit
+    the 20 bits of a staged subject offset, so its tiles are written unsorted and sorted by
+    CUB; the same HSPs as the CPU's, a homolog planted past offset 2^20."""
+    rng = generated["rng"]
+    long = random_protein(rng, (1 << 20) + 5_000)
+    homolog = mutated(rng, generated["query"], 0.6, 0.0)
+    records = [("before", random_protein(rng, 300)),
+               ("long", long[:(1 << 20) + 100] + homolog + long[(1 << 20) + 100 :]),
+               ("after", random_protein(rng, 300))]  # fmt: skip
+    codes, offsets, _ = blast.encode(records)
+    count = compare(generated["query"], codes, offsets)
+    assert count["large_tiles"] >= 1
+    assert count["extensions"] > 0
 
 
 @pytest.mark.cuda

@@ -145,23 +145,15 @@ __global__ void assemble_hits(HitSlots hits, const int64_t* __restrict__ segment
   for (int64_t i = lane; i < n; i += 32) assembled[begin + i] = from[i];
 }
 
-// Whether sorted hit i is a pair's second hit: the nearest earlier hit of its diagonal at
-// least a word away (one of its three left neighbours: offsets on a diagonal are distinct) is
-// less than a window away. Every hit TwoHitFinder extends is one (its remembered hit is such
-// an earlier hit); the extension kernel replays the rest. A diagonal's hits lie together in
-// its bin's segment, and no other segment holds the same subject and diagonal, so the
-// segments need no bounds here.
+// Whether sorted hit i is a pair's second hit (pair_rule). A diagonal's hits lie together in
+// its bin's segment (or tile), and no other segment holds the same subject and diagonal, so
+// the segments need no bounds here.
 __device__ bool second_of_pair(const uint64_t* __restrict__ sorted, int64_t i, int32_t window) {
   const uint64_t key = sorted[i];
-  const uint64_t diagonal = key >> kOffsetBits;
-  const int32_t s = static_cast<int32_t>(key & kOffsetMask);
-  for (int64_t j = i - 1; j >= 0 && j >= i - 3; --j) {
-    const uint64_t left = sorted[j];
-    if (left >> kOffsetBits != diagonal) return false;
-    const int32_t distance = s - static_cast<int32_t>(left & kOffsetMask);
-    if (distance >= kTwoHitWord) return distance < window;
-  }
-  return false;
+  return pair_rule(static_cast<int32_t>(key & kOffsetMask), window, [&](int k) -> int32_t {
+    if (i < k || sorted[i - k] >> kOffsetBits != key >> kOffsetBits) return -1;
+    return static_cast<int32_t>(sorted[i - k] & kOffsetMask);
+  });
 }
 
 // The two-hit filter, a thread per hit of the batch's sorted hits: pair[i] (second_of_pair).
@@ -536,6 +528,8 @@ struct BatchBuffers {
   Scratch<int32_t> hsp_index, hsp_index_sorted;
   // hit_tiles.cuh's
   Scratch<HitTile> tiles;
+  Scratch<SubjectTiles> subject_tiles;
+  Scratch<int64_t> subject_kept, kept_first;
   Scratch<int64_t> subject_hits, subject_first, large_begin, large_end;
   Scratch<unsigned long long> tile_counters;  // tiles, large tiles
   Scratch<int> failed;
@@ -743,9 +737,6 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
       std::sort(sorted_offsets.begin() + lookup.cell_starts()[c],
                 sorted_offsets.begin() + lookup.cell_starts()[c + 1]);
     d_sorted_offsets = device_copy(sorted_offsets.data(), sorted_offsets.size());
-    // Over the 48 KB a launch gets without asking (resident_blocks does it for place_tile_hits).
-    GPUSEQ_CUDA_CHECK(cudaFuncSetAttribute(
-        count_tile_hits, cudaFuncAttributeMaxDynamicSharedMemorySize, kCountTileShared));
   }
   std::vector<uint32_t> presence(kPresenceWords, 0);
   for (int c = 0; c < kWordCells; ++c)
@@ -863,6 +854,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     GPUSEQ_CUDA_CHECK(cub::DeviceScan::InclusiveSum(buffers.temp.get(temp_bytes), temp_bytes,
                                                     counts, d_segment_offsets + 1, segments));
     const int64_t hit_count = read_one(d_segment_offsets + segments);
+    added.word_hits += hit_count;
     if (hit_count == 0) return hit_count;
     uint64_t* d_assembled = buffers.assembled.get(hit_count);
     assemble_hits<<<blocks_for(segments * 32, 256), 256>>>(
@@ -884,11 +876,14 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     return hit_count;
   };
 
-  // hit_tiles.cuh's way: the hits of subjects [batch_first, last) all sorted by key.
+  // hit_tiles.cuh's way: the hits of subjects [batch_first, last) on the diagonals that hold a
+  // pair, sorted by key (all the diagonal's hits). Returns their number (all the hits are
+  // counted in added.word_hits), `sorted` pointing at them.
   const auto sort_by_tiles = [&](int32_t batch_first, int32_t last, GpuUngappedCounters& added,
                                  uint64_t*& sorted) -> int64_t {
     const int32_t n = last - batch_first;
     int64_t* d_subject_hits = buffers.subject_hits.get(n);
+    SubjectTiles* d_subject_tiles = buffers.subject_tiles.get(n);
     unsigned long long* d_tile_counters = buffers.tile_counters.get(2);
     // Tiles: about one per half tile of expected hits and one per kTileDiagonals diagonals;
     // a list too short is counted, and the kernel runs again with the exact length.
@@ -902,10 +897,12 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     for (;;) {
       HitTile* d_tiles = buffers.tiles.get(tile_capacity);
       GPUSEQ_CUDA_CHECK(cudaMemset(d_tile_counters, 0, 2 * sizeof(unsigned long long)));
-      count_tile_hits<<<n, kTileThreads, kCountTileShared>>>(
-          d_codes.get(), d_offsets.get(), batch_first, d_presence.get(), d_cell_start.get(),
-          d_cell_offsets.get(), query_length, d_subject_hits, d_tiles, tile_capacity,
-          d_tile_counters);
+      const int64_t count_grid = resident_blocks(count_tile_hits, kCountTileShared,
+                                                 int64_t{n} * kTileThreads, kTileThreads);
+      count_tile_hits<<<count_grid, kTileThreads, kCountTileShared>>>(
+          d_codes.get(), d_offsets.get(), batch_first, n, d_presence.get(), d_cell_start.get(),
+          d_cell_offsets.get(), query_length, d_subject_hits, d_subject_tiles, d_tiles,
+          tile_capacity, d_tile_counters);
       GPUSEQ_CUDA_CHECK_LAUNCH("count_tile_hits");
       tile_count = static_cast<int64_t>(read_one(d_tile_counters));
       if (tile_count <= tile_capacity) break;
@@ -919,22 +916,24 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     GPUSEQ_CUDA_CHECK(cub::DeviceScan::InclusiveSum(buffers.temp.get(temp_bytes), temp_bytes,
                                                     d_subject_hits, d_subject_first + 1, n));
     const int64_t hit_count = read_one(d_subject_first + n);
+    added.word_hits += hit_count;
     added.detect_s += clock.lap();
     if (hit_count == 0) return hit_count;
 
     uint64_t* d_sorted = buffers.sorted.get(hit_count);
-    const int64_t large_capacity = hit_count / kTileHits + 1;
+    const int64_t large_capacity = tile_count;
     int64_t* d_large_begin = buffers.large_begin.get(large_capacity);
     int64_t* d_large_end = buffers.large_end.get(large_capacity);
     int* d_failed = buffers.failed.get(1);
     GPUSEQ_CUDA_CHECK(cudaMemset(d_failed, 0, sizeof(int)));
+    int64_t* d_subject_kept = buffers.subject_kept.get(n);
     const int64_t grid =
-        std::min<int64_t>(tile_count, resident_blocks(place_tile_hits, kPlaceTileShared,
-                                                      tile_count * kTileThreads, kTileThreads));
+        resident_blocks(place_tile_hits, kPlaceTileShared, int64_t{n} * kTileThreads, kTileThreads);
     place_tile_hits<<<grid, kTileThreads, kPlaceTileShared>>>(
-        d_codes.get(), d_offsets.get(), batch_first, d_presence.get(), d_cell_start.get(),
-        d_sorted_offsets.get(), query_length, buffers.tiles.data(), tile_count, d_subject_first,
-        d_sorted, d_large_begin, d_large_end, d_tile_counters + 1, d_failed);
+        d_codes.get(), d_offsets.get(), batch_first, n, d_presence.get(), d_cell_start.get(),
+        d_sorted_offsets.get(), query_length, window, d_subject_tiles, buffers.tiles.data(),
+        d_subject_first, d_sorted, d_subject_kept, d_large_begin, d_large_end, d_tile_counters + 1,
+        d_failed);
     GPUSEQ_CUDA_CHECK_LAUNCH("place_tile_hits");
     const auto large = static_cast<int64_t>(read_one(d_tile_counters + 1));
     if (read_one(d_failed))
@@ -952,9 +951,23 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
       copy_large_tiles<<<large, 256>>>(d_temp_keys, d_sorted, d_large_begin, d_large_end);
       GPUSEQ_CUDA_CHECK_LAUNCH("copy_large_tiles");
     }
+    // The subjects' written hits, each at the start of its subject's place, gathered.
+    int64_t* d_kept_first = buffers.kept_first.get(n + 1);
+    GPUSEQ_CUDA_CHECK(cudaMemset(d_kept_first, 0, sizeof(int64_t)));
+    temp_bytes = 0;
+    GPUSEQ_CUDA_CHECK(
+        cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, d_subject_kept, d_kept_first + 1, n));
+    GPUSEQ_CUDA_CHECK(cub::DeviceScan::InclusiveSum(buffers.temp.get(temp_bytes), temp_bytes,
+                                                    d_subject_kept, d_kept_first + 1, n));
+    const int64_t kept_count = read_one(d_kept_first + n);
+    if (kept_count == 0) return kept_count;
+    uint64_t* d_kept = buffers.assembled.get(kept_count);
+    gather_kept_hits<<<resident_blocks(gather_kept_hits, 0, int64_t{n} * 32, 256), 256>>>(
+        d_sorted, d_subject_first, d_kept_first, n, d_kept);
+    GPUSEQ_CUDA_CHECK_LAUNCH("gather_kept_hits");
     GPUSEQ_CUDA_CHECK(cudaDeviceSynchronize());
-    sorted = d_sorted;
-    return hit_count;
+    sorted = d_kept;
+    return kept_count;
   };
 
   // One batch of subjects [batch_first, last): its HSPs (empty: none), the counters added to
@@ -965,7 +978,6 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     const int64_t hit_count = options.sort == GpuHitSort::kBins
                                   ? sort_by_bins(batch_first, last, added, d_sorted)
                                   : sort_by_tiles(batch_first, last, added, d_sorted);
-    added.word_hits += hit_count;
     added.sort_s += clock.lap();
     if (hit_count == 0) return found;
 

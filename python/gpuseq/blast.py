@@ -648,7 +648,7 @@ def blastp(
         backend: ``"cuda"``: hit detection and the ungapped extension on the GPU
             (``cuda/blast``, with the preliminary gapped extension of every ungapped HSP),
             the rest on the CPU, the same rows; ``"cpu"``: all on the CPU; ``"auto"``
-            (default): the GPU where one is usable (9.7x blastp -num_threads 16 on an H100
+            (default): the GPU where one is usable (12.6x blastp -num_threads 16 on an H100
             host, 99 queries x 500 M residues) and the queries plus the longest subject
             stay under 2^21 residues, else the CPU with a ``BackendFallbackWarning``. The
             CPU's threads take each batch of subjects while the GPU runs the next.
