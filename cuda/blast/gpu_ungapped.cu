@@ -380,17 +380,8 @@ __global__ void extend_diagonals(ExtensionInputs in, ExtensionOutputs out,
     const HitPlace first = place_of(in, in.sorted[begin]);
     // The hit-based variant's first pair of this diagonal (pair_hits is increasing).
     int64_t next_pair = 0;
-    if constexpr (kVariant == GpuExtension::kHit) {
-      int64_t lo = 0, hi = pair_count;
-      while (lo < hi) {
-        const int64_t mid = (lo + hi) / 2;
-        if (pair_hits[mid] < begin)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      next_pair = lo;
-    }
+    if constexpr (kVariant == GpuExtension::kHit)
+      next_pair = lower_bound(pair_hits, int64_t{0}, pair_count, begin);
     DiagonalState state;
     for (int64_t i = begin; i < end; ++i) {
       const int32_t s = static_cast<int32_t>(in.sorted[i] & kOffsetMask);

@@ -200,10 +200,11 @@ __global__ void __launch_bounds__(kTileThreads)
 }
 
 // The first of sorted[lo, hi) not below v.
-__device__ __forceinline__ int32_t lower_bound(const int32_t* __restrict__ sorted, int32_t lo,
-                                               int32_t hi, int32_t v) {
+template <class T, class Index>
+__device__ __forceinline__ Index lower_bound(const T* __restrict__ sorted, Index lo, Index hi,
+                                             T v) {
   while (lo < hi) {
-    const int32_t mid = (lo + hi) / 2;
+    const Index mid = (lo + hi) / 2;
     if (sorted[mid] < v)
       lo = mid + 1;
     else
