@@ -290,8 +290,9 @@ __device__ __forceinline__ Counter claim_slot(Counter* n) {
 // The two-hit filter's rule (TwoHitFinder's, for the GPU): a hit at subject offset s is a
 // pair's second hit if the nearest of its left neighbours on its diagonal at least a word
 // away is less than a window away; one of the nearest three, offsets on a diagonal being
-// distinct. left_offset(k), k = 1..3: the k-th left neighbour's subject offset, or -1 where
-// the diagonal has none.
+// distinct. Every hit TwoHitFinder extends is one (its remembered hit is such an earlier hit);
+// the extension kernels replay the rest. left_offset(k), k = 1..3: the k-th left neighbour's
+// subject offset, or -1 where the diagonal has none.
 template <class LeftOffset>
 __device__ __forceinline__ bool pair_rule(int32_t s, int32_t window, LeftOffset&& left_offset) {
   for (int k = 1; k <= 3; ++k) {
