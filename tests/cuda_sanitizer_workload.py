@@ -233,7 +233,8 @@ if want("mrf"):
 # against poly-A (bins overflow), default bins, one slot per bin (every bin redone), and small
 # batches, each extension variant with the PSSM and with BLOSUM62; rows and counters equal to
 # the CPU stage's; then blastp with the GPU stage in batches handed to the CPU's threads (the
-# GPU extending every HSP's seed for the gapped stage, also with rings too small for some).
+# GPU extending every HSP's seed for the gapped stage, also with rings too small for some), and
+# twice from a held database's resident copy.
 if want("blast"):
     from gpuseq import blast
 
@@ -264,6 +265,10 @@ if want("blast"):
                         {"extend_seeds": True, "batch_hits": 3000},
                         {"extend_seeds": True, "seed_ring_columns": 64}):  # some do not fit
         got = blast.blastp(pair, records, backend="cuda", evalue=100.0, gpu_options=gpu_options)
+        failures += blast.outfmt6_lines(got) != expected
+    held = gpuseq.SequenceDatabase.from_records(records)  # uploaded once, searched twice
+    for _ in range(2):
+        got = blast.blastp(pair, held, backend="cuda", evalue=100.0)
         failures += blast.outfmt6_lines(got) != expected
 print("GPU kernels differing from the CPU:", failures)
 raise SystemExit(1 if failures else 0)

@@ -431,6 +431,79 @@ def test_backend_auto_takes_the_gpu_where_the_inputs_fit(generated, monkeypatch)
     assert blast.outfmt6_lines(fallback) == blast.outfmt6_lines(cpu)
 
 
+def test_held_database_keeps_its_encoding(generated):
+    """A SequenceDatabase the caller holds (with an empty record, which the searches leave
+    out) is encoded once: later searches of it take the same encoding, with the rows of the
+    records searched afresh; free_device_memory() drops it."""
+    records = generated["records"] + [("empty", "")]
+    db = gpuseq.SequenceDatabase.from_records(records)
+    queries = [("q300", generated["query"])]
+    first = blast.blastp(queries, db, backend="cpu", evalue=100.0)
+    held = db.device_copies[("blastp", None)]
+    assert len(held) == len(records) - 1 and held.device is None
+    again = blast.blastp([("q150", generated["query"][:150])], db, backend="cpu", evalue=100.0)
+    assert db.device_copies[("blastp", None)] is held
+    assert len(first) > 5 and len(again) > 3
+    fresh = blast.blastp(queries, records, backend="cpu", evalue=100.0)
+    assert blast.outfmt6_lines(first) == blast.outfmt6_lines(fresh)
+    db.free_device_memory()
+    assert not db.device_copies
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("ungapped", [True, False])
+def test_held_database_stays_on_the_gpu(generated, ungapped):
+    """The first GPU search of a held database uploads it (resident_upload_s), later ones take
+    that copy (no upload) and give the CPU's rows; a copy made from other arrays is refused;
+    free_device_memory() lets go and the next search uploads again."""
+    db = gpuseq.SequenceDatabase.from_records(generated["records"])
+    options = {"ungapped": ungapped, "comp_based_stats": 0 if ungapped else 2, "evalue": 100.0}
+    runs = []
+    for query in (generated["query"], generated["query"][100:], generated["query"]):
+        queries = [("q", query)]
+        counters: dict = {}
+        gpu = blast.blastp(queries, db, backend="cuda", counters=counters, **options)
+        cpu = blast.blastp(queries, generated["records"], backend="cpu", **options)
+        assert len(cpu) > 3 and blast.outfmt6_lines(gpu) == blast.outfmt6_lines(cpu)
+        runs.append(counters)
+    held = db.device_copies[("blastp", None)]
+    assert held.device.count == len(held) and held.device.residue_count == held.offsets[-1]
+    assert "resident_upload_s" in runs[0]
+    assert not any("resident_upload_s" in c for c in runs[1:])
+    assert all(c["seconds"]["gpu_detect"] > 0 for c in runs)
+
+    codes, offsets, _ = blast.encode(generated["records"])
+    held.device = _core.GpuBlastSubjects(codes, offsets)  # the same sequences, other arrays
+    with pytest.raises(ValueError, match="other arrays"):
+        blast.blastp([("q", generated["query"])], db, backend="cuda", **options)
+    db.free_device_memory()
+    counters = {}
+    blast.blastp([("q", generated["query"])], db, backend="cuda", counters=counters, **options)
+    assert "resident_upload_s" in counters
+
+
+@pytest.mark.cuda
+def test_held_database_that_does_not_fit_raises():
+    """A held database whose copy does not fit (every allocation over 1 KB refused): the
+    copies are dropped, the search tries its own upload and raises the GPU's out-of-memory
+    error; with memory again the next search makes the copy."""
+    from gpuseq.errors import GpuOutOfMemoryError
+
+    rng = np.random.default_rng(5)
+    records = [(f"s{i}", random_protein(rng, 300)) for i in range(20)]
+    db = gpuseq.SequenceDatabase.from_records(records)
+    _core.gpu_allocation_limit_for_tests(1024)
+    try:
+        with pytest.raises(GpuOutOfMemoryError):
+            blast.blastp([("q", records[3][1])], db, backend="cuda")
+    finally:
+        _core.gpu_allocation_limit_for_tests(0)
+    assert db.device_copies[("blastp", None)].device is None
+    hits = blast.blastp([("q", records[3][1])], db, backend="cuda")
+    assert db.device_copies[("blastp", None)].device is not None
+    assert hits["sseqid"].iloc[0] == "s3"
+
+
 @pytest.mark.skipif(not _core.built_with_cuda, reason="an option of the CUDA build")
 def test_sort_option_is_checked():
     q = blast.encode([("q", "MKVLAAGIVALLLW")])[0]

@@ -133,6 +133,14 @@ UngappedSearchOptions search_options(double evalue, int32_t max_target_seqs, int
 }
 
 #ifdef GPUSEQ_WITH_CUDA
+// Subjects kept on the GPU across searches, with the host arrays they were made from (a
+// search given them must be given these arrays).
+struct GpuBlastSubjects {
+  CArray<uint8_t> codes;
+  CArray<int64_t> offsets;
+  std::shared_ptr<const cuda::blast::DeviceSubjects> device;
+};
+
 // The GPU stage's options from a dict (sort, bins, bin_capacity, batch_hits, extension,
 // scoring, the seed extensions').
 cuda::blast::GpuUngappedOptions gpu_stage_options(const py::dict& d) {
@@ -202,11 +210,21 @@ UngappedStage ungapped_stage(const std::string& stage, const py::dict& options) 
   }
   if (stage != "cuda") throw std::invalid_argument("stage must be 'cpu', 'cuda' or 'cpu-batches'");
 #ifdef GPUSEQ_WITH_CUDA
-  const cuda::blast::GpuUngappedOptions gpu_options = gpu_stage_options(options);
-  return [gpu_options](const WordLookup& lookup, const uint8_t* query,
-                       const std::vector<QueryContext>& contexts, int32_t window,
-                       const uint8_t* subjects, const int64_t* offsets, int32_t subject_count,
-                       SearchCounters* counters, const UngappedBatchSink& sink) {
+  // "subjects": the searched subjects' copy on the GPU (GpuBlastSubjects), kept across searches.
+  std::shared_ptr<const cuda::blast::DeviceSubjects> resident;
+  py::dict settings;
+  for (auto item : options) {
+    if (py::str(item.first).cast<std::string>() == "subjects")
+      resident = item.second.cast<const GpuBlastSubjects&>().device;
+    else
+      settings[item.first] = item.second;
+  }
+  const cuda::blast::GpuUngappedOptions gpu_options = gpu_stage_options(settings);
+  return [gpu_options, resident](const WordLookup& lookup, const uint8_t* query,
+                                 const std::vector<QueryContext>& contexts, int32_t window,
+                                 const uint8_t* subjects, const int64_t* offsets,
+                                 int32_t subject_count, SearchCounters* counters,
+                                 const UngappedBatchSink& sink) {
     cuda::blast::GpuUngappedCounters c;
     std::vector<std::vector<UngappedHsp>> per_subject;
     std::vector<std::vector<SeedExtension>> extensions;
@@ -223,7 +241,8 @@ UngappedStage ungapped_stage(const std::string& stage, const py::dict& options) 
             if (extended) extensions[h.subject - first].push_back(h.extension);
           }
           sink(first, last, per_subject, extended ? &extensions : nullptr);
-        });
+        },
+        resident.get());
     if (counters) {
       counters->word_hits += c.word_hits;
       counters->extensions += c.extensions;
@@ -741,6 +760,25 @@ void bind_blast(py::module_& m) {
       "window-based ('window': a warp per diagonal, 32 cells a step) extension, scored from a "
       "query PSSM or BLOSUM62 in shared memory (scoring 'pssm', 'blosum62' or 'auto')): "
       "(rows, counters and seconds per stage).");
+
+  py::class_<GpuBlastSubjects>(m, "GpuBlastSubjects",
+                               "Subjects (NCBIstdaa codes and offsets) uploaded to the GPU once "
+                               "for every search given them (stage option 'subjects'); the "
+                               "arrays are kept and must be the searches' own.")
+      .def(py::init([](CArray<uint8_t> codes, CArray<int64_t> offsets) {
+             const SubjectArrays subjects = subject_arrays(codes, offsets);
+             auto held = std::make_unique<GpuBlastSubjects>();
+             held->codes = codes;
+             held->offsets = offsets;
+             py::gil_scoped_release release;
+             held->device = std::make_shared<const cuda::blast::DeviceSubjects>(
+                 subjects.codes, subjects.offsets, subjects.count);
+             return held;
+           }),
+           py::arg("codes"), py::arg("offsets"))
+      .def_property_readonly("count", [](const GpuBlastSubjects& s) { return s.device->count(); })
+      .def_property_readonly("residue_count",
+                             [](const GpuBlastSubjects& s) { return s.device->residues(); });
 #endif
 
   m.def(

@@ -677,11 +677,32 @@ struct SeedBatch {
 
 }  // namespace
 
+struct DeviceSubjects::Arrays {
+  DeviceArray<uint8_t> codes;
+  DeviceArray<int64_t> offsets;
+};
+
+DeviceSubjects::DeviceSubjects(const uint8_t* codes, const int64_t* offsets, int32_t count)
+    : host_codes_(codes),
+      host_offsets_(offsets),
+      count_(count),
+      residues_(count >= 0 ? offsets[count] : 0) {
+  if (count < 0 || offsets[0] != 0)
+    throw std::invalid_argument("resident subjects: offsets must start at 0");
+  arrays_ = std::make_unique<Arrays>(Arrays{device_copy(codes, static_cast<size_t>(residues_)),
+                                            device_copy(offsets, static_cast<size_t>(count) + 1)});
+}
+DeviceSubjects::~DeviceSubjects() = default;
+const uint8_t* DeviceSubjects::device_codes() const { return arrays_->codes.get(); }
+const int64_t* DeviceSubjects::device_offsets() const { return arrays_->offsets.get(); }
+
 void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* query,
                        const std::vector<QueryContext>& contexts, int32_t window,
                        const uint8_t* codes, const int64_t* offsets, int32_t subject_count,
                        const GpuUngappedOptions& options, GpuUngappedCounters* counters,
-                       const SubjectHspSink& sink) {
+                       const SubjectHspSink& sink, const DeviceSubjects* resident) {
+  if (resident && !resident->holds(codes, offsets, subject_count))
+    throw std::invalid_argument("the resident subjects were made from other arrays");
   if (options.bins < 0 || options.bins > 1024 || (options.bins & (options.bins - 1)) != 0)
     throw std::invalid_argument("bins must be 0 (automatic) or a power of two from 1 to 1024");
   if (options.bin_capacity < 0) throw std::invalid_argument("bin_capacity must be >= 0");
@@ -713,10 +734,17 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
   if (subject_count == 0) return;
   gpuseq::Stopwatch clock;  // the stage times of GpuUngappedCounters
 
-  // Inputs resident for every batch: subjects, query, contexts, the lookup and BLOSUM62.
-  const int64_t residues = offsets[subject_count] - offsets[0];
-  auto d_codes = device_copy(codes, static_cast<size_t>(residues + offsets[0]));
-  auto d_offsets = device_copy(offsets, static_cast<size_t>(subject_count) + 1);
+  // Inputs resident for every batch: subjects (uploaded here unless resident across
+  // searches), query, contexts, the lookup and BLOSUM62.
+  DeviceArray<uint8_t> uploaded_codes;
+  DeviceArray<int64_t> uploaded_offsets;
+  if (!resident) {
+    const int64_t residues = offsets[subject_count] - offsets[0];
+    uploaded_codes = device_copy(codes, static_cast<size_t>(residues + offsets[0]));
+    uploaded_offsets = device_copy(offsets, static_cast<size_t>(subject_count) + 1);
+  }
+  const uint8_t* const d_codes = resident ? resident->device_codes() : uploaded_codes.get();
+  const int64_t* const d_offsets = resident ? resident->device_offsets() : uploaded_offsets.get();
   auto d_query = device_copy(query, static_cast<size_t>(query_length));
   auto d_contexts = device_copy(contexts.data(), contexts.size());
   auto d_cell_start = device_copy(lookup.cell_starts(), static_cast<size_t>(kWordCells) + 1);
@@ -798,7 +826,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     buffers.base.upload(base);
     buffers.cap.upload(cap);
     detect_hits<<<n, kDetectWarps * 32, shared_bytes>>>(
-        d_codes.get(), d_offsets.get(), batch_first, nullptr, d_presence.get(), d_cell_start.get(),
+        d_codes, d_offsets, batch_first, nullptr, d_presence.get(), d_cell_start.get(),
         d_cell_offsets.get(), buffers.bins.data(), buffers.segment_base.data(), buffers.base.data(),
         buffers.cap.data(), slots, d_bin_counts, d_max_count);
     GPUSEQ_CUDA_CHECK_LAUNCH("detect_hits");
@@ -822,7 +850,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
       buffers.redo.upload(redo);
       const auto count = static_cast<int32_t>(redo.size());
       detect_hits<<<count, kDetectWarps * 32, shared_bytes>>>(
-          d_codes.get(), d_offsets.get(), batch_first, buffers.redo.data(), d_presence.get(),
+          d_codes, d_offsets, batch_first, buffers.redo.data(), d_presence.get(),
           d_cell_start.get(), d_cell_offsets.get(), buffers.bins.data(),
           buffers.segment_base.data(), buffers.base.data(), buffers.cap.data(), slots, d_bin_counts,
           d_max_count);
@@ -891,7 +919,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
       const int64_t count_grid = resident_blocks(count_tile_hits, kCountTileShared,
                                                  int64_t{n} * kTileThreads, kTileThreads);
       count_tile_hits<<<count_grid, kTileThreads, kCountTileShared>>>(
-          d_codes.get(), d_offsets.get(), batch_first, n, d_presence.get(), d_cell_start.get(),
+          d_codes, d_offsets, batch_first, n, d_presence.get(), d_cell_start.get(),
           d_cell_offsets.get(), query_length, d_subject_hits, d_subject_tiles, d_tiles,
           tile_capacity, d_tile_counters);
       GPUSEQ_CUDA_CHECK_LAUNCH("count_tile_hits");
@@ -921,7 +949,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     const int64_t grid =
         resident_blocks(place_tile_hits, kPlaceTileShared, int64_t{n} * kTileThreads, kTileThreads);
     place_tile_hits<<<grid, kTileThreads, kPlaceTileShared>>>(
-        d_codes.get(), d_offsets.get(), batch_first, n, d_presence.get(), d_cell_start.get(),
+        d_codes, d_offsets, batch_first, n, d_presence.get(), d_cell_start.get(),
         d_sorted_offsets.get(), query_length, window, d_subject_tiles, buffers.tiles.data(),
         d_subject_first, d_sorted, d_subject_kept, d_large_begin, d_large_end, d_tile_counters + 1,
         d_failed);
@@ -1010,8 +1038,8 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
                              d_runs,
                              run_count,
                              hit_count,
-                             d_codes.get(),
-                             d_offsets.get(),
+                             d_codes,
+                             d_offsets,
                              batch_first,
                              d_query.get(),
                              query_length,
@@ -1053,7 +1081,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
     b.timer->start();
     const int64_t blocks = resident_blocks(extend_seeds, seed_shared, n * 32, kSeedWarps * 32);
     extend_seeds<<<blocks, kSeedWarps * 32, seed_shared, b.stream->get()>>>(
-        in, n, d_codes.get(), d_offsets.get(), d_query.get(), d_contexts.get(), d_matrix.get(),
+        in, n, d_codes, d_offsets, d_query.get(), d_contexts.get(), d_matrix.get(),
         options.seed_ring_columns, options.seed_max_rows, out);
     GPUSEQ_CUDA_CHECK_LAUNCH("extend_seeds");
     b.timer->stop();

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "blast/lookup.hpp"
@@ -132,14 +133,44 @@ struct SubjectHsp {
 using SubjectHspSink =
     std::function<void(int32_t first, int32_t last, std::vector<SubjectHsp>& hsps)>;
 
+// Subjects uploaded once and kept on the GPU across searches (a database the caller holds:
+// blast.py keeps one beside its encoding): codes[0, offsets[count]) and the offsets. A search
+// given them must be given the same host arrays (checked by address and size), which the
+// caller keeps alive and unchanged. DeviceOutOfMemory where they do not fit.
+class DeviceSubjects {
+ public:
+  DeviceSubjects(const uint8_t* codes, const int64_t* offsets, int32_t count);
+  ~DeviceSubjects();
+  DeviceSubjects(const DeviceSubjects&) = delete;
+  DeviceSubjects& operator=(const DeviceSubjects&) = delete;
+  int32_t count() const { return count_; }
+  int64_t residues() const { return residues_; }
+  // Whether these are the host arrays the copy was made from.
+  bool holds(const uint8_t* codes, const int64_t* offsets, int32_t count) const {
+    return codes == host_codes_ && offsets == host_offsets_ && count == count_ &&
+           offsets[count] == residues_;
+  }
+  const uint8_t* device_codes() const;
+  const int64_t* device_offsets() const;
+
+ private:
+  struct Arrays;
+  std::unique_ptr<Arrays> arrays_;
+  const uint8_t* host_codes_;
+  const int64_t* host_offsets_;
+  int32_t count_;
+  int64_t residues_;
+};
+
 // The ungapped HSPs of every subject (codes[offsets[i]:offsets[i+1]]) as TwoHitFinder gives
 // them for these queries (`query`: all contexts' codes, 0 between neighbours, as the lookup
-// lists them), handed to `sink` batch by batch.
+// lists them), handed to `sink` batch by batch. `resident`: the subjects' copy on the GPU
+// (made from these arrays; std::invalid_argument otherwise), or nullptr: uploaded here.
 void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* query,
                        const std::vector<gpuseq::blast::QueryContext>& contexts, int32_t window,
                        const uint8_t* codes, const int64_t* offsets, int32_t subject_count,
                        const GpuUngappedOptions& options, GpuUngappedCounters* counters,
-                       const SubjectHspSink& sink);
+                       const SubjectHspSink& sink, const DeviceSubjects* resident = nullptr);
 
 // All of them at once: subjects in order, each subject's HSPs in blastp's order.
 std::vector<SubjectHsp> gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup,

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import os
+import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
@@ -113,6 +114,10 @@ class _Encoded:
         # 200,000 subjects' names took 0.37 s of a 1.6 s search).
         self._db, self._index = db, None  # _index: this one's sequence i is db's _index[i]
         self.source = db.source
+        # Kept by a database the caller holds (_subjects): the GPU copy the first GPU search
+        # makes, for the later ones (_resident_stage).
+        self.held = False
+        self.device = None
 
     def __len__(self) -> int:
         return len(self.offsets) - 1
@@ -390,7 +395,8 @@ def blastp_ungapped(
     ``counters``: a dict to fill with the search's ``word_hits``, ``extensions``,
     ``ungapped_hsps`` and ``seconds`` by stage (``lookup``; ``scan``: the two-hit stage and,
     gapped, the preliminary gapped extension; ``wait``: the CPU threads' mean wait for the GPU's
-    batches; ``traceback``; ``lists``; the GPU stage's ``gpu_detect``, ``gpu_sort``, ...).
+    batches; ``traceback``; ``lists``; the GPU stage's ``gpu_detect``, ``gpu_sort``, ...;
+    ``resident_upload_s``: the seconds a held database's first GPU search took to upload it).
 
     Returns:
         A DataFrame with :data:`OUTFMT6_COLUMNS` (``evalue``, ``bitscore`` and ``pident`` as
@@ -407,7 +413,7 @@ def blastp_ungapped(
     db, db_length, searches, letters, names, segments = _search_inputs(
         queries, subjects, dbsize, seg
     )
-    stage = _fitted_stage(stage, backend, searches, db)
+    stage = _resident_stage(_fitted_stage(stage, backend, searches, db), db, counters)
     results, found = _core.blast_ungapped_search(
         searches,
         letters,
@@ -461,7 +467,7 @@ def blastp_gapped(
     db, db_length, searches, letters, names, segments = _search_inputs(
         queries, subjects, dbsize, seg
     )
-    stage = _fitted_stage(stage, backend, searches, db)
+    stage = _resident_stage(_fitted_stage(stage, backend, searches, db), db, counters)
     results, found = _core.blast_gapped_search(
         searches,
         letters,
@@ -490,13 +496,59 @@ def _search_inputs(queries, subjects, dbsize, seg=False):
     search buffers, letters, names and lookup segments), or EmptyInputError naming the
     source."""
     query_db = _read(queries)
-    db = _read(subjects).without_empty()
+    db = _subjects(subjects)
     if len(query_db) == 0:
         raise EmptyInputError(query_db.source, None, "no query sequences")
     if len(db) == 0:
         raise EmptyInputError(db.source, None, "no subject sequences")
     db_length = int(dbsize) if dbsize else int(db.offsets[-1])
     return (db, db_length, *_queries(query_db, seg))
+
+
+def _subjects(subjects: SequenceSource) -> _Encoded:
+    """The subjects as the searches take them: encoded, without empty records. A
+    SequenceDatabase the caller holds keeps them in its ``device_copies`` (under the key
+    ``("blastp", device_key)``), with the GPU copy a search makes: later searches of it skip the
+    encoding and the upload (``free_device_memory()`` drops both)."""
+    if not isinstance(subjects, SequenceDatabase):
+        return _read(subjects).without_empty()
+    if subjects.device_copies is None:
+        subjects.device_copies = {}
+    key = ("blastp", subjects.device_key)
+    held = subjects.device_copies.get(key)
+    if held is None:
+        held = _read(subjects).without_empty()
+        held.held = True
+        subjects.device_copies[key] = held
+    return held
+
+
+def _resident_stage(stage: tuple[str, dict], db: _Encoded,
+                    counters: dict | None) -> tuple[str, dict]:
+    """The GPU stage given the subjects' resident copy where the database is held
+    (_subjects): made now if it is not there yet (its seconds added to the counters'
+    ``gpu_upload``). Out of GPU memory, the held copies are dropped (hmmsearch's too) and it is
+    tried once more; then the search uploads the subjects itself, for itself alone."""
+    if stage[0] != "cuda" or not db.held:
+        return stage
+    if db.device is None:
+        started = time.perf_counter()
+        copies = db._db.device_copies
+        for attempt in range(2):
+            try:
+                db.device = _core.GpuBlastSubjects(db.codes, db.offsets)
+                break
+            except _core.DeviceOutOfMemory:
+                if attempt:
+                    return stage
+                for other in copies.values():
+                    if isinstance(other, _Encoded):
+                        other.device = None
+                copies.clear()
+                copies[("blastp", db._db.device_key)] = db
+        if counters is not None:
+            counters["resident_upload_s"] = time.perf_counter() - started
+    return stage[0], {**stage[1], "subjects": db.device}
 
 
 def _hits(db, names, searches, results, as_frame: bool):
@@ -635,7 +687,9 @@ def blastp(
             Biopython ``SeqRecord``).
         db: the subjects, the same ways, or a database made by :func:`gpuseq.makedb`. A
             BLAST-format database (``makeblastdb``'s files) is refused with the command that
-            turns it into FASTA.
+            turns it into FASTA. A :class:`~gpuseq.SequenceDatabase` you hold (e.g.
+            ``SequenceDatabase.open("db.gsdb")``) stays encoded and, after the first GPU
+            search, on the GPU for the next searches (``db.free_device_memory()`` lets go).
         evalue, max_target_seqs, num_threads (0: all cores), matrix, gapopen, gapextend,
         word_size, threshold, comp_based_stats, seg, ungapped, window_size, xdrop_ungap,
         xdrop_gap, xdrop_gap_final, dbsize: blastp's flags of the same names, with its

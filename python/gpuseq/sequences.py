@@ -107,9 +107,10 @@ class SequenceDatabase:
         self._accessions = accessions
         self._accession_offsets = accession_offsets
         self.source = source
-        # GPU copies of this database's chunks ({(start, stop): GpuTargets}), kept by a
-        # database the caller holds so that later searches find it resident; a chunk view
-        # shares its parent's dict (see chunks(resident=True) and free_device_memory()).
+        # GPU copies of this database's chunks ({(start, stop): GpuTargets}; blastp's, with
+        # its encoding, under ("blastp", device_key)), kept by a database the caller holds so
+        # that later searches find it resident; a chunk view shares its parent's dict (see
+        # chunks(resident=True) and free_device_memory()).
         self.device_copies: dict | None = None
         self.device_key: tuple[int, int] | None = None
 
@@ -255,8 +256,8 @@ class SequenceDatabase:
             start = stop
 
     def free_device_memory(self) -> None:
-        """Drop the GPU copies that searches left resident (the next GPU search uploads
-        the sequences again)."""
+        """Drop the GPU copies that searches left resident, and blastp's encoding of the
+        sequences (the next search encodes and uploads them again)."""
         if self.device_copies:
             self.device_copies.clear()
 
