@@ -221,6 +221,16 @@ class GpuTargets:
     @property
     def residue_count(self) -> int: ...
 
+class GpuBlastSubjects:
+    """blastp's subjects (NCBIstdaa codes and offsets) uploaded to the GPU once, for every
+    search given them (stage option 'subjects'); the arrays must be the searches' own."""
+
+    def __init__(self, codes: ArrayLike, offsets: ArrayLike) -> None: ...
+    @property
+    def count(self) -> int: ...
+    @property
+    def residue_count(self) -> int: ...
+
 class GpuProfile:
     """A model's filter tables laid out for the GPU kernels (msv_bits 8 or 16, 0: the device's
     faster one; viterbi 'warp', 'thread' or 'warp_fused' (a warp per target with the
