@@ -526,9 +526,9 @@ def _subjects(subjects: SequenceSource) -> _Encoded:
 def _resident_stage(stage: tuple[str, dict], db: _Encoded,
                     counters: dict | None) -> tuple[str, dict]:
     """The GPU stage given the subjects' resident copy where the database is held
-    (_subjects): made now if it is not there yet (its seconds added to the counters'
-    ``gpu_upload``). Out of GPU memory, the held copies are dropped (hmmsearch's too) and it is
-    tried once more; then the search uploads the subjects itself, for itself alone."""
+    (_subjects): made now if it is not there yet (its seconds in the counters'
+    ``resident_upload_s``). Out of GPU memory, the held copies are dropped (hmmsearch's too)
+    and it is tried once more; then the search uploads the subjects itself, for itself alone."""
     if stage[0] != "cuda" or not db.held:
         return stage
     if db.device is None:
