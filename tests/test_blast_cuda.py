@@ -440,7 +440,7 @@ def test_held_database_keeps_its_encoding(generated):
     queries = [("q300", generated["query"])]
     first = blast.blastp(queries, db, backend="cpu", evalue=100.0)
     held = db.device_copies[("blastp", None)]
-    assert len(held) == len(records) - 1 and held.device is None
+    assert len(held) == len(records) - 1 and ("blastp-gpu", None) not in db.device_copies
     again = blast.blastp([("q150", generated["query"][:150])], db, backend="cpu", evalue=100.0)
     assert db.device_copies[("blastp", None)] is held
     assert len(first) > 5 and len(again) > 3
@@ -466,14 +466,15 @@ def test_held_database_stays_on_the_gpu(generated, ungapped):
         cpu = blast.blastp(queries, generated["records"], backend="cpu", **options)
         assert len(cpu) > 3 and blast.outfmt6_lines(gpu) == blast.outfmt6_lines(cpu)
         runs.append(counters)
-    held = db.device_copies[("blastp", None)]
-    assert held.device.count == len(held) and held.device.residue_count == held.offsets[-1]
+    held, device = db.device_copies[("blastp", None)], db.device_copies[("blastp-gpu", None)]
+    assert device.count == len(held) and device.residue_count == held.offsets[-1]
     assert "resident_upload_s" in runs[0]
     assert not any("resident_upload_s" in c for c in runs[1:])
     assert all(c["seconds"]["gpu_detect"] > 0 for c in runs)
 
     codes, offsets, _ = blast.encode(generated["records"])
-    held.device = _core.GpuBlastSubjects(codes, offsets)  # the same sequences, other arrays
+    # the same sequences, other arrays
+    db.device_copies[("blastp-gpu", None)] = _core.GpuBlastSubjects(codes, offsets)
     with pytest.raises(ValueError, match="other arrays"):
         blast.blastp([("q", generated["query"])], db, backend="cuda", **options)
     db.free_device_memory()
@@ -498,9 +499,9 @@ def test_held_database_that_does_not_fit_raises():
             blast.blastp([("q", records[3][1])], db, backend="cuda")
     finally:
         _core.gpu_allocation_limit_for_tests(0)
-    assert db.device_copies[("blastp", None)].device is None
+    assert ("blastp-gpu", None) not in db.device_copies and ("blastp", None) in db.device_copies
     hits = blast.blastp([("q", records[3][1])], db, backend="cuda")
-    assert db.device_copies[("blastp", None)].device is not None
+    assert ("blastp-gpu", None) in db.device_copies
     assert hits["sseqid"].iloc[0] == "s3"
 
 

@@ -34,7 +34,12 @@ import numpy as np
 
 from . import _core
 from .errors import EmptyInputError
-from .sequences import SequenceDatabase, SequenceSource, iter_sequence_chunks
+from .sequences import (
+    SequenceDatabase,
+    SequenceSource,
+    iter_sequence_chunks,
+    kept_device_copy,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -114,10 +119,7 @@ class _Encoded:
         # 200,000 subjects' names took 0.37 s of a 1.6 s search).
         self._db, self._index = db, None  # _index: this one's sequence i is db's _index[i]
         self.source = db.source
-        # Kept by a database the caller holds (_subjects): the GPU copy the first GPU search
-        # makes, for the later ones (_resident_stage).
-        self.held = False
-        self.device = None
+        self.held = False  # kept by a database the caller holds (_subjects)
 
     def __len__(self) -> int:
         return len(self.offsets) - 1
@@ -508,8 +510,9 @@ def _search_inputs(queries, subjects, dbsize, seg=False):
 def _subjects(subjects: SequenceSource) -> _Encoded:
     """The subjects as the searches take them: encoded, without empty records. A
     SequenceDatabase the caller holds keeps them in its ``device_copies`` (under the key
-    ``("blastp", device_key)``), with the GPU copy a search makes: later searches of it skip the
-    encoding and the upload (``free_device_memory()`` drops both)."""
+    ``("blastp", device_key)``; the GPU copy a search makes under ``("blastp-gpu",
+    device_key)``): later searches of it skip the encoding and the upload
+    (``free_device_memory()`` drops both)."""
     if not isinstance(subjects, SequenceDatabase):
         return _read(subjects).without_empty()
     if subjects.device_copies is None:
@@ -525,30 +528,22 @@ def _subjects(subjects: SequenceSource) -> _Encoded:
 
 def _resident_stage(stage: tuple[str, dict], db: _Encoded,
                     counters: dict | None) -> tuple[str, dict]:
-    """The GPU stage given the subjects' resident copy where the database is held
-    (_subjects): made now if it is not there yet (its seconds in the counters'
-    ``resident_upload_s``). Out of GPU memory, the held copies are dropped (hmmsearch's too)
-    and it is tried once more; then the search uploads the subjects itself, for itself alone."""
+    """The GPU stage given the subjects' GPU copy where the database is held (_subjects),
+    kept beside its encoding: made by the first GPU search (its seconds in the counters'
+    ``resident_upload_s``). Where it does not fit, even with the other kept copies dropped
+    (kept_device_copy), the search uploads the subjects itself, for itself alone."""
     if stage[0] != "cuda" or not db.held:
         return stage
-    if db.device is None:
-        started = time.perf_counter()
-        copies = db._db.device_copies
-        for attempt in range(2):
-            try:
-                db.device = _core.GpuBlastSubjects(db.codes, db.offsets)
-                break
-            except _core.DeviceOutOfMemory:
-                if attempt:
-                    return stage
-                for other in copies.values():
-                    if isinstance(other, _Encoded):
-                        other.device = None
-                copies.clear()
-                copies[("blastp", db._db.device_key)] = db
-        if counters is not None:
-            counters["resident_upload_s"] = time.perf_counter() - started
-    return stage[0], {**stage[1], "subjects": db.device}
+    copies, device_key = db._db.device_copies, db._db.device_key
+    key = ("blastp-gpu", device_key)
+    uploading, started = key not in copies, time.perf_counter()
+    device = kept_device_copy(copies, key, lambda: _core.GpuBlastSubjects(db.codes, db.offsets),
+                              keep=("blastp", device_key))  # fmt: skip
+    if device is None:
+        return stage
+    if uploading and counters is not None:
+        counters["resident_upload_s"] = time.perf_counter() - started
+    return stage[0], {**stage[1], "subjects": device}
 
 
 def _hits(db, names, searches, results, as_frame: bool):

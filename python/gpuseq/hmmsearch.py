@@ -42,6 +42,7 @@ from .sequences import (
     ReadAhead,
     SequenceSource,
     iter_sequence_chunks,
+    kept_device_copy,
 )
 
 __all__ = ["hmmsearch", "HmmsearchOptions", "HmmsearchResult"]
@@ -397,20 +398,8 @@ def _upload(chunk):
     chunk belongs to a database the caller holds, SequenceDatabase.device_copies). Out of GPU
     memory: resident copies are dropped and the upload tried once more, then None (the
     filters split the chunk, or run on the CPU)."""
-    copies, key = chunk.device_copies, chunk.device_key
-    if copies is not None and key in copies:
-        return copies[key]
-    for attempt in range(2):
-        try:
-            targets = _core.GpuTargets(chunk.residues, chunk.offsets)
-            break
-        except _core.DeviceOutOfMemory:
-            if attempt or not copies:
-                return None
-            copies.clear()
-    if copies is not None:
-        copies[key] = targets
-    return targets
+    return kept_device_copy(chunk.device_copies, chunk.device_key,
+                            lambda: _core.GpuTargets(chunk.residues, chunk.offsets))
 
 
 class _ModelStream:

@@ -107,10 +107,10 @@ class SequenceDatabase:
         self._accessions = accessions
         self._accession_offsets = accession_offsets
         self.source = source
-        # GPU copies of this database's chunks ({(start, stop): GpuTargets}; blastp's, with
-        # its encoding, under ("blastp", device_key)), kept by a database the caller holds so
-        # that later searches find it resident; a chunk view shares its parent's dict (see
-        # chunks(resident=True) and free_device_memory()).
+        # GPU copies of this database's chunks ({(start, stop): GpuTargets}; blastp's encoding
+        # under ("blastp", device_key), its GPU copy under ("blastp-gpu", device_key)), kept by
+        # a database the caller holds so that later searches find it resident; a chunk view
+        # shares its parent's dict (see chunks(resident=True) and free_device_memory()).
         self.device_copies: dict | None = None
         self.device_key: tuple[int, int] | None = None
 
@@ -301,6 +301,28 @@ _FIELDS = (
     ("descriptions", "description_offsets"),
     ("accessions", "accession_offsets"),
 )
+
+
+def kept_device_copy(copies: dict | None, key, upload, keep=None):
+    """``copies[key]``, or ``upload()``'s new GPU copy, kept there for later searches
+    (``copies`` None: a database nobody holds, nothing kept). Out of GPU memory the kept
+    copies are dropped (all but ``keep``'s entry) and the upload tried once more; then None,
+    and the caller shrinks its work or uploads for itself."""
+    if copies is not None and key in copies:
+        return copies[key]
+    for attempt in range(2):
+        try:
+            made = upload()
+            break
+        except _core.DeviceOutOfMemory:
+            if attempt or not copies:
+                return None
+            kept = {keep: copies[keep]} if keep in copies else {}
+            copies.clear()
+            copies.update(kept)
+    if copies is not None:
+        copies[key] = made
+    return made
 
 
 def open_database(path: str | os.PathLike) -> SequenceDatabase:
