@@ -5,6 +5,7 @@ when the static set has Q) beside the static kernel of the next compiled count. 
 kSlowWarpSsvWordStripes in cuda/hmm/gpu_filters.cu comes from this sweep.
 
     python benchmarks/sweep_warp_stripes.py --out sweep.log
+    python benchmarks/sweep_warp_stripes.py --exact --first 36 --last 41   # the slow counts too
 
 Needs a CUDA GPU; M = 64 (Q - 1) + 10 for each Q, 100 M random residues of log-normal lengths.
 """
@@ -26,7 +27,12 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=20)
     ap.add_argument("--last", type=int, default=40)
     ap.add_argument("--out", default=None, help="also write the table here")
+    ap.add_argument("--exact", action="store_true",
+                    help="NVRTC kernels at every exact Q, the slow counts included "
+                    "(_core.gpu_warp_stripes_past_slow(False)), without the static ones")
     args = ap.parse_args()
+    if args.exact:
+        _core.gpu_warp_stripes_past_slow(False)
     rng = np.random.default_rng(3)
     lengths = np.clip(rng.lognormal(np.log(300), 0.6, size=300_000).astype(np.int64), 1, 5000)
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
@@ -39,7 +45,7 @@ def main() -> None:
         hmm.set_composition()
         profile = search_profile(hmm)
         row = [f"M={M:5d} Q={Q:2d}"]
-        for runtime in (True, False):
+        for runtime in (True,) if args.exact else (True, False):
             g = _core.GpuProfile(profile, msv_bits=16, sequences_per_warp=1,
                                  runtime_compiled=runtime)  # fmt: skip
             tcups = [offsets[-1] * M / _core.gpu_filter_kernel_seconds(g, targets, w) / 1e12

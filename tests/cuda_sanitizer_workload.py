@@ -14,7 +14,7 @@ from gpuseq.hmm import search_profile
 
 rng = np.random.default_rng(0)
 amino = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
-# SECTIONS=name,name... runs only those (distances, b1gemm, filters, warp_tables, streams,
+# SECTIONS=name,name... runs only those (distances, b1gemm, filters, warp_tables, claims, streams,
 # nvrtc, walters, slane, fused, mrf, blast): a sanitizer on the kernels a change touched, when
 # the whole workload takes too long.
 SECTIONS = os.environ.get("SECTIONS")
@@ -111,6 +111,21 @@ if want("warp_tables"):
                 gpu = core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
                 cpu = core.filter_scores(profile, which, db.residues, db.offsets)
                 failures += not np.array_equal(gpu, cpu, equal_nan=True)
+# More targets than kLongestFirstMinTargets (8,192): the SSV/MSV warp kernels' warps claim them
+# longest first (TargetList::order), the cascade's order kept per GpuTargets.
+if want("claims"):
+    hmm, db, profile = sampled_case(200, 7, rng.integers(0, 60, 8500), lambda c: [c, c * 3])
+    targets = core.GpuTargets(db.residues, db.offsets)
+    for bits in (8, 16):
+        gp = core.GpuProfile(profile, bits, "warp", 1)
+        for which in ("ssv", "msv"):
+            gpu = core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
+            cpu = core.filter_scores(profile, which, db.residues, db.offsets)
+            failures += not np.array_equal(gpu, cpu, equal_nan=True)
+    for F1 in (0.02, 1.0):
+        gpu = core.gpu_run_cascade(gp, targets, db.residues, db.offsets, F1, 1e-3, True, 2)
+        cpu = core.run_cascade(profile, db.residues, db.offsets, F1, 1e-3, True, 2)
+        failures += not np.array_equal(gpu["stage"], cpu["stage"])
 # Cascades of several models at once, a thread each, on one GpuTargets (hmmsearch's models in
 # flight): each thread's stream-ordered temporaries and the shared SSV buffers.
 if want("streams"):

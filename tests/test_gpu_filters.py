@@ -177,6 +177,40 @@ def test_gpu_cascade_equals_cpu_cascade(tmp_path):
                 assert np.array_equal(gpu["survivors"], passed), name
 
 
+@pytest.mark.parametrize("claimed", [True, False])
+def test_many_targets_claimed_longest_first_equal_the_cpu(claimed):
+    """From 8,192 targets (kLongestFirstMinTargets) the warps of the SSV/MSV warp kernels claim
+    them longest first (TargetList::order; the cascade's SSV keeps its order per database); with
+    the hook off they take them by CUDAMPF's static rule. Every filter's scores, at both lane
+    widths, and the whole cascade (SSV over every target; with F1 = 1 the MSV over every target
+    too) equal the CPU's either way."""
+    rng = np.random.default_rng(17)
+    path = HMMER_EXAMPLES / "tutorial" / "globins4.hmm"
+    with HMMFile(path) as f:
+        hmm = next(iter(f))
+    seqs = random_proteins(rng, 9000, mean_length=120)
+    seqs += [plant(rng, s) for s in hmmemit(path, 40, seed=9)] + ["", "W", "X" * 3000]
+    residues, offsets = _digitize(seqs)
+    profile = search_profile(hmm)
+    targets = _core.GpuTargets(residues, offsets)
+    _core.gpu_warp_kernels_claim_targets(claimed)
+    try:
+        for msv_bits in MSV_BITS:
+            _assert_equal(f"bits={msv_bits}", _gpu_vs_cpu(profile, residues, offsets, msv_bits))
+        gpu_profile = _core.GpuProfile(profile, 16, "warp", 1)
+        for F1, F2 in ((0.02, 1e-3), (1.0, 1.0)):
+            gpu = _core.gpu_run_cascade(gpu_profile, targets, residues, offsets, F1, F2, True, 4)
+            cpu = _core.run_cascade(profile, residues, offsets, F1, F2, True, 4)
+            for key, value in cpu.items():
+                if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+                    assert bit_equal(gpu[key], value).all(), (F1, key)
+                else:
+                    assert np.array_equal(gpu[key], value), (F1, key)
+            assert cpu["n_past_vit"] > 0
+    finally:
+        _core.gpu_warp_kernels_claim_targets(True)
+
+
 def test_gpu_cascades_on_several_threads_equal_cpu_cascades():
     """Cascades of several models at once on one GpuTargets, a thread each, as hmmsearch runs
     them (each thread's launches, copies and temporaries on its own stream, the SSV's

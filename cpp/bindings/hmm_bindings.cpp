@@ -339,6 +339,17 @@ void bind_gpu_hmm(py::module_& m) {
       "(25 stripes and more) read their table from shared memory where it fits (the default) "
       "or from L1.");
   m.def(
+      "gpu_warp_kernels_claim_targets", [](bool on) { gh::set_warp_kernels_claim_targets(on); },
+      py::arg("on"),
+      "Benchmark hook: whether the warps of the SSV/MSV warp kernels claim their next target "
+      "from a counter (the default) or take every warps-th target (CUDAMPF's static rule).");
+  m.def(
+      "gpu_warp_stripes_past_slow", [](bool on) { gh::set_warp_stripes_past_slow(on); },
+      py::arg("on"),
+      "Benchmark hook: whether profiles built after it whose 16-bit SSV/MSV warp kernels would "
+      "run at one of the measured slow stripe counts take the next count up (the default) or "
+      "the exact one.");
+  m.def(
       "gpu_viterbi_rows_without_floors", [](bool on) { gh::set_viterbi_rows_without_floors(on); },
       py::arg("on"),
       "Testing and benchmark hook: whether the fused Viterbi kernel runs the rows that may go "

@@ -59,6 +59,10 @@ constexpr int kGroupedViterbiMaxStripes = 8;
 using GroupedViterbiStripeCounts = std::integer_sequence<int, 2, 3, 4, 5, 6, 7, 8>;
 constexpr int kThreadsPerBlock = 128;
 
+// Targets from which the SSV/MSV warp kernels claim them longest first (TargetList::order):
+// with fewer a warp takes one to four, and the sort and its upload cost more than they even out.
+constexpr int kLongestFirstMinTargets = 8192;
+
 // Longest model of the kernels compiled at run time, in 16-bit stripes (64 nodes each; the
 // byte kernels need half as many). The bound is the Viterbi kernel's register budget: it holds
 // 3Q words per thread, and ptxas (CUDA 13.0, sm_90a, 255 registers) spills 72 bytes at Q = 48
@@ -77,6 +81,18 @@ constexpr int kSharedWarpTableMaxStripes = 48;
 
 // Testing hook (off: the L1 kernels at every count, as before the *_shared ones).
 std::atomic<bool>& warp_tables_in_shared_switch() {
+  static std::atomic<bool> on{true};
+  return on;
+}
+
+// Benchmark hook (off: the SSV/MSV warp kernels run the exact stripe count, slow or not).
+std::atomic<bool>& warp_stripes_past_slow_switch() {
+  static std::atomic<bool> on{true};
+  return on;
+}
+
+// Benchmark hook (off: the SSV/MSV warp kernels take their targets by CUDAMPF's static rule).
+std::atomic<bool>& warp_kernels_claim_targets_switch() {
   static std::atomic<bool> on{true};
   return on;
 }
@@ -560,7 +576,9 @@ int run_time_multi_stripes(int msv_bits, int S, int exact) {
 }
 
 int run_time_msv_stripes(int msv_bits, int exact) {
-  return msv_bits == 16 ? past_slow_counts(kSlowWarpSsvWordStripes, exact) : exact;
+  return msv_bits == 16 && warp_stripes_past_slow_switch().load()
+             ? past_slow_counts(kSlowWarpSsvWordStripes, exact)
+             : exact;
 }
 
 std::string take_runtime_compilation_notice() {
@@ -617,6 +635,10 @@ struct DeviceTargets::Buffers {
   // DeviceTargets::non_empty and length_class on the GPU, uploaded by the first cascade.
   mutable std::once_flag classes_once;
   mutable DeviceArray<int32_t> non_empty, length_class;
+  // The positions of non_empty, longest first: the order in which the SSV/MSV warp kernels
+  // claim them (TargetList::order), uploaded by the first launch over non_empty.
+  mutable std::once_flag longest_first_once;
+  mutable DeviceArray<int32_t> non_empty_longest_first;
   // The cascade's SSV results and their compaction, kept for the next model (cudaMalloc and
   // cudaFree cost more than the kernels that use them); a cascade at a time. (A second set, so
   // that the next model's SSV could be queued while this one's results are read, measured no
@@ -860,6 +882,10 @@ void set_warp_tables_in_shared(bool on) { warp_tables_in_shared_switch().store(o
 
 void set_viterbi_rows_without_floors(bool on) { viterbi_rows_without_floors_switch().store(on); }
 
+void set_warp_kernels_claim_targets(bool on) { warp_kernels_claim_targets_switch().store(on); }
+
+void set_warp_stripes_past_slow(bool on) { warp_stripes_past_slow_switch().store(on); }
+
 int DeviceProfile::viterbi_fast_min_move() const {
   if (options_.viterbi != KernelOptions::Viterbi::kWarpFused) return INT_MAX;
   return tables_->fused_fast_min_move;
@@ -1021,10 +1047,30 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
                   params.empty() ? nullptr : d_params.get(),
                   sink != nullptr ? sink->out : d_out.get(),
                   n};
-  DeviceArray<int32_t> d_claims;  // the Viterbi kernels' warps claim targets (longest first)
-  if (kernel == Kernel::kViterbi) {
+  // The warps claim their targets, longest first: the Viterbi filter's sorted above, the
+  // SSV/MSV's through TargetList::order where a warp takes several. H100, 100 M residues of
+  // log-normal lengths, SSV TCUPS by CUDAMPF's static rule / claimed in database order /
+  // claimed longest first: M = 1600 13.23 / 14.35 / 14.63, M = 2400 12.09 / 13.15 / 13.49
+  // (MSV at M = 1600: 9.47 static, 10.49 longest first; results/
+  // gpu-h100-80gb-hbm3-20261125-h/claims-*.log).
+  DeviceArray<int32_t> d_claims, d_order;
+  if (kernel == Kernel::kViterbi || warp_kernels_claim_targets_switch().load()) {
     d_claims = device_alloc_on<int32_t>(1, kStream);
     list.claims = d_claims.get();
+    if (kernel != Kernel::kViterbi && n >= kLongestFirstMinTargets) {
+      const DeviceTargets::Buffers& buffers = dt.buffers();
+      if (&ids == &dt.non_empty()) {  // every model's SSV over a chunk: sorted once
+        std::call_once(buffers.longest_first_once, [&] {
+          const std::vector<int32_t> order = longest_first(dt, ids);
+          buffers.non_empty_longest_first = device_copy(order.data(), order.size());
+        });
+        list.order = buffers.non_empty_longest_first.get();
+      } else {
+        const std::vector<int32_t> order = longest_first(dt, ids);
+        d_order = device_copy_on(order.data(), order.size(), kStream);
+        list.order = d_order.get();
+      }
+    }
   }
   const cpu::SearchProfile& p = dp.profile();
   const auto& tables = dp.tables();

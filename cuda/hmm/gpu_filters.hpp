@@ -131,6 +131,15 @@ void set_allocation_limit_for_tests(size_t bytes);
 // table from shared memory where it fits (on, the default) or from L1.
 void set_warp_tables_in_shared(bool on);
 
+// Benchmark hook: whether the SSV/MSV warp kernels' warps claim their next target from a counter
+// (on, the default) or take every warps-th target (CUDAMPF's static rule).
+void set_warp_kernels_claim_targets(bool on);
+
+// Benchmark hook: whether a model whose SSV/MSV would need one of the slow 16-bit stripe counts
+// of the warp kernels (kSlowWarpSsvWordStripes) takes the next count up (on, the default) or the
+// exact count. Read when a profile is built.
+void set_warp_stripes_past_slow(bool on);
+
 // Testing and benchmark hook: whether the fused Viterbi kernel runs the rows that may go without
 // floors so (on, the default) or keeps them in every row.
 void set_viterbi_rows_without_floors(bool on);

@@ -37,15 +37,25 @@ struct TargetList {
   const int32_t* param;
   int32_t* out;
   int n;
-  // Optional (Viterbi kernels): a counter zeroed before the launch, from which warps claim
-  // their targets after the first (next_target). Null: the static rule w, w + warps, ...
+  // Optional: a counter zeroed before the launch, from which warps claim their targets after
+  // the first (next_target; run_kernel gives one to every warp kernel). Null: the static rule
+  // w, w + warps, ...
   int32_t* claims = nullptr;
+  // Optional (SSV/MSV warp kernels): the order in which targets are claimed, positions of
+  // ids/param/out, longest first. Null: position w for the w-th claimed.
+  const int32_t* order = nullptr;
 };
 
-// The index of a warp's next target after w: claimed where the list has a counter (targets
-// longest first, a warp that drew short ones takes more: with the static rule, one M = 149
-// cascade's 27,000 Viterbi targets gave the busiest of 3,168 warps 1.8 times the mean work),
-// else w + warps. Warp-uniform; every lane calls it.
+// The position of the w-th target claimed (see TargetList::order).
+__device__ __forceinline__ int claimed_position(const TargetList& list, int w) {
+  return list.order != nullptr ? __ldg(list.order + w) : w;
+}
+
+// The index of a warp's next target after w: claimed where the list has a counter (a warp that
+// drew short targets takes more: with the static rule, one M = 149 cascade's 27,000 Viterbi
+// targets gave the busiest of 3,168 warps 1.8 times the mean work, and the SSV warp kernel over
+// 100 M residues of log-normal lengths, about 135 targets a warp, ran 10-24% slower than with
+// claims), else w + warps. Warp-uniform; every lane calls it.
 __device__ __forceinline__ int next_target(const TargetList& list, int w, int warps) {
   if (list.claims == nullptr) return w + warps;
   int claimed = 0;
@@ -67,10 +77,10 @@ __global__ void __launch_bounds__(128) ssv_warp_kernel(const uint32_t* __restric
   const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
   const uint32_t biasv = splat_u8(bias);
   const uint32_t* my_costs = costs + lane;
-  // Warps take targets warp, warp + warps, ... (CUDAMPF's static rule; the grid is exactly
-  // the resident warps).
-  for (int w = warp; w < list.n; w += warps) {
-    const int id = list.ids[w];
+  // The grid is exactly the resident warps; each claims its next target (next_target).
+  for (int w = warp; w < list.n; w = next_target(list, w, warps)) {
+    const int p = claimed_position(list, w);
+    const int id = list.ids[p];
     const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
     const uint8_t* seq = list.residues + begin;
     uint32_t v[Q];
@@ -96,7 +106,9 @@ __global__ void __launch_bounds__(128) ssv_warp_kernel(const uint32_t* __restric
       best_so_far = warp_max_u8(best);
       if (best_so_far >= stop_at) break;  // decided (warp-uniform)
     }
-    if (lane == 0) list.out[w] = best_so_far;
+    // (The position read again: kept live through the rows, it slowed the SSV at 32-47
+    // stripes by 6-15% on the H100.)
+    if (lane == 0) list.out[claimed_position(list, w)] = best_so_far;
   }
 }
 
@@ -112,11 +124,12 @@ __global__ void __launch_bounds__(128) msv_warp_kernel(const uint32_t* __restric
   const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
   const uint32_t biasv = splat_u8(bias);
   const uint32_t* my_costs = costs + lane;
-  for (int w = warp; w < list.n; w += warps) {
-    const int id = list.ids[w];
+  for (int w = warp; w < list.n; w = next_target(list, w, warps)) {
+    const int p = claimed_position(list, w);
+    const int id = list.ids[p];
     const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
     const uint8_t* seq = list.residues + begin;
-    const int tjbm = list.param[w];
+    const int tjbm = list.param[p];
     uint32_t v[Q];
 #pragma unroll
     for (int q = 0; q < Q; ++q) v[q] = 0;
@@ -150,7 +163,7 @@ __global__ void __launch_bounds__(128) msv_warp_kernel(const uint32_t* __restric
         xB = from - tjbm > 0 ? from - tjbm : 0;
       }
     }
-    if (lane == 0) list.out[w] = overflow ? -1 : xJ;
+    if (lane == 0) list.out[p] = overflow ? -1 : xJ;
   }
 }
 
@@ -192,8 +205,9 @@ __device__ __forceinline__ void ssv_warp_targets_s16(const uint32_t* my_scores, 
   const int lane = threadIdx.x & 31;
   const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
   const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
-  for (int w = warp; w < list.n; w += warps) {
-    const int id = list.ids[w];
+  for (int w = warp; w < list.n; w = next_target(list, w, warps)) {
+    const int p = claimed_position(list, w);
+    const int id = list.ids[p];
     const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
     const uint8_t* seq = list.residues + begin;
     uint32_t v[Q];
@@ -219,7 +233,9 @@ __device__ __forceinline__ void ssv_warp_targets_s16(const uint32_t* my_scores, 
       best_so_far = warp_max_s16(best);
       if (best_so_far >= stop_at) break;  // decided (warp-uniform)
     }
-    if (lane == 0) list.out[w] = best_so_far;
+    // (The position read again: kept live through the rows, it slowed the SSV at 32-47
+    // stripes by 6-15% on the H100.)
+    if (lane == 0) list.out[claimed_position(list, w)] = best_so_far;
   }
 }
 
@@ -280,11 +296,12 @@ __device__ __forceinline__ void msv_warp_targets_s16(const uint32_t* my_scores, 
   const int lane = threadIdx.x & 31;
   const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
   const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
-  for (int w = warp; w < list.n; w += warps) {
-    const int id = list.ids[w];
+  for (int w = warp; w < list.n; w = next_target(list, w, warps)) {
+    const int p = claimed_position(list, w);
+    const int id = list.ids[p];
     const int64_t begin = list.offsets[id], L = list.offsets[id + 1] - begin;
     const uint8_t* seq = list.residues + begin;
-    const int tjbm = list.param[w];
+    const int tjbm = list.param[p];
     uint32_t v[Q];
 #pragma unroll
     for (int q = 0; q < Q; ++q) v[q] = 0;
@@ -326,7 +343,7 @@ __device__ __forceinline__ void msv_warp_targets_s16(const uint32_t* my_scores, 
         xB = from - tjbm > 0 ? from - tjbm : 0;
       }
     }
-    if (lane == 0) list.out[w] = overflow ? -1 : xJ;
+    if (lane == 0) list.out[p] = overflow ? -1 : xJ;
   }
 }
 
