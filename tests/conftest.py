@@ -137,6 +137,16 @@ def bit_equal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (a.view(np.uint32) == b.view(np.uint32)) | (np.isnan(a) & np.isnan(b))
 
 
+def assert_cascades_equal(gpu: dict, cpu: dict, label) -> None:
+    """Every entry of the CPU cascade's result (_core.run_cascade) in the GPU's: floats bit for
+    bit, the rest (stages, counts, survivors) equal."""
+    for key, value in cpu.items():
+        if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+            assert bit_equal(gpu[key], value).all(), (label, key)
+        else:
+            assert np.array_equal(gpu[key], value), (label, key)
+
+
 @pytest.fixture(scope="session")
 def corpora(tmp_path_factory, example_models, pyhmmer_models, synthetic_models):
     """(model path, FASTA path of its stress corpus) for every model file: every branch of the

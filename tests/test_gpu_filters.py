@@ -11,7 +11,7 @@ from pyhmmer.easel import Alphabet
 from pyhmmer.plan7 import HMM, HMMFile
 
 import gpuseq
-from conftest import HMMER_EXAMPLES, bit_equal
+from conftest import HMMER_EXAMPLES, assert_cascades_equal, bit_equal
 from gpuseq import _core
 from gpuseq.hmm import search_profile
 from synthetic import hmmemit, plant, random_proteins, write_fasta
@@ -159,11 +159,7 @@ def test_gpu_cascade_equals_cpu_cascade(tmp_path):
                     gpu_profile, targets, residues, offsets, F1, F2, bias, 4
                 )
                 cpu = _core.run_cascade(profile, residues, offsets, F1, F2, bias, 4)
-                for key, value in cpu.items():
-                    if isinstance(value, np.ndarray) and value.dtype.kind == "f":
-                        assert bit_equal(gpu[key], value).all(), (name, key)
-                    else:
-                        assert np.array_equal(gpu[key], value), (name, key)
+                assert_cascades_equal(gpu, cpu, name)
                 assert cpu["n_past_vit"] > 0
                 # As hmmsearch runs it: stages, counts and survivors, no scores.
                 sparse = _core.gpu_run_cascade(
@@ -201,11 +197,7 @@ def test_many_targets_claimed_longest_first_equal_the_cpu(claimed):
         for F1, F2 in ((0.02, 1e-3), (1.0, 1.0)):
             gpu = _core.gpu_run_cascade(gpu_profile, targets, residues, offsets, F1, F2, True, 4)
             cpu = _core.run_cascade(profile, residues, offsets, F1, F2, True, 4)
-            for key, value in cpu.items():
-                if isinstance(value, np.ndarray) and value.dtype.kind == "f":
-                    assert bit_equal(gpu[key], value).all(), (F1, key)
-                else:
-                    assert np.array_equal(gpu[key], value), (F1, key)
+            assert_cascades_equal(gpu, cpu, F1)
             assert cpu["n_past_vit"] > 0
     finally:
         _core.gpu_warp_kernels_claim_targets(True)
