@@ -142,6 +142,9 @@ using MultiStripeCounts =
 //   with one thread per target a target ends every few rows and each end costs a reduction.
 // The K40's H_max was 45. Byte lanes keep the first measurement (32, every S; global-memory
 // tables then): they are slower on sm_90 and the default only where DPX is emulated.
+// Past 48 (NVRTC, tables of 200-224 KB) S = 2 does not pay against the warp kernel with claimed
+// targets: M = 1600 (H = 50) SSV/MSV 13.91/6.79 against 14.35/8.51, M = 1792 (H = 56) 14.76/9.27
+// against 14.51/10.45 (results/gpu-h100-80gb-hbm3-20261125-h/claims-and-s2-past-48-*.log).
 constexpr int kMultiMaxStripes = 48;
 
 // 16-bit stripe counts at which the S-lane SSV runs 10-40% slower per node than at a count a
