@@ -4,6 +4,9 @@
 
 Rows per model: SSV/MSV a warp per target in 8-bit and 16-bit lanes (S = 1), SSV/MSV with the
 targets per warp chosen by model length (CUDAMPF++ S-lane kernels, S = auto), Viterbi.
+Models: pyhmmer's HMM.sample at each --models length (every variant), and the Pfam models of
+hmmer-examples (--pfam-models; the variants a search runs), whose transitions are a real
+family's: HMM.sample's make the Viterbi filter's D->D chain run in every row.
 --multi instead sweeps the S-lane kernels: GCUPS of every S that holds each model (H = the
 stripes it takes), the table from which H_max (kMultiMaxStripes in cuda/hmm/gpu_filters.cu) is
 read: the largest H at which S still beats S/2 at the same M.
@@ -69,6 +72,32 @@ def model(M: int, seed: int):
     return search_profile(hmm)
 
 
+# Pfam models that Debian's hmmer-examples ships (testsuite/, tutorial/), M = 71 .. 1142.
+# HMM.sample draws every transition from a flat Dirichlet, so its D->D and M->D paths are far
+# stronger than a real family's: HMMER's lazy-F test then runs the Viterbi filter's D->D chain
+# in every row, where these models run it in a fraction of the rows. Both are measured.
+DEFAULT_PFAM = "RRM_1,2OG-FeII_Oxy_3,Caudal_act,globins4,Pkinase,LuxC,Patched,SMC_N"
+DEFAULT_EXAMPLES = Path("/usr/share/doc/hmmer/examples")
+
+
+def pfam_model(name: str, examples: Path):
+    """(M, profile) of a hmmer-examples model by name (gzipped or not)."""
+    import gzip
+
+    from pyhmmer.plan7 import HMMFile
+
+    from gpuseq.hmm import search_profile
+
+    for folder in ("testsuite", "tutorial"):
+        for path in (examples / folder / f"{name}.hmm", examples / folder / f"{name}.hmm.gz"):
+            if path.is_file():
+                opener = gzip.open if path.suffix == ".gz" else open
+                with opener(path, "rb") as raw, HMMFile(raw) as f:
+                    hmm = f.read()
+                return hmm.M, search_profile(hmm)
+    raise SystemExit(f"{name}: no {name}.hmm(.gz) under {examples}/testsuite or tutorial")
+
+
 def device_info() -> dict:
     return {"host": platform.node(), "cpus": os.cpu_count(), "build": gpuseq.build_info()}
 
@@ -89,6 +118,13 @@ def main() -> int:
                    help="model lengths for the thread-per-target Viterbi rows (default: all; "
                    "it is slow on long models)")
     p.add_argument("--out", default=None)
+    p.add_argument("--filters", default="ssv,msv,viterbi",
+                   help="the filters measured (comma-separated)")
+    p.add_argument("--pfam-models", default=DEFAULT_PFAM,
+                   help="hmmer-examples models measured with the variants a search runs "
+                   "(empty: none)")
+    p.add_argument("--examples", type=Path, default=DEFAULT_EXAMPLES,
+                   help="hmmer-examples folder (testsuite/, tutorial/)")
     p.add_argument("--multi", action="store_true", help="sweep S (targets per warp) per model")
     p.add_argument("--multi-models", default="16,24,32,48,64,96,128,192,256,384,512,768,1024,1536")
     p.add_argument("--multi-bits", type=int, default=16, help="lane width of the --multi sweep")
@@ -109,8 +145,8 @@ def main() -> int:
     vtargets = _core.GpuTargets(*vdb)
     rows = []
     print(
-        f"{'M':>6} {'filter':>8} {'lanes':>6} {'variant':>8} {'NVRTC':>6} {'stripes':>7} "
-        f"{'GPU GCUPS':>10} {'CPU GCUPS':>10} {'GPU/CPU':>8}"
+        f"{'M':>6} {'model':>14} {'filter':>8} {'lanes':>6} {'variant':>8} {'NVRTC':>6} "
+        f"{'stripes':>7} {'GPU GCUPS':>10} {'CPU GCUPS':>10} {'GPU/CPU':>8}"
     )
     # (filter, lane bits, Viterbi layout, SSV/MSV targets per warp: 1 = a warp per target,
     # 0 = CUDAMPF++ S by model length, passed explicitly so that the SSV runs on the S-lane
@@ -121,10 +157,20 @@ def main() -> int:
     variants += [("viterbi", 16, "warp", 1), ("viterbi", 16, "thread", 1)]
     # DPX-fused adds (viterbi_fused.cuh), a warp per target and 2 or 4 targets per warp
     variants += [("viterbi", 16, "warp_fused", T) for T in (1, 2, 4)]
+    # The Pfam models: what a search runs (SSV and MSV with S by model length, the fused
+    # Viterbi with its targets per warp by model length), NVRTC kernels where they differ.
+    search_variants = [("ssv", 16, "warp", 0), ("msv", 16, "warp", 0),
+                       ("viterbi", 16, "warp_fused", 0)]
+    queries = [("sampled", M, lambda M=M: model(M, M), variants) for M in lengths]
+    for name in filter(None, args.pfam_models.split(",")):
+        M, profile = pfam_model(name, args.examples)
+        queries.append((name, M, lambda profile=profile: profile, search_variants))
+    filters = set(args.filters.split(","))
     thread_vs_warp = {}
-    for M in lengths:
-        profile = model(M, M)
-        for which, bits, variant, per_warp in variants:
+    for label, M, make_profile, query_variants in queries:
+        query_variants = [v for v in query_variants if v[0] in filters]
+        profile = make_profile()
+        for which, bits, variant, per_warp in query_variants:
             if variant == "thread" and args.thread_models is not None:
                 if M not in {int(m) for m in args.thread_models.split(",")}:
                     continue
@@ -136,6 +182,7 @@ def main() -> int:
             for runtime_compiled in (True, False):
                 if not runtime_compiled and (
                     M > _core.gpu_static_max_model_length or variant == "thread"
+                    or label != "sampled"
                 ):
                     continue  # no static twin, or nothing specialised by the stripe count
                 sequences_per_warp = per_warp or _core.gpu_choose_sequences_per_warp(M, bits)
@@ -154,7 +201,8 @@ def main() -> int:
                         continue  # longer than the kernels with this many targets per warp
                     raise
                 profile_seconds = time.perf_counter() - start
-                if runtime_compiled and not gp.runtime_compiled and variant != "thread":
+                if (runtime_compiled and not gp.runtime_compiled and variant != "thread"
+                        and label == "sampled"):
                     continue  # the exact stripe counts are static kernels: the row below
                 on_viterbi_db = which == "viterbi" and variant in ("warp", "warp_fused")
                 t_db, t_dev = (vdb, vtargets) if on_viterbi_db else (db, targets)
@@ -169,7 +217,7 @@ def main() -> int:
                 else:
                     variant_name = variant
                 rows.append(
-                    dict(M=M, filter=which, lane_bits=bits, variant=variant_name,
+                    dict(M=M, model=label, filter=which, lane_bits=bits, variant=variant_name,
                          sequences_per_warp=gp.sequences_per_warp,
                          viterbi_targets_per_warp=gp.viterbi_targets_per_warp,
                          runtime_compiled=gp.runtime_compiled, stripes=stripes,
@@ -179,12 +227,12 @@ def main() -> int:
                 ratio = f"{gpu / cpu:8.1f}" if cpu else ""
                 cpu_text = f"{cpu:10.1f}" if cpu else ""
                 print(
-                    f"{M:>6} {which:>8} {bits:>6} {variant_name:>8} "
+                    f"{M:>6} {label:>14} {which:>8} {bits:>6} {variant_name:>8} "
                     f"{str(gp.runtime_compiled):>6} {stripes:>7} {gpu:10.1f} {cpu_text:>10} "
                     f"{ratio}",
                     flush=True,
                 )
-                if which == "viterbi":  # the first row of each (NVRTC if it differs)
+                if which == "viterbi" and label == "sampled":  # the first (NVRTC) row
                     thread_vs_warp.setdefault(M, {}).setdefault(variant_name, gpu)
     # The issue's comparison: Walters' thread per target against CUDAMPF's warp per target.
     for M, v in thread_vs_warp.items():

@@ -111,8 +111,10 @@ def test_equals_cpu_on_every_model(corpora, targets_per_warp):
 @pytest.mark.parametrize("runtime_compiled", [True, False])
 @pytest.mark.parametrize(
     "M",
-    # Stripe boundaries as in test_gpu_filters.py, the last model with its transitions in
-    # registers (1024 = 16 stripes) and the first without (1025), and the largest static model
+    # Stripe boundaries as in test_gpu_filters.py, the last model with all its transitions in
+    # registers (1024 = 16 stripes), the first with some read every row (1025), the last
+    # counts of each number of resident stripes (fused_resident_stripes: 1216, 1280, 1344,
+    # 1408 = 19-22 stripes) and the first with none (1409), and the largest static model
     # (3072 = 48 stripes).
     [
         1,
@@ -131,6 +133,11 @@ def test_equals_cpu_on_every_model(corpora, targets_per_warp):
         768,
         1024,
         1025,
+        1216,
+        1280,
+        1344,
+        1408,
+        1409,
         1537,
         2048,
         2561,
@@ -274,7 +281,7 @@ def test_scores_on_both_sides_of_the_overflow_level(name, targets_per_warp):
 def test_rows_without_floors_take_every_target_here(name, L):
     """The bound of the kernel's rows without floors (viterbi_fused.cuh) holds for targets of
     HMMER's longest length, 100,000, with the tutorial models and sampled ones up to M = 1000
-    (transitions in registers up to 1024, read every row above), and to 30,000 at M = 2400
+    (transitions all in registers up to 1024, some or all read every row above), and to 30,000 at M = 2400
     (84,000 for this one): the tests here run those rows."""
     if name.startswith("M"):
         hmm = _sampled_model(int(name[1:]), 5)

@@ -118,12 +118,14 @@ int needed_stripes(int M, int nodes_per_stripe) {
   return std::max((M - 1) / nodes_per_stripe + 1, 2);
 }
 
-// 16-bit stripe counts at which the SSV warp kernel runs at 6.5-7.0 TCUPS where its neighbours
-// run at 10.4-11.7, with the same registers and no spills (H100, CUDA 13.0 NVRTC, every count
+// 16-bit stripe counts at which the SSV warp kernel ran at 6.5-7.0 TCUPS where its neighbours
+// ran at 10.4-11.7, with the same registers and no spills (H100, CUDA 13.0 NVRTC, every count
 // from 20 to 40: benchmarks/sweep_warp_stripes.py, results/gpu-h100-80gb-hbm3-20261124-d/).
 // A model needing one of them gets SSV/MSV tables of the next count up (padding nodes: the
-// same scores); its Viterbi keeps the exact count.
-constexpr int kSlowWarpSsvWordStripes[] = {27, 37, 38, 39};
+// same scores); its Viterbi keeps the exact count. 37-39 left the list once warps claimed
+// their targets from shared tables: 15.5, 15.1, 14.9 TCUPS against 15.5 at 40 (--exact --first
+// 36 --last 41, results/gpu-h100-80gb-hbm3-20261125-i/).
+constexpr int kSlowWarpSsvWordStripes[] = {27};
 
 // S-lane kernels (msv_multi.cuh): S targets per warp, H stripes of W = 64 / S nodes (16-bit
 // lanes) or 128 / S (bytes).

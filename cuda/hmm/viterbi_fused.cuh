@@ -7,10 +7,11 @@
 // [-32768, 0]) sat(a + t) = max(a, f) + t, and that add cannot wrap. Hence
 //   max(sat(a + t), c) = __viaddmax_s16x2(__vmaxs2(a, f), t, c)
 // exactly: two instructions per candidate where add_sat_nonpositive_s16 and a max take five.
-// While Q <= kFusedResidentStripes every thread keeps its stripes' words in registers for the
-// whole launch and raises a to f in one VIADDMNMX (~t + 0x8001 = f) after a NOT, in the rows
-// that need floors at all (most need none: "Rows without floors" below); above, it reads the
-// words (and the floors of MM and IM) from L1 every row.
+// Every thread keeps the words of its first fused_resident_stripes(Q) stripes (all of them
+// while Q <= kFusedResidentStripes) in registers for the whole launch and raises a to f in one
+// VIADDMNMX (~t + 0x8001 = f) after a NOT, in the rows that need floors at all (most need none:
+// "Rows without floors" below); it reads the other stripes' words (and the floors of MM and
+// IM) from L1 every row.
 //
 // Emissions (e of either sign). The lower floor max(m, -32768 - min(e, 0)) is stored beside e and
 // is the first operand of the candidates' max; the upper clamp at 32767 - e is never applied:
@@ -71,10 +72,22 @@
 
 namespace gpuseq::cuda::hmm {
 
-// Largest stripe count whose transition words (7 per stripe, no floors) stay in registers with
-// the 3 row words per stripe: ptxas (CUDA 13.0, sm_90a, T = 1) gives 80 registers at Q = 4,
+// Largest stripe count whose transition words (7 per stripe, no floors) all stay in registers
+// with the 3 row words per stripe: ptxas (CUDA 13.0, sm_90a, T = 1) gives 80 registers at Q = 4,
 // 134 at 8, 210 at 12, 248 at 16, no spills; 255 and 188 bytes of spills at 19, 412 at 20.
 constexpr int kFusedResidentStripes = 16;
+
+// Stripes whose transition words stay in registers, the first R of Q (the others are read
+// every row, fused_row): all up to kFusedResidentStripes; past it the most that ptxas (CUDA
+// 13.0, sm_90a, T = 1) fits beside the row's 3Q words without spills: 16 at Q = 17-19, 15 at
+// 20, 13 at 21, 11 at 22; from 23 on nearly every R spills, so none.
+__host__ __device__ constexpr int fused_resident_stripes(int Q) {
+  return Q <= 19   ? (Q < kFusedResidentStripes ? Q : kFusedResidentStripes)
+         : Q == 20 ? 15
+         : Q == 21 ? 13
+         : Q == 22 ? 11
+                   : 0;
+}
 
 // max(sat(a + t), c) for t <= 0, f = -32768 - t per lane: a raised to f, so a + t cannot wrap.
 __device__ __forceinline__ uint32_t add_sat_max(uint32_t a, uint32_t t, uint32_t f, uint32_t c) {
@@ -186,44 +199,41 @@ __device__ __forceinline__ FusedStripe load_fused_stripe(const uint4* __restrict
 }
 
 // a raised to the floor of t where the row keeps floors (kFloors): from the stored floor f
-// (kStored) or computed from t; else a itself (see "Rows without floors" at the top).
-template <bool kFloors, bool kStored = false>
-__device__ __forceinline__ uint32_t lift(uint32_t a, uint32_t t, uint32_t f = 0) {
+// (stored, a constant where the caller's loop is unrolled) or computed from t; else a itself
+// (see "Rows without floors" at the top).
+template <bool kFloors>
+__device__ __forceinline__ uint32_t lift(uint32_t a, uint32_t t, uint32_t f = 0,
+                                         bool stored = false) {
   if constexpr (!kFloors) {
     return a;
-  } else if constexpr (kStored) {
-    return __vmaxs2(a, f);
   } else {
-    return raise_to_floor(a, t);
+    return stored ? __vmaxs2(a, f) : raise_to_floor(a, t);
   }
 }
 
 // One row: M and I from the previous row's M, I, D (stripe 0's predecessors m_first, i_first,
 // d_first: stripe Q-1 one word down), and D from this row's M by M->D only. Descending q:
-// M[q-1], I[q-1], D[q-1] are still the previous row's when read. With the transitions in
-// registers D[q+1] takes this row's M[q] as soon as it exists (the previous row's D[q+1] was
-// last read for M[q+2]); streamed, D is a pass of its own after the row, which keeps fewer
-// values live at once (ptxas spills less for large Q). kFloors: each sum of a value and a
-// transition floored. Returns the shifted M[Q-1] that stripe 0's D
-// needed (and the next row's m_first).
-template <int Q, int G, bool kResident, bool kFloors, bool kFloorB>
+// M[q-1], I[q-1], D[q-1] are still the previous row's when read. Stripes q < R keep their
+// transition words in registers (`resident`); the others read them (and the floors of MM and
+// IM) every row. D[q+1] takes this row's M[q] as soon as it exists where stripe q+1 is resident
+// (the previous row's D[q+1] was last read for M[q+2]); the streamed stripes' D is a pass of
+// its own after the row, which keeps fewer values live at once (ptxas spills less for large
+// Q). kFloors: each sum of a value and a transition floored. Returns the shifted M[Q-1] that
+// stripe 0's D needed (and the next row's m_first).
+template <int Q, int R, int G, bool kFloors, bool kFloorB>
 __device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q], uint32_t (&D)[Q],
-                                              const FusedStripe (&resident)[kResident ? Q : 1],
+                                              const FusedStripe (&resident)[R > 0 ? R : 1],
                                               const uint4* __restrict__ tr,
                                               const uint32_t* __restrict__ md,
                                               const uint2* __restrict__ e, uint32_t xBv,
                                               uint32_t m_first, uint32_t i_first, uint32_t d_first,
                                               int lane) {
-  constexpr bool kStored = !kResident;  // the floors of MM and IM come with streamed words
-  uint32_t md_above = 0;                // stripe q+1's M->D word
+  uint32_t md_above = 0;  // stripe q+1's M->D word, where it is resident
 #pragma unroll
   for (int q = Q - 1; q >= 0; --q) {
-    FusedStripe s;
-    if constexpr (kResident) {
-      s = resident[q];
-    } else {
-      s = load_fused_stripe<false, kFloors>(tr, md, q, lane);
-    }
+    const bool held = q < R;  // resident (constant once the loop is unrolled)
+    const FusedStripe s =
+        held ? resident[held ? q : 0] : load_fused_stripe<false, kFloors>(tr, md, q, lane);
     const uint32_t mp = q ? M[q - 1] : m_first;
     const uint32_t ip = q ? I[q - 1] : i_first;
     const uint32_t dp = q ? D[q - 1] : d_first;
@@ -233,27 +243,25 @@ __device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q]
     // Each candidate saturated, their max with the emission floor, then + e (see the top).
     // With the transitions in registers B comes last, as only it waits for the previous row's
     // reduction (xB); streamed, first (ptxas then holds fewer values at once: fewer spills).
+    // The floors of MM and IM: stored beside streamed words, computed for resident ones.
     const uint32_t b_from = kFloorB ? raise_to_floor(xBv, s.b) : xBv;
-    uint32_t m = kResident ? em.y : __viaddmax_s16x2(b_from, s.b, em.y);
-    m = __viaddmax_s16x2(lift<kFloors, kStored>(mp, s.mm, s.fmm), s.mm, m);
-    m = __viaddmax_s16x2(lift<kFloors, kStored>(ip, s.im, s.fim), s.im, m);
+    uint32_t m = held ? em.y : __viaddmax_s16x2(b_from, s.b, em.y);
+    m = __viaddmax_s16x2(lift<kFloors>(mp, s.mm, s.fmm, !held), s.mm, m);
+    m = __viaddmax_s16x2(lift<kFloors>(ip, s.im, s.fim, !held), s.im, m);
     m = __viaddmax_s16x2(lift<kFloors>(dp, s.dm), s.dm, m);
-    if constexpr (kResident) m = __viaddmax_s16x2(b_from, s.b, m);
+    if (held) m = __viaddmax_s16x2(b_from, s.b, m);
     M[q] = __vadd2(m, em.x);
-    if constexpr (kResident) {
-      if (q + 1 < Q) D[q + 1] = __vadd2(lift<kFloors>(M[q], md_above), md_above);
+    if (held) {
+      if (q + 1 < R) D[q + 1] = __vadd2(lift<kFloors>(M[q], md_above), md_above);
       md_above = s.md;
     }
   }
   const uint32_t mc_first = shift_up_s16<G>(M[Q - 1], kNegWord);
-  if constexpr (kResident) {
-    D[0] = __vadd2(lift<kFloors>(mc_first, md_above), md_above);
-  } else {
+  if constexpr (R > 0) D[0] = __vadd2(lift<kFloors>(mc_first, md_above), md_above);
 #pragma unroll
-    for (int q = Q - 1; q >= 0; --q) {
-      const uint32_t t = __ldg(md + q * 32);
-      D[q] = __vadd2(lift<kFloors>(q ? M[q - 1] : mc_first, t), t);
-    }
+  for (int q = Q - 1; q >= (R > 0 ? R : 0); --q) {
+    const uint32_t t = __ldg(md + q * 32);
+    D[q] = __vadd2(lift<kFloors>(q ? M[q - 1] : mc_first, t), t);
   }
   return mc_first;
 }
@@ -362,9 +370,9 @@ __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint2* __restri
 // One target per group, row by row: M, I, D and the special states of the group's target.
 // L = its length, rows = the longest of the warp's targets (warp-uniform); ncj_move = its N/C/J
 // MOVE word; emission_max = the largest emission word of the model.
-template <int Q, int G, bool kResident, bool kFloorB>
+template <int Q, int R, int G, bool kFloorB>
 struct FusedTarget {
-  const FusedStripe (&resident)[kResident ? Q : 1];
+  const FusedStripe (&resident)[R > 0 ? R : 1];
   const uint4* __restrict__ transitions;
   const uint2* __restrict__ my_dd;
   const uint32_t* __restrict__ my_md;
@@ -402,11 +410,11 @@ struct FusedTarget {
     // compiler from hoisting those loads out of the row loop into registers it does not have.
     const uint4* tr = transitions;
     const uint32_t* md = my_md;
-    if constexpr (!kResident) asm volatile("" : "+l"(tr), "+l"(md));
+    if constexpr (R < Q) asm volatile("" : "+l"(tr), "+l"(md));
     const uint32_t i_first = shift_up_s16<G>(I[Q - 1], kNegWord);
     const uint32_t d_first = shift_up_s16<G>(D[Q - 1], kNegWord);
-    m_first = fused_row<Q, G, kResident, kFloors, kFloorB>(
-        M, I, D, resident, tr, md, e, splat_s16(xB), m_first, i_first, d_first, lane);
+    m_first = fused_row<Q, R, G, kFloors, kFloorB>(M, I, D, resident, tr, md, e, splat_s16(xB),
+                                                   m_first, i_first, d_first, lane);
     // high and emission_max are the same in every thread of a group.
     const bool near_ceiling = live && high + emission_max >= 32767;
     bool overflow = false;
@@ -441,7 +449,7 @@ struct FusedTarget {
     bool done = false;
     for (; i < rows && i < 2 && !done; ++i) done = row<true>(i);
     if constexpr (!kFloorB) {
-      if (fast && kResident) {
+      if (fast && R == Q) {
         // Two rows an iteration: ptxas then alternates the row's registers instead of copying
         // ~25 words back at the end of each (ptxas 13.0, Q = 10: 720 -> 681 instructions).
 #pragma unroll 2
@@ -471,15 +479,15 @@ __global__ void __launch_bounds__(128, Q == 3 && T == 1 ? 6 : 0)
                          int ddbound, int fast_min_move, uint32_t weak_residues, TargetList list) {
   static_assert(T == 1 || T == 2 || T == 4, "1, 2 or 4 targets per warp");
   constexpr int G = 32 / T;  // threads per target
-  constexpr bool kResident = Q <= kFusedResidentStripes;
+  constexpr int R = fused_resident_stripes(Q);
   const int lane = threadIdx.x & 31;
   const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
   const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
   const uint32_t* my_md = reinterpret_cast<const uint32_t*>(dd + Q * 32) + lane;
-  FusedStripe resident[kResident ? Q : 1];
-  if constexpr (kResident) {
+  FusedStripe resident[R > 0 ? R : 1];
+  if constexpr (R > 0) {
 #pragma unroll
-    for (int q = 0; q < Q; ++q)
+    for (int q = 0; q < R; ++q)
       resident[q] = load_fused_stripe<true, false>(transitions, my_md, q, lane);
   }
   __shared__ int dd_windows[5 * 32];
@@ -511,12 +519,12 @@ __global__ void __launch_bounds__(128, Q == 3 && T == 1 ? 6 : 0)
     // xB >= xN + ncj_move in every row, xN = 12000: xB + B cannot wrap where that is >= 0.
     const int result =
         !__any_sync(kFullWarp, 12000 + ncj_move < 0)
-            ? FusedTarget<Q, G, kResident,
+            ? FusedTarget<Q, R, G,
                           false>{resident,     transitions, dd + lane, my_md, emissions + lane,
                                  dd_sums,      lane,        seq,       L,     ncj_move,
                                  emission_max, e_move,      ddbound}
                   .run(rows, fast)
-            : FusedTarget<Q, G, kResident,
+            : FusedTarget<Q, R, G,
                           true>{resident,     transitions, dd + lane, my_md, emissions + lane,
                                 dd_sums,      lane,        seq,       L,     ncj_move,
                                 emission_max, e_move,      ddbound}
