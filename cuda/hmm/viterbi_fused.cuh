@@ -79,13 +79,14 @@ constexpr int kFusedResidentStripes = 16;
 
 // Stripes whose transition words stay in registers, the first R of Q (the others are read
 // every row, fused_row): all up to kFusedResidentStripes; past it the most that ptxas (CUDA
-// 13.0, sm_90a, T = 1) fits beside the row's 3Q words without spills: 16 at Q = 17-19, 15 at
-// 20, 13 at 21, 11 at 22; from 23 on nearly every R spills, so none.
+// 13.0, sm_90a, T = 1) fits beside the row's 3Q words without spills: 16 at Q = 17-19, 14 at
+// 20, 13 at 21, 10 at 22; from 23 on nearly every R spills, so none (every R from 4 to 16
+// compiled: results/gpu-h100-80gb-hbm3-20261125-i/resident-stripes-ptxas.log).
 __host__ __device__ constexpr int fused_resident_stripes(int Q) {
   return Q <= 19   ? (Q < kFusedResidentStripes ? Q : kFusedResidentStripes)
-         : Q == 20 ? 15
+         : Q == 20 ? 14
          : Q == 21 ? 13
-         : Q == 22 ? 11
+         : Q == 22 ? 10
                    : 0;
 }
 
@@ -294,21 +295,39 @@ __device__ __forceinline__ bool row_wrapped(const uint32_t (&M)[Q], const uint2*
 // these in int32 (no saturation can act: every D is >= -32768 and every DD <= 0, so the
 // saturating chain is the exact one floored at -32768), a Hillis-Steele scan gives each
 // thread the D entering it, and one last pass through the stripes applies it.
+// The windows of the scan: in registers up to kFusedResidentStripes stripes (5 per thread;
+// ptxas 13.0, Q = 7: 545 -> 505 instructions for two rows without floors), else in the block's
+// shared memory, written by warp 0 (the same for every warp; past 16 stripes registers spill).
+template <bool kInRegisters>
 struct DdChainSums {
-  int half[2];         // b of the thread's halves
-  const int* windows;  // [step * 32 + t]: the sum of b0 + b1 over threads t - 2^step + 1 .. t
+  int half[2];  // b of the thread's halves
+  // Per scan step: the sum of b0 + b1 over threads t - 2^step + 1 .. t of the group, or
+  // kNoWindow in a thread with fewer than 2^step threads of its group below it (no step from
+  // there, so the scan needs no test). In registers, or shared[step * 32 + t].
+  int window[kInRegisters ? 5 : 1];
+  const int* shared;
+
+  __device__ __forceinline__ int at(int step, int lane) const {
+    if constexpr (kInRegisters) {
+      return window[step];
+    } else {
+      return shared[step * 32 + lane];
+    }
+  }
 };
+
+// Below every D a step could come from (D >= -32768 and <= 32767, in int32 past any sum).
+constexpr int kNoWindow = -(1 << 30);
 
 __device__ __forceinline__ int low_s16(uint32_t v) { return static_cast<int16_t>(v & 0xffffu); }
 __device__ __forceinline__ int high_s16(uint32_t v) { return static_cast<int16_t>(v >> 16); }
 
-// The thread's sums, and the scan's windows in the block's shared `windows` (160 ints, written
-// by warp 0; the same for every warp, so kept once and not in registers; scans within groups of
-// G threads). Every thread of the block calls it.
-template <int Q, int G>
-__device__ __forceinline__ DdChainSums dd_chain_sums(const uint2* __restrict__ my_dd, int lane,
-                                                     int* windows) {
-  DdChainSums c;
+// The thread's sums and the scan's windows (scans within groups of G threads); `shared`: 160
+// ints of the block where they are not kept in registers. Every thread of the block calls it.
+template <int Q, int G, bool kInRegisters>
+__device__ __forceinline__ DdChainSums<kInRegisters> dd_chain_sums(const uint2* __restrict__ my_dd,
+                                                                   int lane, int* shared) {
+  DdChainSums<kInRegisters> c;
   c.half[0] = c.half[1] = 0;
 #pragma unroll
   for (int q = 0; q < Q; ++q) {
@@ -316,17 +335,23 @@ __device__ __forceinline__ DdChainSums dd_chain_sums(const uint2* __restrict__ m
     c.half[0] += low_s16(dd);
     c.half[1] += high_s16(dd);
   }
-  if (threadIdx.x < 32) {
+  c.shared = shared;
+  if (kInRegisters || threadIdx.x < 32) {
     int w = c.half[0] + c.half[1];
 #pragma unroll
     for (int step = 0; (1 << step) < G; ++step) {
-      windows[step * 32 + lane] = w;
+      const bool below = (lane & (G - 1)) >= (1 << step);
+      const int window = below ? w : kNoWindow;
+      if constexpr (kInRegisters) {
+        c.window[step] = window;
+      } else {
+        shared[step * 32 + lane] = window;
+      }
       const int up = __shfl_up_sync(kFullWarp, w, 1 << step, G);
-      if ((lane & (G - 1)) >= (1 << step)) w += up;
+      if (below) w += up;
     }
   }
-  __syncthreads();
-  c.windows = windows;
+  if constexpr (!kInRegisters) __syncthreads();
   return c;
 }
 
@@ -337,9 +362,9 @@ __device__ __forceinline__ uint32_t dd_step(uint32_t d, uint2 t, uint32_t c) {
 }
 
 // D after every D->D path of the row (HMMER's lazy F, computed at once), in each group.
-template <int Q, int G, bool kFloors>
+template <int Q, int G, bool kFloors, typename Sums>
 __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint2* __restrict__ my_dd,
-                                         const DdChainSums& sums, int lane) {
+                                         const Sums& sums, int lane) {
   // The words {DD, floor} are read in each pass, not held (large Q would spill): an opaque copy
   // of the pointer keeps the compiler from merging the two passes' loads.
   const uint2* dd = my_dd;
@@ -350,9 +375,9 @@ __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint2* __restri
   int through = max(a1, a0 + sums.half[1]);  // out of this thread, from its halves alone
 #pragma unroll
   for (int step = 0; (1 << step) < G; ++step) {
+    // A thread without 2^step below it reads its own value and kNoWindow: no change.
     const int up = __shfl_up_sync(kFullWarp, through, 1 << step, G);
-    if ((lane & (G - 1)) >= (1 << step))
-      through = max(through, up + sums.windows[step * 32 + lane]);
+    through = max(through, up + sums.at(step, lane));
   }
   int into0 = __shfl_up_sync(kFullWarp, through, 1, G);
   if ((lane & (G - 1)) == 0) into0 = -32768;
@@ -377,7 +402,7 @@ struct FusedTarget {
   const uint2* __restrict__ my_dd;
   const uint32_t* __restrict__ my_md;
   const uint2* __restrict__ my_emissions;
-  const DdChainSums& dd_sums;
+  const DdChainSums<(Q <= kFusedResidentStripes)>& dd_sums;
   int lane;
   const uint8_t* __restrict__ seq;
   int64_t L;
@@ -490,8 +515,8 @@ __global__ void __launch_bounds__(128, Q == 3 && T == 1 ? 6 : 0)
     for (int q = 0; q < R; ++q)
       resident[q] = load_fused_stripe<true, false>(transitions, my_md, q, lane);
   }
-  __shared__ int dd_windows[5 * 32];
-  const DdChainSums dd_sums = dd_chain_sums<Q, G>(dd + lane, lane, dd_windows);
+  __shared__ int dd_windows[Q <= kFusedResidentStripes ? 1 : 5 * 32];
+  const auto dd_sums = dd_chain_sums<Q, G, (Q <= kFusedResidentStripes)>(dd + lane, lane, dd_windows);
   const int warp_targets = (list.n + T - 1) / T;
   for (int w = warp; w < warp_targets; w = next_target(list, w, warps)) {
     const int j = w * T + lane / G;  // this group's target in the list
