@@ -123,8 +123,8 @@ int needed_stripes(int M, int nodes_per_stripe) {
 // from 20 to 40: benchmarks/sweep_warp_stripes.py, results/gpu-h100-80gb-hbm3-20261124-d/).
 // A model needing one of them gets SSV/MSV tables of the next count up (padding nodes: the
 // same scores); its Viterbi keeps the exact count. 37-39 left the list once warps claimed
-// their targets from shared tables: 15.5, 15.1, 14.9 TCUPS against 15.5 at 40 (--exact --first
-// 36 --last 41, results/gpu-h100-80gb-hbm3-20261125-i/).
+// their targets from shared tables: 15.49, 15.14, 15.00 TCUPS against 15.60 at 40 (--exact
+// --first 36 --last 41, results/gpu-h100-80gb-hbm3-20261127/sweep_exact_36_41.log).
 constexpr int kSlowWarpSsvWordStripes[] = {27};
 
 // S-lane kernels (msv_multi.cuh): S targets per warp, H stripes of W = 64 / S nodes (16-bit
