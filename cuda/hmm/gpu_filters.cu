@@ -124,8 +124,10 @@ int needed_stripes(int M, int nodes_per_stripe) {
 // A model needing one of them gets SSV/MSV tables of the next count up (padding nodes: the
 // same scores); its Viterbi keeps the exact count. 37-39 left the list once warps claimed
 // their targets from shared tables: 15.49, 15.14, 15.00 TCUPS against 15.60 at 40 (--exact
-// --first 36 --last 41, results/gpu-h100-80gb-hbm3-20261127/sweep_exact_36_41.log).
-constexpr int kSlowWarpSsvWordStripes[] = {27};
+// --first 36 --last 41, results/gpu-h100-80gb-hbm3-20261127/sweep_exact_36_41.log). 42 and 43
+// run at 13.11 and 11.63 where 44 runs at 14.61 (41: 13.63, as 44's tables give it;
+// sweep_exact_41_48.log there).
+constexpr int kSlowWarpSsvWordStripes[] = {27, 42, 43};
 
 // S-lane kernels (msv_multi.cuh): S targets per warp, H stripes of W = 64 / S nodes (16-bit
 // lanes) or 128 / S (bytes).
@@ -290,8 +292,9 @@ void append_striped_words(std::vector<uint32_t>& out, const int16_t* by_node, in
 }
 
 // The fused Viterbi kernel's tables (viterbi_fused.cuh), in one buffer of words: transitions
-// (a uint4 and two uint2 per stripe and thread), D->D (a uint2 per stripe and thread), M->D (a
-// word per stripe and thread), then emissions (a uint2 per residue, stripe and thread); nodes
+// (a uint4 and two uint2 per stripe and thread), D->D with its floors and M->D (two words and
+// one per stripe and thread, in fused_dd_floors_apart's order), then emissions (a uint2 per
+// residue, stripe and thread); nodes
 // striped as in append_striped_words, padding as the kernel's header says. Every section is a
 // whole number of uint4, so each starts aligned.
 struct FusedViterbiTables {
@@ -384,14 +387,19 @@ FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, in
   // Into the padding's D: from M_M by kPaddingMd, then 0 (see fused_fast_min_move).
   auto dd_w = [&](int j) { return j < M ? value(vp.dd_into, j, 2) : 0; };
   auto md_w = [&](int j) { return j < M ? value(vp.md_into, j, 1) : j == M ? kPaddingMd : 0; };
-  out.dd_at = words.size();
+  auto dd_floor_w = [&](int j) { return floor_of(dd_w(j)); };
+  out.dd_at = words.size();  // the kernel's order (viterbi_fused.cuh): see its tables
+  const bool apart = fused_dd_floors_apart(Q);
   for (int q = 0; q < Q; ++q)
     for (int t = 0; t < 32; ++t) {
       words.push_back(word(q, t, dd_w));
-      words.push_back(word(q, t, [&](int j) { return floor_of(dd_w(j)); }));
+      if (!apart) words.push_back(word(q, t, dd_floor_w));
     }
-  for (int q = 0; q < Q; ++q)  // right after D->D: the kernel finds it there
+  for (int q = 0; q < Q; ++q)
     for (int t = 0; t < 32; ++t) words.push_back(word(q, t, md_w));
+  if (apart)
+    for (int q = 0; q < Q; ++q)
+      for (int t = 0; t < 32; ++t) words.push_back(word(q, t, dd_floor_w));
   out.emissions_at = words.size();
   out.emission_max = cpu::kWordNegInf;
   for (int x = 0; x < kAminoKp; ++x) {
@@ -1084,7 +1092,7 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
   const int fused_warps = (n + fused_targets - 1) / fused_targets;
   const uint32_t* fused_words = tables.fused_viterbi.get();
   const auto* fused_transitions = reinterpret_cast<const uint4*>(fused_words);
-  const auto* fused_dd = reinterpret_cast<const uint2*>(fused_words + tables.fused_dd_at);
+  const uint32_t* fused_dd = fused_words + tables.fused_dd_at;
   const auto* fused_emissions =
       reinterpret_cast<const uint2*>(fused_words + tables.fused_emissions_at);
   const int fast_min_move =

@@ -38,7 +38,9 @@
 //   transitions: 1 KB a stripe: uint4 at q*64 + t = {B, MM, IM, DM}, then uint2 {MI, II} for
 //                every t, then uint2 {f(IM), f(MM)} (the floors apart: rows without floors,
 //                streamed, read 24 bytes a stripe, not 32)
-//   dd:          uint2 at q*32 + t = {DD, f(DD)}; right after them the word MD at q*32 + t
+//   dd:          uint2 at q*32 + t = {DD, f(DD)}, then the word MD at (2Q + q)*32 + t; where
+//                stripes are streamed (fused_dd_floors_apart), DD at q*32 + t, MD at
+//                (Q + q)*32 + t, f(DD) at (2Q + q)*32 + t instead
 //   emissions:   uint2 at (x*Q + q)*32 + t = {e, f(min(e, 0))}
 // f(t) = -32768 - t per lane. Nodes past M: emission 1 with floor 32767, so that their M =
 // max(32767, ...) + 1 wraps to exactly -32768 in every row, whatever their other values; M->D
@@ -88,6 +90,15 @@ __host__ __device__ constexpr int fused_resident_stripes(int Q) {
          : Q == 21 ? 13
          : Q == 22 ? 10
                    : 0;
+}
+
+// Whether the floors of D->D sit apart from the words (the tables above). Where stripes are
+// streamed the row is bound by L1 bandwidth (ncu: 88% of peak at Q = 25 and 38), and the D->D
+// chain of a row without floors then reads 4 bytes a stripe and pass, not 8: M 1200-2400 ran
+// 1.4-5.8% faster on the H100. With every transition in registers, the pairs ran 1-4% faster
+// at most counts (results/gpu-h100-80gb-hbm3-20261127/dd-floors-apart-ab.log).
+__host__ __device__ constexpr bool fused_dd_floors_apart(int Q) {
+  return Q > kFusedResidentStripes;
 }
 
 // max(sat(a + t), c) for t <= 0, f = -32768 - t per lane: a raised to f, so a + t cannot wrap.
@@ -322,16 +333,22 @@ constexpr int kNoWindow = -(1 << 30);
 __device__ __forceinline__ int low_s16(uint32_t v) { return static_cast<int16_t>(v & 0xffffu); }
 __device__ __forceinline__ int high_s16(uint32_t v) { return static_cast<int16_t>(v >> 16); }
 
+// Stripe q's D->D word of a thread (my_dd: its words, see the tables at the top).
+template <int Q>
+__device__ __forceinline__ uint32_t dd_word(const uint32_t* __restrict__ my_dd, int q) {
+  return __ldg(my_dd + (fused_dd_floors_apart(Q) ? q * 32 : q * 64));
+}
+
 // The thread's sums and the scan's windows (scans within groups of G threads); `shared`: 160
 // ints of the block where they are not kept in registers. Every thread of the block calls it.
 template <int Q, int G, bool kInRegisters>
-__device__ __forceinline__ DdChainSums<kInRegisters> dd_chain_sums(const uint2* __restrict__ my_dd,
-                                                                   int lane, int* shared) {
+__device__ __forceinline__ DdChainSums<kInRegisters> dd_chain_sums(
+    const uint32_t* __restrict__ my_dd, int lane, int* shared) {
   DdChainSums<kInRegisters> c;
   c.half[0] = c.half[1] = 0;
 #pragma unroll
   for (int q = 0; q < Q; ++q) {
-    const uint32_t dd = __ldg(my_dd + q * 32).x;
+    const uint32_t dd = dd_word<Q>(my_dd, q);
     c.half[0] += low_s16(dd);
     c.half[1] += high_s16(dd);
   }
@@ -355,22 +372,31 @@ __device__ __forceinline__ DdChainSums<kInRegisters> dd_chain_sums(const uint2* 
   return c;
 }
 
-// max(D + t, c), saturated where the row keeps its floors (f: t's).
-template <bool kFloors>
-__device__ __forceinline__ uint32_t dd_step(uint32_t d, uint2 t, uint32_t c) {
-  return kFloors ? add_sat_max(d, t.x, t.y, c) : __viaddmax_s16x2(d, t.x, c);
+// max(D + t, c) for stripe q's D->D word t (dd: the thread's words, see the top), saturated
+// where the row keeps its floors (f: t's floor, read apart only then).
+template <int Q, bool kFloors>
+__device__ __forceinline__ uint32_t dd_step(uint32_t d, const uint32_t* __restrict__ dd, int q,
+                                            uint32_t c) {
+  if constexpr (fused_dd_floors_apart(Q)) {
+    const uint32_t t = __ldg(dd + q * 32);
+    return kFloors ? add_sat_max(d, t, __ldg(dd + (2 * Q + q) * 32), c)
+                   : __viaddmax_s16x2(d, t, c);
+  } else {
+    const uint2 t = __ldg(reinterpret_cast<const uint2*>(dd) + q * 32);
+    return kFloors ? add_sat_max(d, t.x, t.y, c) : __viaddmax_s16x2(d, t.x, c);
+  }
 }
 
 // D after every D->D path of the row (HMMER's lazy F, computed at once), in each group.
 template <int Q, int G, bool kFloors, typename Sums>
-__device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint2* __restrict__ my_dd,
+__device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint32_t* __restrict__ my_dd,
                                          const Sums& sums, int lane) {
-  // The words {DD, floor} are read in each pass, not held (large Q would spill): an opaque copy
-  // of the pointer keeps the compiler from merging the two passes' loads.
-  const uint2* dd = my_dd;
+  // The words (and floors) are read in each pass, not held (large Q would spill): an opaque
+  // copy of the pointer keeps the compiler from merging the two passes' loads.
+  const uint32_t* dd = my_dd;
   asm volatile("" : "+l"(dd));
 #pragma unroll
-  for (int q = 1; q < Q; ++q) D[q] = dd_step<kFloors>(D[q - 1], __ldg(dd + q * 32), D[q]);
+  for (int q = 1; q < Q; ++q) D[q] = dd_step<Q, kFloors>(D[q - 1], dd, q, D[q]);
   const int a0 = low_s16(D[Q - 1]), a1 = high_s16(D[Q - 1]);
   int through = max(a1, a0 + sums.half[1]);  // out of this thread, from its halves alone
 #pragma unroll
@@ -389,7 +415,7 @@ __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint2* __restri
   asm volatile("" : "+l"(dd));
 #pragma unroll
   for (int q = 0; q < Q; ++q)
-    D[q] = dd_step<kFloors>(q ? D[q - 1] : carry, __ldg(dd + q * 32), D[q]);
+    D[q] = dd_step<Q, kFloors>(q ? D[q - 1] : carry, dd, q, D[q]);
 }
 
 // One target per group, row by row: M, I, D and the special states of the group's target.
@@ -399,7 +425,7 @@ template <int Q, int R, int G, bool kFloorB>
 struct FusedTarget {
   const FusedStripe (&resident)[R > 0 ? R : 1];
   const uint4* __restrict__ transitions;
-  const uint2* __restrict__ my_dd;
+  const uint32_t* __restrict__ my_dd;
   const uint32_t* __restrict__ my_md;
   const uint2* __restrict__ my_emissions;
   const DdChainSums<(Q <= kFusedResidentStripes)>& dd_sums;
@@ -499,7 +525,7 @@ struct FusedTarget {
 // 5 blocks otherwise).
 template <int Q, int T>
 __global__ void __launch_bounds__(128, Q == 3 && T == 1 ? 6 : 0)
-    viterbi_fused_kernel(const uint4* __restrict__ transitions, const uint2* __restrict__ dd,
+    viterbi_fused_kernel(const uint4* __restrict__ transitions, const uint32_t* __restrict__ dd,
                          const uint2* __restrict__ emissions, int emission_max, int e_move,
                          int ddbound, int fast_min_move, uint32_t weak_residues, TargetList list) {
   static_assert(T == 1 || T == 2 || T == 4, "1, 2 or 4 targets per warp");
@@ -508,7 +534,9 @@ __global__ void __launch_bounds__(128, Q == 3 && T == 1 ? 6 : 0)
   const int lane = threadIdx.x & 31;
   const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
   const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
-  const uint32_t* my_md = reinterpret_cast<const uint32_t*>(dd + Q * 32) + lane;
+  constexpr bool kApart = fused_dd_floors_apart(Q);
+  const uint32_t* my_dd = dd + (kApart ? lane : 2 * lane);  // the thread's D->D words
+  const uint32_t* my_md = dd + (kApart ? Q : 2 * Q) * 32 + lane;
   FusedStripe resident[R > 0 ? R : 1];
   if constexpr (R > 0) {
 #pragma unroll
@@ -516,7 +544,7 @@ __global__ void __launch_bounds__(128, Q == 3 && T == 1 ? 6 : 0)
       resident[q] = load_fused_stripe<true, false>(transitions, my_md, q, lane);
   }
   __shared__ int dd_windows[Q <= kFusedResidentStripes ? 1 : 5 * 32];
-  const auto dd_sums = dd_chain_sums<Q, G, (Q <= kFusedResidentStripes)>(dd + lane, lane, dd_windows);
+  const auto dd_sums = dd_chain_sums<Q, G, (Q <= kFusedResidentStripes)>(my_dd, lane, dd_windows);
   const int warp_targets = (list.n + T - 1) / T;
   for (int w = warp; w < warp_targets; w = next_target(list, w, warps)) {
     const int j = w * T + lane / G;  // this group's target in the list
@@ -545,12 +573,12 @@ __global__ void __launch_bounds__(128, Q == 3 && T == 1 ? 6 : 0)
     const int result =
         !__any_sync(kFullWarp, 12000 + ncj_move < 0)
             ? FusedTarget<Q, R, G,
-                          false>{resident,     transitions, dd + lane, my_md, emissions + lane,
+                          false>{resident,     transitions, my_dd,     my_md, emissions + lane,
                                  dd_sums,      lane,        seq,       L,     ncj_move,
                                  emission_max, e_move,      ddbound}
                   .run(rows, fast)
             : FusedTarget<Q, R, G,
-                          true>{resident,     transitions, dd + lane, my_md, emissions + lane,
+                          true>{resident,     transitions, my_dd,     my_md, emissions + lane,
                                 dd_sums,      lane,        seq,       L,     ncj_move,
                                 emission_max, e_move,      ddbound}
                   .run(rows, fast);
