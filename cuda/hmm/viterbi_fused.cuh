@@ -517,14 +517,25 @@ struct FusedTarget {
   }
 };
 
+// Blocks of 128 threads an SM that the kernel is compiled to fit (0: as many as its registers
+// allow). The short models' rows are bound by dependent-instruction latency with few warps
+// resident (ncu, Q = 5-7: 24% of the warps, results/gpu-h200-20261127/ncu-vit.txt), but more
+// blocks help only where ptxas fits them without spills: Q = 3 at T = 1 (M 129-192 if asked
+// for): 6 (80 registers, one 8-byte spill; 89 and 5 blocks otherwise); Q = 5 at T = 1 (M
+// 257-320): 5 (96 registers, none spilled, against 109 and 4 blocks): Pkinase 1255 -> 1393,
+// M = 300 1238 -> 1386 GCUPS on the H100. Five blocks at T = 2 (Q = 5: 24 bytes spilled) lost
+// 3%; at Q = 7 (spills) 34%; six or seven blocks with fewer stripes resident, 4-30%
+// (results/gpu-h100-80gb-hbm3-20261128/occupancy-launch-bounds.log).
+__host__ __device__ constexpr int fused_min_blocks(int Q, int T) {
+  return T != 1 ? 0 : Q == 3 ? 6 : Q == 5 ? 5 : 0;
+}
+
 // param = the target's N/C/J MOVE word; emission_max = the largest emission word of the model;
 // fast_min_move and weak_residues: see "Rows without floors" at the top.
 // Result: final xC, or INT_MAX on word overflow. T targets per warp (see the top): warp w of
 // the list's ceil(n / T) takes targets wT .. wT + T - 1, group g of the warp target wT + g.
-// Q = 3 (M 129-192) at T = 1 is held to 6 blocks an SM (80 registers, one 8-byte spill; 89 and
-// 5 blocks otherwise).
 template <int Q, int T>
-__global__ void __launch_bounds__(128, Q == 3 && T == 1 ? 6 : 0)
+__global__ void __launch_bounds__(128, fused_min_blocks(Q, T))
     viterbi_fused_kernel(const uint4* __restrict__ transitions, const uint32_t* __restrict__ dd,
                          const uint2* __restrict__ emissions, int emission_max, int e_move,
                          int ddbound, int fast_min_move, uint32_t weak_residues, TargetList list) {
