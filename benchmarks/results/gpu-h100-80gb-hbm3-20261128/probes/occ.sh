@@ -1,0 +1,6 @@
+export PYTHONPATH=/tmp/gpuseq:/tmp/site PYTHONUNBUFFERED=1
+export GPUSEQ_CACHE_DIR=/tmp/kcache GPUSEQ_PROBE_FORCE_NVRTC=1
+env -u GPUSEQ_PROBE_FORCE_NVRTC timeout 100 python3 .carry/occ_probe.py | sed "s/^\[base\]/[static]/"
+for d in "" "-DGPUSEQ_PROBE_MINB=5" "-DGPUSEQ_PROBE_R=2 -DGPUSEQ_PROBE_MINB=6" "-DGPUSEQ_PROBE_R=0 -DGPUSEQ_PROBE_MINB=6" "-DGPUSEQ_PROBE_R=0 -DGPUSEQ_PROBE_MINB=7" "-DGPUSEQ_PROBE_R=4 -DGPUSEQ_PROBE_MINB=5" "-DGPUSEQ_PROBE_R=0"; do
+  GPUSEQ_NVRTC_PROBE_DEFINES="$d" timeout 100 python3 .carry/occ_probe.py
+done
