@@ -346,9 +346,9 @@ void bind_gpu_hmm(py::module_& m) {
   m.def(
       "gpu_warp_stripes_past_slow", [](bool on) { gh::set_warp_stripes_past_slow(on); },
       py::arg("on"),
-      "Benchmark hook: whether profiles built after it whose 16-bit SSV/MSV warp kernels would "
-      "run at one of the measured slow stripe counts take the next count up (the default) or "
-      "the exact one.");
+      "Benchmark hook: whether profiles built after it whose 16-bit SSV/MSV warp or S-lane "
+      "kernels would run at one of the measured slow stripe counts take the next count up (the "
+      "default) or the exact one.");
   m.def(
       "gpu_viterbi_rows_without_floors", [](bool on) { gh::set_viterbi_rows_without_floors(on); },
       py::arg("on"),

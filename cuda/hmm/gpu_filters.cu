@@ -85,7 +85,8 @@ std::atomic<bool>& warp_tables_in_shared_switch() {
   return on;
 }
 
-// Benchmark hook (off: the SSV/MSV warp kernels run the exact stripe count, slow or not).
+// Benchmark hook (off: the SSV/MSV warp and S-lane kernels run the exact stripe count, slow or
+// not).
 std::atomic<bool>& warp_stripes_past_slow_switch() {
   static std::atomic<bool> on{true};
   return on;
@@ -582,7 +583,7 @@ int past_slow_counts(const int (&slow)[N], int exact) {
 }  // namespace
 
 int run_time_multi_stripes(int msv_bits, int S, int exact) {
-  if (msv_bits == 16)
+  if (msv_bits == 16 && warp_stripes_past_slow_switch().load())
     for (const SlowMultiStripes& slow : kSlowMultiWordStripes)
       if (slow.S == S) return past_slow_counts(slow.counts, exact);
   return exact;

@@ -136,8 +136,8 @@ void set_warp_tables_in_shared(bool on);
 void set_warp_kernels_claim_targets(bool on);
 
 // Benchmark hook: whether a model whose SSV/MSV would need one of the slow 16-bit stripe counts
-// of the warp kernels (kSlowWarpSsvWordStripes) takes the next count up (on, the default) or the
-// exact count. Read when a profile is built.
+// of the warp kernels (kSlowWarpSsvWordStripes) or of the S-lane kernels (kSlowMultiWordStripes)
+// takes the next count up (on, the default) or the exact count. Read when a profile is built.
 void set_warp_stripes_past_slow(bool on);
 
 // Testing and benchmark hook: whether the fused Viterbi kernel runs the rows that may go without
