@@ -25,7 +25,9 @@ longer than the static kernels take have only the NVRTC row. profile_seconds is 
 GpuProfile build (NVRTC compilation, or a disk cache read: run twice to see both).
 The thread-per-target Viterbi (Walters et al. 2009) runs on the large database: it needs a
 target per resident thread (about 135,000 on an H100), and the Viterbi database would leave
-most of them idle; both Viterbi variants are printed side by side (thread/warp).
+most of them idle; both Viterbi variants are printed side by side (thread/warp). Where the
+large database has fewer targets than that (a small --residues) a note says so, the JSON rows
+say fills_gpu false, and no thread/warp ratio is printed.
 """
 
 from __future__ import annotations
@@ -167,6 +169,10 @@ def main() -> int:
         queries.append((name, M, lambda profile=profile: profile, search_variants))
     filters = set(args.filters.split(","))
     thread_vs_warp = {}
+    # The thread-per-target Viterbi fills the GPU only with about a target per resident thread
+    # (1,024 an SM at its occupancy): with fewer, its row measures an idle GPU, and says so.
+    resident_threads = sum(d["multiprocessors"] for d in gpuseq.cuda_devices()[:1]) * 1024
+    warned_underfilled = False
     for label, M, make_profile, query_variants in queries:
         query_variants = [v for v in query_variants if v[0] in filters]
         profile = make_profile()
@@ -209,6 +215,13 @@ def main() -> int:
                 cells = M * int(t_db[1][-1])
                 seconds = _core.gpu_filter_kernel_seconds(gp, t_dev, which, repeats=args.repeat)
                 gpu = cells / seconds / 1e9
+                n_targets = len(t_db[1]) - 1
+                fills_gpu = variant != "thread" or n_targets >= resident_threads
+                if not fills_gpu and not warned_underfilled:
+                    warned_underfilled = True
+                    print(f"note: the thread-per-target rows run {n_targets:,} targets, fewer "
+                          f"than the GPU's ~{resident_threads:,} resident threads: they measure "
+                          "a mostly idle GPU (raise --residues)", flush=True)
                 stripes = gp.viterbi_stripes if which == "viterbi" else gp.msv_stripes
                 if which != "viterbi" and gp.sequences_per_warp > 1:
                     variant_name, stripes = f"S={gp.sequences_per_warp}", gp.multi_stripes
@@ -222,7 +235,8 @@ def main() -> int:
                          viterbi_targets_per_warp=gp.viterbi_targets_per_warp,
                          runtime_compiled=gp.runtime_compiled, stripes=stripes,
                          gpu_seconds=seconds, gpu_gcups=gpu, cpu_gcups=cpu,
-                         profile_seconds=profile_seconds, residues=int(t_db[1][-1]))
+                         profile_seconds=profile_seconds, residues=int(t_db[1][-1]),
+                         targets=n_targets, fills_gpu=fills_gpu)
                 )
                 ratio = f"{gpu / cpu:8.1f}" if cpu else ""
                 cpu_text = f"{cpu:10.1f}" if cpu else ""
@@ -232,7 +246,7 @@ def main() -> int:
                     f"{ratio}",
                     flush=True,
                 )
-                if which == "viterbi" and label == "sampled":  # the first (NVRTC) row
+                if which == "viterbi" and label == "sampled" and fills_gpu:  # first (NVRTC) row
                     thread_vs_warp.setdefault(M, {}).setdefault(variant_name, gpu)
     # The issue's comparison: Walters' thread per target against CUDAMPF's warp per target.
     for M, v in thread_vs_warp.items():
