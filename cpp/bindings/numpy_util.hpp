@@ -11,11 +11,11 @@ namespace gpuseq::bindings {
 
 namespace py = pybind11;
 
-// Moves a vector into a 1-D numpy array that owns it.
-template <class T>
-py::array_t<T> to_numpy(std::vector<T>&& v) {
-  auto* owner = new std::vector<T>(std::move(v));
-  py::capsule free_owner(owner, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+// Moves a vector (any allocator) into a 1-D numpy array that owns it.
+template <class T, class A>
+py::array_t<T> to_numpy(std::vector<T, A>&& v) {
+  auto* owner = new std::vector<T, A>(std::move(v));
+  py::capsule free_owner(owner, [](void* p) { delete static_cast<std::vector<T, A>*>(p); });
   return py::array_t<T>({static_cast<py::ssize_t>(owner->size())}, {sizeof(T)}, owner->data(),
                         free_owner);
 }

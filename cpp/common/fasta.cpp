@@ -320,7 +320,7 @@ bool FastaReader::read_chunk(SequenceChunk& out, int64_t block_bytes) {
     return false;
   }
   buffer_first_line_ += parse_block(buffer_.data(), cut, threads_, buffer_first_line_, out);
-  buffer_.erase(0, static_cast<size_t>(cut));
+  buffer_.erase(buffer_.begin(), buffer_.begin() + cut);
   records_read_ += out.count();
   // Whitespace-only input was caught by the constructor; text without any '>' yields no record.
   return out.count() > 0;
