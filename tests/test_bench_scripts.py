@@ -90,3 +90,22 @@ def test_bench_hmmsearch_filter_section_counts_as_hmmsearch(tmp_path, monkeypatc
         assert got["nseqs"] == row.nseqs == 45
         assert (got["n_past_msv"], got["n_past_bias"], got["n_past_vit"]) == (
             row.n_past_msv, row.n_past_bias, row.n_past_vit)
+
+
+def test_bench_fasta_reader_runs_and_checks_the_readers_agree(tmp_path):
+    """The FASTA reader benchmark on a small generated file: gpuseq's readers and Easel's
+    (pyhmmer) read the same sequences and residues (the script fails otherwise)."""
+    out = tmp_path / "reader.json"
+    path = os.pathsep.join([str(Path(gpuseq.__file__).parent.parent), *sys.path])
+    proc = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_fasta_reader.py"), "--residues", "2e5",
+         "--threads", "1,2", "--repeat", "1", "--out", str(out)],
+        capture_output=True, text=True, cwd=BENCHMARKS, env={**os.environ, "PYTHONPATH": path},
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(out.read_text())
+    tools = {row["tool"] for row in result["results"]}
+    assert tools == {"gpuseq", "gpuseq_blocks", "pyhmmer"}
+    assert result["file"]["sequences"] > 100 and result["file"]["residues"] > 150_000
+    assert all(row["residues"] == result["file"]["residues"] for row in result["results"])
+    assert result["software"]["git"]

@@ -23,8 +23,8 @@ struct SequenceBatch {
 
 // An allocator whose resize leaves new elements default-initialized (for bytes: unwritten), for
 // buffers written right after they grow: the FASTA reader's text and residues skip a zeroing
-// pass over every byte (FASTA reading 0.46 -> 0.38 s for 326 MB on 2 cores, the join of a
-// block's pieces 0.14 -> 0.07 s; benchmarks/bench_fasta_reader.py).
+// pass over every byte (326 MB in 64 MB blocks on 2 cores: 0.46-0.47 -> 0.31-0.32 s;
+// benchmarks/results/fasta-reader-devhost-20261128).
 template <class T>
 struct DefaultInitAllocator : std::allocator<T> {
   template <class U>
