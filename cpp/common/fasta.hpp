@@ -34,7 +34,7 @@ class FastaReader {
 
   std::unique_ptr<Input> input_;
   int threads_;
-  std::vector<char, DefaultInitAllocator<char>> buffer_;  // read but not yet parsed
+  std::vector<char, UninitializedAllocator<char>> buffer_;  // read but not yet parsed
   int64_t buffer_first_line_ = 1;  // line number of buffer_[0]
   bool eof_ = false;
   int64_t records_read_ = 0;

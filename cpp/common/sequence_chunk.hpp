@@ -3,11 +3,10 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
-#include <new>
 #include <string>
-#include <utility>
 #include <vector>
+
+#include "common/uninitialized.hpp"
 
 namespace gpuseq {
 
@@ -21,31 +20,8 @@ struct SequenceBatch {
   const uint8_t* sequence(int64_t i) const { return residues + offsets[i]; }
 };
 
-// An allocator whose resize leaves new elements default-initialized (for bytes: unwritten), for
-// buffers written right after they grow: the FASTA reader's text and residues skip a zeroing
-// pass over every byte (326 MB in 64 MB blocks on 2 cores: 0.46-0.47 -> 0.31-0.32 s;
-// benchmarks/results/fasta-reader-devhost-20261128).
-template <class T>
-struct DefaultInitAllocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = DefaultInitAllocator<U>;
-  };
-  DefaultInitAllocator() = default;
-  template <class U>
-  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
-  template <class U>
-  void construct(U* p) noexcept {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
-
-// Residues as the reader fills them (see DefaultInitAllocator).
-using ResidueBuffer = std::vector<uint8_t, DefaultInitAllocator<uint8_t>>;
+// Residues as the FASTA reader fills them, never zeroed first (see UninitializedAllocator).
+using ResidueBuffer = std::vector<uint8_t, UninitializedAllocator<uint8_t>>;
 
 // Owning storage with names and descriptions (as Easel splits a FASTA header line).
 struct SequenceChunk {

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/uninitialized.hpp"
+
 namespace gpuseq::distance {
 
 inline constexpr int8_t kMissingValue = -1;
@@ -45,26 +47,8 @@ bool has_missing(const GenotypeMatrix& x);
 void distances_cpu_loop(const GenotypeMatrix& x, const GenotypeMatrix& y, Metric metric,
                         const OutputTile& tile, int threads);
 
-// A vector whose elements are left uninitialised on resize: the encoding writes every word
-// from its threads, which are then the pages' first touch (not one thread zeroing them).
-template <class T>
-struct UninitializedAllocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = UninitializedAllocator<U>;
-  };
-  UninitializedAllocator() = default;
-  template <class U>
-  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
-  template <class U>
-  void construct(U* p) noexcept {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
+// The encoding writes every word from its threads, which are then the pages' first touch (not
+// one thread zeroing them).
 using PlaneWords = std::vector<uint64_t, UninitializedAllocator<uint64_t>>;
 
 // Bit planes: each instance as rows of bits, 1024-bit aligned per plane (GPU mma tiles use the
