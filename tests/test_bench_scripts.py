@@ -17,18 +17,23 @@ from gpuseq import _core
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
-def test_bench_distance_cpu_section_runs(tmp_path):
-    pytest.importorskip("scipy")
-    out = tmp_path / "distance.json"
-    # The gpuseq this session imports, wherever it comes from.
+def run_benchmark(script: str, *args: str, out: Path) -> dict:
+    """Runs benchmarks/<script> with the gpuseq this session imports (wherever it comes
+    from), writing its JSON to out; asserts it succeeded and returns the JSON."""
     path = os.pathsep.join([str(Path(gpuseq.__file__).parent.parent), *sys.path])
     proc = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_distance.py"), "--cpu-only", "--quick",
-         "--threads", "2", "--out", str(out)],
+        [sys.executable, str(BENCHMARKS / script), *args, "--out", str(out)],
         capture_output=True, text=True, cwd=BENCHMARKS, env={**os.environ, "PYTHONPATH": path},
     )
-    assert proc.returncode == 0, proc.stdout + proc.stderr  # it checks itself against scipy
-    result = json.loads(out.read_text())
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return json.loads(out.read_text())
+
+
+def test_bench_distance_cpu_section_runs(tmp_path):
+    pytest.importorskip("scipy")
+    # It checks itself against scipy.
+    result = run_benchmark("bench_distance.py", "--cpu-only", "--quick", "--threads", "2",
+                           out=tmp_path / "distance.json")
     cpu = result["cpu"]
     for tool in ("scipy_cdist", "gpuseq_cpu_bitplane"):
         assert cpu[tool]["pairs_per_s"] > 0 and cpu[tool]["instances"] >= 256
@@ -46,15 +51,8 @@ def test_cpu_popcount_bound_scales_with_words():
 
 
 def test_bench_mrf_cpu_rows_run(tmp_path):
-    out = tmp_path / "mrf.json"
-    path = os.pathsep.join([str(Path(gpuseq.__file__).parent.parent), *sys.path])
-    proc = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_mrf.py"), "--cpu-only", "--quick",
-         "--threads", "2", "--neighbourhoods", "6,26", "--out", str(out)],
-        capture_output=True, text=True, cwd=BENCHMARKS, env={**os.environ, "PYTHONPATH": path},
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    result = json.loads(out.read_text())
+    result = run_benchmark("bench_mrf.py", "--cpu-only", "--quick", "--threads", "2",
+                           "--neighbourhoods", "6,26", out=tmp_path / "mrf.json")
     rows = [r for r in result["rows"] if "skipped" not in r]
     assert {(r["threads"], r["neighbourhood"], r["mode"]) for r in rows} == {
         (t, n, m) for t in (1, 2) for n in (6, 26) for m in ("icm", "metropolis")
@@ -95,15 +93,8 @@ def test_bench_hmmsearch_filter_section_counts_as_hmmsearch(tmp_path, monkeypatc
 def test_bench_fasta_reader_runs_and_checks_the_readers_agree(tmp_path):
     """The FASTA reader benchmark on a small generated file: gpuseq's readers and Easel's
     (pyhmmer) read the same sequences and residues (the script fails otherwise)."""
-    out = tmp_path / "reader.json"
-    path = os.pathsep.join([str(Path(gpuseq.__file__).parent.parent), *sys.path])
-    proc = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_fasta_reader.py"), "--residues", "2e5",
-         "--threads", "1,2", "--repeat", "1", "--out", str(out)],
-        capture_output=True, text=True, cwd=BENCHMARKS, env={**os.environ, "PYTHONPATH": path},
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    result = json.loads(out.read_text())
+    result = run_benchmark("bench_fasta_reader.py", "--residues", "2e5", "--threads", "1,2",
+                           "--repeat", "1", out=tmp_path / "reader.json")
     tools = {row["tool"] for row in result["results"]}
     assert tools == {"gpuseq", "gpuseq_blocks", "pyhmmer"}
     assert result["file"]["sequences"] > 100 and result["file"]["residues"] > 150_000
