@@ -16,7 +16,7 @@
 // Emissions (e of either sign). The lower floor max(m, -32768 - min(e, 0)) is stored beside e and
 // is the first operand of the candidates' max; the upper clamp at 32767 - e is never applied:
 // M = m + e wraps only where the true sum reaches 32768, and then the target overflows anyway.
-// Every M, I, D and xB value is at most `high` = max(12000, every earlier row's xE) (a candidate
+// Every M, I, D and xB value is at most high = max(12000, every earlier row's xE) (a candidate
 // sat(v + t) is <= v, and xB <= max(xJ, xN)), so while high + max(e) < 32767 no lane can wrap;
 // in the other rows a check after the row finds a wrapped lane (row_wrapped) and ends the target
 // as the overflow it is; a lane at exactly 32767 is the usual xE >= 32767 overflow.
@@ -418,11 +418,24 @@ __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint32_t* __res
     D[q] = dd_step<Q, kFloors>(q ? D[q - 1] : carry, dd, q, D[q]);
 }
 
+// A row index: 32 bits where the warp's targets are all shorter than about 5e7 residues (the
+// kernels without kFloorB, see the top), 64 where they may not be.
+template <bool kWide>
+struct FusedRowIndex {
+  using type = int;
+};
+template <>
+struct FusedRowIndex<true> {
+  using type = int64_t;
+};
+
 // One target per group, row by row: M, I, D and the special states of the group's target.
 // L = its length, rows = the longest of the warp's targets (warp-uniform); ncj_move = its N/C/J
 // MOVE word; emission_max = the largest emission word of the model.
 template <int Q, int R, int G, bool kFloorB>
 struct FusedTarget {
+  // 32-bit counters and compares where they fit: fewer instructions in each row's bookkeeping.
+  using Row = typename FusedRowIndex<kFloorB>::type;
   const FusedStripe (&resident)[R > 0 ? R : 1];
   const uint4* __restrict__ transitions;
   const uint32_t* __restrict__ my_dd;
@@ -431,14 +444,18 @@ struct FusedTarget {
   const DdChainSums<(Q <= kFusedResidentStripes)>& dd_sums;
   int lane;
   const uint8_t* __restrict__ seq;
-  int64_t L;
+  Row L;
   int ncj_move, emission_max, e_move, ddbound;
 
   static constexpr int kBaseW = 12000;
   static constexpr int xN = kBaseW;  // N.LOOP = 0: xN never changes
   uint32_t M[Q], I[Q], D[Q];
-  int xB = xN + ncj_move, xJ = -32768, xC = -32768;
-  int high = xN;                 // >= every M, I, D and xB value so far
+  // xJ is xC in this filter (J and C loops 0, E->J = E->C = e_move): both are the largest
+  // xE + e_move so far, so xC serves for both.
+  int xB = xN + ncj_move, xC = -32768;
+  // Rows near the ceiling: max(xN, every earlier row's xE) + emission_max >= 32767 (see the
+  // top), i.e. xC >= ceiling_xC.
+  int ceiling_xC = xN + emission_max >= 32767 ? -(1 << 30) : 32767 - emission_max + e_move;
   bool overflowed = false;       // the group's target ended as an overflow
   uint32_t m_first = kNegWords;  // the previous row's M[Q-1] shifted one word up
   // Each row's residue is loaded (one broadcast byte) a row ahead, off the row's critical path.
@@ -452,10 +469,10 @@ struct FusedTarget {
 
   // Row i, with or without floors (kFloors); true when the warp is done.
   template <bool kFloors>
-  __device__ __forceinline__ bool row(int64_t i) {
+  __device__ __forceinline__ bool row(Row i) {
     // Group-uniform. A whole warp's target stops at its overflow, so only groups test it.
     const bool live = G == 32 || (i < L && !overflowed);
-    const uint2* e = my_emissions + x_next * (Q * 32);
+    const uint2* e = my_emissions + static_cast<uint32_t>(x_next) * (Q * 32);
     if (i + 1 < L) x_next = __ldg(seq + i + 1);
     // Streamed transitions are read again every row: an opaque copy of the pointer keeps the
     // compiler from hoisting those loads out of the row loop into registers it does not have.
@@ -466,25 +483,28 @@ struct FusedTarget {
     const uint32_t d_first = shift_up_s16<G>(D[Q - 1], kNegWord);
     m_first = fused_row<Q, R, G, kFloors, kFloorB>(M, I, D, resident, tr, md, e, splat_s16(xB),
                                                    m_first, i_first, d_first, lane);
-    // high and emission_max are the same in every thread of a group.
-    const bool near_ceiling = live && high + emission_max >= 32767;
-    bool overflow = false;
-    if (__any_sync(kFullWarp, near_ceiling)) overflow = row_wrapped<Q, G>(M, e) && near_ceiling;
     const int xE = group_max_s16<G>(words_max_s16(M));
-    overflow = overflow || (live && xE >= 32767);
-    if (__any_sync(kFullWarp, overflow)) {
-      overflowed = overflowed || overflow;
-      if (__all_sync(kFullWarp, overflowed || i + 1 >= L)) return true;
+    // Overflow: xE at the ceiling, or a lane wrapped, which only a row near it can; one vote
+    // for both in the usual row. xC (hence near_ceiling) is the same in every thread of a group.
+    const bool near_ceiling = live && xC >= ceiling_xC;
+    if (__any_sync(kFullWarp, near_ceiling || (live && xE >= 32767))) {
+      const bool wrapped = row_wrapped<Q, G>(M, e);  // every thread: it votes
+      const bool overflow = (near_ceiling && wrapped) || (live && xE >= 32767);
+      if (__any_sync(kFullWarp, overflow)) {
+        overflowed = overflowed || overflow;
+        if (__all_sync(kFullWarp, overflowed || i + 1 >= L)) return true;
+      }
     }
-    if (live && !overflow) {
-      high = high > xE ? high : xE;
+    // A group whose target overflowed in this row may update xC too: it is not live after it
+    // (nor is the warp of a lone target), and its result is INT_MAX.
+    if (live) {
       xC = xC > xE + e_move ? xC : xE + e_move;
-      xJ = xJ > xE + e_move ? xJ : xE + e_move;
-      xB = (xJ > xN ? xJ : xN) + ncj_move;
+      xB = (xC > xN ? xC : xN) + ncj_move;
     }
     // HMMER's lazy-F test (max over the row of the M->D values + ddbound > xB), decided by a
     // vote on each thread's own maximum; result neutral (spec 5.5), so a group whose test
-    // fails may run the chain with one whose test holds.
+    // fails may run the chain with one whose test holds. (Taken into the vote above, with this
+    // row's xB, the test ran 2-8% slower: results/gpu-h100-80gb-hbm3-20261128-b.)
     if (__any_sync(kFullWarp, live && word_max_s16(words_max_s16(D)) + ddbound > xB))
       dd_chain<Q, G, kFloors>(D, my_dd, dd_sums, lane);
     return false;
@@ -494,9 +514,9 @@ struct FusedTarget {
   // the first two without floors (see the top). Rows 0 and 1 keep their
   // floors (the -32768 of row 0 is still in I): then either the others without, or all with
   // (a loop each, so that neither pays for the other).
-  __device__ __forceinline__ int run(int64_t rows, bool fast) {
+  __device__ __forceinline__ int run(Row rows, bool fast) {
     start();
-    int64_t i = 0;
+    Row i = 0;
     bool done = false;
     for (; i < rows && i < 2 && !done; ++i) done = row<true>(i);
     if constexpr (!kFloorB) {
@@ -581,13 +601,15 @@ __global__ void __launch_bounds__(128, fused_min_blocks(Q, T))
       fast = !__any_sync(kFullWarp, weak);
     }
     // xB >= xN + ncj_move in every row, xN = 12000: xB + B cannot wrap where that is >= 0.
+    // Without that floor every target of the warp is shorter than about 5e7 residues (xN +
+    // ncj_move >= 0, ncj_move = log(3 / (L + 3)) in 1/500 bits): rows fit 32 bits.
+    using Narrow = FusedTarget<Q, R, G, false>;
     const int result =
         !__any_sync(kFullWarp, 12000 + ncj_move < 0)
-            ? FusedTarget<Q, R, G,
-                          false>{resident,     transitions, my_dd,     my_md, emissions + lane,
-                                 dd_sums,      lane,        seq,       L,     ncj_move,
-                                 emission_max, e_move,      ddbound}
-                  .run(rows, fast)
+            ? Narrow{resident,     transitions, my_dd,     my_md, emissions + lane,
+                     dd_sums,      lane,        seq,       static_cast<typename Narrow::Row>(L),
+                     ncj_move,     emission_max, e_move,   ddbound}
+                  .run(static_cast<typename Narrow::Row>(rows), fast)
             : FusedTarget<Q, R, G,
                           true>{resident,     transitions, my_dd,     my_md, emissions + lane,
                                 dd_sums,      lane,        seq,       L,     ncj_move,
