@@ -504,7 +504,7 @@ struct FusedTarget {
     // HMMER's lazy-F test (max over the row of the M->D values + ddbound > xB), decided by a
     // vote on each thread's own maximum; result neutral (spec 5.5), so a group whose test
     // fails may run the chain with one whose test holds. (Taken into the vote above, with this
-    // row's xB, the test ran 2-8% slower: results/gpu-h100-80gb-hbm3-20261128-b.)
+    // row's xB, the rows ran 1-12% slower: results/gpu-h100-80gb-hbm3-20261128-b.)
     if (__any_sync(kFullWarp, live && word_max_s16(words_max_s16(D)) + ddbound > xB))
       dd_chain<Q, G, kFloors>(D, my_dd, dd_sums, lane);
     return false;
