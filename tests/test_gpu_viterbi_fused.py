@@ -199,6 +199,29 @@ def test_several_targets_per_warp_at_every_stripe_boundary(targets_per_warp, M, 
 
 
 @pytest.mark.cuda
+@pytest.mark.parametrize("M", [256, 257, 320, 321])
+@pytest.mark.parametrize("runtime_compiled", [True, False])
+def test_targets_per_warp_chosen_by_model_length(M, runtime_compiled):
+    """Left to the profile, two targets a warp up to M = 256 (8 stripes, the static kernels)
+    and, with NVRTC, up to 320 (9-10 stripes, measured faster there); one past that, and past
+    256 without NVRTC. The kernel chosen gives the CPU's scores."""
+    nvrtc = _core.gpu_max_model_length > _core.gpu_static_max_model_length
+    two = M <= 256 or (M <= 320 and runtime_compiled and nvrtc)
+    assert _core.gpu_choose_viterbi_targets_per_warp(M, runtime_compiled) == (2 if two else 1)
+    rng = np.random.default_rng(M)
+    hmm = _sampled_model(M, M + 11)
+    seqs = random_proteins(rng, 41, mean_length=250)
+    seqs += [hmm.consensus.upper(), plant(rng, hmm.consensus.upper()), "", "A"]
+    residues, offsets = _digitize(seqs)
+    profile = search_profile(hmm)
+    gp = _core.GpuProfile(profile, viterbi="warp_fused", runtime_compiled=runtime_compiled)
+    assert gp.viterbi_targets_per_warp == (2 if two else 1)
+    gpu = _core.gpu_filter_scores(gp, _core.GpuTargets(residues, offsets), "viterbi", residues,
+                                  offsets)
+    _assert_equal(f"M={M}", gpu, _core.filter_scores(profile, "viterbi", residues, offsets))
+
+
+@pytest.mark.cuda
 @pytest.mark.parametrize("M", [3500, 4096])
 def test_models_longer_than_the_static_kernels(M):
     """Only NVRTC takes these (up to 64 stripes, the transitions read every row)."""

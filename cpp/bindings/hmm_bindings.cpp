@@ -291,7 +291,9 @@ void bind_gpu_hmm(py::module_& m) {
                     "given); a search sets it for models that share S (the sequence blocks "
                     "are planned once per chunk and S).");
   m.def("gpu_choose_viterbi_targets_per_warp", &gh::choose_viterbi_targets_per_warp, py::arg("M"),
-        "Targets per warp of the fused Viterbi kernel for a model of M nodes.");
+        py::arg("runtime_compiled") = true,
+        "Targets per warp of the fused Viterbi kernel for a model of M nodes (runtime_compiled: "
+        "whether its profile may use kernels compiled by NVRTC, where NVRTC works).");
   m.def("gpu_choose_sequences_per_warp", &gh::choose_sequences_per_warp, py::arg("M"),
         py::arg("msv_bits") = 16,
         "Targets per warp of the S-lane SSV/MSV kernels for a model of M nodes (1: a warp per "

@@ -56,6 +56,8 @@ constexpr int kWordNodesPerStripe = 64;
 // The fused Viterbi kernel with 2 or 4 targets per warp (32 or 16 nodes a stripe): the counts
 // of the short models it is chosen for (choose_viterbi_targets_per_warp).
 constexpr int kGroupedViterbiMaxStripes = 8;
+// With NVRTC two targets a warp are chosen up to this count (choose_viterbi_targets_per_warp).
+constexpr int kGroupedViterbiRuntimeMaxStripes = 10;
 using GroupedViterbiStripeCounts = std::integer_sequence<int, 2, 3, 4, 5, 6, 7, 8>;
 constexpr int kThreadsPerBlock = 128;
 
@@ -756,14 +758,15 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
                                 : covering_stripes(M, kWordNodesPerStripe, WordStripeCounts{});
   const bool fused = options_.viterbi == KernelOptions::Viterbi::kWarpFused;
   int& T = options_.viterbi_targets_per_warp;
-  if (T == 0) T = fused ? choose_viterbi_targets_per_warp(M) : 1;
+  const bool targets_chosen = T == 0;
+  if (T == 0) T = fused ? choose_viterbi_targets_per_warp(M, may_compile) : 1;
   if (T != 1 && T != 2 && T != 4)
     throw std::invalid_argument("viterbi_targets_per_warp must be 0, 1, 2 or 4, not " +
                                 std::to_string(T));
   if (T != 1 && !fused)
     throw std::invalid_argument("viterbi_targets_per_warp " + std::to_string(T) +
                                 " needs the fused Viterbi kernel (viterbi='warp_fused')");
-  const int viterbi_nodes = kWordNodesPerStripe / T;  // a stripe of one target's G threads
+  int viterbi_nodes = kWordNodesPerStripe / T;  // a stripe of one target's G threads
   auto too_long_for_groups = [&](int longest, const char* how) {
     return std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
                                  ") is longer than the fused Viterbi kernels with " +
@@ -788,6 +791,13 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
       msv_stripes_ = runtime_msv;
       viterbi_stripes_ = exact_viterbi;
     }
+  }
+  if (targets_chosen && T != 1 && viterbi_stripes_ == 0) {
+    // Two targets a warp past the static counts, and NVRTC did not build them: one target a
+    // warp from the static set.
+    T = 1;
+    viterbi_nodes = kWordNodesPerStripe;
+    viterbi_stripes_ = covering_stripes(M, viterbi_nodes, WordStripeCounts{});
   }
   options_.runtime_compiled = tables_->runtime != nullptr;
   if (T != 1 && viterbi_stripes_ == 0)
@@ -921,9 +931,16 @@ int max_model_length(bool runtime_compiled) {
 // of mean length 350, GCUPS one / two / four per warp: M = 50 215 / 358 / 349, 100 421 / 607 /
 // 572, 150 555 / 848 / 727, 200 638 / 861 / 582, 256 817 / 841 / 720, 300 871 / 839 / 719,
 // 520 826 / 987 / 815, 800 1009 / 981 / 606 (results/gpu-h100-80gb-hbm3-20261125/
-// viterbi-targets-per-warp.log). Four never ran fastest.
-int choose_viterbi_targets_per_warp(int M) {
-  return M <= kGroupedViterbiMaxStripes * (kWordNodesPerStripe / 2) ? 2 : 1;
+// viterbi-targets-per-warp.log). Four never ran fastest. After d06cc3c's rows, two also up to
+// M = 320 (9 and 10 stripes, compiled at run time), GCUPS one / two per warp: M = 257 1234 /
+// 1395, 280 1348 / 1521, 300 1442 / 1550, 320 1538 / 1647, Pkinase (260) 1462 / 1511; at 352
+// (11 stripes) 1429 / 1344 (results/gpu-h100-80gb-hbm3-20261128-b/
+// viterbi-targets-per-warp-257-352.log).
+int choose_viterbi_targets_per_warp(int M, bool runtime_compiled) {
+  constexpr int nodes = kWordNodesPerStripe / 2;  // a stripe of one target's 16 threads
+  if (M <= kGroupedViterbiMaxStripes * nodes) return 2;
+  const bool compiled = runtime_compiled && runtime_compilation_works();
+  return compiled && M <= kGroupedViterbiRuntimeMaxStripes * nodes ? 2 : 1;
 }
 
 int choose_sequences_per_warp(int M, int msv_bits) {

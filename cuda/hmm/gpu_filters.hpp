@@ -118,8 +118,9 @@ class DeviceProfile {
   std::unique_ptr<Tables> tables_;
 };
 
-// Fused Viterbi targets per warp for a model of M nodes (gpu_filters.cu: measured).
-int choose_viterbi_targets_per_warp(int M);
+// Fused Viterbi targets per warp for a model of M nodes (gpu_filters.cu: measured);
+// runtime_compiled: whether the profile may use kernels compiled by NVRTC (where it works).
+int choose_viterbi_targets_per_warp(int M, bool runtime_compiled = true);
 
 // SSV/MSV lane width used when none is asked for, by compute capability (bench_hmm_filters.py).
 int default_msv_bits();
