@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import shlex
 import statistics
 import sys
 import time
@@ -32,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from provenance import machine_info, source_info, write_record  # noqa: E402
+from provenance import record_header, source_info, write_record  # noqa: E402
 
 AMINO = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
 ROBINSON = np.array(
@@ -123,10 +122,7 @@ def main(argv: list[str] | None = None) -> int:
                           f" {count['extensions']:>9} {count['overflowed_subjects']:>5}"
                           f" {str(equal):>5}", flush=True)  # fmt: skip
     record = {
-        "benchmark": "blast_gpu_stages",
-        "started": started.isoformat(timespec="seconds"),
-        "command": shlex.join([sys.executable, *sys.argv]),
-        "machine": machine_info(),
+        **record_header("blast_gpu_stages", started),
         "devices": gpuseq.cuda_devices(),
         "software": {"gpuseq": gpuseq.__version__, "git": source_info()},
         "database": {"subjects": len(lengths), "residues": int(offsets[-1])},

@@ -54,7 +54,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from provenance import REPO, machine_info, source_info, wall_times, write_record  # noqa: E402
+from provenance import REPO, record_header, source_info, wall_times, write_record  # noqa: E402
 
 AMINO = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
 ROBINSON = np.array(
@@ -265,10 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     import gpuseq
 
     record = {
-        "benchmark": "blastp",
-        "started": started.isoformat(timespec="seconds"),
-        "command": shlex.join([sys.executable, *sys.argv]),
-        "machine": machine_info(),
+        **record_header("blastp", started),
         "software": {
             "gpuseq": gpuseq.__version__,
             "git": source_info(),

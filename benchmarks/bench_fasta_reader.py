@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import shlex
 import statistics
 import sys
 import tempfile
@@ -34,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from provenance import machine_info, source_info, write_record  # noqa: E402
+from provenance import record_header, source_info, write_record  # noqa: E402
 
 AMINO = np.frombuffer(b"ACDEFGHIKLMNPQRSTVWY", dtype=np.uint8)
 
@@ -143,10 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pyhmmer / gpuseq read_fasta (fastest): {peer / best:.1f}x")
 
     record = {
-        "benchmark": "fasta_reader",
-        "started": started.isoformat(timespec="seconds"),
-        "command": shlex.join([sys.executable, *sys.argv]),
-        "machine": machine_info(),
+        **record_header("fasta_reader", started),
         "software": {"gpuseq": gpuseq.__version__, "git": source_info(),
                      "gpuseq_path": os.path.dirname(gpuseq.__file__)},
         "file": {"path": str(args.fasta) if args.fasta else "generated", "bytes": size,

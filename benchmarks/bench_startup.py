@@ -18,13 +18,12 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import shlex
 import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from provenance import REPO, machine_info, source_info, wall_times, write_record  # noqa: E402
+from provenance import REPO, record_header, source_info, wall_times, write_record  # noqa: E402
 
 EXAMPLES = REPO / "examples"
 # `python -m gpuseq.cli` is what the `gpuseq` console script runs (gpuseq.cli:main), without
@@ -64,10 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     import gpuseq
 
     record = {
-        "benchmark": "startup",
-        "started": started.isoformat(timespec="seconds"),
-        "command": shlex.join([sys.executable, *sys.argv]),
-        "machine": machine_info(),
+        **record_header("startup", started),
         "software": {"gpuseq": gpuseq.__version__, "git": source_info(),
                      "gpuseq_path": os.path.dirname(gpuseq.__file__)},
         "repeat": args.repeat,

@@ -137,6 +137,16 @@ def machine_info() -> dict:
     return info
 
 
+def record_header(name: str, started) -> dict:
+    """The fields every benchmark's JSON record starts with: its name, start time, command
+    line and host."""
+    import shlex
+    import sys
+
+    return {"benchmark": name, "started": started.isoformat(timespec="seconds"),
+            "command": shlex.join([sys.executable, *sys.argv]), "machine": machine_info()}
+
+
 def wall_times(argv: list, repeat: int, *, env: dict | None = None,
                warm_up: bool = False) -> list[float]:
     """Wall seconds of `repeat` runs of a command as its own process (stdout discarded),
