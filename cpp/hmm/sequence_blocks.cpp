@@ -20,27 +20,8 @@ struct LengthOrder {
 };
 
 LengthOrder longest_first(const std::vector<int64_t>& lengths) {
-  LengthOrder order;
-  order.position.resize(lengths.size());
-  order.length.resize(lengths.size());
-  int64_t longest = 0;
-  for (int64_t L : lengths) longest = std::max(longest, L);
-  if (longest > (int64_t{1} << 20) || longest > 8 * static_cast<int64_t>(lengths.size()) + 4096) {
-    std::iota(order.position.begin(), order.position.end(), 0);
-    std::stable_sort(order.position.begin(), order.position.end(),
-                     [&](int32_t a, int32_t b) { return lengths[a] > lengths[b]; });
-    for (size_t k = 0; k < lengths.size(); ++k) order.length[k] = lengths[order.position[k]];
-    return order;
-  }
-  // Counting sort: places [start[d], start[d + 1]) hold length longest - d.
-  std::vector<int64_t> start(static_cast<size_t>(longest) + 2, 0);
-  for (int64_t L : lengths) ++start[static_cast<size_t>(longest - L) + 1];
-  for (size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
-  for (size_t d = 0; d + 1 < start.size(); ++d)
-    std::fill(order.length.begin() + start[d], order.length.begin() + start[d + 1],
-              longest - static_cast<int64_t>(d));
-  for (size_t p = 0; p < lengths.size(); ++p)
-    order.position[start[static_cast<size_t>(longest - lengths[p])]++] = static_cast<int32_t>(p);
+  LengthOrder order{longest_first_order(lengths), std::vector<int64_t>(lengths.size())};
+  for (size_t k = 0; k < lengths.size(); ++k) order.length[k] = lengths[order.position[k]];
   return order;
 }
 
@@ -82,6 +63,25 @@ class ColumnsByHeight {
 };
 
 }  // namespace
+
+std::vector<int32_t> longest_first_order(const std::vector<int64_t>& lengths) {
+  std::vector<int32_t> position(lengths.size());
+  int64_t longest = 0;
+  for (int64_t L : lengths) longest = std::max(longest, L);
+  if (longest > (int64_t{1} << 20) || longest > 8 * static_cast<int64_t>(lengths.size()) + 4096) {
+    std::iota(position.begin(), position.end(), 0);
+    std::stable_sort(position.begin(), position.end(),
+                     [&](int32_t a, int32_t b) { return lengths[a] > lengths[b]; });
+    return position;
+  }
+  // Counting sort: places [start[d], start[d + 1]) hold length longest - d.
+  std::vector<int64_t> start(static_cast<size_t>(longest) + 2, 0);
+  for (int64_t L : lengths) ++start[static_cast<size_t>(longest - L) + 1];
+  for (size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
+  for (size_t p = 0; p < lengths.size(); ++p)
+    position[start[static_cast<size_t>(longest - lengths[p])]++] = static_cast<int32_t>(p);
+  return position;
+}
 
 SequenceBlockPlan plan_sequence_blocks(const std::vector<int64_t>& lengths, int sequences_per_warp,
                                        int max_warps) {

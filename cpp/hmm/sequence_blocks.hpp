@@ -55,6 +55,12 @@ struct SequenceBlockPlan {
   int64_t bytes() const { return warp_offset.empty() ? 0 : warp_offset.back(); }
 };
 
+// Positions 0..n-1 by decreasing lengths[p], equal lengths in position order: a counting sort
+// where the lengths are protein-sized (1.4 M targets in milliseconds, where a comparison sort
+// takes a fifth of a second), a stable comparison sort otherwise. The blocks below and the GPU
+// kernels' longest-first launch order both take it.
+std::vector<int32_t> longest_first_order(const std::vector<int64_t>& lengths);
+
 // Plans the blocks of targets with these lengths (positions 0..n-1) for S = sequences_per_warp
 // (a power of two, 1 to 128) on at most max_warps warps (the resident warps of the device).
 SequenceBlockPlan plan_sequence_blocks(const std::vector<int64_t>& lengths, int sequences_per_warp,

@@ -1004,14 +1004,13 @@ struct DeviceSink {
 // Warps and blocks take targets at a fixed stride, so a launch lasts as long as its most loaded
 // one: longest first evens them out (H100, fused Viterbi at M 149 on log-normal lengths: 0.34
 // TCUPS in database order, 0.45 longest first, 0.48 with every length equal).
+// (A counting sort: a comparison sort of a 1.4 M-target chunk took 0.2 s on the H100 host,
+// which every model's first SSV waited for.)
 std::vector<int32_t> longest_first(const DeviceTargets& dt, const std::vector<int32_t>& ids) {
   const std::vector<int64_t>& offsets = dt.buffers().host_offsets;
-  auto length = [&](int32_t id) { return offsets[id + 1] - offsets[id]; };
-  std::vector<int32_t> order(ids.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int32_t a, int32_t b) { return length(ids[a]) > length(ids[b]); });
-  return order;
+  std::vector<int64_t> lengths(ids.size());
+  for (size_t j = 0; j < ids.size(); ++j) lengths[j] = offsets[ids[j] + 1] - offsets[ids[j]];
+  return cpu::longest_first_order(lengths);
 }
 
 // values[order[j]] for every slot j.
