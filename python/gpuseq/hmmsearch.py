@@ -522,7 +522,8 @@ class _Filters:
 
     def run(self, chunk, targets, threads: int, batches):
         """Results for the models of `batches` (lists of model indices, each taken when the
-        one before is under way); on the GPU, GPU_CASCADES_IN_FLIGHT models at once."""
+        one before is under way); on the GPU, the first alone, then GPU_CASCADES_IN_FLIGHT
+        models at once."""
         uploaded = [targets]  # None once the GPU ran out of memory for this chunk
 
         def one(q: int) -> dict:
@@ -549,11 +550,14 @@ class _Filters:
             for q in ordered():
                 yield q, one(q)
             return
+        # The first model (the longest) runs alone: its survivors, the downstream's largest
+        # share, reach it while the others are filtered. Run beside them, it finished with them
+        # (H100, six models over 490 M residues: the command 1.52 -> 1.34 s; 100 models the same).
         with ThreadPoolExecutor(max_workers=in_flight) as pool:
-            pending = []
-            for q in ordered():
+            pending: list = []
+            for i, q in enumerate(ordered()):
                 pending.append((q, pool.submit(one, q)))
-                if len(pending) == in_flight:
+                if i == 0 or len(pending) == in_flight:
                     q0, future = pending.pop(0)
                     yield q0, future.result()
             for q0, future in pending:
