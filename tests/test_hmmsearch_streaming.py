@@ -274,3 +274,45 @@ def test_cli_writes_each_query_as_it_becomes_final_equal_to_hmmsearch(
                  if line.startswith("#=GF ID")]
     assert stockholm == [line.split()[-1] for line in read("ref", "sto").splitlines()
                          if line.startswith("#=GF ID")] == list(THREE)
+
+
+def test_the_first_model_of_a_gpu_search_runs_alone(monkeypatch):
+    """On the GPU the search's first model (the longest) runs alone, then the others several
+    at once: HMMER's downstream, idle until then, starts on its survivors while the others are
+    filtered. Later chunks keep them all in flight. (The cascade is a stand-in here: the
+    scheduling alone is checked; the GPU tests check the results.)"""
+    import importlib
+    import threading
+    import time
+    from types import SimpleNamespace
+
+    hs = importlib.import_module("gpuseq.hmmsearch")  # the module (gpuseq.hmmsearch: the function)
+    lock = threading.Lock()
+    running: list[int] = []
+    started: list[tuple[int, tuple[int, ...]]] = []  # (model, models running as it started)
+
+    def cascade(self, q, residues, offsets, targets, threads):
+        with lock:
+            started.append((q, tuple(running)))
+            running.append(q)
+        time.sleep(0.05)
+        with lock:
+            running.remove(q)
+        return {"model": q}
+
+    monkeypatch.setattr(hs._Filters, "_cascade", cascade)
+    filters = hs._Filters("cuda", 0.02, 1e-3, True)
+    filters.profiles = [SimpleNamespace(M=M) for M in (100, 300, 200)]
+    filters.gpu = [SimpleNamespace(sequences_per_warp=1) for _ in range(3)]
+    chunk = SimpleNamespace(residues=None, offsets=None, device_copies=None)
+    targets = object()  # an uploaded chunk
+
+    order = [q for q, r in filters.run(chunk, targets, 1, [range(3)], first_alone=True)]
+    assert order == [1, 2, 0]  # longest first
+    assert started[0] == (1, ())
+    assert all(1 not in running_then for q, running_then in started[1:])
+
+    started.clear()
+    order = [q for q, r in filters.run(chunk, targets, 1, [range(3)], first_alone=False)]
+    assert order == [1, 2, 0]
+    assert sorted(q for q, _ in started) == [0, 1, 2]

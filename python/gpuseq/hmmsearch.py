@@ -230,8 +230,8 @@ def hmmsearch(
             last_chunk = total is not None and nres >= total
             # The first chunk takes the models as they are read; the others, all of them.
             batches = first_chunk_batches() if first_chunk else [range(len(counts))]
-            first_chunk = False
-            for q, r in filters.run(chunk, targets, threads, batches):
+            first_alone, first_chunk = first_chunk, False
+            for q, r in filters.run(chunk, targets, threads, batches, first_alone):
                 for key in counts[q]:
                     counts[q][key] += r[key]
                 if "survivors" in r:  # the GPU's (after its Forward bound, if it ran)
@@ -520,10 +520,10 @@ class _Filters:
             first = self._split(q, residues, offsets[: half + 1], threads)
             return _concatenate_cascades(first, self._split(q, residues, offsets[half:], threads))
 
-    def run(self, chunk, targets, threads: int, batches):
+    def run(self, chunk, targets, threads: int, batches, first_alone: bool = False):
         """Results for the models of `batches` (lists of model indices, each taken when the
-        one before is under way); on the GPU, the first alone, then GPU_CASCADES_IN_FLIGHT
-        models at once."""
+        one before is under way); on the GPU, GPU_CASCADES_IN_FLIGHT models at once, after
+        the first alone with `first_alone` (see below)."""
         uploaded = [targets]  # None once the GPU ran out of memory for this chunk
 
         def one(q: int) -> dict:
@@ -550,14 +550,16 @@ class _Filters:
             for q in ordered():
                 yield q, one(q)
             return
-        # The first model (the longest) runs alone: its survivors, the downstream's largest
-        # share, reach it while the others are filtered. Run beside them, it finished with them
-        # (H100, six models over 490 M residues: the command 1.52 -> 1.34 s; 100 models the same).
+        # The search's first chunk: its first model (the longest) runs alone, so that its
+        # survivors, the downstream's largest share, reach the idle downstream while the others
+        # are filtered. Run beside them, it finished with them (H100, six models over 490 M
+        # residues: the command 1.52 -> 1.34 s; 100 models the same). On later chunks the
+        # downstream has the chunk before's survivors.
         with ThreadPoolExecutor(max_workers=in_flight) as pool:
             pending: list = []
             for i, q in enumerate(ordered()):
                 pending.append((q, pool.submit(one, q)))
-                if i == 0 or len(pending) == in_flight:
+                if (first_alone and i == 0) or len(pending) == in_flight:
                     q0, future = pending.pop(0)
                     yield q0, future.result()
             for q0, future in pending:
