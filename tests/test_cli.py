@@ -116,6 +116,36 @@ def test_info_reports_the_build():
     assert {"version", "built_with_cuda", "cuda_devices", "cpu_kernels"} <= set(info)
 
 
+def test_cuda_host_wait_is_checked(monkeypatch):
+    """GPUSEQ_CUDA_WAIT (how host threads wait for the GPU) must name a mode: a wrong one is an
+    error before anything runs (the command's exit 1 and message); the C++ side checks too."""
+    import os
+    import re
+
+    from gpuseq import _core
+    from gpuseq.backend import cuda_host_wait
+
+    monkeypatch.setenv("GPUSEQ_CUDA_WAIT", "block")
+    assert cuda_host_wait() == "block"
+    monkeypatch.setenv("GPUSEQ_CUDA_WAIT", "sleepy")
+    message = "GPUSEQ_CUDA_WAIT must be one of auto, spin, yield, block, not 'sleepy'"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        cuda_host_wait()
+    assert _core.cuda_initialize("sleepy") == (
+        "unknown host wait 'sleepy' (auto, spin, yield or block)"
+        if _core.built_with_cuda else "gpuseq was built without CUDA"
+    )
+    out = subprocess.run(
+        [sys.executable, "-m", "gpuseq.cli", "hmmsearch", "--backend", "auto",
+         TUTORIAL / "globins4.hmm", TUTORIAL / "globins45.fa"],
+        capture_output=True, text=True, env=dict(os.environ, GPUSEQ_CUDA_WAIT="sleepy"),
+    )
+    if _core.built_with_cuda:  # the context starts only where CUDA code was built
+        assert out.returncode == 1 and f"Error: {message}" in out.stderr
+    else:
+        assert out.returncode == 0
+
+
 def test_console_script_is_installed():
     if not Path(gpuseq.__file__).resolve().is_relative_to(Path(sys.prefix).resolve()):
         pytest.skip("gpuseq is imported from outside this environment (PYTHONPATH, --target)")

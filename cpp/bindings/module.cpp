@@ -80,14 +80,16 @@ PYBIND11_MODULE(_core, m) {
   // reader) go on meanwhile.
   m.def("cuda_runtime_status", &cuda::runtime_status, py::call_guard<py::gil_scoped_release>(),
         "Why no CUDA device is usable ('' when one is).");
-  m.def("cuda_initialize", &cuda::initialize_context, py::call_guard<py::gil_scoped_release>(),
+  m.def("cuda_initialize", &cuda::initialize_context, py::arg("host_wait") = "auto",
+        py::call_guard<py::gil_scoped_release>(),
         "Create the CUDA context now (run on a thread during start-up): '' or the reason it "
-        "failed.");
+        "failed. host_wait: how host threads wait for the GPU (auto, spin, yield or block).");
 #else
   m.attr("built_with_cuda") = false;
   m.def("cuda_devices", [] { return std::vector<py::dict>{}; });
   m.def("cuda_runtime_status", [] { return std::string("gpuseq was built without CUDA"); });
-  m.def("cuda_initialize", [] { return std::string("gpuseq was built without CUDA"); });
+  m.def("cuda_initialize", [](const std::string&) { return std::string("gpuseq was built without CUDA"); },
+        py::arg("host_wait") = "auto");
 #endif
 
   m.def("set_flush_denormals", &set_flush_denormals, py::arg("on"),

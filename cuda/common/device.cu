@@ -160,7 +160,20 @@ void keep_stream_pool_memory() {
   });
 }
 
-std::string initialize_context() {
+std::string initialize_context(const std::string& host_wait) {
+  unsigned flags = cudaDeviceScheduleAuto;
+  if (host_wait == "spin") {
+    flags = cudaDeviceScheduleSpin;
+  } else if (host_wait == "yield") {
+    flags = cudaDeviceScheduleYield;
+  } else if (host_wait == "block") {
+    flags = cudaDeviceScheduleBlockingSync;
+  } else if (host_wait != "auto") {
+    return "unknown host wait '" + host_wait + "' (auto, spin, yield or block)";
+  }
+  // Refused once the context exists (a second caller): it keeps the first caller's flags.
+  if (flags != cudaDeviceScheduleAuto && cudaSetDeviceFlags(flags) != cudaSuccess)
+    cudaGetLastError();
   const cudaError_t err = cudaFree(nullptr);
   if (err == cudaSuccess) return "";
   cudaGetLastError();

@@ -25,7 +25,10 @@ std::string runtime_status();
 
 // Creates the current device's context now (the first CUDA call of a process otherwise pays
 // for it, ~0.1-0.3 s): '' when done, else the runtime's reason. Callers run it on a thread
-// while they do other start-up work.
-std::string initialize_context();
+// while they do other start-up work. host_wait: how host threads wait for the GPU
+// (cudaStreamSynchronize, cudaMemcpy), set before the context exists: "auto" (the runtime's
+// choice: spin while there are fewer contexts than cores), "spin", "yield" or "block" (sleep
+// until the GPU signals).
+std::string initialize_context(const std::string& host_wait = "auto");
 
 }  // namespace gpuseq::cuda

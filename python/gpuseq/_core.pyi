@@ -27,9 +27,9 @@ def cuda_devices() -> list[dict[str, Any]]:
 def cuda_runtime_status() -> str:
     """Why no CUDA device is usable ('' when one is)."""
 
-def cuda_initialize() -> str:
+def cuda_initialize(host_wait: str = "auto") -> str:
     """Create the CUDA context now (run on a thread during start-up): '' or the reason it
-    failed."""
+    failed. host_wait: how host threads wait for the GPU (auto, spin, yield or block)."""
 
 def set_flush_denormals(on: bool) -> None:
     """Flush-to-zero and denormals-are-zero for the calling thread (as hmmsearch runs)."""

@@ -6,6 +6,8 @@ GPU is visible, and the algorithm's GPU kernels exist (``GPU_ALGORITHMS``).
 
 from __future__ import annotations
 
+import os
+import threading
 import warnings
 
 from . import _core
@@ -21,6 +23,33 @@ _warned: set[str] = set()
 
 class BackendFallbackWarning(UserWarning):
     """``backend="auto"`` fell back to the CPU although a GPU path might have been expected."""
+
+
+#: How host threads wait for the GPU (the CUDA context's scheduling flag): "auto" (the
+#: runtime spins while there are fewer contexts than cores), "spin", "yield" or "block" (sleep
+#: until the GPU signals). The environment variable GPUSEQ_CUDA_WAIT overrides it. "block"
+#: against "auto", hmmsearch's packed-database command on two H100 hosts: 0.94x and 1.01x the
+#: time with 100 models, 0.95x and 1.04x with six, so "auto" stays
+#: (benchmarks/results/gpu-h100-80gb-hbm3-20261128-d/).
+CUDA_HOST_WAITS = ("auto", "spin", "yield", "block")
+CUDA_HOST_WAIT = "auto"
+
+
+def cuda_host_wait() -> str:
+    """GPUSEQ_CUDA_WAIT, else CUDA_HOST_WAIT; ValueError for an unknown value."""
+    wait = os.environ.get("GPUSEQ_CUDA_WAIT", CUDA_HOST_WAIT)
+    if wait not in CUDA_HOST_WAITS:
+        raise ValueError(
+            f"GPUSEQ_CUDA_WAIT must be one of {', '.join(CUDA_HOST_WAITS)}, not {wait!r}"
+        )
+    return wait
+
+
+def start_cuda(name: str, daemon: bool = True) -> None:
+    """Make the CUDA context on a thread of its own, from now (0.1-0.3 s), with the host
+    wait of cuda_host_wait(); callers go on with their start-up meanwhile."""
+    threading.Thread(target=_core.cuda_initialize, args=(cuda_host_wait(),), name=name,
+                     daemon=daemon).start()
 
 
 def cuda_devices() -> list[dict]:

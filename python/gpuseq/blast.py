@@ -339,9 +339,9 @@ def _stage(backend: str, gpu_options: dict | None) -> tuple[str, dict]:
     stage_options): the GPU's with gpu_options, or the CPU's. For the GPU's, the CUDA context
     is made on a thread meanwhile (0.1-0.3 s), while the inputs are read."""
     if _use_gpu(backend):
-        import threading
+        from .backend import start_cuda
 
-        threading.Thread(target=_core.cuda_initialize, name="gpuseq-cuda-init", daemon=True).start()
+        start_cuda("gpuseq-cuda-init")
         return "cuda", dict(gpu_options or {})
     return "cpu", {}
 

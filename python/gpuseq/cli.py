@@ -385,12 +385,11 @@ def _start_cuda(args) -> None:
     second waits for the first). Not a daemon: the process waits for it before it exits."""
     if getattr(args, "backend", "cpu") == "cpu":
         return
-    from . import _core  # does not import NumPy
+    from . import _core  # does not import NumPy; neither does backend
+    from .backend import start_cuda
 
     if _core.built_with_cuda:
-        import threading
-
-        threading.Thread(target=_core.cuda_initialize, name="gpuseq-cuda-start").start()
+        start_cuda("gpuseq-cuda-start", daemon=False)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -419,8 +418,8 @@ def main(argv: list[str] | None = None) -> int:
     _segment_parser(sub)
     sub.add_parser("info", help="show the build and the GPUs gpuseq can use")
     args = parser.parse_args(argv)
-    _start_cuda(args)
     try:
+        _start_cuda(args)
         if args.command == "hmmsearch":
             return _run_hmmsearch(args, argv)
         if args.command == "makedb":

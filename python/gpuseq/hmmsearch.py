@@ -31,7 +31,7 @@ import numpy as np
 
 from . import _core
 from ._pyhmmer_state import set_pipeline_state
-from .backend import resolve_backend
+from .backend import resolve_backend, start_cuda
 from .errors import HmmFormatError, SequenceTooLongError
 from .hmm import HmmSource, iter_hmms, search_profile
 from .hmmsearch_options import HmmsearchOptions
@@ -168,7 +168,7 @@ def hmmsearch(
         # The CUDA context is made, and the targets are opened and uploaded on a thread (the
         # first chunk while the models are read and compiled, each next one while the one
         # before is filtered; unused if every model is longer than the GPU kernels take).
-        threading.Thread(target=_core.cuda_initialize, name="gpuseq-cuda-init", daemon=True).start()
+        start_cuda("gpuseq-cuda-init")
         try:
             label, total, chunks = open_targets()
             uploaded = ReadAhead((chunk, _upload(chunk)) for chunk in chunks)
