@@ -171,7 +171,8 @@ std::string initialize_context(const std::string& host_wait) {
   } else if (host_wait != "auto") {
     return "unknown host wait '" + host_wait + "' (auto, spin, yield or block)";
   }
-  // Refused once the context exists (a second caller): it keeps the first caller's flags.
+  // Made with these flags, or given them if it exists (the runtime overwrites the flags);
+  // an error leaves the runtime's own choice.
   if (flags != cudaDeviceScheduleAuto && cudaSetDeviceFlags(flags) != cudaSuccess)
     cudaGetLastError();
   const cudaError_t err = cudaFree(nullptr);
