@@ -5,19 +5,20 @@ the per-sequence hit list, the per-domain tables and alignments, and the
 pipeline statistics summary) so that everything from ``Query:`` down to the
 ``Domain search space`` line is byte-identical to ``hmmsearch`` for the same hits.
 
-Three values that hmmsearch prints are not exposed as attributes by pyhmmer 0.12.3:
+The numbers of the hit list and the domain tables are the tokens of pyhmmer's own
+``TopHits.write(format="targets")`` and ``TopHits.write(format="domains")`` rows (HMMER's
+tabular writers), right-aligned to the report's widths. Those writers print the same values
+with the same conversions (``%9.2g`` E-values, ``%6.1f`` scores, ``%5.1f`` biases and ``exp``,
+``%4.2f`` ``acc``, ``%d`` coordinates and counts), so no rounding is redone, and two of them
+are not exposed as attributes by pyhmmer 0.12.3 at all: ``exp`` (``P7_HIT.nexpected``) and
+``acc`` (a domain's mean posterior accuracy, ``oasc / (1 + |jenv - ienv|)``). Reading the
+tokens is also cheaper than reading the attributes (a 100-model report's time is spent here).
 
-* ``exp`` (expected number of domains, ``P7_HIT.nexpected``) and
-* ``acc`` (mean posterior accuracy of a domain, ``oasc / (1 + |jenv - ienv|)``)
-  are read back from pyhmmer's own ``TopHits.write(format="targets")`` and
-  ``TopHits.write(format="domains")`` rows (HMMER's tabular writers). Those
-  columns use the same ``%5.1f`` / ``%4.2f`` conversions as the main report,
-  so the tokens are copied verbatim and no rounding is redone.
-* The ``CS`` / ``RF`` annotation lines of an alignment are rebuilt from the
-  query model's ``consensus_structure`` / ``reference`` strings: HMMER fills
-  them with the model's annotation at match/delete columns and ``.`` at insert
-  columns, and insert columns are exactly the ``.`` characters of the model
-  line. HMMER 3.3.2 / 3.4 never print the ``MM`` line (its creation is disabled).
+The ``CS`` / ``RF`` annotation lines of an alignment are rebuilt from the
+query model's ``consensus_structure`` / ``reference`` strings: HMMER fills
+them with the model's annotation at match/delete columns and ``.`` at insert
+columns, and insert columns are exactly the ``.`` characters of the model
+line. HMMER 3.3.2 / 3.4 never print the ``MM`` line (its creation is disabled).
 
 Pipeline counters and filter thresholds come from pyhmmer's TopHits state, read through
 :mod:`gpuseq._pyhmmer_state`.
@@ -51,10 +52,12 @@ _ZSETBY_OPTION = 1
 
 
 def _blen(s: str) -> int:
-    return len(s.encode("utf-8", "surrogateescape"))
+    return len(s) if s.isascii() else len(s.encode("utf-8", "surrogateescape"))
 
 
 def _btrunc(s: str, n: int) -> str:
+    if s.isascii():
+        return s[:n]
     b = s.encode("utf-8", "surrogateescape")
     if len(b) <= n:
         return s
@@ -249,37 +252,42 @@ def tabular_lines(hits: Any, fmt: str) -> list[str]:
     return [line for line in text.splitlines() if line and not line.startswith("#")]
 
 
-def _expected_domains(hits: Any, reported: list[Any]) -> list[str]:
-    """``exp`` column (``%5.1f`` of P7_HIT.nexpected) per reported hit, from tblout column 11."""
-    rows = tabular_rows(hits, "targets")
+def _target_rows(hits: Any, reported: list[Any]) -> list[list[str]]:
+    """Per reported hit, its tblout row (HMMER's p7_tophits_TabularTargets) in 19 tokens:
+    the hit list's numbers are these tokens, which HMMER printed with the conversions of the
+    report (``%9.2g`` E-values, ``%6.1f`` scores, ``%5.1f`` biases and exp, ``%d`` counts)."""
+    rows = [line.split(maxsplit=18) for line in tabular_lines(hits, "targets")]
     if len(rows) != len(reported):
         raise RuntimeError(
-            f"tblout gave {len(rows)} rows for {len(reported)} reported hits; cannot align 'exp'"
+            f"tblout gave {len(rows)} rows for {len(reported)} reported hits; cannot align them"
         )
-    out = []
     for row, hit in zip(rows, reported, strict=True):
-        if row[0] != _text(hit.name):
-            raise RuntimeError(f"tblout row {row[0]!r} does not match hit {_text(hit.name)!r}")
-        out.append(row[10])
-    return out
+        if row[0] != hit.name:
+            raise RuntimeError(f"tblout row {row[0]!r} does not match hit {hit.name!r}")
+    return rows
 
 
-def _domain_accuracies(hits: Any, reported: list[Any]) -> dict[tuple[int, int], str]:
-    """``acc`` (``%4.2f``) per (reported hit index, domain index), from domtblout column 22."""
-    rows = iter(tabular_rows(hits, "domains"))
-    out: dict[tuple[int, int], str] = {}
-    for h, hit in enumerate(reported):
-        for d, dom in hit.shown_domains():
-            row = next(rows, None)
+def _domain_rows(hits: Any, reported: list[Any]) -> list[list[list[str]]]:
+    """Per reported hit, the domtblout rows (p7_tophits_TabularDomains, 23 tokens) of its
+    reported domains, in the order of ``shown_domains``: the domain tables' numbers and
+    ``acc`` (``%4.2f`` of a value pyhmmer does not expose)."""
+    rows = iter(tabular_lines(hits, "domains"))
+    out: list[list[list[str]]] = []
+    for hit in reported:
+        mine = []
+        for _d, dom in hit.shown_domains():
+            line = next(rows, None)
+            row = line.split(maxsplit=22) if line is not None else None
             # Cross-check name and envelope so a mismatch can never go unnoticed.
             if (
                 row is None
-                or row[0] != _text(hit.name)
+                or row[0] != hit.name
                 or int(row[19]) != dom.env_from
                 or int(row[20]) != dom.env_to
             ):
                 raise RuntimeError("domtblout rows do not line up with reported domains")
-            out[(h, d)] = row[21]
+            mine.append(row)
+        out.append(mine)
     if next(rows, None) is not None:
         raise RuntimeError("domtblout has more rows than reported domains")
     return out
@@ -292,8 +300,20 @@ def _shown_name(name: str, acc: str | None, use_acc: bool) -> str:
     return acc if (use_acc and acc) else name
 
 
+_TARGETS_HEAD = "  %9s %6s %5s  %9s %6s %5s  %5s %2s  %s %s\n"
+_DOMAINS_HEAD = (
+    " %3s   %6s %5s %9s %9s %7s %7s %2s %7s %7s %2s %7s %7s %2s %4s\n"
+    % ("#", "score", "bias", "c-Evalue", "i-Evalue", "hmmfrom", "hmm to", "  ", "alifrom",
+       "ali to", "  ", "envfrom", "env to", "  ", "acc")
+    + " %3s   %6s %5s %9s %9s %7s %7s %2s %7s %7s %2s %7s %7s %2s %4s\n"
+    % ("---", "------", "-----", "---------", "---------", "-------", "-------", "  ",
+       "-------", "-------", "  ", "-------", "-------", "  ", "----")
+)
+
+
 def _write_targets(
-    fh: TextIO, all_hits: list[Any], reported: list[Any], exps: list[str], textw: int, acc: bool
+    fh: TextIO, all_hits: list[Any], reported: list[Any], rows: list[list[str]], textw: int,
+    acc: bool,
 ) -> None:
     w = fh.write
     # Width is taken over every hit the pipeline kept, reported or not, as HMMER does.
@@ -304,66 +324,28 @@ def _write_targets(
 
     w("Scores for complete sequences (score includes all domains):\n")
     w("  %22s  %22s  %8s\n" % (" --- full sequence ---", " --- best 1 domain ---", "-#dom-"))
-    w(
-        "  %9s %6s %5s  %9s %6s %5s  %5s %2s  %s %s\n"
-        % (
-            "E-value",
-            " score",
-            " bias",
-            "E-value",
-            " score",
-            " bias",
-            "  exp",
-            "N",
-            _ljust("Sequence", namew),
-            "Description",
-        )
-    )
-    w(
-        "  %9s %6s %5s  %9s %6s %5s  %5s %2s  %s %s\n"
-        % (
-            "-------",
-            "------",
-            "-----",
-            "-------",
-            "------",
-            "-----",
-            " ----",
-            "--",
-            _ljust("--------", namew),
-            "-----------",
-        )
-    )
+    w(_TARGETS_HEAD % ("E-value", " score", " bias", "E-value", " score", " bias", "  exp", "N",
+                       _ljust("Sequence", namew), "Description"))
+    w(_TARGETS_HEAD % ("-------", "------", "-----", "-------", "------", "-----", " ----", "--",
+                       _ljust("--------", namew), "-----------"))
 
     printed_incthresh = False
-    for named, exp in zip(reported, exps, strict=True):
+    for named, row in zip(reported, rows, strict=True):
         hit = named.hit
         if not hit.included and not printed_incthresh:
             w("  ------ inclusion threshold ------\n")
             printed_incthresh = True
-        best = hit.best_domain
         newness = "+" if hit.new else ("-" if hit.dropped else " ")
-        nrep = len(named.shown_domains())
         name = _shown_name(named.name or "", named.accession, acc)
         desc = named.description or ""
         if textw > 0:
             desc = _btrunc(desc, descw)
-        w(
-            "%c %9.2g %6.1f %5.1f  %9.2g %6.1f %5.1f  %5s %2d  %s  %s\n"
-            % (
-                newness,
-                hit.evalue,
-                hit.score,
-                hit.bias,
-                best.i_evalue,
-                best.score,
-                best.bias,
-                exp,
-                nrep,
-                _ljust(name, namew),
-                desc,
-            )
-        )
+        # p7_tophits_Targets' "%c %9.2g %6.1f %5.1f  %9.2g %6.1f %5.1f  %5.1f %2d  %-*s  %s":
+        # the tblout tokens of the same values (E-value, score, bias; the best domain's
+        # i-Evalue, score, bias; exp; rep, the reported domains), right-aligned as printf
+        # pads them.
+        w(f"{newness} {row[4]:>9} {row[5]:>6} {row[6]:>5}  {row[7]:>9} {row[8]:>6} {row[9]:>5}"
+          f"  {row[10]:>5} {row[16]:>2}  {_ljust(name, namew)}  {desc}\n")
 
     if not reported:
         w("\n   [No hits detected that satisfy reporting thresholds]\n")
@@ -463,7 +445,7 @@ def _write_domains(
     fh: TextIO,
     hits: Any,
     reported: list[Any],
-    accs: dict[tuple[int, int], str],
+    rows: list[list[list[str]]],
     textw: int,
     noali: bool,
     acc: bool,
@@ -489,73 +471,19 @@ def _write_domains(
             )
             continue
 
-        w(
-            " %3s   %6s %5s %9s %9s %7s %7s %2s %7s %7s %2s %7s %7s %2s %4s\n"
-            % (
-                "#",
-                "score",
-                "bias",
-                "c-Evalue",
-                "i-Evalue",
-                "hmmfrom",
-                "hmm to",
-                "  ",
-                "alifrom",
-                "ali to",
-                "  ",
-                "envfrom",
-                "env to",
-                "  ",
-                "acc",
-            )
-        )
-        w(
-            " %3s   %6s %5s %9s %9s %7s %7s %2s %7s %7s %2s %7s %7s %2s %4s\n"
-            % (
-                "---",
-                "------",
-                "-----",
-                "---------",
-                "---------",
-                "-------",
-                "-------",
-                "  ",
-                "-------",
-                "-------",
-                "  ",
-                "-------",
-                "-------",
-                "  ",
-                "----",
-            )
-        )
-        for nd, (d, dom) in enumerate(doms, start=1):
-            ali = dom.alignment
-            L = ali.target_length
-            w(
-                " %3d %c %6.1f %5.1f %9.2g %9.2g %7d %7d %c%c %7d %7d %c%c %7d %7d %c%c %4s\n"
-                % (
-                    nd,
-                    "!" if dom.included else "?",
-                    dom.score,
-                    dom.bias,
-                    dom.c_evalue,
-                    dom.i_evalue,
-                    ali.hmm_from,
-                    ali.hmm_to,
-                    "[" if ali.hmm_from == 1 else ".",
-                    "]" if ali.hmm_to == ali.hmm_length else ".",
-                    ali.target_from,
-                    ali.target_to,
-                    "[" if ali.target_from == 1 else ".",
-                    "]" if ali.target_to == L else ".",
-                    dom.env_from,
-                    dom.env_to,
-                    "[" if dom.env_from == 1 else ".",
-                    "]" if dom.env_to == L else ".",
-                    accs[(h, d)],
-                )
-            )
+        w(_DOMAINS_HEAD)
+        # p7_tophits_Domains' " %3d %c %6.1f %5.1f %9.2g %9.2g %7d %7d %c%c ... %4.2f": the
+        # domtblout tokens of the same values (score, bias, c- and i-Evalue, the hmm,
+        # alignment and envelope coordinates, acc), right-aligned as printf pads them; "[" and
+        # "]" where a range starts at 1 or ends at the model's (qlen) or target's (tlen) end.
+        for nd, ((_d, dom), row) in enumerate(zip(doms, rows[h], strict=True), start=1):
+            tlen, qlen = row[2], row[5]
+            hf, ht, af, at, ef, et = row[15:21]
+            w(f" {nd:>3} {'!' if dom.included else '?'} {row[13]:>6} {row[14]:>5} {row[11]:>9}"
+              f" {row[12]:>9} {hf:>7} {ht:>7} {'[' if hf == '1' else '.'}"
+              f"{']' if ht == qlen else '.'} {af:>7} {at:>7} {'[' if af == '1' else '.'}"
+              f"{']' if at == tlen else '.'} {ef:>7} {et:>7} {'[' if ef == '1' else '.'}"
+              f"{']' if et == tlen else '.'} {row[21]:>4}\n")
 
         if noali:
             w("\n")
@@ -663,6 +591,7 @@ def write_query_report(
         # hmmscan mode swaps the labels and column meanings; only hmmsearch is laid out here.
         raise ValueError("only hmmsearch-mode (search_hmm) hits are supported by this writer")
     query = hits.query
+    out, fh = fh, io.StringIO()  # the block is written whole, in one call
     w = fh.write
 
     w("Query:       %s  [M=%d]\n" % (_text(query.name), query.M))
@@ -675,15 +604,16 @@ def write_query_report(
 
     all_hits = named_hits(hits)
     reported = [hit for hit in all_hits if hit.reported]
-    exps = _expected_domains(hits, reported) if reported else []
-    accs = _domain_accuracies(hits, reported) if reported else {}
+    target_rows = _target_rows(hits, reported) if reported else []
+    domain_rows = _domain_rows(hits, reported) if reported else []
 
-    _write_targets(fh, all_hits, reported, exps, textw, acc)
+    _write_targets(fh, all_hits, reported, target_rows, textw, acc)
     w("\n\n")
-    _write_domains(fh, hits, reported, accs, textw, noali, acc)
+    _write_domains(fh, hits, reported, domain_rows, textw, noali, acc)
     w("\n\n")
     _write_statistics(fh, pli, timing)
     w("//\n")
+    out.write(fh.getvalue())
 
 
 def write_report(
