@@ -276,6 +276,85 @@ def test_cli_writes_each_query_as_it_becomes_final_equal_to_hmmsearch(
                          if line.startswith("#=GF ID")] == list(THREE)
 
 
+def test_the_writer_formats_on_threads_and_writes_in_query_order(
+    example_models, tmp_path, monkeypatch
+):
+    """HmmsearchWriter(render_threads=N), as the CLI writes: every output byte for byte as the
+    writer that formats each query before add returns, though the first query's formatting
+    ends last; a formatting error is raised by close, and after a failed search (close
+    not complete) the search's error is the one raised."""
+    import threading
+    import time
+
+    from gpuseq.hmmsearch_results import HmmsearchWriter
+
+    monkeypatch.chdir(tmp_path)  # restored after the test
+    queries = tmp_path / "three.hmm"
+    queries.write_text("".join(example_models[m].read_text() for m in THREE))
+    res = gpuseq.hmmsearch(queries, REPO / "examples" / "globins45.fa", cpus=2)
+    one_each = [type(res)([top], res.options, res.query_source, res.target_source)
+                for top in res.top_hits]
+
+    def write(prefix, threads, search_error=None):
+        (tmp_path / prefix).mkdir()
+        os.chdir(tmp_path / prefix)  # the report names the -A file: the same relative name
+        paths = {k: Path(f"search.{k}") for k in ("out", "tbl", "dom", "pfam", "sto")}
+        try:
+            with HmmsearchWriter(text=paths["out"], tblout=paths["tbl"],
+                                 domtblout=paths["dom"], pfamtblout=paths["pfam"],
+                                 alignments=paths["sto"], command="c",
+                                 render_threads=threads) as writer:
+                for result in one_each:
+                    writer.add(result)
+                if search_error is not None:  # as the CLI's search fails after these
+                    raise search_error
+        finally:
+            texts = {k: p.read_text() for k, p in paths.items()}
+            for k in ("tbl", "dom", "pfam"):  # the trailers' dates and folders differ
+                texts[k] = "\n".join(line for line in texts[k].splitlines()
+                                     if not line.startswith(("# Date:", "# Current dir:")))
+            written.append(texts)
+        return texts
+
+    written: list[dict] = []
+    render = HmmsearchWriter._render
+    rendered = []
+    lock = threading.Lock()
+
+    def slow_first(self, result, q, first):
+        if first:
+            time.sleep(0.3)
+        out = render(self, result, q, first)
+        with lock:
+            rendered.append(result.top_hits[q].query.name)
+        return out
+
+    serial = write("serial", 0)
+    monkeypatch.setattr(HmmsearchWriter, "_render", slow_first)
+    rendered.clear()
+    threaded = write("threaded", 3)
+    assert rendered[-1] in ("fn3", b"fn3")  # the first query was formatted last
+    assert threaded == serial
+    assert [line.split()[1] for line in serial["out"].splitlines()
+            if line.startswith("Query:")] == list(THREE)
+
+    def failing(self, result, q, first):
+        if result.top_hits[q].query.name in ("globins4", b"globins4"):
+            time.sleep(0.2)  # not done before the last add: raised by close
+            raise OSError("disk full")
+        return render(self, result, q, first)
+
+    monkeypatch.setattr(HmmsearchWriter, "_render", failing)
+    with pytest.raises(OSError, match="disk full"):
+        write("failing", 3)
+    with pytest.raises(RuntimeError, match="search failed"):
+        write("partial", 3, RuntimeError("search failed"))
+    partial = written[-1]  # the queries before the failed one, no footer
+    assert [line.split()[1] for line in partial["out"].splitlines()
+            if line.startswith("Query:")] == ["fn3"]
+    assert not partial["out"].endswith("[ok]\n")
+
+
 def test_the_first_model_of_a_gpu_search_runs_alone(monkeypatch):
     """On the GPU the search's first model (the longest) runs alone, then the others several
     at once: HMMER's downstream, idle until then, starts on its survivors while the others are
