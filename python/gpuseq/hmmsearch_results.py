@@ -419,13 +419,13 @@ class HmmsearchWriter:
         over the search's own."""
         while self.rendering:
             future = self.rendering.popleft()
+            if complete:
+                self._write(future.result())
+                continue
             try:
-                rendered = future.result()
+                self._write(future.result())
             except Exception:
-                if complete:
-                    raise
                 break
-            self._write(rendered)
 
     def close(self, complete: bool = True) -> None:
         """The queries still being formatted, the report's footer and the tables' trailers
