@@ -177,7 +177,9 @@ def read_database_arrays(path: str | os.PathLike) -> dict[str, np.ndarray]:
             raise FormatError(folder / f"{name}.npy", None, f"unreadable array: {exc}") from None
         if arr.dtype != dtype or arr.ndim != 1:
             raise FormatError(folder / f"{name}.npy", None, f"expected 1-D {np.dtype(dtype)}")
-        arrays[name] = arr
+        # A plain ndarray over the mapping (which it keeps open): np.memmap indexes through a
+        # Python __getitem__, 1.5 us an index, 12 of them per sequence handed to pyhmmer.
+        arrays[name] = arr.view(np.ndarray)
     for data_name, off_name in _FIELDS:
         off = arrays[off_name]
         if len(off) != n + 1 or off[0] != 0 or off[-1] != len(arrays[data_name]):
