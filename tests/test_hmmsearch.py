@@ -299,7 +299,7 @@ def test_packed_database_gives_the_same_hits(tmp_path):
     b = gpuseq.hmmsearch(TUTORIAL / "Pkinase.hmm", db).hits
     pd.testing.assert_frame_equal(a, b)
     opened = gpuseq.SequenceDatabase.open(db)
-    assert isinstance(opened.residues, np.memmap)
+    assert isinstance(opened.residues.base, np.memmap)  # a view of the mapped file, not read
     assert len(opened) == 2100
     ref = gpuseq.read_fasta(PROTEOME)
     np.testing.assert_array_equal(opened.residues, ref.residues)
