@@ -82,11 +82,6 @@ def _hmmsearch_parser(sub) -> None:
     )
 
 
-# Threads that format the queries' outputs side by side (HmmsearchWriter's render_threads);
-# the outputs are still written in query order.
-REPORT_THREADS = 2
-
-
 def _run_hmmsearch(args, argv: list[str]) -> int:
     from dataclasses import fields
 
@@ -117,7 +112,6 @@ def _run_hmmsearch(args, argv: list[str]) -> int:
         textw=0 if args.notextw else args.textw,
         options=_options_as_given(argv),
         command=command,
-        render_threads=REPORT_THREADS,
     ) as writer:
         hmmsearch(
             args.hmmfile,

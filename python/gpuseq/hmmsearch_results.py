@@ -11,8 +11,6 @@ from __future__ import annotations
 import functools
 import io
 import os
-from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
 from functools import cached_property
 from typing import IO, TYPE_CHECKING, Any
 
@@ -293,12 +291,6 @@ class HmmsearchWriter:
         tblout, domtblout, pfamtblout: the tables; ``command`` goes into their trailer.
         alignments: the included domains' alignments (``-A``), noted in the report.
         alignment_note: with ``alignments`` None, the file the report says they went to.
-        render_threads: 0 (default): ``add`` formats and writes each query before it
-            returns. N > 0: it hands the query to N threads of the writer's own, which format
-            the queries side by side, and returns; each query is written, in query order, by
-            a later ``add`` or by ``close`` (a formatting error is raised there). The CLI
-            formats this way so that the thread that finishes queries never waits for the
-            report of a long one: the last queries' reports were a 100-model command's tail.
     """
 
     def __init__(
@@ -316,7 +308,6 @@ class HmmsearchWriter:
         cpus: int | None = None,
         command: str | None = None,
         alignment_note: str | os.PathLike | None = None,
-        render_threads: int = 0,
     ) -> None:
         self.noali, self.acc, self.textw = noali, acc, textw
         self.options, self.cpus, self.command = options, cpus, command
@@ -330,12 +321,6 @@ class HmmsearchWriter:
                        ((tblout, "targets"), (domtblout, "domains"), (pfamtblout, "pfam"))
                        if out is not None]
         self.sources: tuple[str, str] | None = None
-        self.queries = 0  # queries added so far
-        self.renderer = (
-            ThreadPoolExecutor(render_threads, thread_name_prefix="gpuseq-render")
-            if render_threads > 0 else None
-        )
-        self.rendering: deque[Future] = deque()  # queries being formatted, in query order
 
     def start(self, result: HmmsearchResult) -> None:
         """The report's header, from the first result (add calls it)."""
@@ -352,40 +337,24 @@ class HmmsearchWriter:
         """Every query of ``result`` (one, as hmmsearch's ``on_query`` gives it)."""
         self.start(result)
         for q in range(len(result.top_hits)):
-            if self.renderer is None:
-                self.add_query(result, q)
-                continue
-            first = self.queries == 0
-            self.queries += 1
-            self.rendering.append(self.renderer.submit(self._render, result, q, first))
-            while self.rendering and self.rendering[0].done():
-                self._write(self.rendering.popleft().result())
-
-    def add_query(self, result: HmmsearchResult, q: int) -> None:
-        """Query q of ``result``, formatted and written now."""
-        first = self.queries == 0
-        self.queries += 1
-        self._write(self._render(result, q, first))
+            self.add_query(result, q)
 
     @_as_hmmsearch_computes
-    def _render(self, result: HmmsearchResult, q: int, first: bool) -> tuple:
-        """Query q's part of every output, as text: (alignments, report, tables); the tables'
-        column headers with the first query."""
+    def add_query(self, result: HmmsearchResult, q: int) -> None:
         top = result.top_hits[q]
-        msa = alignments = None
+        msa = None
         if self.alignments is not None:
             msa = _alignment(top)
             if msa is not None:
                 buf = io.BytesIO()
                 msa.write(buf, "stockholm" if self.textw > 0 else "pfam")
-                alignments = buf.getvalue().decode("utf-8", "surrogateescape")
+                self.alignments.fh.write(buf.getvalue().decode("utf-8", "surrogateescape"))
         elif self.alignment_note is not None and self.text is not None:
             msa = result.alignments[q]
-        report = None
         if self.text is not None:
             from . import hmmer_text
 
-            fh = io.StringIO()
+            fh = self.text.fh
             hmmer_text.write_query_report(fh, top, textw=self.textw, noali=self.noali,
                                           acc=self.acc)
             if self.alignment_note is not None:
@@ -396,55 +365,24 @@ class HmmsearchWriter:
                         f"# Alignment of {len(msa.sequences)} hits satisfying inclusion "
                         f"thresholds saved to: {self.alignment_note}\n"
                     )
-            report = fh.getvalue()
-        tables = []
-        for _out, fmt in self.tables:
+        for out, fmt in self.tables:
             buf = io.BytesIO()
-            top.write(buf, format=fmt, header=first)
-            tables.append(buf.getvalue().decode("utf-8", "surrogateescape"))  # names are bytes
-        return alignments, report, tables
-
-    def _write(self, rendered: tuple) -> None:
-        alignments, report, tables = rendered
-        if alignments is not None:
-            self.alignments.fh.write(alignments)
-        if report is not None:
-            self.text.fh.write(report)
-        for (out, _fmt), text in zip(self.tables, tables, strict=True):
-            out.fh.write(text)
-
-    def _write_rendered(self, complete: bool) -> None:
-        """Every query handed to the formatting threads, written in order; after a failed
-        search (not complete) the queries formatted so far, with no error of theirs raised
-        over the search's own."""
-        while self.rendering:
-            future = self.rendering.popleft()
-            if complete:
-                self._write(future.result())
-                continue
-            try:
-                self._write(future.result())
-            except Exception:
-                break
+            top.write(buf, format=fmt, header=out.written == 0)
+            out.fh.write(buf.getvalue().decode("utf-8", "surrogateescape"))  # names are bytes
+            out.written += 1
 
     def close(self, complete: bool = True) -> None:
-        """The queries still being formatted, the report's footer and the tables' trailers
-        (complete), then the files closed."""
-        try:
-            self._write_rendered(complete)
-            if complete and self.sources is not None:
-                if self.text is not None:
-                    from . import hmmer_text
+        """The report's footer and the tables' trailers (complete), then the files closed."""
+        if complete and self.sources is not None:
+            if self.text is not None:
+                from . import hmmer_text
 
-                    hmmer_text.write_footer(self.text.fh)
-                for out, _fmt in self.tables:
-                    out.fh.write(_tabular_trailer(*self.sources, self.command))
-        finally:
-            if self.renderer is not None:
-                self.renderer.shutdown(wait=True, cancel_futures=True)
-            for out in [self.text, self.alignments, *(o for o, _ in self.tables)]:
-                if out is not None:
-                    out.close()
+                hmmer_text.write_footer(self.text.fh)
+            for out, _fmt in self.tables:
+                out.fh.write(_tabular_trailer(*self.sources, self.command))
+        for out in [self.text, self.alignments, *(o for o, _ in self.tables)]:
+            if out is not None:
+                out.close()
 
     def __enter__(self) -> HmmsearchWriter:
         return self
@@ -496,9 +434,10 @@ def _tabular_trailer(query_source: str, target_source: str, command: str | None)
 
 class _open_text:
     """An output: a path is opened for writing (and closed by close), a file object is used
-    as is."""
+    as is; `written` counts the queries written to it."""
 
     def __init__(self, out) -> None:
+        self.written = 0
         self.owned = isinstance(out, (str, os.PathLike))
         # surrogateescape: target names decoded from non-UTF-8 bytes are written back as is
         self.fh = open(out, "w", encoding="utf-8", errors="surrogateescape") if self.owned else out
