@@ -76,10 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", help="JSON output (default benchmarks/results/fasta-reader-...)")
     args = p.parse_args(argv)
 
+    import gpuseq
     from gpuseq import _core
     from gpuseq.sequences import read_fasta
-
-    import gpuseq
 
     started = datetime.datetime.now().astimezone()
     tmp = None

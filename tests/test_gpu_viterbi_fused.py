@@ -304,8 +304,8 @@ def test_scores_on_both_sides_of_the_overflow_level(name, targets_per_warp):
 def test_rows_without_floors_take_every_target_here(name, L):
     """The bound of the kernel's rows without floors (viterbi_fused.cuh) holds for targets of
     HMMER's longest length, 100,000, with the tutorial models and sampled ones up to M = 1000
-    (transitions all in registers up to 1024, some or all read every row above), and to 30,000 at M = 2400
-    (84,000 for this one): the tests here run those rows."""
+    (transitions all in registers up to 1024, some or all read every row above), and to 30,000
+    at M = 2400 (84,000 for this one): the tests here run those rows."""
     if name.startswith("M"):
         hmm = _sampled_model(int(name[1:]), 5)
     else:
