@@ -317,6 +317,15 @@ __global__ void __launch_bounds__(kMultiThreadsPerBlock)
       int x[4] = {0, 0, 0, 0};
       residues_at<Bits, S>(words, r, x);
       const uint32_t ended = ended_lanes<Bits, S>(x);
+      // In the row loop the running maximum takes the previous row's cells (at an end
+      // marker: its target's last row) before they are replaced. Taken after the row, over
+      // the new cells, it left ptxas holding the row rotated one stripe through the registers
+      // and moving it back every row: 7 moves at H = 25, 21 at 39 (CUDA 13.0, sm_90a), none
+      // now. H200, 100 M residues, 16-bit: M = 200 (S = 8, H = 25) 13.6 -> 14.4 TCUPS, 400 and
+      // 800 (S = 4, 2) +5-6.5%, 1142 (S = 2, H = 39) unchanged; the unrolled group (S >= 16)
+      // lost 4% with it at M = 149 and keeps the maximum after the row (results/
+      // gpu-h200-20261128-d/ssv-ab.log).
+      if constexpr (kRowsUnrolled == 1) best = stripes_max<Bits, H>(best, v);
       if (__any_sync(kFullWarp, ended != 0)) {  // warp-uniform: the reduction shuffles
         const uint32_t target_best = target_max<Bits, S>(best);
 #pragma unroll
@@ -337,7 +346,7 @@ __global__ void __launch_bounds__(kMultiThreadsPerBlock)
         if constexpr (Bits == 16) v[h] = __viaddmax_s16x2(diag, e, 0u);
         else v[h] = __vsubus4(__vaddus4(diag, biasv), e);
       }
-      best = stripes_max<Bits, H>(best, v);
+      if constexpr (kRowsUnrolled > 1) best = stripes_max<Bits, H>(best, v);
     }
 #pragma unroll
     for (int k = 0; k < 4; ++k) words[k] = next[k];
