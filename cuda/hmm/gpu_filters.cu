@@ -156,22 +156,23 @@ constexpr int kMultiMaxStripes = 48;
 
 // 16-bit stripe counts at which the S-lane SSV runs slower per real node than at a count a
 // little higher, padding nodes included (at least 5% faster there: time per node H / rate(H)),
-// for S = 16, 8, 4, 2. Measured on today's kernels (claimed targets, longest first): H100,
-// NVRTC, every H from 16 (S = 16) or 25 to 48, M = W x H, 100 M residues, scores equal to the
-// CPU at every H (results/gpu-h100-80gb-hbm3-20261128/s-lane-h-sweep.log; e.g. S = 16: H 16-28
-// 8.2-9.9 TCUPS, 29 13.3; S = 2: H = 36 13.1, 37 12.6, 38 13.5, 39 15.2; S = 8: H = 47 10.1,
-// 48 13.4). A model needing one of them gets the next count up that is not (padding nodes: the
-// same scores). The slow counts move when the kernels change (the sweep of
-// results/gpu-h100-80gb-hbm3-20261124-h had S = 8 slow at 46, fast at 47).
+// for S = 16, 8, 4, 2. Measured on today's kernels (rows a loop with the maximum first, one
+// block an SM at S = 16): H200, NVRTC, every H from 8 (S = 16) or 25 to 48, M = W x H, 100 M
+// residues, two or three rounds, scores equal to the CPU at every H (results/
+// gpu-h200-20261128-e/s16-h-sweep.log, s8-4-2-h-sweep.log; e.g. S = 2: H = 36 13.5, 37 12.0,
+// 38 15.2; S = 16: 28 11.0, 30 13.9; 46 8.4-8.7 for every S, 47 14.8-15.5). A model needing
+// one of them gets the next count up that is not (padding nodes: the same scores). The slow
+// counts move when the kernels change (before 645161c, the H100 sweep of results/
+// gpu-h100-80gb-hbm3-20261128 had S = 2-8 slow at 38 and 47, fast now).
 struct SlowMultiStripes {
   int S;
   int counts[12];
 };
 constexpr SlowMultiStripes kSlowMultiWordStripes[] = {
-    {16, {20, 21, 22, 23, 24, 25, 26, 27, 28, 45}},
-    {8, {29, 36, 37, 38, 45, 46, 47}},
-    {4, {29, 36, 37, 38, 45, 46, 47}},
-    {2, {29, 36, 37, 38, 45, 46, 47}},
+    {16, {11, 19, 28, 29, 36, 37, 44, 45, 46}},
+    {8, {28, 29, 36, 37, 44, 45, 46}},
+    {4, {28, 29, 36, 37, 45, 46}},
+    {2, {28, 29, 36, 37, 44, 45, 46}},
 };
 constexpr int kWordMultiMaxSequences = 16;
 constexpr int kByteMultiMaxStripes = 32;
@@ -205,6 +206,26 @@ int resident_blocks(const void* f, int threads, int shared_bytes) {
   GPUSEQ_CUDA_CHECK(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, threads, shared_bytes));
   return std::max(per_sm, 1) * sms;
+}
+
+// The 16-bit S-lane kernels with this S run one block (16 warps) an SM: with two or three
+// (tables of H <= 28 stripes fit twice) they ran 30-50% slower, SSV and MSV (H200, S = 16: H =
+// 13 7.5 -> 11.3 TCUPS, 22 9.5 -> 13.7; at S = 8 one block ran slower: H = 28 12.9 -> 11.3;
+// results/gpu-h200-20261128-e/one-block-per-sm.log).
+constexpr int kOneBlockPerSmSequences = 16;
+
+// Dynamic shared memory for a block that leaves no room for a second one on its SM (the table
+// itself needs less; the rest is unused).
+int one_block_per_sm_shared_bytes() {
+  int device = 0, per_sm = 0, reserved = 0, per_block = 0;
+  GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
+  GPUSEQ_CUDA_CHECK(
+      cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  GPUSEQ_CUDA_CHECK(
+      cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device));
+  GPUSEQ_CUDA_CHECK(
+      cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return std::min(per_block, per_sm / 2 - reserved + 128);
 }
 
 // Persistent grid of blocks of `threads`: exactly the warps that fit on the device at once
@@ -1358,7 +1379,9 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
     f = reinterpret_cast<const void*>(k);
   }
   constexpr int kWarpsPerBlock = kMultiThreadsPerBlock / 32;
-  const int shared_bytes = multi_shared_table_bytes(S, dp.multi_stripes());
+  int shared_bytes = multi_shared_table_bytes(S, dp.multi_stripes());
+  if (dp.msv_bits() == 16 && S == kOneBlockPerSmSequences)
+    shared_bytes = std::max(shared_bytes, one_block_per_sm_shared_bytes());
   // Blocks are planned for the warps this kernel keeps resident (planned for more, the last
   // wave runs part-empty: 12.0 against 9.1 TCUPS at M = 150, S = 16, one block per SM).
   const int resident_warps =

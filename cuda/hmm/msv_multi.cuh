@@ -304,15 +304,16 @@ __global__ void __launch_bounds__(kMultiThreadsPerBlock)
   for (int h = 0; h < H; ++h) v[h] = 0;
   uint32_t best = 0;
   constexpr int kRows = ::gpuseq::hmm::kBlockRowsPerWord;
-  // A group's rows unrolled at S >= 16, a loop below (16-bit lanes, H100: M = 149, S = 16
-  // 12.7 -> 13.9 TCUPS; M = 400, S = 4 14.1 -> 13.6: benchmarks/results/
-  // gpu-h100-80gb-hbm3-20261124-i/ab-row-unroll.log).
-  constexpr int kRowsUnrolled = S >= 16 ? kRows : 1;
+  // A group's rows are a loop for every S. Unrolled (S >= 16 until session 45), ptxas moved
+  // 13-19 registers a row; as this loop, none, and with one block an SM at S = 16
+  // (run_multi_kernel) it ran faster at most H (H200, S = 16: H = 38 13.95 -> 14.46 TCUPS, 22
+  // 12.2 -> 13.7; results/gpu-h200-20261128-e/). The counts where it runs slow are listed in
+  // kSlowMultiWordStripes.
   uint32_t words[4] = {0, 0, 0, 0}, next[4] = {0, 0, 0, 0};
   if (rows > 0) load_row_group<Bits, S>(block, 0, lane, words);
   for (int r0 = 0; r0 < rows; r0 += kRows) {
     if (r0 + kRows < rows) load_row_group<Bits, S>(block, r0 / kRows + 1, lane, next);
-#pragma unroll(kRowsUnrolled)
+#pragma unroll 1
     for (int r = 0; r < kRows; ++r) {
       int x[4] = {0, 0, 0, 0};
       residues_at<Bits, S>(words, r, x);
@@ -322,10 +323,9 @@ __global__ void __launch_bounds__(kMultiThreadsPerBlock)
       // the new cells, it left ptxas holding the row rotated one stripe through the registers
       // and moving it back every row: 7 moves at H = 25, 21 at 39 (CUDA 13.0, sm_90a), none
       // now. H200, 100 M residues, 16-bit: M = 200 (S = 8, H = 25) 13.6 -> 14.4 TCUPS, 400 and
-      // 800 (S = 4, 2) +5-6.5%, 1142 (S = 2, H = 39) unchanged; the unrolled group (S >= 16)
-      // lost 4% with it at M = 149 and keeps the maximum after the row (results/
+      // 800 (S = 4, 2) +5-6.5%, 1142 (S = 2, H = 39) unchanged (results/
       // gpu-h200-20261128-d/ssv-ab.log).
-      if constexpr (kRowsUnrolled == 1) best = stripes_max<Bits, H>(best, v);
+      best = stripes_max<Bits, H>(best, v);
       if (__any_sync(kFullWarp, ended != 0)) {  // warp-uniform: the reduction shuffles
         const uint32_t target_best = target_max<Bits, S>(best);
 #pragma unroll
@@ -346,7 +346,6 @@ __global__ void __launch_bounds__(kMultiThreadsPerBlock)
         if constexpr (Bits == 16) v[h] = __viaddmax_s16x2(diag, e, 0u);
         else v[h] = __vsubus4(__vaddus4(diag, biasv), e);
       }
-      if constexpr (kRowsUnrolled > 1) best = stripes_max<Bits, H>(best, v);
     }
 #pragma unroll
     for (int k = 0; k < 4; ++k) words[k] = next[k];
