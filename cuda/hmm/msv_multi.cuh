@@ -305,7 +305,7 @@ __global__ void __launch_bounds__(kMultiThreadsPerBlock)
   uint32_t best = 0;
   constexpr int kRows = ::gpuseq::hmm::kBlockRowsPerWord;
   // A group's rows are a loop for every S. Unrolled (S >= 16 until session 45), ptxas moved
-  // 13-19 registers a row; as this loop, none, and with one block an SM at S = 16
+  // 12-19 registers a row; as this loop, none, and with one block an SM at S = 16
   // (run_multi_kernel) it ran faster at most H (H200, S = 16: H = 38 13.95 -> 14.46 TCUPS, 22
   // 12.2 -> 13.7; results/gpu-h200-20261128-e/). The counts where it runs slow are listed in
   // kSlowMultiWordStripes.
