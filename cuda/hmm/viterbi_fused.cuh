@@ -309,9 +309,14 @@ __device__ __forceinline__ bool row_wrapped(const uint32_t (&M)[Q], const uint2*
 // The windows of the scan: in registers up to kFusedResidentStripes stripes (5 per thread;
 // ptxas 13.0, Q = 7: 545 -> 505 instructions for two rows without floors), else in the block's
 // shared memory, written by warp 0 (the same for every warp; past 16 stripes registers spill).
-template <bool kInRegisters>
+// Where the windows are in registers, so are the thread's D->D words, which the chain of a row
+// without floors then reads from there instead of L1 (its floors, for the other rows, are
+// still read): +2-8% at M 100-1024 (results/gpu-h200-20261128-f).
+template <int Q, bool kInRegisters>
 struct DdChainSums {
-  int half[2];  // b of the thread's halves
+  static constexpr bool kHeld = kInRegisters;
+  int half[2];                   // b of the thread's halves
+  uint32_t word[kHeld ? Q : 1];  // the DD words, where held
   // Per scan step: the sum of b0 + b1 over threads t - 2^step + 1 .. t of the group, or
   // kNoWindow in a thread with fewer than 2^step threads of its group below it (no step from
   // there, so the scan needs no test). In registers, or shared[step * 32 + t].
@@ -342,13 +347,14 @@ __device__ __forceinline__ uint32_t dd_word(const uint32_t* __restrict__ my_dd, 
 // The thread's sums and the scan's windows (scans within groups of G threads); `shared`: 160
 // ints of the block where they are not kept in registers. Every thread of the block calls it.
 template <int Q, int G, bool kInRegisters>
-__device__ __forceinline__ DdChainSums<kInRegisters> dd_chain_sums(
+__device__ __forceinline__ DdChainSums<Q, kInRegisters> dd_chain_sums(
     const uint32_t* __restrict__ my_dd, int lane, int* shared) {
-  DdChainSums<kInRegisters> c;
+  DdChainSums<Q, kInRegisters> c;
   c.half[0] = c.half[1] = 0;
 #pragma unroll
   for (int q = 0; q < Q; ++q) {
     const uint32_t dd = dd_word<Q>(my_dd, q);
+    if constexpr (DdChainSums<Q, kInRegisters>::kHeld) c.word[q] = dd;
     c.half[0] += low_s16(dd);
     c.half[1] += high_s16(dd);
   }
@@ -391,12 +397,15 @@ __device__ __forceinline__ uint32_t dd_step(uint32_t d, const uint32_t* __restri
 template <int Q, int G, bool kFloors, typename Sums>
 __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint32_t* __restrict__ my_dd,
                                          const Sums& sums, int lane) {
-  // The words (and floors) are read in each pass, not held (large Q would spill): an opaque
-  // copy of the pointer keeps the compiler from merging the two passes' loads.
+  // The words (and floors) not held in registers (large Q would spill) are read in each pass:
+  // an opaque copy of the pointer keeps the compiler from merging the two passes' loads.
+  constexpr bool kHeld = Sums::kHeld && !kFloors;
   const uint32_t* dd = my_dd;
   asm volatile("" : "+l"(dd));
 #pragma unroll
-  for (int q = 1; q < Q; ++q) D[q] = dd_step<Q, kFloors>(D[q - 1], dd, q, D[q]);
+  for (int q = 1; q < Q; ++q)
+    D[q] = kHeld ? __viaddmax_s16x2(D[q - 1], sums.word[kHeld ? q : 0], D[q])
+                 : dd_step<Q, kFloors>(D[q - 1], dd, q, D[q]);
   const int a0 = low_s16(D[Q - 1]), a1 = high_s16(D[Q - 1]);
   int through = max(a1, a0 + sums.half[1]);  // out of this thread, from its halves alone
 #pragma unroll
@@ -415,7 +424,8 @@ __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint32_t* __res
   asm volatile("" : "+l"(dd));
 #pragma unroll
   for (int q = 0; q < Q; ++q)
-    D[q] = dd_step<Q, kFloors>(q ? D[q - 1] : carry, dd, q, D[q]);
+    D[q] = kHeld ? __viaddmax_s16x2(q ? D[q - 1] : carry, sums.word[kHeld ? q : 0], D[q])
+                 : dd_step<Q, kFloors>(q ? D[q - 1] : carry, dd, q, D[q]);
 }
 
 // A row index: 32 bits where the warp's targets are all shorter than about 5e7 residues (the
@@ -441,13 +451,20 @@ struct FusedTarget {
   const uint32_t* __restrict__ my_dd;
   const uint32_t* __restrict__ my_md;
   const uint2* __restrict__ my_emissions;
-  const DdChainSums<(Q <= kFusedResidentStripes)>& dd_sums;
+  const DdChainSums<Q, (Q <= kFusedResidentStripes)>& dd_sums;
   int lane;
   const uint8_t* __restrict__ seq;
   Row L;
   int ncj_move, emission_max, e_move, ddbound;
 
   static constexpr int kBaseW = 12000;
+  // Rows without floors, transitions all in registers (run): kLazyRows with HMMER's lazy-F
+  // test, then, where it fired in at least kChainFires of them, kChainRows with the D->D chain
+  // in every row, then the test again (results/gpu-h200-20261128-f: 16, 24 and 28 of 32 within
+  // 1-4% of each other on sampled and Pfam models).
+  static constexpr int kLazyRows = 32;
+  static constexpr int kChainFires = 24;
+  static constexpr int kChainRows = 256;
   static constexpr int xN = kBaseW;  // N.LOOP = 0: xN never changes
   uint32_t M[Q], I[Q], D[Q];
   // xJ is xC in this filter (J and C loops 0, E->J = E->C = e_move): both are the largest
@@ -467,9 +484,12 @@ struct FusedTarget {
     x_next = L > 0 ? __ldg(seq) : 0;
   }
 
-  // Row i, with or without floors (kFloors); true when the warp is done.
-  template <bool kFloors>
-  __device__ __forceinline__ bool row(Row i) {
+  // Row i, with or without floors (kFloors); true when the warp is done. kChainAlways: the
+  // D->D chain runs untested (rows without floors only); else HMMER's lazy-F test decides, and
+  // `fired` counts the rows where it ran.
+  template <bool kFloors, bool kChainAlways = false>
+  __device__ __forceinline__ bool row(Row i, int& fired) {
+    static_assert(!(kFloors && kChainAlways), "the untested chain is for rows without floors");
     // Group-uniform. A whole warp's target stops at its overflow, so only groups test it.
     const bool live = G == 32 || (i < L && !overflowed);
     const uint2* e = my_emissions + static_cast<uint32_t>(x_next) * (Q * 32);
@@ -484,6 +504,10 @@ struct FusedTarget {
     m_first = fused_row<Q, R, G, kFloors, kFloorB>(M, I, D, resident, tr, md, e, splat_s16(xB),
                                                    m_first, i_first, d_first, lane);
     const int xE = group_max_s16<G>(words_max_s16(M));
+    // Untested, the chain needs neither this row's xB nor a vote: it is in the same block of
+    // code as the reduction, and its shuffles overlap the REDUX's latency (the same D as the
+    // test's: spec 5.5).
+    if constexpr (kChainAlways) dd_chain<Q, G, false>(D, my_dd, dd_sums, lane);
     // Overflow: xE at the ceiling, or a lane wrapped, which only a row near it can; one vote
     // for both in the usual row. xC (hence near_ceiling) is the same in every thread of a group.
     const bool near_ceiling = live && xC >= ceiling_xC;
@@ -505,8 +529,38 @@ struct FusedTarget {
     // vote on each thread's own maximum; result neutral (spec 5.5), so a group whose test
     // fails may run the chain with one whose test holds. (Taken into the vote above, with this
     // row's xB, the rows ran 1-12% slower: results/gpu-h100-80gb-hbm3-20261128-b.)
-    if (__any_sync(kFullWarp, live && word_max_s16(words_max_s16(D)) + ddbound > xB))
-      dd_chain<Q, G, kFloors>(D, my_dd, dd_sums, lane);
+    if constexpr (!kChainAlways) {
+      if (__any_sync(kFullWarp, live && word_max_s16(words_max_s16(D)) + ddbound > xB)) {
+        dd_chain<Q, G, kFloors>(D, my_dd, dd_sums, lane);
+        ++fired;
+      }
+    }
+    return false;
+  }
+
+  // Rows i .. end - 1 without floors; true when the warp is done. With every transition in
+  // registers, two rows an iteration: ptxas then alternates the row's registers instead of
+  // copying ~25 words back at the end of each (ptxas 13.0, Q = 10: 720 -> 681 instructions).
+  // The pair's second row runs even where the first ended the warp (an overflow, or every
+  // group past its target): its result is not read (the overflowed targets' is INT_MAX, the
+  // groups past their end are not live), and one exit a pair keeps the alternation (an exit
+  // after each row cost 17-33 more register moves a pair at Q = 7).
+  template <bool kChainAlways>
+  __device__ __forceinline__ bool fast_rows(Row& i, Row end, int& fired) {
+    if constexpr (R < Q) {
+      for (; i < end; ++i)
+        if (row<false, kChainAlways>(i, fired)) return true;
+      return false;
+    }
+    for (; i + 1 < end; i += 2) {
+      const bool first = row<false, kChainAlways>(i, fired);
+      const bool second = row<false, kChainAlways>(i + 1, fired);
+      if (first || second) return true;
+    }
+    if (i < end) {
+      if (row<false, kChainAlways>(i, fired)) return true;
+      ++i;
+    }
     return false;
   }
 
@@ -518,21 +572,33 @@ struct FusedTarget {
     start();
     Row i = 0;
     bool done = false;
-    for (; i < rows && i < 2 && !done; ++i) done = row<true>(i);
+    int fired = 0;
+    for (; i < rows && i < 2 && !done; ++i) done = row<true>(i, fired);
     if constexpr (!kFloorB) {
-      if (fast && R == Q) {
-        // Two rows an iteration: ptxas then alternates the row's registers instead of copying
-        // ~25 words back at the end of each (ptxas 13.0, Q = 10: 720 -> 681 instructions).
-#pragma unroll 2
-        for (; i < rows && !done; ++i) done = row<false>(i);
-        return overflowed ? INT_MAX : xC;
-      }
       if (fast) {
-        for (; i < rows && !done; ++i) done = row<false>(i);
+        // HMMER's lazy-F test fires in 96-100% of the rows of sampled models, in 23-53% with
+        // Pfam's: where it keeps firing, the chain runs untested (kLazyRows, kChainFires,
+        // kChainRows): +10-18% at sampled M 50-1024, Pfam models -1% to +10%
+        // (results/gpu-h200-20261128-f). Where transitions are streamed (Q > 16) it measured
+        // -3% to +5% by Q: those rows keep the test.
+        if constexpr (R == Q) {
+          while (true) {
+            fired = 0;
+            if (fast_rows<false>(i, i + kLazyRows < rows ? i + kLazyRows : rows, fired) ||
+                i >= rows)
+              break;
+            if (fired >= kChainFires &&
+                (fast_rows<true>(i, i + kChainRows < rows ? i + kChainRows : rows, fired) ||
+                 i >= rows))
+              break;
+          }
+        } else {
+          fast_rows<false>(i, rows, fired);
+        }
         return overflowed ? INT_MAX : xC;
       }
     }
-    for (; i < rows && !done; ++i) done = row<true>(i);
+    for (; i < rows && !done; ++i) done = row<true>(i, fired);
     return overflowed ? INT_MAX : xC;
   }
 };
@@ -545,9 +611,14 @@ struct FusedTarget {
 // 257-320): 5 (96 registers, none spilled, against 109 and 4 blocks): Pkinase 1255 -> 1393,
 // M = 300 1238 -> 1386 GCUPS on the H100. Five blocks at T = 2 (Q = 5: 24 bytes spilled) lost
 // 3%; at Q = 7 (spills) 34%; six or seven blocks with fewer stripes resident, 4-30%
-// (results/gpu-h100-80gb-hbm3-20261128/occupancy-launch-bounds.log).
+// (results/gpu-h100-80gb-hbm3-20261128/occupancy-launch-bounds.log). With the untested chain's
+// loop beside the tested one (run), ptxas takes 150 registers at T = 2, Q = 7 and 197 at Q =
+// 10, one block an SM fewer than before; asked for 4 and 3 blocks it fits them in 128 and 168
+// with 20 bytes spilled: M = 200 1420 -> 1501, M = 300 1479 -> 1675 GCUPS on the H200
+// (results/gpu-h200-20261128-f).
 __host__ __device__ constexpr int fused_min_blocks(int Q, int T) {
-  return T != 1 ? 0 : Q == 3 ? 6 : Q == 5 ? 5 : 0;
+  if (T == 2) return Q == 7 ? 4 : Q == 10 ? 3 : 0;
+  return T == 1 ? (Q == 3 ? 6 : Q == 5 ? 5 : 0) : 0;
 }
 
 // param = the target's N/C/J MOVE word; emission_max = the largest emission word of the model;
