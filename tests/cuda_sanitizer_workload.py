@@ -204,7 +204,7 @@ if want("slane"):
 # 1024), partly (1100: 18 stripes, 16 in registers, NVRTC only; 1300: 21 stripes, 13; static:
 # 20 stripes, 14) and read every row (3000), static and NVRTC kernels; with
 # 2 and 4 targets per warp on short models (46 targets: the last warp's groups partly empty);
-# rows with and without floors (the `*` and `~` rows keep them).
+# rows with and without floors (the `*` and `~` rows keep them); a model split over warps.
 if want("fused"):
     cases = [(M, 1) for M in (1, 130, 800, 1100, 1300, 3000)]
     cases += [(1, 2), (130, 2), (250, 2), (1, 4), (100, 4)]
@@ -223,6 +223,16 @@ if want("fused"):
             )
             gpu = core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
             failures += not np.array_equal(gpu, cpu, equal_nan=True)
+    # A model split over 2 and 3 warps (viterbi_split_kernel: the block's exchange each row).
+    for M, W in ((1100, 2), (2500, 3)):
+        hmm, db, profile = sampled_case(
+            M, M + 5, rng.integers(0, 2000, 42), lambda c: [c * 2, "*" + c + "~~" + c]
+        )
+        targets = core.GpuTargets(db.residues, db.offsets)
+        cpu = core.filter_scores(profile, "viterbi", db.residues, db.offsets)
+        gp = core.GpuProfile(profile, viterbi="warp_fused", viterbi_warps_per_target=W)
+        gpu = core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
+        failures += not np.array_equal(gpu, cpu, equal_nan=True)
 # The MRF segmentation (cuda/mrf/segment.cu): both sweep kernels, every neighbourhood, both
 # modes, on a small noisy volume cut by the tiles at every edge (and 12 classes: the class
 # sums' second register chunk).

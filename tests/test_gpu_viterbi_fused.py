@@ -76,10 +76,12 @@ def test_kernel_compiles_under_nvrtc(arch):
         pytest.skip(f"libnvrtc is not installed here: {info['reason']}")
     pairs = [(9, 1), (16, 1), (17, 1), (64, 1), (9, 2), (17, 2), (5, 4), (20, 4)]
     names = [f"{NS}viterbi_fused_kernel<{q}, {t}>" for q, t in pairs]
+    # The split kernel: Q stripes a warp, W warps a target.
+    names += [f"{NS}viterbi_split_kernel<{q}, {w}>" for q, w in [(2, 2), (9, 2), (16, 3), (13, 4)]]
     image, lowered = _core.nvrtc_compile(names, arch, cache=False)
     assert image[:4] == b"\x7fELF"
     for mangled in lowered:
-        assert "viterbi_fused_kernel" in mangled and mangled.encode() in image
+        assert "viterbi_" in mangled and mangled.encode() in image
 
 
 # ---- on the GPU -----------------------------------------------------------------------------
@@ -413,3 +415,52 @@ def test_unsupported_targets_per_warp_are_refused():
             viterbi="warp_fused",
             viterbi_targets_per_warp=4,
         )
+
+
+# A model split over W warps (viterbi_split_kernel): warps whose nodes end exactly at the
+# model's end, a node before or past it, warps holding only padding (M = 129 over 4), and the
+# largest models W warps take (1,024 nodes a warp).
+_SPLIT_CASES = [(2, m) for m in (129, 1025, 1100, 1280, 1537, 2048)]
+_SPLIT_CASES += [(3, m) for m in (1025, 2049, 2500, 3072)] + [(4, m) for m in (129, 3073, 4096)]
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize(("warps", "M"), _SPLIT_CASES)
+def test_model_split_over_warps(warps, M):
+    """The warps' rows run together, exchanging each row's boundary M, I and D, xE and the D->D
+    chain's carry: random and planted targets, overflowing ones (the consensus repeated),
+    all-X, empty, length 1 and 4000, and `*`/`~` rows (with floors)."""
+    rng = np.random.default_rng(M + 1000 * warps)
+    hmm = _sampled_model(M, M + 5)
+    consensus = hmm.consensus.upper()
+    seqs = random_proteins(rng, 40, mean_length=300)
+    repeated = consensus * max(2, 3000 // M)
+    seqs += [repeated, plant(rng, consensus), consensus[: M // 2], "X" * 50, "", "A"]
+    seqs += ["*" + consensus + "~~" + consensus]
+    seqs += [random_proteins(rng, 1, L, L, L)[0] for L in (1, 2, 129, 4000)]
+    profile = search_profile(hmm)
+    residues, offsets = _digitize(seqs)
+    gp = _core.GpuProfile(profile, viterbi="warp_fused", viterbi_warps_per_target=warps)
+    assert gp.viterbi_warps_per_target == warps
+    assert gp.viterbi_stripes == max((M - 1) // (64 * warps) + 1, 2)
+    targets = _core.GpuTargets(residues, offsets)
+    gpu = _core.gpu_filter_scores(gp, targets, "viterbi", residues, offsets)
+    cpu = _core.filter_scores(profile, "viterbi", residues, offsets)
+    _assert_equal(f"W={warps} M={M}", gpu, cpu)
+    assert np.isfinite(cpu).sum() > 30
+    if M > 1000:  # the repeated consensus overflows (sampled models this short score lower)
+        assert np.isposinf(cpu).any()
+
+
+@pytest.mark.cuda
+def test_split_model_errors():
+    """A split needs the fused kernel with one target a warp, and models it covers."""
+    profile = search_profile(_sampled_model(2100, 3))
+    with pytest.raises(ValueError, match="more than 2 warps"):
+        _core.GpuProfile(profile, viterbi="warp_fused", viterbi_warps_per_target=2)
+    with pytest.raises(ValueError, match="one target a warp"):
+        _core.GpuProfile(
+            profile, viterbi="warp_fused", viterbi_warps_per_target=3, viterbi_targets_per_warp=2
+        )
+    with pytest.raises(ValueError, match="1 to 4"):
+        _core.GpuProfile(profile, viterbi="warp_fused", viterbi_warps_per_target=5)

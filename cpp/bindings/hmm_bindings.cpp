@@ -225,11 +225,12 @@ void bind_gpu_hmm(py::module_& m) {
                                 "A model's filter tables striped for the GPU kernels.")
       .def(py::init([](const SearchProfile& profile, int msv_bits, const std::string& viterbi,
                        int sequences_per_warp, bool runtime_compiled,
-                       int viterbi_targets_per_warp) {
+                       int viterbi_targets_per_warp, int viterbi_warps_per_target) {
              gh::KernelOptions o;
              o.msv_bits = msv_bits;
              o.sequences_per_warp = sequences_per_warp;
              o.viterbi_targets_per_warp = viterbi_targets_per_warp;
+             o.viterbi_warps_per_target = viterbi_warps_per_target;
              using V = gh::KernelOptions::Viterbi;
              // auto: the DPX-fused kernel where DPX is native (sm_90: 1.6-2.0x the warp
              // kernel's GCUPS, M = 150..2400, bench_hmm_filters.py), the warp kernel elsewhere.
@@ -262,6 +263,7 @@ void bind_gpu_hmm(py::module_& m) {
            py::keep_alive<1, 2>(), py::arg("profile"), py::arg("msv_bits") = 0,
            py::arg("viterbi") = "auto", py::arg("sequences_per_warp") = 0,
            py::arg("runtime_compiled") = true, py::arg("viterbi_targets_per_warp") = 0,
+           py::arg("viterbi_warps_per_target") = 1,
            "msv_bits: SSV/MSV lanes of 8 bits (the paper's) or 16 (DPX); 0: this device's "
            "faster one. viterbi: 'warp' (a warp per target, CUDAMPF), 'thread' (a thread per "
            "target, Walters et al. 2009), 'warp_fused' (a warp per target, saturating adds "
@@ -272,7 +274,9 @@ void bind_gpu_hmm(py::module_& m) {
            "a warp aligns at once (CUDAMPF++; 2 to 64 with 16-bit lanes, to 128 with bytes), 1: "
            "a warp per target, 0: by model length. viterbi_targets_per_warp: targets of the fused "
            "Viterbi kernel a warp aligns at once (1, 2 or 4, each on 32 / T threads), 0: by "
-           "model length. Every choice gives the same scores.")
+           "model length. viterbi_warps_per_target: 2 to 4 splits the fused Viterbi's model "
+           "over that many warps (NVRTC; up to 1,024 nodes a warp), 1: one warp. Every choice "
+           "gives the same scores.")
       .def_property_readonly(
           "runtime_compiled",
           [](const gh::DeviceProfile& dp) { return dp.options().runtime_compiled; })
@@ -282,6 +286,8 @@ void bind_gpu_hmm(py::module_& m) {
       .def_property_readonly("sequences_per_warp", &gh::DeviceProfile::sequences_per_warp)
       .def_property_readonly("viterbi_targets_per_warp",
                              &gh::DeviceProfile::viterbi_targets_per_warp)
+      .def_property_readonly("viterbi_warps_per_target",
+                             &gh::DeviceProfile::viterbi_warps_per_target)
       .def_property_readonly("viterbi_fast_min_move", &gh::DeviceProfile::viterbi_fast_min_move,
                              "The least N/C/J MOVE word of a target whose Viterbi rows the fused "
                              "kernel runs without floors (2**31 - 1: never).")

@@ -373,7 +373,19 @@ int fused_fast_min_move(const cpu::ViterbiProfile& vp, int M, uint32_t weak_resi
   return -32768 - lowest - 12000;
 }
 
-FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, int Q, int T) {
+// node_offset: the first node of these tables (a split model's warp, viterbi_split_kernel:
+// 64 Q w); zero_first: M->D and D->D into that node 0 (the kernel adds them itself there).
+// The fused tables' D->D and M->D words into node j (0-based; past M the padding's, see
+// kPaddingMd): 0 out of D_1 and into node 1, whose sources are always -32768.
+int fused_dd_into(const cpu::ViterbiProfile& vp, int M, int j) {
+  return j < 2 ? 0 : j < M ? static_cast<int>(vp.dd_into[j]) : 0;
+}
+int fused_md_into(const cpu::ViterbiProfile& vp, int M, int j) {
+  return j < 1 ? 0 : j < M ? static_cast<int>(vp.md_into[j]) : j == M ? kPaddingMd : 0;
+}
+
+FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, int Q, int T,
+                                        int node_offset = 0, bool zero_first = false) {
   // -32768 - t: the floor of a saturating add of t <= 0 (every transition word is).
   auto floor_of = [](int t) { return -32768 - t; };
   // Words whose source is always -32768 (into node 1; out of D_1): 0, as the kernel's header says.
@@ -384,10 +396,12 @@ FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, in
   // Word of thread t at stripe q: node j = q + Q*(2g + b) in half b, from f(j), g = t's place
   // in its group of 32 / T threads (T targets per warp).
   const int G = 32 / T;
-  auto word = [Q, G](int q, int t, auto f) {
+  auto word = [Q, G, node_offset](int q, int t, auto f) {
     uint32_t w = 0;
     for (int b = 0; b < 2; ++b)
-      w |= static_cast<uint32_t>(static_cast<uint16_t>(f(q + Q * (2 * (t % G) + b)))) << (16 * b);
+      w |= static_cast<uint32_t>(
+               static_cast<uint16_t>(f(node_offset + q + Q * (2 * (t % G) + b))))
+           << (16 * b);
     return w;
   };
   FusedViterbiTables out;
@@ -413,8 +427,9 @@ FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, in
     }
   }
   // Into the padding's D: from M_M by kPaddingMd, then 0 (see fused_fast_min_move).
-  auto dd_w = [&](int j) { return j < M ? value(vp.dd_into, j, 2) : 0; };
-  auto md_w = [&](int j) { return j < M ? value(vp.md_into, j, 1) : j == M ? kPaddingMd : 0; };
+  auto first = [&](int j) { return zero_first && j == node_offset; };
+  auto dd_w = [&](int j) { return first(j) ? 0 : fused_dd_into(vp, M, j); };
+  auto md_w = [&](int j) { return first(j) ? 0 : fused_md_into(vp, M, j); };
   auto dd_floor_w = [&](int j) { return floor_of(dd_w(j)); };
   out.dd_at = words.size();  // the kernel's order (viterbi_fused.cuh): see its tables
   const bool apart = fused_dd_floors_apart(Q);
@@ -543,14 +558,18 @@ std::shared_ptr<const RuntimeKernels> compiled_or_null(const std::vector<std::st
 
 // The SSV, MSV and Viterbi warp kernels for these exact stripe counts (and the SSV/MSV with
 // the table in shared memory where it fits).
-// viterbi_targets: the fused Viterbi kernel's targets per warp (0: the CUDAMPF kernel).
+// viterbi_targets: the fused Viterbi kernel's targets per warp (0: the CUDAMPF kernel);
+// viterbi_warps > 1: the split kernel's warps per target instead (viterbi_stripes a warp).
 std::shared_ptr<const RuntimeKernels> runtime_kernels(int msv_bits, int msv_stripes,
-                                                      int viterbi_stripes, int viterbi_targets) {
+                                                      int viterbi_stripes, int viterbi_targets,
+                                                      int viterbi_warps = 1) {
   const bool bytes = msv_bits == 8;
   std::vector<std::string> names = {
       rtc::kernel_name(bytes ? "ssv_warp_kernel" : "ssv_warp_kernel_s16", msv_stripes),
       rtc::kernel_name(bytes ? "msv_warp_kernel" : "msv_warp_kernel_s16", msv_stripes),
-      viterbi_targets != 0
+      viterbi_warps > 1
+          ? rtc::kernel_name("viterbi_split_kernel", {viterbi_stripes, viterbi_warps})
+      : viterbi_targets != 0
           ? rtc::kernel_name("viterbi_fused_kernel", {viterbi_stripes, viterbi_targets})
           : rtc::kernel_name("viterbi_warp_kernel", viterbi_stripes)};
   if (warp_table_fits(msv_bits, msv_stripes)) {
@@ -578,6 +597,28 @@ void launch_loaded(void (*signature)(Params...), cudaKernel_t kernel, int n, Arg
   const void* f = reinterpret_cast<const void*>(kernel);
   GPUSEQ_CUDA_CHECK(cudaLaunchKernel(f, dim3(grid_blocks(f, n)), dim3(kThreadsPerBlock),
                                      pointers.data(), 0, kStream));
+}
+
+// Launches the split Viterbi kernel loaded at run time (viterbi_split_kernel, W warps a
+// block, a target a block at a time): as many blocks as stay resident, fewer for fewer targets.
+template <class... Args>
+void launch_split(cudaKernel_t kernel, int n, int W, Args... args) {
+  // Each argument converted to its parameter's type (as <<<>>> would; the static instance
+  // checks the list).
+  using Params = std::tuple<const uint32_t*, int, int, int, const int*, int, int, int, int,
+                            uint32_t, TargetList>;
+  static_assert(std::is_same_v<decltype(&viterbi_split_kernel<2, 2>),
+                               void (*)(const uint32_t*, int, int, int, const int*, int, int,
+                                        int, int, uint32_t, TargetList)>,
+                "viterbi_split_kernel's parameters");
+  Params values(args...);
+  std::array<void*, sizeof...(Args)> pointers{};
+  std::apply([&](auto&... v) { pointers = {static_cast<void*>(&v)...}; }, values);
+  const void* f = reinterpret_cast<const void*>(kernel);
+  const int threads = 32 * W;
+  const int blocks = std::max(1, std::min(resident_blocks(f, threads, 0), n));
+  GPUSEQ_CUDA_CHECK(
+      cudaLaunchKernel(f, dim3(blocks), dim3(threads), pointers.data(), 0, kStream));
 }
 
 // Launches an SSV/MSV warp kernel with its table in shared memory (`f`: the static instance or
@@ -755,6 +796,10 @@ struct DeviceProfile::Tables {
   DeviceArray<double> forward_match, forward_transitions;  // forward_bound.cuh
   DeviceArray<float> bias_odds;  // bias_filter.cuh: BiasFilterModel::odds
   size_t fused_dd_at = 0, fused_emissions_at = 0;
+  // A split model (viterbi_split_kernel): words of one warp's tables in fused_viterbi, and per
+  // warp its D->D sum and the M->D and D->D words into its first node.
+  size_t split_warp_words = 0;
+  DeviceArray<int32_t> split_constants;
   int fused_emission_max = 0;
   int fused_fast_min_move = 0;
   uint32_t fused_weak_residues = 0;
@@ -779,6 +824,14 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
                                 : covering_stripes(M, kWordNodesPerStripe, WordStripeCounts{});
   const bool fused = options_.viterbi == KernelOptions::Viterbi::kWarpFused;
   int& T = options_.viterbi_targets_per_warp;
+  const int split = options_.viterbi_warps_per_target;
+  if (split < 1 || split > 4)
+    throw std::invalid_argument("viterbi_warps_per_target must be 1 to 4, not " +
+                                std::to_string(split));
+  if (split > 1 && (!fused || (T != 0 && T != 1)))
+    throw std::invalid_argument(
+        "viterbi_warps_per_target > 1 needs the fused Viterbi kernel with one target a warp");
+  if (split > 1) T = 1;
   const bool targets_chosen = T == 0;
   if (T == 0) T = fused ? choose_viterbi_targets_per_warp(M, may_compile) : 1;
   if (T != 1 && T != 2 && T != 4)
@@ -802,7 +855,26 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   const int runtime_msv = run_time_msv_stripes(msv_bits, needed_stripes(M, msv_nodes));
   const int exact_viterbi = needed_stripes(M, viterbi_nodes);
   const bool static_has_them = msv_stripes_ == runtime_msv && viterbi_stripes_ == exact_viterbi;
-  if (options_.runtime_compiled && !static_has_them) {
+  if (split > 1) {
+    // The split kernel: NVRTC only, every transition in registers (Q <= 16 a warp).
+    const int per_warp = needed_stripes(M, kWordNodesPerStripe * split);
+    if (per_warp > kFusedResidentStripes)
+      throw std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
+                                  ") needs more than " + std::to_string(split) +
+                                  " warps a target (" +
+                                  std::to_string(kFusedResidentStripes * kWordNodesPerStripe) +
+                                  " nodes a warp)");
+    if (!may_compile || !runtime_compilation_works())
+      throw std::invalid_argument("viterbi_warps_per_target > 1 needs NVRTC (" +
+                                  rtc::nvrtc_info().reason + ")");
+    tables_->runtime = runtime_kernels(msv_bits, run_time_msv_stripes(msv_bits,
+                                       needed_stripes(M, msv_nodes)), per_warp, 1, split);
+    if (!tables_->runtime)
+      throw std::invalid_argument("NVRTC could not build the split Viterbi kernel for " +
+                                  profile.name);
+    msv_stripes_ = run_time_msv_stripes(msv_bits, needed_stripes(M, msv_nodes));
+    viterbi_stripes_ = per_warp;
+  } else if (options_.runtime_compiled && !static_has_them) {
     if (exact_viterbi > kRuntimeMaxWordStripes && runtime_compilation_works()) {
       if (T != 1) throw too_long_for_groups(viterbi_nodes * kRuntimeMaxWordStripes, "");
       throw too_long(true);
@@ -866,7 +938,30 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   }
 
   const cpu::ViterbiProfile& vp = profile.viterbi;
-  if (fused) {
+  if (fused && split > 1) {
+    // One copy of the fused tables a warp, for its nodes (viterbi_split_kernel).
+    const int Q = viterbi_stripes_, nodes = kWordNodesPerStripe * Q;
+    std::vector<uint32_t> words;
+    std::vector<int32_t> constants;
+    FusedViterbiTables tables;
+    for (int w = 0; w < split; ++w) {
+      tables = fused_viterbi_tables(vp, M, Q, 1, w * nodes, w > 0);
+      words.insert(words.end(), tables.words.begin(), tables.words.end());
+      int sum = 0;  // as the kernel's halves add them: the table's words
+      for (int j = w * nodes; j < (w + 1) * nodes; ++j)
+        sum += w > 0 && j == w * nodes ? 0 : static_cast<int16_t>(fused_dd_into(vp, M, j));
+      constants.insert(constants.end(), {sum, fused_md_into(vp, M, w * nodes),
+                                         fused_dd_into(vp, M, w * nodes)});
+    }
+    tables_->split_warp_words = tables.words.size();
+    tables_->fused_viterbi = device_copy(words.data(), words.size());
+    tables_->split_constants = device_copy(constants.data(), constants.size());
+    tables_->fused_dd_at = tables.dd_at;
+    tables_->fused_emissions_at = tables.emissions_at;
+    tables_->fused_emission_max = tables.emission_max;
+    tables_->fused_fast_min_move = tables.fast_min_move;
+    tables_->fused_weak_residues = tables.weak_residues;
+  } else if (fused) {
     const FusedViterbiTables tables = fused_viterbi_tables(vp, M, viterbi_stripes_, T);
     tables_->fused_viterbi = device_copy(tables.words.data(), tables.words.size());
     tables_->fused_dd_at = tables.dd_at;
@@ -1152,7 +1247,14 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
     const RuntimeKernels* rt = tables.runtime.get();
     if (rt != nullptr) {
       // Compiled for the exact stripe counts; the Q = 2 instances give the parameter types.
-      if (kernel == Kernel::kViterbi && fused)
+      if (kernel == Kernel::kViterbi && fused && dp.viterbi_warps_per_target() > 1)
+        launch_split(rt->viterbi, n, dp.viterbi_warps_per_target(), fused_words,
+                     static_cast<int>(tables.split_warp_words),
+                     static_cast<int>(tables.fused_dd_at),
+                     static_cast<int>(tables.fused_emissions_at), tables.split_constants.get(),
+                     tables.fused_emission_max, p.viterbi.e_move, p.viterbi.ddbound,
+                     fast_min_move, tables.fused_weak_residues, list);
+      else if (kernel == Kernel::kViterbi && fused)
         launch_loaded(viterbi_fused_kernel<2, 1>, rt->viterbi, fused_warps, fused_transitions,
                       fused_dd, fused_emissions, tables.fused_emission_max, p.viterbi.e_move,
                       p.viterbi.ddbound, fast_min_move, tables.fused_weak_residues, list);

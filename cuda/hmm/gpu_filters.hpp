@@ -77,6 +77,10 @@ struct KernelOptions {
   // threads; 0: chosen by model length (choose_viterbi_targets_per_warp). Other Viterbi
   // kernels take 1.
   int viterbi_targets_per_warp = 0;
+  // Fused Viterbi warps per target (viterbi_split_kernel): 1, or 2 to 4 for a model split over
+  // that many warps of a block, each with its transitions in registers (NVRTC only; up to
+  // 1,024 nodes a warp).
+  int viterbi_warps_per_target = 1;
 };
 
 // One model's filter tables laid out for the chosen kernels, resident on the GPU.
@@ -94,6 +98,7 @@ class DeviceProfile {
   int msv_stripes() const { return msv_stripes_; }
   int viterbi_stripes() const { return viterbi_stripes_; }  // of 64 / T nodes
   int viterbi_targets_per_warp() const { return options_.viterbi_targets_per_warp; }
+  int viterbi_warps_per_target() const { return options_.viterbi_warps_per_target; }
   // The least N/C/J MOVE word of a target whose rows the fused Viterbi kernel runs without
   // floors (viterbi_fused.cuh; INT_MAX where it never does: not the fused kernel).
   int viterbi_fast_min_move() const;

@@ -393,10 +393,13 @@ __device__ __forceinline__ uint32_t dd_step(uint32_t d, const uint32_t* __restri
   }
 }
 
-// D after every D->D path of the row (HMMER's lazy F, computed at once), in each group.
+// The first part of dd_chain: the first pass through the thread's stripes, then the scan over
+// the group's threads. Returns the D out of the thread from paths inside the group (int32), and
+// in a0 the thread's low half's last D.
 template <int Q, int G, bool kFloors, typename Sums>
-__device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint32_t* __restrict__ my_dd,
-                                         const Sums& sums, int lane) {
+__device__ __forceinline__ int dd_chain_through(uint32_t (&D)[Q],
+                                                const uint32_t* __restrict__ my_dd,
+                                                const Sums& sums, int lane, int& a0) {
   // The words (and floors) not held in registers (large Q would spill) are read in each pass:
   // an opaque copy of the pointer keeps the compiler from merging the two passes' loads.
   constexpr bool kHeld = Sums::kHeld && !kFloors;
@@ -406,7 +409,8 @@ __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint32_t* __res
   for (int q = 1; q < Q; ++q)
     D[q] = kHeld ? __viaddmax_s16x2(D[q - 1], sums.word[kHeld ? q : 0], D[q])
                  : dd_step<Q, kFloors>(D[q - 1], dd, q, D[q]);
-  const int a0 = low_s16(D[Q - 1]), a1 = high_s16(D[Q - 1]);
+  a0 = low_s16(D[Q - 1]);
+  const int a1 = high_s16(D[Q - 1]);
   int through = max(a1, a0 + sums.half[1]);  // out of this thread, from its halves alone
 #pragma unroll
   for (int step = 0; (1 << step) < G; ++step) {
@@ -414,18 +418,35 @@ __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint32_t* __res
     const int up = __shfl_up_sync(kFullWarp, through, 1 << step, G);
     through = max(through, up + sums.at(step, lane));
   }
-  int into0 = __shfl_up_sync(kFullWarp, through, 1, G);
-  if ((lane & (G - 1)) == 0) into0 = -32768;
-  into0 = max(into0, -32768);
+  return through;
+}
+
+// The second part: into0, the D entering the thread's low half (>= -32768), gives the D
+// entering its high half, and one last pass applies both.
+template <int Q, int G, bool kFloors, typename Sums>
+__device__ __forceinline__ void dd_chain_carry(uint32_t (&D)[Q], const uint32_t* __restrict__ my_dd,
+                                               const Sums& sums, int a0, int into0) {
+  constexpr bool kHeld = Sums::kHeld && !kFloors;
   const int into1 = max(a0, into0 + sums.half[0]);  // >= -32768 as a0 is
   const uint32_t carry =
       (static_cast<uint32_t>(into0) & 0xffffu) | (static_cast<uint32_t>(into1) << 16);
-  dd = my_dd;
+  const uint32_t* dd = my_dd;
   asm volatile("" : "+l"(dd));
 #pragma unroll
   for (int q = 0; q < Q; ++q)
     D[q] = kHeld ? __viaddmax_s16x2(q ? D[q - 1] : carry, sums.word[kHeld ? q : 0], D[q])
                  : dd_step<Q, kFloors>(q ? D[q - 1] : carry, dd, q, D[q]);
+}
+
+// D after every D->D path of the row (HMMER's lazy F, computed at once), in each group.
+template <int Q, int G, bool kFloors, typename Sums>
+__device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint32_t* __restrict__ my_dd,
+                                         const Sums& sums, int lane) {
+  int a0;
+  const int through = dd_chain_through<Q, G, kFloors>(D, my_dd, sums, lane, a0);
+  int into0 = __shfl_up_sync(kFullWarp, through, 1, G);
+  if ((lane & (G - 1)) == 0) into0 = -32768;
+  dd_chain_carry<Q, G, kFloors>(D, my_dd, sums, a0, max(into0, -32768));
 }
 
 // A row index: 32 bits where the warp's targets are all shorter than about 5e7 residues (the
@@ -442,7 +463,18 @@ struct FusedRowIndex<true> {
 // One target per group, row by row: M, I, D and the special states of the group's target.
 // L = its length, rows = the longest of the warp's targets (warp-uniform); ncj_move = its N/C/J
 // MOVE word; emission_max = the largest emission word of the model.
-template <int Q, int R, int G, bool kFloorB>
+// A model split over the W warps of a block (viterbi_split_kernel): what each warp publishes
+// of a row for the others, by the row's parity (one barrier a row: a warp writes row i + 1's
+// words only after every warp has passed row i's barrier, and row i + 2's after row i + 1's,
+// by when every warp has read row i's). Lane 31 writes: the warp's xE, the D out of its last
+// node from paths inside the warp (dd_chain_through), and its last node's M and I.
+template <int W>
+struct SplitExchange {
+  int xe[2][W], through[2][W], m_last[2][W], i_last[2][W];
+  int claim;  // the block's next target
+};
+
+template <int Q, int R, int G, bool kFloorB, int W = 1>
 struct FusedTarget {
   // 32-bit counters and compares where they fit: fewer instructions in each row's bookkeeping.
   using Row = typename FusedRowIndex<kFloorB>::type;
@@ -477,6 +509,15 @@ struct FusedTarget {
   uint32_t m_first = kNegWords;  // the previous row's M[Q-1] shifted one word up
   // Each row's residue is loaded (one broadcast byte) a row ahead, off the row's critical path.
   int x_next = 0;
+  // A model split over W warps (W > 1, viterbi_split_kernel; set after construction): the
+  // block's exchange, this warp's index, the sum of this warp's D->D words below this thread,
+  // per warp its D->D sum and the true M->D and D->D words into its first node (the table holds
+  // 0 for both there: see split_row), and the previous warp's last I and D of the previous row.
+  SplitExchange<W>* exchange = nullptr;
+  int warp_index = 0, dd_prefix = 0;
+  int split_dd_sum[W] = {}, split_md_into[W] = {}, split_dd_into[W] = {};
+  int first_i = -32768, first_d = -32768;
+  int split_first_floor = -32768;  // -32768 - DD_{s+1} (split_row), in the warp's thread 0
 
   __device__ __forceinline__ void start() {
 #pragma unroll
@@ -499,20 +540,24 @@ struct FusedTarget {
     const uint4* tr = transitions;
     const uint32_t* md = my_md;
     if constexpr (R < Q) asm volatile("" : "+l"(tr), "+l"(md));
-    const uint32_t i_first = shift_up_s16<G>(I[Q - 1], kNegWord);
-    const uint32_t d_first = shift_up_s16<G>(D[Q - 1], kNegWord);
+    const uint32_t i_first =
+        shift_up_s16<G>(I[Q - 1], W > 1 ? static_cast<uint32_t>(first_i) : kNegWord);
+    const uint32_t d_first =
+        shift_up_s16<G>(D[Q - 1], W > 1 ? static_cast<uint32_t>(first_d) : kNegWord);
     m_first = fused_row<Q, R, G, kFloors, kFloorB>(M, I, D, resident, tr, md, e, splat_s16(xB),
                                                    m_first, i_first, d_first, lane);
-    const int xE = group_max_s16<G>(words_max_s16(M));
+    int xE = group_max_s16<G>(words_max_s16(M));
+    if constexpr (W > 1) xE = split_row<kFloors>(i, xE);
     // Untested, the chain needs neither this row's xB nor a vote: it is in the same block of
     // code as the reduction, and its shuffles overlap the REDUX's latency (the same D as the
     // test's: spec 5.5).
-    if constexpr (kChainAlways) dd_chain<Q, G, false>(D, my_dd, dd_sums, lane);
+    if constexpr (kChainAlways && W == 1) dd_chain<Q, G, false>(D, my_dd, dd_sums, lane);
     // Overflow: xE at the ceiling, or a lane wrapped, which only a row near it can; one vote
     // for both in the usual row. xC (hence near_ceiling) is the same in every thread of a group.
     const bool near_ceiling = live && xC >= ceiling_xC;
     if (__any_sync(kFullWarp, near_ceiling || (live && xE >= 32767))) {
-      const bool wrapped = row_wrapped<Q, G>(M, e);  // every thread: it votes
+      bool wrapped = row_wrapped<Q, G>(M, e);  // every thread: it votes
+      if constexpr (W > 1) wrapped = __syncthreads_or(wrapped);  // (block-uniform here)
       const bool overflow = (near_ceiling && wrapped) || (live && xE >= 32767);
       if (__any_sync(kFullWarp, overflow)) {
         overflowed = overflowed || overflow;
@@ -529,13 +574,64 @@ struct FusedTarget {
     // vote on each thread's own maximum; result neutral (spec 5.5), so a group whose test
     // fails may run the chain with one whose test holds. (Taken into the vote above, with this
     // row's xB, the rows ran 1-12% slower: results/gpu-h100-80gb-hbm3-20261128-b.)
-    if constexpr (!kChainAlways) {
+    if constexpr (!kChainAlways && W == 1) {
       if (__any_sync(kFullWarp, live && word_max_s16(words_max_s16(D)) + ddbound > xB)) {
         dd_chain<Q, G, kFloors>(D, my_dd, dd_sums, lane);
         ++fired;
       }
     }
     return false;
+  }
+
+  // A split model's row after its DP (W > 1): the D->D chain, which crosses the warps, every
+  // row (no lazy-F test: it would have to be the block's), and the exchange. Node s, a warp's
+  // first (w > 0), has 0 for its M->D and D->D words in the table, and its thread 0 takes
+  // -32768 for the M before it, so its D from inside the warp is -32768; its true D, X =
+  // max(sat(M_{s-1} + MD_s), sat(D_{s-1} + DD_s)), comes from the previous warp's words after
+  // the barrier and enters as the D into thread 0's low half (+ DD_s = 0), and into thread t's
+  // as X + the D->D words of the threads below (dd_prefix). The previous warp's final last D
+  // is max(its through, its X + its D->D sum): the next row's D before node s, as its last M
+  // and I are. Returns the block's xE.
+  template <bool kFloors>
+  __device__ __forceinline__ int split_row(Row i, int warp_xE) {
+    // Node s's D is X, known only after the barrier; the first pass must not carry s's -32768
+    // on (unfloored, -32768 + DD_{s+1} would wrap): it starts from -32768 - DD_{s+1}, whose
+    // step into s + 1 is exactly -32768 (no path), and the last pass from -32768 again, so
+    // that it takes X.
+    const bool first_node = lane == 0 && warp_index > 0;
+    if (first_node)
+      D[0] = (D[0] & 0xffff0000u) | (static_cast<uint32_t>(split_first_floor) & 0xffffu);
+    int a0;
+    const int through = dd_chain_through<Q, G, kFloors>(D, my_dd, dd_sums, lane, a0);
+    if (first_node) D[0] = (D[0] & 0xffff0000u) | 0x8000u;
+    const int p = static_cast<int>(i & 1);
+    if (lane == 31) {
+      exchange->xe[p][warp_index] = warp_xE;
+      exchange->through[p][warp_index] = through;
+      exchange->m_last[p][warp_index] = high_s16(M[Q - 1]);
+      exchange->i_last[p][warp_index] = high_s16(I[Q - 1]);
+    }
+    __syncthreads();
+    int xE = exchange->xe[p][0];
+    int x = -32768, m_prev = -32768, i_prev = -32768, d_prev = -32768;
+#pragma unroll
+    for (int v = 0; v < W; ++v) {
+      if (v > 0) xE = max(xE, exchange->xe[p][v]);
+      if (v < warp_index) {  // into warp v + 1 from warp v
+        const int next = v + 1 < W ? v + 1 : v;  // (v + 1 wherever it is read)
+        d_prev = max(max(exchange->through[p][v], x + split_dd_sum[v]), -32768);
+        m_prev = exchange->m_last[p][v];
+        i_prev = exchange->i_last[p][v];
+        x = max(max(m_prev + split_md_into[next], d_prev + split_dd_into[next]), -32768);
+      }
+    }
+    int into0 = __shfl_up_sync(kFullWarp, through, 1);
+    into0 = lane == 0 ? x : max(into0, x + dd_prefix);
+    dd_chain_carry<Q, G, kFloors>(D, my_dd, dd_sums, a0, max(into0, -32768));
+    first_i = i_prev;
+    first_d = d_prev;
+    if (lane == 0) m_first = (m_first & 0xffff0000u) | (static_cast<uint32_t>(m_prev) & 0xffffu);
+    return xE;
   }
 
   // Rows i .. end - 1 without floors; true when the warp is done. With every transition in
@@ -581,7 +677,7 @@ struct FusedTarget {
         // kChainRows): +10-18% at sampled M 50-1024, Pfam models -1% to +10%
         // (results/gpu-h200-20261128-f). Where transitions are streamed (Q > 16) it measured
         // -3% to +5% by Q: those rows keep the test.
-        if constexpr (R == Q) {
+        if constexpr (R == Q && W == 1) {
           while (true) {
             fired = 0;
             if (fast_rows<false>(i, i + kLazyRows < rows ? i + kLazyRows : rows, fired) ||
@@ -687,6 +783,105 @@ __global__ void __launch_bounds__(128, fused_min_blocks(Q, T))
                                 emission_max, e_move,      ddbound}
                   .run(rows, fast);
     if ((lane & (G - 1)) == 0 && real) list.out[j] = result;
+  }
+}
+
+// Runs a split model's target (viterbi_split_kernel) with the warp's part of the model set.
+template <int W, typename Target>
+__device__ __forceinline__ int run_split_target(Target target, SplitExchange<W>* exchange,
+                                                int warp_index, int dd_prefix,
+                                                const int (&dd_sum)[W], const int (&md_into)[W],
+                                                const int (&dd_into)[W], bool fast) {
+  target.exchange = exchange;
+  target.warp_index = warp_index;
+  target.dd_prefix = dd_prefix;
+  target.split_first_floor = -32768 - low_s16(target.dd_sums.word[1]);
+#pragma unroll
+  for (int v = 0; v < W; ++v) {
+    target.split_dd_sum[v] = dd_sum[v];
+    target.split_md_into[v] = md_into[v];
+    target.split_dd_into[v] = dd_into[v];
+  }
+  return target.run(target.L, fast);
+}
+
+// A model too long for one warp's registers split over the W warps of a block (W = 2..4, Q <=
+// kFusedResidentStripes stripes a warp, so that every transition stays in registers): warp w
+// holds nodes 1 + 64Qw + q + Q(2t + b) from its own copy of the fused tables (`words` + w *
+// warp_words: transitions, then D->D and M->D at dd_at, emissions at emissions_at, as the
+// top says), and the block runs one target at a time, the warps' rows together with one
+// barrier a row (FusedTarget::split_row). `constants`: per warp its D->D sum and the true M->D
+// and D->D words into its first node (3 ints). Result as viterbi_fused_kernel's; targets in
+// the list's order, claimed a block at a time.
+template <int Q, int W>
+__global__ void __launch_bounds__(32 * W)
+    viterbi_split_kernel(const uint32_t* __restrict__ words, int warp_words, int dd_at,
+                         int emissions_at, const int* __restrict__ constants, int emission_max,
+                         int e_move, int ddbound, int fast_min_move, uint32_t weak_residues,
+                         TargetList list) {
+  static_assert(W >= 2 && W <= 4 && Q <= kFusedResidentStripes, "W warps of Q resident stripes");
+  constexpr int G = 32;
+  const int lane = threadIdx.x & 31;
+  const int warp_index = threadIdx.x >> 5;
+  const uint32_t* mine = words + static_cast<size_t>(warp_index) * warp_words;
+  const auto* transitions = reinterpret_cast<const uint4*>(mine);
+  const uint32_t* my_dd = mine + dd_at + 2 * lane;  // {DD, f(DD)} pairs (Q <= 16)
+  const uint32_t* my_md = mine + dd_at + 2 * Q * 32 + lane;
+  const auto* emissions = reinterpret_cast<const uint2*>(mine + emissions_at);
+  FusedStripe resident[Q];
+#pragma unroll
+  for (int q = 0; q < Q; ++q)
+    resident[q] = load_fused_stripe<true, false>(transitions, my_md, q, lane);
+  const auto dd_sums = dd_chain_sums<Q, G, true>(my_dd, lane, nullptr);
+  // The sum of the D->D words of the threads below this one.
+  const int own = dd_sums.half[0] + dd_sums.half[1];
+  int below = own;
+#pragma unroll
+  for (int offset = 1; offset < 32; offset <<= 1) {
+    const int up = __shfl_up_sync(kFullWarp, below, offset);
+    if (lane >= offset) below += up;
+  }
+  below -= own;
+  int dd_sum[W], md_into[W], dd_into[W];
+#pragma unroll
+  for (int v = 0; v < W; ++v) {
+    dd_sum[v] = __ldg(constants + 3 * v);
+    md_into[v] = __ldg(constants + 3 * v + 1);
+    dd_into[v] = __ldg(constants + 3 * v + 2);
+  }
+  __shared__ SplitExchange<W> exchange;
+  for (int j = blockIdx.x; j < list.n;) {
+    const int id = list.ids[j];
+    const int64_t begin = list.offsets[id];
+    const int64_t L = list.offsets[id + 1] - begin;
+    const uint8_t* seq = list.residues + begin;
+    const int ncj_move = list.param[j];
+    // Rows without floors (see the top): the block's threads read the target once.
+    bool weak = false;
+    for (int64_t k = threadIdx.x; k < L; k += 32 * W)
+      if ((weak_residues >> __ldg(seq + k)) & 1u) weak = true;
+    const bool fast = !__syncthreads_or(weak) && ncj_move >= fast_min_move;
+    using Narrow = FusedTarget<Q, Q, G, false, W>;
+    using Wide = FusedTarget<Q, Q, G, true, W>;
+    const int result =
+        12000 + ncj_move >= 0
+            ? run_split_target(Narrow{resident, transitions, my_dd, my_md, emissions + lane,
+                                      dd_sums, lane, seq, static_cast<typename Narrow::Row>(L),
+                                      ncj_move, emission_max, e_move, ddbound},
+                               &exchange, warp_index, below, dd_sum, md_into, dd_into, fast)
+            : run_split_target(Wide{resident, transitions, my_dd, my_md, emissions + lane,
+                                    dd_sums, lane, seq, L, ncj_move, emission_max, e_move,
+                                    ddbound},
+                               &exchange, warp_index, below, dd_sum, md_into, dd_into, fast);
+    if (threadIdx.x == 0) {
+      list.out[j] = result;
+      exchange.claim = list.claims != nullptr
+                           ? static_cast<int>(gridDim.x) + atomicAdd(list.claims, 1)
+                           : j + static_cast<int>(gridDim.x);
+    }
+    __syncthreads();
+    j = exchange.claim;
+    __syncthreads();  // every thread has read it before thread 0 writes the next
   }
 }
 

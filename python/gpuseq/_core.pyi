@@ -237,7 +237,8 @@ class GpuProfile:
     saturating adds fused into DPX instructions); runtime_compiled: NVRTC kernels for the exact
     stripe count where the static set lacks it; sequences_per_warp: SSV/MSV targets per warp,
     1 to 64 (16-bit) or 128 (8-bit), 0: by model length; viterbi_targets_per_warp: fused
-    Viterbi targets per warp, 1, 2 or 4, 0: by model length)."""
+    Viterbi targets per warp, 1, 2 or 4, 0: by model length; viterbi_warps_per_target: 2 to 4
+    splits the fused Viterbi's model over that many warps, NVRTC only)."""
 
     def __init__(
         self,
@@ -247,6 +248,7 @@ class GpuProfile:
         sequences_per_warp: int = 0,
         runtime_compiled: bool = True,
         viterbi_targets_per_warp: int = 0,
+        viterbi_warps_per_target: int = 1,
     ) -> None: ...
     @property
     def runtime_compiled(self) -> bool: ...
@@ -260,6 +262,8 @@ class GpuProfile:
     def sequences_per_warp(self) -> int: ...
     @property
     def viterbi_targets_per_warp(self) -> int: ...
+    @property
+    def viterbi_warps_per_target(self) -> int: ...
     @property
     def viterbi_fast_min_move(self) -> int:
         """The least N/C/J MOVE word of a target whose Viterbi rows the fused kernel runs

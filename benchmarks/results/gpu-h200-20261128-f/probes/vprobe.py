@@ -27,8 +27,13 @@ if part:
 for name, M, make in cases:
     p = make()
     t = time.time()
-    gp = _core.GpuProfile(p, 0, "warp_fused", 0, runtime_compiled=True,
-                         viterbi_targets_per_warp=int(os.environ.get("VIT_T", "0")))
+    try:
+      gp = _core.GpuProfile(p, 0, "warp_fused", 0, runtime_compiled=True,
+                         viterbi_targets_per_warp=int(os.environ.get("VIT_T", "0")),
+                         viterbi_warps_per_target=int(os.environ.get("VIT_W", "1")))
+    except ValueError as err:
+      print(f"[{label}] skip {name} M={M}: {err}", flush=True)
+      continue
     c = time.time() - t
     if mode != "run":
         print(f"[{label}] warm {name} M={M} Q={gp.viterbi_stripes} rt={gp.runtime_compiled} {c:.1f}s", flush=True)
@@ -36,4 +41,4 @@ for name, M, make in cases:
     g = M * residues / _core.gpu_filter_kernel_seconds(gp, targets, "viterbi", repeats=5) / 1e9
     eq = os.environ.get("EQ") == "1" and np.array_equal(_core.gpu_filter_scores(gp, small_t, "viterbi", *small),
                         _core.filter_scores(p, "viterbi", *small), equal_nan=True)
-    print(f"[{label:>6}] {name:>15} M={M:5d} T={gp.viterbi_targets_per_warp} Q={gp.viterbi_stripes:3d} {g:8.1f} GCUPS equal={eq} rt={gp.runtime_compiled}", flush=True)
+    print(f"[{label:>6}] {name:>15} M={M:5d} T={gp.viterbi_targets_per_warp} Q={gp.viterbi_stripes:3d} W={gp.viterbi_warps_per_target} {g:8.1f} GCUPS equal={eq} rt={gp.runtime_compiled}", flush=True)
