@@ -373,8 +373,6 @@ int fused_fast_min_move(const cpu::ViterbiProfile& vp, int M, uint32_t weak_resi
   return -32768 - lowest - 12000;
 }
 
-// node_offset: the first node of these tables (a split model's warp, viterbi_split_kernel:
-// 64 Q w); zero_first: M->D and D->D into that node 0 (the kernel adds them itself there).
 // The fused tables' D->D and M->D words into node j (0-based; past M the padding's, see
 // kPaddingMd): 0 out of D_1 and into node 1, whose sources are always -32768.
 int fused_dd_into(const cpu::ViterbiProfile& vp, int M, int j) {
@@ -384,6 +382,8 @@ int fused_md_into(const cpu::ViterbiProfile& vp, int M, int j) {
   return j < 1 ? 0 : j < M ? static_cast<int>(vp.md_into[j]) : j == M ? kPaddingMd : 0;
 }
 
+// node_offset: the first node of these tables (a split model's warp, viterbi_split_kernel:
+// 64 Q w); zero_first: M->D and D->D into that node 0 (the kernel adds them itself there).
 FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, int Q, int T,
                                         int node_offset = 0, bool zero_first = false) {
   // -32768 - t: the floor of a saturating add of t <= 0 (every transition word is).
@@ -867,12 +867,11 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
     if (!may_compile || !runtime_compilation_works())
       throw std::invalid_argument("viterbi_warps_per_target > 1 needs NVRTC (" +
                                   rtc::nvrtc_info().reason + ")");
-    tables_->runtime = runtime_kernels(msv_bits, run_time_msv_stripes(msv_bits,
-                                       needed_stripes(M, msv_nodes)), per_warp, 1, split);
+    tables_->runtime = runtime_kernels(msv_bits, runtime_msv, per_warp, 1, split);
     if (!tables_->runtime)
       throw std::invalid_argument("NVRTC could not build the split Viterbi kernel for " +
                                   profile.name);
-    msv_stripes_ = run_time_msv_stripes(msv_bits, needed_stripes(M, msv_nodes));
+    msv_stripes_ = runtime_msv;
     viterbi_stripes_ = per_warp;
   } else if (options_.runtime_compiled && !static_has_them) {
     if (exact_viterbi > kRuntimeMaxWordStripes && runtime_compilation_works()) {
