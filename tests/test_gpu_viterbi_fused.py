@@ -37,15 +37,19 @@ def _longest_for(targets_per_warp: int) -> int:
     return 1 << 30 if targets_per_warp == 1 else stripes * 64 // targets_per_warp
 
 
-def _fused_vs_cpu(profile, residues, offsets, runtime_compiled=True, targets_per_warp=1):
+def _fused_vs_cpu(
+    profile, residues, offsets, runtime_compiled=True, targets_per_warp=1, warps_per_target=1
+):
     """(GPU fused-kernel Viterbi scores, CPU Viterbi scores, the GPU profile)."""
     gpu_profile = _core.GpuProfile(
         profile,
         viterbi="warp_fused",
         runtime_compiled=runtime_compiled,
         viterbi_targets_per_warp=targets_per_warp,
+        viterbi_warps_per_target=warps_per_target,
     )
     assert gpu_profile.viterbi_targets_per_warp == targets_per_warp
+    assert gpu_profile.viterbi_warps_per_target == warps_per_target
     targets = _core.GpuTargets(residues, offsets)
     gpu = _core.gpu_filter_scores(gpu_profile, targets, "viterbi", residues, offsets)
     cpu = _core.filter_scores(profile, "viterbi", residues, offsets)
@@ -438,15 +442,9 @@ def test_model_split_over_warps(warps, M):
     seqs += [repeated, plant(rng, consensus), consensus[: M // 2], "X" * 50, "", "A"]
     seqs += ["*" + consensus + "~~" + consensus]
     seqs += [random_proteins(rng, 1, L, L, L)[0] for L in (1, 2, 129, 4000)]
-    profile = search_profile(hmm)
-    residues, offsets = _digitize(seqs)
-    gp = _core.GpuProfile(profile, viterbi="warp_fused", viterbi_warps_per_target=warps)
-    assert gp.viterbi_warps_per_target == warps
-    assert gp.viterbi_stripes == max((M - 1) // (64 * warps) + 1, 2)
-    targets = _core.GpuTargets(residues, offsets)
-    gpu = _core.gpu_filter_scores(gp, targets, "viterbi", residues, offsets)
-    cpu = _core.filter_scores(profile, "viterbi", residues, offsets)
+    gpu, cpu, gp = _fused_vs_cpu(search_profile(hmm), *_digitize(seqs), warps_per_target=warps)
     _assert_equal(f"W={warps} M={M}", gpu, cpu)
+    assert gp.viterbi_stripes == max((M - 1) // (64 * warps) + 1, 2)
     assert np.isfinite(cpu).sum() > 30
     if M > 1000:  # the repeated consensus overflows (sampled models this short score lower)
         assert np.isposinf(cpu).any()
