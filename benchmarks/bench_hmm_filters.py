@@ -159,6 +159,8 @@ def main() -> int:
     variants += [("viterbi", 16, "warp", 1), ("viterbi", 16, "thread", 1)]
     # DPX-fused adds (viterbi_fused.cuh), a warp per target and 2 or 4 targets per warp
     variants += [("viterbi", 16, "warp_fused", T) for T in (1, 2, 4)]
+    # ... and a model split over 2 or 4 warps of a block (viterbi_split_kernel, NVRTC only)
+    variants += [("viterbi", 16, "split", W) for W in (2, 4)]
     # The Pfam models: what a search runs (SSV and MSV with S by model length, the fused
     # Viterbi with its targets per warp by model length), NVRTC kernels where they differ.
     search_variants = [("ssv", 16, "warp", 0), ("msv", 16, "warp", 0),
@@ -180,6 +182,8 @@ def main() -> int:
             if variant == "thread" and args.thread_models is not None:
                 if M not in {int(m) for m in args.thread_models.split(",")}:
                     continue
+            if variant == "split" and M <= 1024:
+                continue  # a warp holds these models whole (16 stripes): the split only waits
             cpu = None
             if cdb is not None and bits == 16 and variant == "warp" and per_warp == 1:
                 start = time.perf_counter()
@@ -187,30 +191,36 @@ def main() -> int:
                 cpu = M * int(cdb[1][-1]) / (time.perf_counter() - start) / 1e9
             for runtime_compiled in (True, False):
                 if not runtime_compiled and (
-                    M > _core.gpu_static_max_model_length or variant == "thread"
+                    M > _core.gpu_static_max_model_length or variant in ("thread", "split")
                     or label != "sampled"
                 ):
                     continue  # no static twin, or nothing specialised by the stripe count
                 sequences_per_warp = per_warp or _core.gpu_choose_sequences_per_warp(M, bits)
                 start = time.perf_counter()
                 try:
+                    split = variant == "split"
                     gp = _core.GpuProfile(
                         profile,
                         bits if which != "viterbi" else 0,
-                        variant if which == "viterbi" else "warp",
+                        ("warp_fused" if split else variant) if which == "viterbi" else "warp",
                         1 if which == "viterbi" else sequences_per_warp,
                         runtime_compiled=runtime_compiled,
                         viterbi_targets_per_warp=per_warp if variant == "warp_fused" else 1,
+                        # split rows W warps; a search's (per_warp 0) by model length
+                        viterbi_warps_per_target=(
+                            per_warp if split else 0 if variant == "warp_fused" and not per_warp
+                            else 1
+                        ),
                     )
                 except ValueError:
-                    if variant == "warp_fused" and per_warp > 1:
-                        continue  # longer than the kernels with this many targets per warp
+                    if (variant == "warp_fused" and per_warp > 1) or variant == "split":
+                        continue  # longer than these kernels take (or, split, too short)
                     raise
                 profile_seconds = time.perf_counter() - start
                 if (runtime_compiled and not gp.runtime_compiled and variant != "thread"
                         and label == "sampled"):
                     continue  # the exact stripe counts are static kernels: the row below
-                on_viterbi_db = which == "viterbi" and variant in ("warp", "warp_fused")
+                on_viterbi_db = which == "viterbi" and variant in ("warp", "warp_fused", "split")
                 t_db, t_dev = (vdb, vtargets) if on_viterbi_db else (db, targets)
                 cells = M * int(t_db[1][-1])
                 seconds = _core.gpu_filter_kernel_seconds(gp, t_dev, which, repeats=args.repeat)
@@ -225,6 +235,8 @@ def main() -> int:
                 stripes = gp.viterbi_stripes if which == "viterbi" else gp.msv_stripes
                 if which != "viterbi" and gp.sequences_per_warp > 1:
                     variant_name, stripes = f"S={gp.sequences_per_warp}", gp.multi_stripes
+                elif which == "viterbi" and gp.viterbi_warps_per_target > 1:
+                    variant_name = f"split/W{gp.viterbi_warps_per_target}"
                 elif which == "viterbi" and gp.viterbi_targets_per_warp > 1:
                     variant_name = f"fused/T{gp.viterbi_targets_per_warp}"
                 else:

@@ -242,12 +242,16 @@ def test_exact_stripe_counts_equal_static_and_cpu(M, msv_bits):
     static = _core.GpuProfile(profile, msv_bits, runtime_compiled=False)
     assert not static.runtime_compiled
     msv_nodes = 128 if msv_bits == 8 else 64
+    # The fused Viterbi of M > 1344 splits the model over the warps of a block: its stripes
+    # are a warp's (NVRTC only; the static kernels take one warp).
+    warps = _core.gpu_choose_viterbi_warps_per_target(M)
+    assert runtime.viterbi_warps_per_target == warps and static.viterbi_warps_per_target == 1
     exact = (
         _core.gpu_run_time_msv_stripes(msv_bits, _exact_stripes(M, msv_nodes)),
         _exact_stripes(M, 64),
     )
     if msv_bits == 16 and M == 1700:
-        assert exact == (28, 27)
+        assert exact == (28, 27) and warps == 2
     rounded = (static.msv_stripes, static.viterbi_stripes)
     # The S-lane kernels (S chosen by M) take H exactly too (test below).
     S = runtime.sequences_per_warp
@@ -258,8 +262,11 @@ def test_exact_stripe_counts_equal_static_and_cpu(M, msv_bits):
     )
     assert runtime.multi_stripes == exact_h and static.multi_stripes >= exact_h
     # NVRTC where the static set lacks the exact counts; the static kernel where it has them.
-    assert runtime.runtime_compiled == (rounded != exact or static.multi_stripes != exact_h)
-    assert (runtime.msv_stripes, runtime.viterbi_stripes) == exact
+    assert runtime.runtime_compiled == (
+        rounded != exact or static.multi_stripes != exact_h or warps > 1
+    )
+    assert runtime.msv_stripes == exact[0]
+    assert runtime.viterbi_stripes == _exact_stripes(M, 64 * warps)
     _assert_runtime_static_cpu(f"M={M}", profile, residues, offsets, runtime, static)
 
 
@@ -338,7 +345,9 @@ def test_models_longer_than_the_static_kernels_run_on_the_gpu(msv_bits):
     for M in (static_limit + 1, 3500, _core.gpu_max_model_length):
         profile, residues, offsets = _model_and_targets(M, M)
         runtime = _core.GpuProfile(profile, msv_bits)
-        assert runtime.runtime_compiled and runtime.viterbi_stripes == _exact_stripes(M, 64)
+        warps = _core.gpu_choose_viterbi_warps_per_target(M)  # a fused Viterbi's warps a target
+        assert warps == 4 and runtime.viterbi_warps_per_target == warps
+        assert runtime.runtime_compiled and runtime.viterbi_stripes == _exact_stripes(M, 64 * warps)
         _assert_all_equal(
             f"M={M}", _cpu(profile, residues, offsets), _scores(runtime, profile, residues, offsets)
         )

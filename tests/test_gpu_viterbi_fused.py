@@ -40,7 +40,8 @@ def _longest_for(targets_per_warp: int) -> int:
 def _fused_vs_cpu(
     profile, residues, offsets, runtime_compiled=True, targets_per_warp=1, warps_per_target=1
 ):
-    """(GPU fused-kernel Viterbi scores, CPU Viterbi scores, the GPU profile)."""
+    """(GPU fused-kernel Viterbi scores, CPU Viterbi scores, the GPU profile); one warp a
+    target unless asked (0: chosen by model length, as is the targets per warp)."""
     gpu_profile = _core.GpuProfile(
         profile,
         viterbi="warp_fused",
@@ -48,8 +49,8 @@ def _fused_vs_cpu(
         viterbi_targets_per_warp=targets_per_warp,
         viterbi_warps_per_target=warps_per_target,
     )
-    assert gpu_profile.viterbi_targets_per_warp == targets_per_warp
-    assert gpu_profile.viterbi_warps_per_target == warps_per_target
+    assert targets_per_warp == 0 or gpu_profile.viterbi_targets_per_warp == targets_per_warp
+    assert warps_per_target == 0 or gpu_profile.viterbi_warps_per_target == warps_per_target
     targets = _core.GpuTargets(residues, offsets)
     gpu = _core.gpu_filter_scores(gpu_profile, targets, "viterbi", residues, offsets)
     cpu = _core.filter_scores(profile, "viterbi", residues, offsets)
@@ -422,10 +423,12 @@ def test_unsupported_targets_per_warp_are_refused():
 
 
 # A model split over W warps (viterbi_split_kernel): warps whose nodes end exactly at the
-# model's end, a node before or past it, warps holding only padding (M = 129 over 4), and the
-# largest models W warps take (1,024 nodes a warp).
-_SPLIT_CASES = [(2, m) for m in (129, 1025, 1100, 1280, 1537, 2048)]
-_SPLIT_CASES += [(3, m) for m in (1025, 2049, 2500, 3072)] + [(4, m) for m in (129, 3073, 4096)]
+# model's end, a node before or past it, warps holding only padding (M = 129 over 4), every
+# transition in registers (up to 1,024 nodes a warp), and past that a warp's last stripes
+# streamed (17-22 stripes a warp) or all of them (23 on; 4096 is the longest model).
+_SPLIT_CASES = [(2, m) for m in (129, 1025, 1100, 1280, 1537, 2048, 2049, 2432, 2816, 2817, 4096)]
+_SPLIT_CASES += [(3, m) for m in (1025, 2049, 2500, 3072, 3073)]
+_SPLIT_CASES += [(4, m) for m in (129, 3073, 4096)]
 
 
 @pytest.mark.cuda
@@ -452,13 +455,31 @@ def test_model_split_over_warps(warps, M):
 
 @pytest.mark.cuda
 def test_split_model_errors():
-    """A split needs the fused kernel with one target a warp, and models it covers."""
+    """A split needs the fused kernel with one target a warp, and a model the GPU takes."""
+    too_long = search_profile(_sampled_model(_core.gpu_max_model_length + 1, 3))
+    with pytest.raises(ValueError, match="longer than the GPU filter kernels"):
+        _core.GpuProfile(too_long, viterbi="warp_fused", viterbi_warps_per_target=4)
     profile = search_profile(_sampled_model(2100, 3))
-    with pytest.raises(ValueError, match="more than 2 warps"):
-        _core.GpuProfile(profile, viterbi="warp_fused", viterbi_warps_per_target=2)
     with pytest.raises(ValueError, match="one target a warp"):
         _core.GpuProfile(
             profile, viterbi="warp_fused", viterbi_warps_per_target=3, viterbi_targets_per_warp=2
         )
-    with pytest.raises(ValueError, match="1 to 4"):
+    with pytest.raises(ValueError, match="0 to 4"):
         _core.GpuProfile(profile, viterbi="warp_fused", viterbi_warps_per_target=5)
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("M", [1344, 1345, 1600, 2048, 2049, 2816, 2817, 4096])
+def test_warps_per_target_by_model_length(M):
+    """By default a long model runs on the warps per target chosen by its length (two from M
+    = 1345 to 2816, four from 2817), with the CPU's scores."""
+    rng = np.random.default_rng(M)
+    hmm = _sampled_model(M, M + 9)
+    seqs = random_proteins(rng, 30, mean_length=300) + [plant(rng, hmm.consensus.upper())]
+    gpu, cpu, gp = _fused_vs_cpu(
+        search_profile(hmm), *_digitize(seqs), targets_per_warp=0, warps_per_target=0
+    )
+    _assert_equal(f"M={M}", gpu, cpu)
+    expected = 1 if M <= 1344 else 2 if M <= 2816 else 4
+    assert _core.gpu_choose_viterbi_warps_per_target(M) == expected
+    assert gp.viterbi_warps_per_target == expected

@@ -263,7 +263,7 @@ void bind_gpu_hmm(py::module_& m) {
            py::keep_alive<1, 2>(), py::arg("profile"), py::arg("msv_bits") = 0,
            py::arg("viterbi") = "auto", py::arg("sequences_per_warp") = 0,
            py::arg("runtime_compiled") = true, py::arg("viterbi_targets_per_warp") = 0,
-           py::arg("viterbi_warps_per_target") = 1,
+           py::arg("viterbi_warps_per_target") = 0,
            "msv_bits: SSV/MSV lanes of 8 bits (the paper's) or 16 (DPX); 0: this device's "
            "faster one. viterbi: 'warp' (a warp per target, CUDAMPF), 'thread' (a thread per "
            "target, Walters et al. 2009), 'warp_fused' (a warp per target, saturating adds "
@@ -275,7 +275,8 @@ void bind_gpu_hmm(py::module_& m) {
            "a warp per target, 0: by model length. viterbi_targets_per_warp: targets of the fused "
            "Viterbi kernel a warp aligns at once (1, 2 or 4, each on 32 / T threads), 0: by "
            "model length. viterbi_warps_per_target: 2 to 4 splits the fused Viterbi's model "
-           "over that many warps (NVRTC; up to 1,024 nodes a warp), 1: one warp. Every choice "
+           "over that many warps of a block (NVRTC only), 1: one warp, 0: by model "
+           "length. Every choice "
            "gives the same scores.")
       .def_property_readonly(
           "runtime_compiled",
@@ -300,6 +301,9 @@ void bind_gpu_hmm(py::module_& m) {
         py::arg("runtime_compiled") = true,
         "Targets per warp of the fused Viterbi kernel for a model of M nodes (runtime_compiled: "
         "whether its profile may use kernels compiled by NVRTC, where NVRTC works).");
+  m.def("gpu_choose_viterbi_warps_per_target", &gh::choose_viterbi_warps_per_target,
+        py::arg("M"), py::arg("runtime_compiled") = true,
+        "Warps per target of the fused Viterbi kernel for a model of M nodes (1: one warp).");
   m.def("gpu_choose_sequences_per_warp", &gh::choose_sequences_per_warp, py::arg("M"),
         py::arg("msv_bits") = 16,
         "Targets per warp of the S-lane SSV/MSV kernels for a model of M nodes (1: a warp per "

@@ -824,9 +824,11 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
                                 : covering_stripes(M, kWordNodesPerStripe, WordStripeCounts{});
   const bool fused = options_.viterbi == KernelOptions::Viterbi::kWarpFused;
   int& T = options_.viterbi_targets_per_warp;
-  const int split = options_.viterbi_warps_per_target;
+  int& split = options_.viterbi_warps_per_target;
+  if (split == 0)
+    split = fused && (T == 0 || T == 1) ? choose_viterbi_warps_per_target(M, may_compile) : 1;
   if (split < 1 || split > 4)
-    throw std::invalid_argument("viterbi_warps_per_target must be 1 to 4, not " +
+    throw std::invalid_argument("viterbi_warps_per_target must be 0 to 4, not " +
                                 std::to_string(split));
   if (split > 1 && (!fused || (T != 0 && T != 1)))
     throw std::invalid_argument(
@@ -856,14 +858,10 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   const int exact_viterbi = needed_stripes(M, viterbi_nodes);
   const bool static_has_them = msv_stripes_ == runtime_msv && viterbi_stripes_ == exact_viterbi;
   if (split > 1) {
-    // The split kernel: NVRTC only, every transition in registers (Q <= 16 a warp).
+    // The split kernel: NVRTC only; each warp's stripes as the one-warp kernel's (its first
+    // split_resident_stripes(Q) in registers).
+    if (exact_viterbi > kRuntimeMaxWordStripes) throw too_long(true);
     const int per_warp = needed_stripes(M, kWordNodesPerStripe * split);
-    if (per_warp > kFusedResidentStripes)
-      throw std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
-                                  ") needs more than " + std::to_string(split) +
-                                  " warps a target (" +
-                                  std::to_string(kFusedResidentStripes * kWordNodesPerStripe) +
-                                  " nodes a warp)");
     if (!may_compile || !runtime_compilation_works())
       throw std::invalid_argument("viterbi_warps_per_target > 1 needs NVRTC (" +
                                   rtc::nvrtc_info().reason + ")");
@@ -1051,6 +1049,20 @@ int max_model_length(bool runtime_compiled) {
 // 1395, 280 1348 / 1521, 300 1442 / 1550, 320 1538 / 1647, Pkinase (260) 1462 / 1511; at 352
 // (11 stripes) 1429 / 1344 (results/gpu-h100-80gb-hbm3-20261128-b/
 // viterbi-targets-per-warp-257-352.log).
+// Fused Viterbi warps per target (viterbi_split_kernel, NVRTC only). H200, GCUPS one warp /
+// two / three / four: M = 1100 1543 / 1278 / 1118 / -, SMC_N (1142) 1675 / 1326 / 1161 / -,
+// 1400 1479 / 1533 / 1273 / -, 1600 1351 / 1601 / 897 / -, 2000 1235 / 1572 / 1038 / -
+// (results/gpu-h200-20261128-f, section 8); with a warp's last stripes streamed past 16 a
+// warp (split_resident_stripes): 2049 1198 / 1319 / 1064 / 1035, 2200 1228 / 1311 / 1086 /
+// 1101, 2400 1202 / 1339 / 1114 / 1147, 2600 1219 / 1279 / 1165 / 1199, 2816 1153 / 1377 /
+// 1153 / 1326, 3000 965 / 1196 / 1110 / 1322, 3500 608 / 1181 / 874 / 1381, 4096 421 / 1153
+// / 990 / 1330 (results/gpu-h200-20261128-g). Two from 22 stripes of one warp (M > 1344) to
+// 22 of each of two (2816), four past it.
+int choose_viterbi_warps_per_target(int M, bool runtime_compiled) {
+  if (!runtime_compiled || !runtime_compilation_works() || M <= 1344) return 1;
+  return M <= 2816 ? 2 : 4;
+}
+
 int choose_viterbi_targets_per_warp(int M, bool runtime_compiled) {
   constexpr int nodes = kWordNodesPerStripe / 2;  // a stripe of one target's 16 threads
   if (M <= kGroupedViterbiMaxStripes * nodes) return 2;

@@ -78,9 +78,9 @@ struct KernelOptions {
   // kernels take 1.
   int viterbi_targets_per_warp = 0;
   // Fused Viterbi warps per target (viterbi_split_kernel): 1, or 2 to 4 for a model split over
-  // that many warps of a block, each with its transitions in registers (NVRTC only; up to
-  // 1,024 nodes a warp).
-  int viterbi_warps_per_target = 1;
+  // that many warps of a block, each with its part's transitions in registers where they fit
+  // (NVRTC only); 0: chosen by model length (choose_viterbi_warps_per_target).
+  int viterbi_warps_per_target = 0;
 };
 
 // One model's filter tables laid out for the chosen kernels, resident on the GPU.
@@ -126,6 +126,9 @@ class DeviceProfile {
 // Fused Viterbi targets per warp for a model of M nodes (gpu_filters.cu: measured);
 // runtime_compiled: whether the profile may use kernels compiled by NVRTC (where it works).
 int choose_viterbi_targets_per_warp(int M, bool runtime_compiled = true);
+
+// Fused Viterbi warps per target for a model of M nodes (gpu_filters.cu: measured).
+int choose_viterbi_warps_per_target(int M, bool runtime_compiled = true);
 
 // SSV/MSV lane width used when none is asked for, by compute capability (bench_hmm_filters.py).
 int default_msv_bits();

@@ -345,10 +345,11 @@ __device__ __forceinline__ uint32_t dd_word(const uint32_t* __restrict__ my_dd, 
 }
 
 // The thread's sums and the scan's windows (scans within groups of G threads); `shared`: 160
-// ints of the block where they are not kept in registers. Every thread of the block calls it.
+// ints where they are not kept in registers, written by the warps with `writes` (one warp of
+// the block where every warp holds the same nodes). Every thread of the block calls it.
 template <int Q, int G, bool kInRegisters>
 __device__ __forceinline__ DdChainSums<Q, kInRegisters> dd_chain_sums(
-    const uint32_t* __restrict__ my_dd, int lane, int* shared) {
+    const uint32_t* __restrict__ my_dd, int lane, int* shared, bool writes) {
   DdChainSums<Q, kInRegisters> c;
   c.half[0] = c.half[1] = 0;
 #pragma unroll
@@ -359,7 +360,7 @@ __device__ __forceinline__ DdChainSums<Q, kInRegisters> dd_chain_sums(
     c.half[1] += high_s16(dd);
   }
   c.shared = shared;
-  if (kInRegisters || threadIdx.x < 32) {
+  if (kInRegisters || writes) {
     int w = c.half[0] + c.half[1];
 #pragma unroll
     for (int step = 0; (1 << step) < G; ++step) {
@@ -476,6 +477,8 @@ struct SplitExchange {
 
 template <int Q, int R, int G, bool kFloorB, int W = 1>
 struct FusedTarget {
+  static constexpr int kStripes = Q;
+  static constexpr bool kSumsHeld = Q <= kFusedResidentStripes;  // DdChainSums' kHeld
   // 32-bit counters and compares where they fit: fewer instructions in each row's bookkeeping.
   using Row = typename FusedRowIndex<kFloorB>::type;
   const FusedStripe (&resident)[R > 0 ? R : 1];
@@ -742,7 +745,8 @@ __global__ void __launch_bounds__(128, fused_min_blocks(Q, T))
       resident[q] = load_fused_stripe<true, false>(transitions, my_md, q, lane);
   }
   __shared__ int dd_windows[Q <= kFusedResidentStripes ? 1 : 5 * 32];
-  const auto dd_sums = dd_chain_sums<Q, G, (Q <= kFusedResidentStripes)>(my_dd, lane, dd_windows);
+  const auto dd_sums =
+      dd_chain_sums<Q, G, (Q <= kFusedResidentStripes)>(my_dd, lane, dd_windows, threadIdx.x < 32);
   const int warp_targets = (list.n + T - 1) / T;
   for (int w = warp; w < warp_targets; w = next_target(list, w, warps)) {
     const int j = w * T + lane / G;  // this group's target in the list
@@ -795,7 +799,11 @@ __device__ __forceinline__ int run_split_target(Target target, SplitExchange<W>*
   target.exchange = exchange;
   target.warp_index = warp_index;
   target.dd_prefix = dd_prefix;
-  target.split_first_floor = -32768 - low_s16(target.dd_sums.word[1]);
+  // -32768 - DD_{s+1}, s the warp's first node (split_row): thread 0's second stripe, low half.
+  if constexpr (Target::kSumsHeld)
+    target.split_first_floor = -32768 - low_s16(target.dd_sums.word[1]);
+  else
+    target.split_first_floor = -32768 - low_s16(dd_word<Target::kStripes>(target.my_dd, 1));
 #pragma unroll
   for (int v = 0; v < W; ++v) {
     target.split_dd_sum[v] = dd_sum[v];
@@ -805,34 +813,54 @@ __device__ __forceinline__ int run_split_target(Target target, SplitExchange<W>*
   return target.run(target.L, fast);
 }
 
-// A model too long for one warp's registers split over the W warps of a block (W = 2..4, Q <=
-// kFusedResidentStripes stripes a warp, so that every transition stays in registers): warp w
-// holds nodes 1 + 64Qw + q + Q(2t + b) from its own copy of the fused tables (`words` + w *
+// Stripes a split model's warp keeps in registers (the others are streamed as in the one-warp
+// kernel): all up to kFusedResidentStripes, then fewer than one warp keeps, as the exchange
+// and the carry take registers too (ptxas spills 146-262 bytes at Q = 17-20 with 16). H200,
+// W = 2, GCUPS with 6 / 8 / 10 / 12 / fused_resident_stripes(Q): Q = 17 1170 / 1228 / 1244 /
+// 1319 / 1276, 18 1224 / 1236 / 1255 / 1311 / 1224, 19 1240 / 1268 / 1339 / 1336 / 1252, 21
+// 1158 / 1215 / 1279 / 1231 / 1229, 22 1227 / 1305 / 1377 / 1265 / 1377, 24 1193 / 1201 /
+// 1196 / 1057 / 1177 (results/gpu-h200-20261128-g).
+__host__ __device__ constexpr int split_resident_stripes(int Q) {
+  return Q <= kFusedResidentStripes ? Q : Q <= 19 ? 12 : Q <= 22 ? 10 : 0;
+}
+
+// A model too long for one warp split over the W warps of a block (W = 2..4): warp w holds
+// nodes 1 + 64Qw + q + Q(2t + b) from its own copy of the fused tables (`words` + w *
 // warp_words: transitions, then D->D and M->D at dd_at, emissions at emissions_at, as the
-// top says), and the block runs one target at a time, the warps' rows together with one
-// barrier a row (FusedTarget::split_row). `constants`: per warp its D->D sum and the true M->D
-// and D->D words into its first node (3 ints). Result as viterbi_fused_kernel's; targets in
-// the list's order, claimed a block at a time.
+// top says), its first split_resident_stripes(Q) stripes in registers, and the block runs one
+// target at a time, the warps' rows together with one barrier a row (FusedTarget::split_row).
+// `constants`: per warp its D->D sum and the true M->D and D->D words into its first node (3
+// ints). Result as viterbi_fused_kernel's; targets in the list's order, claimed a block at a
+// time.
 template <int Q, int W>
 __global__ void __launch_bounds__(32 * W)
     viterbi_split_kernel(const uint32_t* __restrict__ words, int warp_words, int dd_at,
                          int emissions_at, const int* __restrict__ constants, int emission_max,
                          int e_move, int ddbound, int fast_min_move, uint32_t weak_residues,
                          TargetList list) {
-  static_assert(W >= 2 && W <= 4 && Q <= kFusedResidentStripes, "W warps of Q resident stripes");
+  static_assert(W >= 2 && W <= 4, "2 to 4 warps a target");
   constexpr int G = 32;
+  constexpr int R = split_resident_stripes(Q);
+  constexpr bool kApart = fused_dd_floors_apart(Q);
+  constexpr bool kSumsHeld = Q <= kFusedResidentStripes;
   const int lane = threadIdx.x & 31;
   const int warp_index = threadIdx.x >> 5;
   const uint32_t* mine = words + static_cast<size_t>(warp_index) * warp_words;
   const auto* transitions = reinterpret_cast<const uint4*>(mine);
-  const uint32_t* my_dd = mine + dd_at + 2 * lane;  // {DD, f(DD)} pairs (Q <= 16)
-  const uint32_t* my_md = mine + dd_at + 2 * Q * 32 + lane;
+  const uint32_t* my_dd = mine + dd_at + (kApart ? lane : 2 * lane);
+  const uint32_t* my_md = mine + dd_at + (kApart ? Q : 2 * Q) * 32 + lane;
   const auto* emissions = reinterpret_cast<const uint2*>(mine + emissions_at);
-  FusedStripe resident[Q];
+  FusedStripe resident[R > 0 ? R : 1];
+  if constexpr (R > 0) {
 #pragma unroll
-  for (int q = 0; q < Q; ++q)
-    resident[q] = load_fused_stripe<true, false>(transitions, my_md, q, lane);
-  const auto dd_sums = dd_chain_sums<Q, G, true>(my_dd, lane, nullptr);
+    for (int q = 0; q < R; ++q)
+      resident[q] = load_fused_stripe<true, false>(transitions, my_md, q, lane);
+  }
+  // Each warp's scan windows (its own nodes), in shared memory where not in registers.
+  __shared__ int dd_windows[kSumsHeld ? 1 : W * 5 * 32];
+  const auto dd_sums =
+      dd_chain_sums<Q, G, kSumsHeld>(my_dd, lane, dd_windows + (kSumsHeld ? 0 : warp_index * 160),
+                                     true);
   // The sum of the D->D words of the threads below this one.
   const int own = dd_sums.half[0] + dd_sums.half[1];
   int below = own;
@@ -861,8 +889,8 @@ __global__ void __launch_bounds__(32 * W)
     for (int64_t k = threadIdx.x; k < L; k += 32 * W)
       if ((weak_residues >> __ldg(seq + k)) & 1u) weak = true;
     const bool fast = !__syncthreads_or(weak) && ncj_move >= fast_min_move;
-    using Narrow = FusedTarget<Q, Q, G, false, W>;
-    using Wide = FusedTarget<Q, Q, G, true, W>;
+    using Narrow = FusedTarget<Q, R, G, false, W>;
+    using Wide = FusedTarget<Q, R, G, true, W>;
     const int result =
         12000 + ncj_move >= 0
             ? run_split_target(Narrow{resident, transitions, my_dd, my_md, emissions + lane,

@@ -238,7 +238,8 @@ class GpuProfile:
     stripe count where the static set lacks it; sequences_per_warp: SSV/MSV targets per warp,
     1 to 64 (16-bit) or 128 (8-bit), 0: by model length; viterbi_targets_per_warp: fused
     Viterbi targets per warp, 1, 2 or 4, 0: by model length; viterbi_warps_per_target: 2 to 4
-    splits the fused Viterbi's model over that many warps, NVRTC only)."""
+    splits the fused Viterbi's model over that many warps, NVRTC only, 1: one warp, 0: by model
+    length)."""
 
     def __init__(
         self,
@@ -248,7 +249,7 @@ class GpuProfile:
         sequences_per_warp: int = 0,
         runtime_compiled: bool = True,
         viterbi_targets_per_warp: int = 0,
-        viterbi_warps_per_target: int = 1,
+        viterbi_warps_per_target: int = 0,
     ) -> None: ...
     @property
     def runtime_compiled(self) -> bool: ...
@@ -279,6 +280,7 @@ class GpuProfile:
 
 def gpu_choose_sequences_per_warp(M: int, msv_bits: int = 16) -> int: ...
 def gpu_choose_viterbi_targets_per_warp(M: int, runtime_compiled: bool = True) -> int: ...
+def gpu_choose_viterbi_warps_per_target(M: int, runtime_compiled: bool = True) -> int: ...
 
 gpu_max_model_length: int
 gpu_static_max_model_length: int
