@@ -241,7 +241,8 @@ def test_gpu_cascades_on_several_threads_equal_cpu_cascades():
 
 def test_hmmsearch_on_the_gpu_equals_the_cpu_backend(tmp_path):
     """The whole search: hits, domains and pass counts equal (and so hmmsearch's, which
-    tests/test_hmmsearch.py checks for the CPU backend); several models, one
+    tests/test_hmmsearch.py checks for the CPU backend); several models, two whose Viterbi
+    filter is split over the warps of a block (M = 2400 over two, 3000 over four), and one
     longer than the GPU kernels (it runs on the CPU filters)."""
     rng = np.random.default_rng(5)
     tut = HMMER_EXAMPLES / "tutorial"
@@ -249,23 +250,29 @@ def test_hmmsearch_on_the_gpu_equals_the_cpu_backend(tmp_path):
     for name in ("globins4", "fn3", "Pkinase"):
         with HMMFile(tut / f"{name}.hmm") as f:
             models.extend(f)
-    long = HMM.sample(Alphabet.amino(), _core.gpu_max_model_length + 20, 9)
-    long.name = b"long_model"
-    long.set_composition()
-    # Sampled models have no calibration; plausible STATS (the same for both backends).
-    ev = long.evalue_parameters
-    ev.m_mu, ev.m_lambda, ev.v_mu, ev.v_lambda, ev.f_tau, ev.f_lambda = (
-        -12.0, 0.69, -12.5, 0.69, -7.0, 0.69
-    )
-    models.append(long)
+    sampled = []
+    for M, seed, name in ((2400, 7, b"split_2"), (3000, 8, b"split_4"),
+                          (_core.gpu_max_model_length + 20, 9, b"long_model")):
+        hmm = HMM.sample(Alphabet.amino(), M, seed)
+        hmm.name = name
+        hmm.set_composition()
+        # Sampled models have no calibration; plausible STATS (the same for both backends).
+        ev = hmm.evalue_parameters
+        ev.m_mu, ev.m_lambda, ev.v_mu, ev.v_lambda, ev.f_tau, ev.f_lambda = (
+            -12.0, 0.69, -12.5, 0.69, -7.0, 0.69
+        )
+        sampled.append(hmm)
+    assert [_core.gpu_choose_viterbi_warps_per_target(h.M) for h in sampled[:2]] == [2, 4]
+    models += sampled
     seqs = random_proteins(rng, 4000, mean_length=300)
     for name in ("globins4", "fn3", "Pkinase"):
         seqs += [plant(rng, s) for s in hmmemit(tut / f"{name}.hmm", 20, seed=3)]
-    seqs.append(plant(rng, long.consensus.upper()))
+    seqs += [plant(rng, h.consensus.upper()) for h in sampled]
     fasta = write_fasta(tmp_path / "db.fa", [(f"t{i}", s) for i, s in enumerate(seqs)])
     cpu = gpuseq.hmmsearch(models, fasta, backend="cpu", cpus=4)
     gpu = gpuseq.hmmsearch(models, fasta, backend="cuda", cpus=4, block_bytes=200_000)
     assert len(cpu.hits) > 50
+    assert {"split_2", "split_4"} <= set(cpu.hits["query_name"])  # their planted homologs
     for frame in ("hits", "domains", "pipeline"):
         a, b = getattr(gpu, frame), getattr(cpu, frame)
         assert a.equals(b), frame

@@ -825,6 +825,7 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   const bool fused = options_.viterbi == KernelOptions::Viterbi::kWarpFused;
   int& T = options_.viterbi_targets_per_warp;
   int& split = options_.viterbi_warps_per_target;
+  const bool split_chosen = split == 0;
   if (split == 0)
     split = fused && (T == 0 || T == 1) ? choose_viterbi_warps_per_target(M, may_compile) : 1;
   if (split < 1 || split > 4)
@@ -866,12 +867,17 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
       throw std::invalid_argument("viterbi_warps_per_target > 1 needs NVRTC (" +
                                   rtc::nvrtc_info().reason + ")");
     tables_->runtime = runtime_kernels(msv_bits, runtime_msv, per_warp, 1, split);
-    if (!tables_->runtime)
+    if (tables_->runtime) {
+      msv_stripes_ = runtime_msv;
+      viterbi_stripes_ = per_warp;
+    } else if (!split_chosen) {
       throw std::invalid_argument("NVRTC could not build the split Viterbi kernel for " +
                                   profile.name);
-    msv_stripes_ = runtime_msv;
-    viterbi_stripes_ = per_warp;
-  } else if (options_.runtime_compiled && !static_has_them) {
+    } else {
+      split = 1;  // chosen by model length: one warp's kernels instead (below)
+    }
+  }
+  if (split == 1 && options_.runtime_compiled && !static_has_them) {
     if (exact_viterbi > kRuntimeMaxWordStripes && runtime_compilation_works()) {
       if (T != 1) throw too_long_for_groups(viterbi_nodes * kRuntimeMaxWordStripes, "");
       throw too_long(true);
