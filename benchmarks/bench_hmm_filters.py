@@ -214,7 +214,7 @@ def main() -> int:
                     )
                 except ValueError:
                     if (variant == "warp_fused" and per_warp > 1) or variant == "split":
-                        continue  # longer than these kernels take (or, split, too short)
+                        continue  # longer than these kernels take
                     raise
                 profile_seconds = time.perf_counter() - start
                 if (runtime_compiled and not gp.runtime_compiled and variant != "thread"

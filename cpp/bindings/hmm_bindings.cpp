@@ -275,9 +275,8 @@ void bind_gpu_hmm(py::module_& m) {
            "a warp per target, 0: by model length. viterbi_targets_per_warp: targets of the fused "
            "Viterbi kernel a warp aligns at once (1, 2 or 4, each on 32 / T threads), 0: by "
            "model length. viterbi_warps_per_target: 2 to 4 splits the fused Viterbi's model "
-           "over that many warps of a block (NVRTC only), 1: one warp, 0: by model "
-           "length. Every choice "
-           "gives the same scores.")
+           "over that many warps of a block (NVRTC only), 1: one warp, 0: by model length. "
+           "Every choice gives the same scores.")
       .def_property_readonly(
           "runtime_compiled",
           [](const gh::DeviceProfile& dp) { return dp.options().runtime_compiled; })
