@@ -586,8 +586,9 @@ std::shared_ptr<const RuntimeKernels> runtime_multi_kernels(int msv_bits, int S,
 }
 
 // Launches a kernel loaded at run time. `signature` is the statically compiled instance of the
-// same template (any Q): each argument is converted to its parameter's type, as <<<>>> would.
-template <class... Params, class... Args>
+// same template (any Q): each argument is converted to its parameter's type, as <<<>>> would;
+// blocks of kThreads.
+template <int kThreads = kThreadsPerBlock, class... Params, class... Args>
 void launch_loaded(void (*signature)(Params...), cudaKernel_t kernel, int n, Args... args) {
   static_assert(sizeof...(Params) == sizeof...(Args), "one argument per kernel parameter");
   (void)signature;
@@ -595,7 +596,7 @@ void launch_loaded(void (*signature)(Params...), cudaKernel_t kernel, int n, Arg
   std::array<void*, sizeof...(Params)> pointers{};
   std::apply([&](auto&... v) { pointers = {static_cast<void*>(&v)...}; }, values);
   const void* f = reinterpret_cast<const void*>(kernel);
-  GPUSEQ_CUDA_CHECK(cudaLaunchKernel(f, dim3(grid_blocks(f, n)), dim3(kThreadsPerBlock),
+  GPUSEQ_CUDA_CHECK(cudaLaunchKernel(f, dim3(grid_blocks(f, n, kThreads)), dim3(kThreads),
                                      pointers.data(), 0, kStream));
 }
 
@@ -1272,9 +1273,10 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
                      tables.fused_emission_max, p.viterbi.e_move, p.viterbi.ddbound,
                      fast_min_move, tables.fused_weak_residues, list);
       else if (kernel == Kernel::kViterbi && fused)
-        launch_loaded(viterbi_fused_kernel<2, 1>, rt->viterbi, fused_warps, fused_transitions,
-                      fused_dd, fused_emissions, tables.fused_emission_max, p.viterbi.e_move,
-                      p.viterbi.ddbound, fast_min_move, tables.fused_weak_residues, list);
+        launch_loaded<kFusedThreadsPerBlock>(
+            viterbi_fused_kernel<2, 1>, rt->viterbi, fused_warps, fused_transitions, fused_dd,
+            fused_emissions, tables.fused_emission_max, p.viterbi.e_move, p.viterbi.ddbound,
+            fast_min_move, tables.fused_weak_residues, list);
       else if (kernel == Kernel::kViterbi)
         launch_loaded(viterbi_warp_kernel<2>, rt->viterbi, n, tables.viterbi_emissions.get(),
                       tables.viterbi_transitions.get(), p.viterbi.e_move, p.viterbi.ddbound,
@@ -1303,7 +1305,8 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
     } else if (kernel == Kernel::kViterbi && fused) {
       auto launch = [&](auto stripes, auto targets) {
         const auto k = viterbi_fused_kernel<decltype(stripes)::value, decltype(targets)::value>;
-        k<<<grid_blocks(k, fused_warps), kThreadsPerBlock, 0, kStream>>>(
+        k<<<grid_blocks(reinterpret_cast<const void*>(k), fused_warps, kFusedThreadsPerBlock),
+            kFusedThreadsPerBlock, 0, kStream>>>(
             fused_transitions, fused_dd, fused_emissions, tables.fused_emission_max,
             p.viterbi.e_move, p.viterbi.ddbound, fast_min_move, tables.fused_weak_residues, list);
       };

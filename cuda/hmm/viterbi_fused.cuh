@@ -702,22 +702,29 @@ struct FusedTarget {
   }
 };
 
-// Blocks of 128 threads an SM that the kernel is compiled to fit (0: as many as its registers
-// allow). The short models' rows are bound by dependent-instruction latency with few warps
-// resident (ncu, Q = 5-7: 24% of the warps, results/gpu-h200-20261127/ncu-vit.txt), but more
-// blocks help only where ptxas fits them without spills: Q = 3 at T = 1 (M 129-192 if asked
-// for): 6 (80 registers, one 8-byte spill; 89 and 5 blocks otherwise); Q = 5 at T = 1 (M
-// 257-320): 5 (96 registers, none spilled, against 109 and 4 blocks): Pkinase 1255 -> 1393,
-// M = 300 1238 -> 1386 GCUPS on the H100. Five blocks at T = 2 (Q = 5: 24 bytes spilled) lost
-// 3%; at Q = 7 (spills) 34%; six or seven blocks with fewer stripes resident, 4-30%
-// (results/gpu-h100-80gb-hbm3-20261128/occupancy-launch-bounds.log). With the untested chain's
-// loop beside the tested one (run), ptxas takes 150 registers at T = 2, Q = 7 and 197 at Q =
-// 10, one block an SM fewer than before; asked for 4 and 3 blocks it fits them in 128 and 168
-// with 20 bytes spilled: M = 200 1420 -> 1501, M = 300 1479 -> 1675 GCUPS on the H200
-// (results/gpu-h200-20261128-f).
-__host__ __device__ constexpr int fused_min_blocks(int Q, int T) {
-  if (T == 2) return Q == 7 ? 4 : Q == 10 ? 3 : 0;
-  return T == 1 ? (Q == 3 ? 6 : Q == 5 ? 5 : 0) : 0;
+// The kernel runs in blocks of one warp: an SM then holds as many warps as the registers
+// allow, where blocks of four left one to three warps' worth of registers unused (Q = 3-5 at T
+// = 2, 11 at T = 1). H200, GCUPS blocks of four / of one warp: globins4 1441 / 1471, M = 150
+// 1371 / 1398, 704 1701 / 1740, 1024 1873 / 1918, LuxC 1675 / 1723; no count slower (0.999
+// at worst; results/gpu-h200-20261128-g, section 7).
+constexpr int kFusedThreadsPerBlock = 32;
+
+// Warps an SM that the kernel is compiled to fit (0: as many as its registers allow; measured
+// as blocks of four warps, which ptxas compiles alike). The short models' rows are bound by
+// dependent-instruction latency with few warps resident (ncu, Q = 5-7: 24% of the warps,
+// results/gpu-h200-20261127/ncu-vit.txt), but more warps help only where ptxas fits them
+// without spills: Q = 3 at T = 1 (M 129-192 if asked for): 24 (80 registers, one 8-byte spill;
+// 89 and 20 warps otherwise); Q = 5 at T = 1 (M 257-320): 20 (96 registers, none spilled,
+// against 109 and 16 warps): Pkinase 1255 -> 1393, M = 300 1238 -> 1386 GCUPS on the H100.
+// Twenty warps at T = 2 (Q = 5: 24 bytes spilled) lost 3%; at Q = 7 (spills) 34%; 24 or 28
+// with fewer stripes resident, 4-30% (results/gpu-h100-80gb-hbm3-20261128/
+// occupancy-launch-bounds.log). With the untested chain's loop beside the tested one (run),
+// ptxas takes 150 registers at T = 2, Q = 7 and 197 at Q = 10, four warps an SM fewer than
+// before; asked for 16 and 12 warps it fits them in 128 and 168 with 20 bytes spilled: M =
+// 200 1420 -> 1501, M = 300 1479 -> 1675 GCUPS on the H200 (results/gpu-h200-20261128-f).
+__host__ __device__ constexpr int fused_min_warps(int Q, int T) {
+  if (T == 2) return Q == 7 ? 16 : Q == 10 ? 12 : 0;
+  return T == 1 ? (Q == 3 ? 24 : Q == 5 ? 20 : 0) : 0;
 }
 
 // param = the target's N/C/J MOVE word; emission_max = the largest emission word of the model;
@@ -725,7 +732,7 @@ __host__ __device__ constexpr int fused_min_blocks(int Q, int T) {
 // Result: final xC, or INT_MAX on word overflow. T targets per warp (see the top): warp w of
 // the list's ceil(n / T) takes targets wT .. wT + T - 1, group g of the warp target wT + g.
 template <int Q, int T>
-__global__ void __launch_bounds__(128, fused_min_blocks(Q, T))
+__global__ void __launch_bounds__(kFusedThreadsPerBlock, fused_min_warps(Q, T))
     viterbi_fused_kernel(const uint4* __restrict__ transitions, const uint32_t* __restrict__ dd,
                          const uint2* __restrict__ emissions, int emission_max, int e_move,
                          int ddbound, int fast_min_move, uint32_t weak_residues, TargetList list) {
