@@ -97,7 +97,9 @@ __device__ __forceinline__ uint32_t add_sat_s16(uint32_t a, uint32_t e) {
 }
 
 __device__ __forceinline__ uint32_t splat_u8(int x) { return static_cast<uint32_t>(x & 0xff) * 0x01010101u; }
-__device__ __forceinline__ uint32_t splat_s16(int x) { return static_cast<uint32_t>(x & 0xffff) * 0x00010001u; }
+// One PRMT (FMA pipe) where a mask and a multiply took an ALU and an FMA instruction: the
+// fused Viterbi's rows are bound by the ALU pipe (+0.4-2%, results/gpu-h200-20261128-h).
+__device__ __forceinline__ uint32_t splat_s16(int x) { return __byte_perm(x, 0, 0x1010); }
 
 // Residues of one target staged 128 at a time: thread t loads residues 4t..4t+3 of the next
 // 128 (coalesced byte loads; targets need no alignment), and row r is then broadcast from
