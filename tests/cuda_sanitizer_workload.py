@@ -203,11 +203,12 @@ if want("slane"):
 # The fused Viterbi kernel (cuda/hmm/viterbi_fused.cuh): transitions in registers (M up to
 # 1024), partly (1100: 18 stripes, 16 in registers, NVRTC only; 1300: 21 stripes, 13; static:
 # 20 stripes, 14) and read every row (3000), static and NVRTC kernels; with
-# 2 and 4 targets per warp on short models (46 targets: the last warp's groups partly empty);
-# rows with and without floors (the `*` and `~` rows keep them); a model split over warps.
+# 2 and 4 targets per warp on short models (46 targets: the last warp's groups partly empty;
+# two a warp at 13 stripes, 400, NVRTC only); rows with and without floors (the `*` and `~`
+# rows keep them); a model split over warps.
 if want("fused"):
     cases = [(M, 1) for M in (1, 130, 800, 1100, 1300, 3000)]
-    cases += [(1, 2), (130, 2), (250, 2), (1, 4), (100, 4)]
+    cases += [(1, 2), (130, 2), (250, 2), (400, 2), (1, 4), (100, 4)]
     for M, T in cases:
         hmm, db, profile = sampled_case(
             M, M + 3, rng.integers(0, 2000, 42), lambda c: [c * 2, "*" + c + "~~" + c]
@@ -215,6 +216,8 @@ if want("fused"):
         targets = core.GpuTargets(db.residues, db.offsets)
         cpu = core.filter_scores(profile, "viterbi", db.residues, db.offsets)
         for runtime_compiled in (True, False):
+            if not runtime_compiled and T > 1 and M > 8 * 64 // T:
+                continue  # past the static grouped kernels (8 stripes)
             gp = core.GpuProfile(
                 profile,
                 viterbi="warp_fused",

@@ -206,14 +206,14 @@ def test_several_targets_per_warp_at_every_stripe_boundary(targets_per_warp, M, 
 
 
 @pytest.mark.cuda
-@pytest.mark.parametrize("M", [256, 257, 320, 321])
+@pytest.mark.parametrize("M", [256, 257, 512, 513])
 @pytest.mark.parametrize("runtime_compiled", [True, False])
 def test_targets_per_warp_chosen_by_model_length(M, runtime_compiled):
     """Left to the profile, two targets a warp up to M = 256 (8 stripes, the static kernels)
-    and, with NVRTC, up to 320 (9-10 stripes, measured faster there); one past that, and past
+    and, with NVRTC, up to 512 (9-16 stripes, measured faster there); one past that, and past
     256 without NVRTC. The kernel chosen gives the CPU's scores."""
     nvrtc = _core.gpu_max_model_length > _core.gpu_static_max_model_length
-    two = M <= 256 or (M <= 320 and runtime_compiled and nvrtc)
+    two = M <= 256 or (M <= 512 and runtime_compiled and nvrtc)
     assert _core.gpu_choose_viterbi_targets_per_warp(M, runtime_compiled) == (2 if two else 1)
     rng = np.random.default_rng(M)
     hmm = _sampled_model(M, M + 11)

@@ -57,7 +57,7 @@ constexpr int kWordNodesPerStripe = 64;
 // of the short models it is chosen for (choose_viterbi_targets_per_warp).
 constexpr int kGroupedViterbiMaxStripes = 8;
 // With NVRTC two targets a warp are chosen up to this count (choose_viterbi_targets_per_warp).
-constexpr int kGroupedViterbiRuntimeMaxStripes = 10;
+constexpr int kGroupedViterbiRuntimeMaxStripes = 16;
 using GroupedViterbiStripeCounts = std::integer_sequence<int, 2, 3, 4, 5, 6, 7, 8>;
 constexpr int kThreadsPerBlock = 128;
 
@@ -1055,7 +1055,12 @@ int max_model_length(bool runtime_compiled) {
 // M = 320 (9 and 10 stripes, compiled at run time), GCUPS one / two per warp: M = 257 1234 /
 // 1395, 280 1348 / 1521, 300 1442 / 1550, 320 1538 / 1647, Pkinase (260) 1462 / 1511; at 352
 // (11 stripes) 1429 / 1344 (results/gpu-h100-80gb-hbm3-20261128-b/
-// viterbi-targets-per-warp-257-352.log).
+// viterbi-targets-per-warp-257-352.log). With rows together (9f62b1a), two up to M = 512 (16
+// stripes, all held in registers): H200, one / two per warp, M = 320 1628 / 1868, 352 1601 /
+// 1708, 384 1747 / 1717, LuxC (400) 1715 / 1771, 416 1737 / 1832, 448 1871 / 1828, 480 1720 /
+// 1884, 512 1834 / 1877 (results/gpu-h200-20261128-h/t2-past-320-9.log): two gain 2-10% where
+// their 32-node stripes pad less than one's 64-node ones, and lose up to 2.3% where neither
+// pads; at 520 (17 stripes, some streamed) 1524 against one's 1740.
 // Fused Viterbi warps per target (viterbi_split_kernel, NVRTC only). H200, GCUPS one warp /
 // two / three / four: M = 1100 1543 / 1278 / 1118 / -, SMC_N (1142) 1675 / 1326 / 1161 / -,
 // 1400 1479 / 1533 / 1273 / -, 1600 1351 / 1601 / 897 / -, 2000 1235 / 1572 / 1038 / -
