@@ -92,6 +92,15 @@ __host__ __device__ constexpr int fused_resident_stripes(int Q) {
                    : 0;
 }
 
+// Whether a row's emission address comes from an opaque pointer (FusedTarget::row_emissions):
+// one IMAD.WIDE where the lane merged back into the index takes three ALU instructions. It
+// costs registers that ptxas finds without loss only at some counts. H200, GCUPS with / without:
+// Q = 2 (M = 50, T = 2) +3.0%, 3 (RRM_1, fn3) +4.8-6.5%, 13-16 +1.3-8.1% (T = 2 at M 400-512,
+// Patched, M = 1024, the split at 1600), SMC_N +1.0%, the split at 2400 -0.1%
+// (results/gpu-h200-20261128-h, call 12); at Q = 7-10, -3% to -6% (call 5: 119 -> 124
+// registers at Q = 5, one warp an SM fewer).
+__host__ __device__ constexpr bool fused_opaque_emissions(int Q) { return Q <= 3 || Q >= 13; }
+
 // Whether the floors of D->D sit apart from the words (the tables above). Where stripes are
 // streamed the row is bound by L1 bandwidth (ncu: 88% of peak at Q = 25 and 38), and the D->D
 // chain of a row without floors then reads 4 bytes a stripe and pass, not 8: M 1200-2400 ran
@@ -522,6 +531,16 @@ struct FusedTarget {
   int first_i = -32768, first_d = -32768;
   int split_first_floor = -32768;  // -32768 - DD_{s+1} (split_row), in the warp's thread 0
 
+  // The thread's emission words of residue x. Where fused_opaque_emissions(Q) holds, the
+  // pointer is opaque to the compiler: the address is then one IMAD.WIDE (FMA pipe) instead of
+  // the lane merged back into the index (LOP3, LEA, LEA.HI.X on the ALU pipe, which the short
+  // models' rows keep the busiest).
+  __device__ __forceinline__ const uint2* row_emissions(int x) const {
+    const uint2* e = my_emissions;
+    if constexpr (fused_opaque_emissions(Q)) asm("" : "+l"(e));
+    return e + static_cast<uint32_t>(x) * (Q * 32);
+  }
+
   __device__ __forceinline__ void start() {
 #pragma unroll
     for (int q = 0; q < Q; ++q) M[q] = I[q] = D[q] = kNegWords;
@@ -539,7 +558,7 @@ struct FusedTarget {
     // group whose target overflowed may count as live in the rows together: its result is
     // INT_MAX whatever it computes, and its votes only repeat that it overflowed.
     const bool live = G == 32 || kTogether || (i < L && !overflowed);
-    const uint2* e = my_emissions + static_cast<uint32_t>(x_next) * (Q * 32);
+    const uint2* e = row_emissions(x_next);
     if (kTogether || i + 1 < L) x_next = __ldg(seq + i + 1);
     // Streamed transitions are read again every row: an opaque copy of the pointer keeps the
     // compiler from hoisting those loads out of the row loop into registers it does not have.
