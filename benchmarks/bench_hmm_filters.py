@@ -234,7 +234,8 @@ def main() -> int:
                           "a mostly idle GPU (raise --residues)", flush=True)
                 stripes = gp.viterbi_stripes if which == "viterbi" else gp.msv_stripes
                 if which != "viterbi" and gp.sequences_per_warp > 1:
-                    variant_name, stripes = f"S={gp.sequences_per_warp}", gp.multi_stripes
+                    variant_name = f"S={gp.sequences_per_warp}"
+                    stripes = gp.ssv_multi_stripes if which == "ssv" else gp.msv_multi_stripes
                 elif which == "viterbi" and gp.viterbi_warps_per_target > 1:
                     variant_name = f"split/W{gp.viterbi_warps_per_target}"
                 elif which == "viterbi" and gp.viterbi_targets_per_warp > 1:
@@ -338,7 +339,8 @@ def multi_sweep(args, db, targets) -> int:
             for which in ("ssv", "msv"):
                 seconds = _core.gpu_filter_kernel_seconds(gp, targets, which, repeats=args.repeat)
                 gcups = M * int(db[1][-1]) / seconds / 1e9
-                H = gp.multi_stripes if S > 1 else gp.msv_stripes
+                H = ((gp.ssv_multi_stripes if which == "ssv" else gp.msv_multi_stripes)
+                     if S > 1 else gp.msv_stripes)
                 rows.append(dict(M=M, filter=which, lane_bits=bits, sequences_per_warp=S,
                                  stripes=H, gpu_seconds=seconds, gpu_gcups=gcups,
                                  residues=int(db[1][-1])))

@@ -182,12 +182,14 @@ if want("walters"):
 # The S-lane SSV/MSV kernels (cuda/hmm/msv_multi.cuh) for every S and lane width, on enough
 # targets to fill several sequence blocks (columns of very different lengths, empty and
 # 1-residue targets).
+# (16, 8, 224): the SSV and MSV at different H (30 and 28: each past its own slow counts).
 if want("slane"):
-    for bits, S in [(16, S) for S in (2, 4, 8, 16, 32, 64)] + [(8, S) for S in (2, 16, 64, 128)]:
+    cases = [(16, S, 0) for S in (2, 4, 8, 16, 32, 64)] + [(8, S, 0) for S in (2, 16, 64, 128)]
+    for bits, S, M in cases + [(16, 8, 224)]:
         nodes_per_stripe = (64 if bits == 16 else 128) // S
         lengths = np.clip(rng.lognormal(4, 1.5, 3 * S + 20), 0, 4000).astype(int)
         hmm, db, profile = sampled_case(
-            min(10 * nodes_per_stripe, 300), S, lengths, lambda c, S=S: [c] * (2 * S)
+            M or min(10 * nodes_per_stripe, 300), S, lengths, lambda c, S=S: [c] * (2 * S)
         )
         gp = core.GpuProfile(profile, bits, "warp", S)
         targets = core.GpuTargets(db.residues, db.offsets)

@@ -219,7 +219,8 @@ def test_chosen_S_equals_cpu_on_the_stress_corpora(corpora, bits):
                 S = gpu_profile.sequences_per_warp
                 assert S == _core.gpu_choose_sequences_per_warp(hmm.M, bits)
                 if S > 1:
-                    assert _lanes(S, bits) * gpu_profile.multi_stripes >= hmm.M
+                    assert _lanes(S, bits) * gpu_profile.ssv_multi_stripes >= hmm.M
+                    assert _lanes(S, bits) * gpu_profile.msv_multi_stripes >= hmm.M
                 targets = _core.GpuTargets(db.residues, db.offsets)
                 for which in ("ssv", "msv", "viterbi"):
                     gpu = _core.gpu_filter_scores(

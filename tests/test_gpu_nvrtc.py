@@ -255,15 +255,17 @@ def test_exact_stripe_counts_equal_static_and_cpu(M, msv_bits):
     rounded = (static.msv_stripes, static.viterbi_stripes)
     # The S-lane kernels (S chosen by M) take H exactly too (test below).
     S = runtime.sequences_per_warp
-    exact_h = (
-        _core.gpu_run_time_multi_stripes(msv_bits, S, _exact_stripes(M, msv_nodes // S))
+    exact_h = tuple(
+        _core.gpu_run_time_multi_stripes(msv_bits, S, _exact_stripes(M, msv_nodes // S), msv)
         if S > 1
         else 0
+        for msv in (False, True)
     )
-    assert runtime.multi_stripes == exact_h and static.multi_stripes >= exact_h
+    assert (runtime.ssv_multi_stripes, runtime.msv_multi_stripes) == exact_h
+    assert static.ssv_multi_stripes == static.msv_multi_stripes >= max(exact_h)
     # NVRTC where the static set lacks the exact counts; the static kernel where it has them.
     assert runtime.runtime_compiled == (
-        rounded != exact or static.multi_stripes != exact_h or warps > 1
+        rounded != exact or any(static.ssv_multi_stripes != h for h in exact_h) or warps > 1
     )
     assert runtime.msv_stripes == exact[0]
     assert runtime.viterbi_stripes == _exact_stripes(M, 64 * warps)
@@ -274,19 +276,25 @@ def test_exact_stripe_counts_equal_static_and_cpu(M, msv_bits):
 @pytest.mark.parametrize("msv_bits", [8, 16])
 @pytest.mark.parametrize("S", [2, 4, 8, 16])
 def test_s_lane_kernels_of_the_exact_stripe_count_equal_static_and_cpu(S, msv_bits):
-    """The S-lane SSV and MSV (msv_multi.cuh) compiled for a model's exact H, here 5, 25, 31
-    and 38 where the static set has 6, 28, 32 and 40 (or the count past a slow one): the
-    static kernels' (H rounded up: padding nodes) and the CPU's scores, bit for bit."""
+    """The S-lane SSV and MSV (msv_multi.cuh) compiled for a model's exact H, here 5, 25, 29,
+    31, 38 and 43 where the static set has 6, 28, 32, 32, 40 and 48 (or the count past a slow
+    one, each filter its own: at 29 the 16-bit SSV takes 30 and the MSV 29, at 43 the SSV 43
+    and the MSV 44): the static kernels' (H rounded up: padding nodes) and the CPU's scores,
+    bit for bit."""
     W = (128 if msv_bits == 8 else 64) // S
-    for H in (5, 25, 31, 38):
+    for H in (5, 25, 29, 31, 38, 43):
         M = W * (H - 1) + 1  # the fewest nodes that need H stripes
         profile, residues, offsets = _model_and_targets(M, M + S)
         runtime = _core.GpuProfile(profile, msv_bits, "warp", S, runtime_compiled=True)
         static = _core.GpuProfile(profile, msv_bits, "warp", S, runtime_compiled=False)
-        used = _core.gpu_run_time_multi_stripes(msv_bits, S, H)
-        assert runtime.multi_stripes == used >= H, (M, S)
-        assert runtime.runtime_compiled or used == static.multi_stripes
-        assert static.multi_stripes > H and runtime.ssv_multi and static.ssv_multi
+        used = tuple(_core.gpu_run_time_multi_stripes(msv_bits, S, H, msv) for msv in (False, True))
+        if msv_bits == 16 and H in (29, 43):
+            assert used == {29: (30, 29), 43: (43, 44)}[H], (S, used)
+        assert (runtime.ssv_multi_stripes, runtime.msv_multi_stripes) == used, (M, S)
+        assert min(used) >= H, (M, S)
+        assert runtime.runtime_compiled or used == (static.ssv_multi_stripes,) * 2
+        assert static.ssv_multi_stripes == static.msv_multi_stripes > H
+        assert runtime.ssv_multi and static.ssv_multi
         _assert_runtime_static_cpu(f"M={M} S={S}", profile, residues, offsets, runtime, static)
 
 

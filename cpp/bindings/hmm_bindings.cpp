@@ -291,7 +291,10 @@ void bind_gpu_hmm(py::module_& m) {
       .def_property_readonly("viterbi_fast_min_move", &gh::DeviceProfile::viterbi_fast_min_move,
                              "The least N/C/J MOVE word of a target whose Viterbi rows the fused "
                              "kernel runs without floors (2**31 - 1: never).")
-      .def_property_readonly("multi_stripes", &gh::DeviceProfile::multi_stripes)
+      .def_property_readonly("ssv_multi_stripes", &gh::DeviceProfile::ssv_multi_stripes,
+                             "H of the S-lane SSV kernel (0 if sequences_per_warp is 1).")
+      .def_property_readonly("msv_multi_stripes", &gh::DeviceProfile::msv_multi_stripes,
+                             "H of the S-lane MSV kernel (0 if sequences_per_warp is 1).")
       .def_property("ssv_multi", &gh::DeviceProfile::ssv_multi, &gh::DeviceProfile::set_ssv_multi,
                     "The SSV too on the S-lane kernels (True when sequences_per_warp was "
                     "given); a search sets it for models that share S (the sequence blocks "
@@ -315,9 +318,10 @@ void bind_gpu_hmm(py::module_& m) {
         "SSV/MSV stripes of an NVRTC-compiled model needing `exact`: the count, or the next one "
         "up where the SSV warp kernel is measured slow at it.");
   m.def("gpu_run_time_multi_stripes", &gh::run_time_multi_stripes, py::arg("msv_bits"),
-        py::arg("S"), py::arg("exact"),
-        "S-lane stripes H of an NVRTC-compiled model needing `exact`: the count, or the next "
-        "one up where the S-lane SSV is measured slow at it.");
+        py::arg("S"), py::arg("exact"), py::arg("msv") = false,
+        "S-lane stripes H of an NVRTC-compiled model needing `exact`, for the SSV or (msv) the "
+        "MSV kernel: the count, or the next one up where that filter's kernel is measured slow "
+        "at it.");
   m.def("gpu_clear_runtime_kernels", &gh::clear_runtime_kernels,
         "Forget the kernels loaded at run time (profiles keep theirs): the next profile reads "
         "them from the disk cache. For tests.");

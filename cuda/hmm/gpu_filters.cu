@@ -154,25 +154,30 @@ using MultiStripeCounts =
 // against 14.51/10.45 (results/gpu-h100-80gb-hbm3-20261125-h/claims-and-s2-past-48-*.log).
 constexpr int kMultiMaxStripes = 48;
 
-// 16-bit stripe counts at which the S-lane SSV runs slower per real node than at a count a
-// little higher, padding nodes included (at least 5% faster there: time per node H / rate(H)),
-// for S = 16, 8, 4, 2. Measured on today's kernels (rows a loop with the maximum first, one
-// block an SM at S = 16): H200, NVRTC, every H from 8 (S = 16) or 25 to 48, M = W x H, 100 M
-// residues, two or three rounds, scores equal to the CPU at every H (results/
-// gpu-h200-20261128-e/s16-h-sweep.log, s8-4-2-h-sweep.log; e.g. S = 2: H = 36 13.5, 37 12.0,
-// 38 15.2; S = 16: 28 11.0, 30 13.9; 46 8.4-8.7 for every S, 47 14.8-15.5). A model needing
-// one of them gets the next count up that is not (padding nodes: the same scores). The slow
-// counts move when the kernels change (before 645161c, the H100 sweep of results/
-// gpu-h100-80gb-hbm3-20261128 had S = 2-8 slow at 38 and 47, fast now).
+// 16-bit stripe counts at which an S-lane filter runs slower per real node than at a count a
+// little higher, padding nodes included (at least 5% faster within 4 counts up: time per node
+// H / rate(H)), for S = 16, 8, 4, 2; each filter takes its own H past its own list. Measured on
+// today's kernels (rows a loop with the maximum first, one block an SM at S = 16): H200, NVRTC,
+// every H from 8 (S = 16) or 25 to 48, M = W x H, 100 M residues, two or three rounds, scores
+// equal to the CPU at every H (results/gpu-h200-20261128-e/s16-h-sweep.log,
+// s8-4-2-h-sweep.log). SSV: e.g. S = 2: H = 36 13.5, 37 12.0, 38 15.2; S = 16: 28 11.0, 30
+// 13.9; 46 8.4-8.7 for every S, 47 14.8-15.5 (ptxas places the table loads 1-5 instructions
+// before their use there, 13-19 at the fast counts: results/gpu-h200-20261128-e section 8).
+// MSV: slow at other counts (43: 6.6-6.7 for every S, 44: 9.6-9.8); at the SSV's 28 it is at
+// its fastest (S = 8: 9.11 against 8.55 at 30). A model needing one of them gets the next count
+// up that is not (padding nodes: the same scores). The slow counts move when the kernels
+// change (before 645161c, the H100 sweep of results/gpu-h100-80gb-hbm3-20261128 had S = 2-8
+// slow at 38 and 47, fast now).
 struct SlowMultiStripes {
   int S;
-  int counts[12];
+  int ssv[12];
+  int msv[12];
 };
 constexpr SlowMultiStripes kSlowMultiWordStripes[] = {
-    {16, {11, 19, 28, 29, 36, 37, 44, 45, 46}},
-    {8, {28, 29, 36, 37, 44, 45, 46}},
-    {4, {28, 29, 36, 37, 45, 46}},
-    {2, {28, 29, 36, 37, 44, 45, 46}},
+    {16, {11, 19, 28, 29, 36, 37, 44, 45, 46}, {9, 18, 34, 40, 42, 43}},
+    {8, {28, 29, 36, 37, 44, 45, 46}, {34, 42, 43}},
+    {4, {28, 29, 36, 37, 45, 46}, {34, 42, 43}},
+    {2, {28, 29, 36, 37, 44, 45, 46}, {34, 42, 43}},
 };
 constexpr int kWordMultiMaxSequences = 16;
 constexpr int kByteMultiMaxStripes = 32;
@@ -579,10 +584,12 @@ std::shared_ptr<const RuntimeKernels> runtime_kernels(int msv_bits, int msv_stri
   return compiled_or_null(names);
 }
 
-// The S-lane SSV and MSV kernels (msv_multi.cuh) for S targets per warp and exactly H stripes.
-std::shared_ptr<const RuntimeKernels> runtime_multi_kernels(int msv_bits, int S, int H) {
-  return compiled_or_null({rtc::kernel_name("ssv_multi_kernel", {msv_bits, S, H}),
-                           rtc::kernel_name("msv_multi_kernel", {msv_bits, S, H})});
+// The S-lane SSV and MSV kernels (msv_multi.cuh) for S targets per warp and exactly H stripes
+// (each filter its own).
+std::shared_ptr<const RuntimeKernels> runtime_multi_kernels(int msv_bits, int S, int ssv_h,
+                                                            int msv_h) {
+  return compiled_or_null({rtc::kernel_name("ssv_multi_kernel", {msv_bits, S, ssv_h}),
+                           rtc::kernel_name("msv_multi_kernel", {msv_bits, S, msv_h})});
 }
 
 // Launches a kernel loaded at run time. `signature` is the statically compiled instance of the
@@ -651,10 +658,10 @@ int past_slow_counts(const int (&slow)[N], int exact) {
 
 }  // namespace
 
-int run_time_multi_stripes(int msv_bits, int S, int exact) {
+int run_time_multi_stripes(int msv_bits, int S, int exact, bool msv) {
   if (msv_bits == 16 && warp_stripes_past_slow_switch().load())
     for (const SlowMultiStripes& slow : kSlowMultiWordStripes)
-      if (slow.S == S) return past_slow_counts(slow.counts, exact);
+      if (slow.S == S) return past_slow_counts(msv ? slow.msv : slow.ssv, exact);
   return exact;
 }
 
@@ -792,7 +799,7 @@ struct DeviceProfile::Tables {
   std::shared_ptr<const RuntimeKernels> runtime_multi;  // the S-lane pair; null: static
   DeviceArray<int4> walters_transitions;       // thread per target: M records
   DeviceArray<int16_t> walters_emissions;      // thread per target: M x 32 words
-  DeviceArray<uint32_t> msv_multi;            // S-lane tables: H x 32 codes x W entries
+  DeviceArray<uint32_t> ssv_multi, msv_multi;  // S-lane tables: H x 32 codes x W entries
   DeviceArray<uint32_t> fused_viterbi;        // viterbi_fused.cuh: FusedViterbiTables
   DeviceArray<double> forward_match, forward_transitions;  // forward_bound.cuh
   DeviceArray<float> bias_odds;  // bias_filter.cuh: BiasFilterModel::odds
@@ -920,25 +927,32 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
       throw std::invalid_argument("sequences_per_warp must be 0, 1, 2, 4, ..., " +
                                   std::to_string(most) + " with " + std::to_string(msv_bits) +
                                   "-bit lanes, not " + std::to_string(S));
-    // H: the fewest stripes that hold the model (past a slow count), compiled by NVRTC where
-    // the static set has no kernel for them (else the next count up: padding nodes, the same
-    // scores).
+    // H: the fewest stripes that hold the model (past the filter's slow counts), compiled by
+    // NVRTC where the static set has no kernel for them (else the next count up: padding
+    // nodes, the same scores).
     const int W = multi_width(msv_bits, S);
-    multi_stripes_ = covering_stripes(M, W, MultiStripeCounts{});
-    const int exact_h = run_time_multi_stripes(msv_bits, S, needed_stripes(M, W));
-    if (may_compile && multi_stripes_ != exact_h && exact_h <= kMultiMaxStripes) {
-      tables_->runtime_multi = runtime_multi_kernels(msv_bits, S, exact_h);
+    const int needed = needed_stripes(M, W);
+    const int covering = covering_stripes(M, W, MultiStripeCounts{});
+    ssv_multi_stripes_ = msv_multi_stripes_ = covering;
+    const int ssv_h = run_time_multi_stripes(msv_bits, S, needed, false);
+    const int msv_h = run_time_multi_stripes(msv_bits, S, needed, true);
+    if (may_compile && (covering != ssv_h || covering != msv_h) &&
+        std::max(ssv_h, msv_h) <= kMultiMaxStripes) {
+      tables_->runtime_multi = runtime_multi_kernels(msv_bits, S, ssv_h, msv_h);
       if (tables_->runtime_multi) {
-        multi_stripes_ = exact_h;
+        ssv_multi_stripes_ = ssv_h;
+        msv_multi_stripes_ = msv_h;
         options_.runtime_compiled = true;
       }
     }
-    if (multi_stripes_ == 0)
+    if (covering == 0 && !tables_->runtime_multi)
       throw std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
                                   ") is longer than " + std::to_string(S) +
                                   " targets per warp take");
-    const std::vector<uint32_t> multi = multi_table(profile.msv, msv_bits, S, multi_stripes_);
-    tables_->msv_multi = device_copy(multi.data(), multi.size());
+    const std::vector<uint32_t> ssv_table = multi_table(profile.msv, msv_bits, S, ssv_multi_stripes_);
+    tables_->ssv_multi = device_copy(ssv_table.data(), ssv_table.size());
+    const std::vector<uint32_t> msv_table = multi_table(profile.msv, msv_bits, S, msv_multi_stripes_);
+    tables_->msv_multi = device_copy(msv_table.data(), msv_table.size());
   }
 
   const cpu::ViterbiProfile& vp = profile.viterbi;
@@ -1484,12 +1498,13 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
                                       double* seconds, const DeviceSink* sink) {
   using MultiKernel = void (*)(const uint32_t*, int, int, BlockList);
   const int S = dp.sequences_per_warp();
+  const int H = kernel == Kernel::kSsv ? dp.ssv_multi_stripes() : dp.msv_multi_stripes();
   MultiKernel k = nullptr;
   const void* f = nullptr;  // the kernel launched: k, or the NVRTC one for the exact H
   auto choose = [&](auto bits) {
     constexpr int kBits = decltype(bits)::value;
     return [&](auto s) {
-      with_stripes(dp.multi_stripes(), MultiStripeCounts{}, [&](auto h) {
+      with_stripes(H, MultiStripeCounts{}, [&](auto h) {
         constexpr int kS = decltype(s)::value, kH = decltype(h)::value;
         k = kernel == Kernel::kSsv ? ssv_multi_kernel<kBits, kS, kH>
                                    : msv_multi_kernel<kBits, kS, kH>;
@@ -1506,7 +1521,7 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
     f = reinterpret_cast<const void*>(k);
   }
   constexpr int kWarpsPerBlock = kMultiThreadsPerBlock / 32;
-  int shared_bytes = multi_shared_table_bytes(S, dp.multi_stripes());
+  int shared_bytes = multi_shared_table_bytes(S, H);
   if (dp.msv_bits() == 16 && S == kOneBlockPerSmSequences)
     shared_bytes = std::max(shared_bytes, one_block_per_sm_shared_bytes());
   // Blocks are planned for the warps this kernel keeps resident (planned for more, the last
@@ -1568,7 +1583,8 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
     DeviceTimer timer(kStream);
     if (seconds != nullptr) timer.start();  // (timed launches wait for their kernel)
     const int blocks_needed = (plan.warps + kWarpsPerBlock - 1) / kWarpsPerBlock;
-    const uint32_t* table = dp.tables().msv_multi.get();
+    const uint32_t* table =
+        (kernel == Kernel::kSsv ? dp.tables().ssv_multi : dp.tables().msv_multi).get();
     int bias = p.msv.bias, tec = p.msv.tec;
     BlockList launch_list = list;
     void* arguments[] = {&table, &bias, &tec, &launch_list};  // as MultiKernel's parameters

@@ -103,7 +103,9 @@ class DeviceProfile {
   // floors (viterbi_fused.cuh; INT_MAX where it never does: not the fused kernel).
   int viterbi_fast_min_move() const;
   int sequences_per_warp() const { return options_.sequences_per_warp; }
-  int multi_stripes() const { return multi_stripes_; }  // H of the S-lane kernels (0 if S = 1)
+  // H of the S-lane SSV and MSV kernels (0 if S = 1): each past its own slow counts.
+  int ssv_multi_stripes() const { return ssv_multi_stripes_; }
+  int msv_multi_stripes() const { return msv_multi_stripes_; }
   // The SSV too on the S-lane kernels: when S was given, or set by a search whose models share
   // S often enough to pay for the SSV's sequence blocks (hmmsearch.py). Needs S > 1.
   bool ssv_multi() const { return ssv_multi_; }
@@ -117,7 +119,7 @@ class DeviceProfile {
  private:
   const ::gpuseq::hmm::SearchProfile& profile_;  // borrowed: outlives this object
   KernelOptions options_;
-  int msv_stripes_ = 0, viterbi_stripes_ = 0, multi_stripes_ = 0;
+  int msv_stripes_ = 0, viterbi_stripes_ = 0, ssv_multi_stripes_ = 0, msv_multi_stripes_ = 0;
   bool ssv_multi_ = false;
   bool sequences_per_warp_given_ = false;
   std::unique_ptr<Tables> tables_;
@@ -161,9 +163,10 @@ int max_model_length(bool runtime_compiled = true);
 // where the SSV warp kernel is measured slow at it: gpu_filters.cu).
 int run_time_msv_stripes(int msv_bits, int exact);
 
-// S-lane stripes H of an NVRTC-compiled model that needs `exact` with S targets per warp (the
-// count, or the next one up where the S-lane SSV is measured slow at it: gpu_filters.cu).
-int run_time_multi_stripes(int msv_bits, int S, int exact);
+// S-lane stripes H of an NVRTC-compiled model that needs `exact` with S targets per warp, for
+// the SSV or (msv) the MSV kernel: the count, or the next one up where that filter's S-lane
+// kernel is measured slow at it (gpu_filters.cu).
+int run_time_multi_stripes(int msv_bits, int S, int exact, bool msv);
 
 // Why run-time compilation is off, once per process ("" otherwise, and on later calls): for
 // the one notice the bindings turn into a Python warning.

@@ -270,7 +270,11 @@ class GpuProfile:
         """The least N/C/J MOVE word of a target whose Viterbi rows the fused kernel runs
         without floors (2**31 - 1: never)."""
     @property
-    def multi_stripes(self) -> int: ...
+    def ssv_multi_stripes(self) -> int:
+        """H of the S-lane SSV kernel (0 if sequences_per_warp is 1)."""
+    @property
+    def msv_multi_stripes(self) -> int:
+        """H of the S-lane MSV kernel (0 if sequences_per_warp is 1)."""
     @property
     def ssv_multi(self) -> bool:
         """The SSV too on the S-lane kernels (True when sequences_per_warp was given); a
@@ -286,8 +290,9 @@ gpu_max_model_length: int
 gpu_static_max_model_length: int
 
 def gpu_run_time_msv_stripes(msv_bits: int, exact: int) -> int: ...
-def gpu_run_time_multi_stripes(msv_bits: int, S: int, exact: int) -> int:
-    """S-lane stripes of an NVRTC-compiled model needing `exact` (past slow counts)."""
+def gpu_run_time_multi_stripes(msv_bits: int, S: int, exact: int, msv: bool = False) -> int:
+    """S-lane stripes of an NVRTC-compiled model needing `exact`, for the SSV or (msv) the
+    MSV kernel (past that filter's slow counts)."""
 
 def gpu_clear_runtime_kernels() -> None: ...
 
