@@ -182,10 +182,10 @@ if want("walters"):
 # The S-lane SSV/MSV kernels (cuda/hmm/msv_multi.cuh) for every S and lane width, on enough
 # targets to fill several sequence blocks (columns of very different lengths, empty and
 # 1-residue targets).
-# (16, 8, 224): the SSV and MSV at different H (30 and 28: each past its own slow counts).
+# (16, 16, 44): the SSV and MSV at different H (12 and 11: each past its own slow counts).
 if want("slane"):
     cases = [(16, S, 0) for S in (2, 4, 8, 16, 32, 64)] + [(8, S, 0) for S in (2, 16, 64, 128)]
-    for bits, S, M in cases + [(16, 8, 224)]:
+    for bits, S, M in cases + [(16, 16, 44)]:
         nodes_per_stripe = (64 if bits == 16 else 128) // S
         lengths = np.clip(rng.lognormal(4, 1.5, 3 * S + 20), 0, 4000).astype(int)
         hmm, db, profile = sampled_case(

@@ -157,27 +157,24 @@ constexpr int kMultiMaxStripes = 48;
 // 16-bit stripe counts at which an S-lane filter runs slower per real node than at a count a
 // little higher, padding nodes included (at least 5% faster within 4 counts up: time per node
 // H / rate(H)), for S = 16, 8, 4, 2; each filter takes its own H past its own list. Measured on
-// today's kernels (rows a loop with the maximum first, one block an SM at S = 16): H200, NVRTC,
-// every H from 8 (S = 16) or 25 to 48, M = W x H, 100 M residues, two or three rounds, scores
-// equal to the CPU at every H (results/gpu-h200-20261128-e/s16-h-sweep.log,
-// s8-4-2-h-sweep.log). SSV: e.g. S = 2: H = 36 13.5, 37 12.0, 38 15.2; S = 16: 28 11.0, 30
-// 13.9; 46 8.4-8.7 for every S, 47 14.8-15.5 (ptxas places the table loads 1-5 instructions
-// before their use there, 13-19 at the fast counts: results/gpu-h200-20261128-e section 8).
-// MSV: slow at other counts (43: 6.6-6.7 for every S, 44: 9.6-9.8); at the SSV's 28 it is at
-// its fastest (S = 8: 9.11 against 8.55 at 30). A model needing one of them gets the next count
-// up that is not (padding nodes: the same scores). The slow counts move when the kernels
-// change (before 645161c, the H100 sweep of results/gpu-h100-80gb-hbm3-20261128 had S = 2-8
-// slow at 38 and 47, fast now).
+// today's kernels: H200, NVRTC, every H from 8 (S = 16) or 25 to 48, M = W x H, 100 M residues,
+// scores equal to the CPU at every H (results/gpu-h200-20261128-i/sweeps-3.log). Since the
+// kernels tell ptxas to plan for one block an SM (multi_min_blocks in msv_multi.cuh) only the
+// SSV at S = 16 keeps two, in the range that still plans for more (11: 8.6 TCUPS, 12: 10.7;
+// 19: 10.2, 20: 12.8); before, the SSV was slow at 28-29, 36-37 and 44-46 for every S and the
+// MSV at 34 and 42-43 (results/gpu-h200-20261128-e). A model needing one of them gets the next
+// count up that is not (padding nodes: the same scores). The slow counts move when the kernels
+// change.
 struct SlowMultiStripes {
   int S;
   int ssv[12];
   int msv[12];
 };
 constexpr SlowMultiStripes kSlowMultiWordStripes[] = {
-    {16, {11, 19, 28, 29, 36, 37, 44, 45, 46}, {9, 18, 34, 40, 42, 43}},
-    {8, {28, 29, 36, 37, 44, 45, 46}, {34, 42, 43}},
-    {4, {28, 29, 36, 37, 45, 46}, {34, 42, 43}},
-    {2, {28, 29, 36, 37, 44, 45, 46}, {34, 42, 43}},
+    {16, {11, 19}, {}},
+    {8, {}, {}},
+    {4, {}, {}},
+    {2, {}, {}},
 };
 constexpr int kWordMultiMaxSequences = 16;
 constexpr int kByteMultiMaxStripes = 32;

@@ -197,6 +197,19 @@ __device__ __forceinline__ uint32_t shift_up_in_target(uint32_t v, int lane) {
   }
 }
 
+// The blocks an SM ptxas is told to plan for (__launch_bounds__'s second argument; 0: left to
+// it). Told one, it takes more registers (S = 8: 71-103 at H 25-46) and places every table load
+// 11-20 instructions ahead of its use, at every H. Left to itself it aims at fewer, and at some
+// H places the loads 1-5 ahead, where warps then wait on them: the counts that ran slow (SSV
+// 28-29, 36-37, 44-46; MSV 34, 42-43, e.g. S = 8: SSV 12.9 at 28, 8.6 at 46, MSV 6.7 at 43;
+// told one: 14.2, 15.1, 9.6 TCUPS; H200, results/gpu-h200-20261128-i). The 16-bit SSV keeps the
+// default up to H = 26, where its 47-48 registers let two blocks share an SM at S < 16 (3-4%
+// faster at 25; S = 16 runs one block an SM anyway: run_multi_kernel). Bytes keep the default
+// (not measured).
+__host__ __device__ constexpr int multi_min_blocks(int Bits, bool msv, int H) {
+  return Bits == 16 && (msv || H > 26) ? 1 : 0;
+}
+
 // Lane-wise maximum (signed words, unsigned bytes: every value is >= 0 in both).
 template <int Bits>
 __device__ __forceinline__ uint32_t lanes_max(uint32_t a, uint32_t b) {
@@ -286,7 +299,7 @@ struct ColumnCursor {
 // the decision level map to the same answer (ssv_score_from_best). tec: unused (one signature
 // for both filters); bias: the byte form's.
 template <int Bits, int S, int H>
-__global__ void __launch_bounds__(kMultiThreadsPerBlock)
+__global__ void __launch_bounds__(kMultiThreadsPerBlock, multi_min_blocks(Bits, false, H))
     ssv_multi_kernel(const uint32_t* __restrict__ table, int bias, int /*tec*/, BlockList list) {
   using L = MultiLanes<Bits, S>;
   extern __shared__ uint32_t shared_table[];
@@ -355,7 +368,7 @@ __global__ void __launch_bounds__(kMultiThreadsPerBlock)
 // The full MSV over sequence blocks: msv_warp_kernel(_s16) for S targets per warp, each with its
 // own xJ/xB and overflow flag (an overflowed target runs on to its end marker and records -1).
 template <int Bits, int S, int H>
-__global__ void __launch_bounds__(kMultiThreadsPerBlock)
+__global__ void __launch_bounds__(kMultiThreadsPerBlock, multi_min_blocks(Bits, true, H))
     msv_multi_kernel(const uint32_t* __restrict__ table, int bias, int tec, BlockList list) {
   using L = MultiLanes<Bits, S>;
   constexpr int kBaseB = 190;
