@@ -129,8 +129,9 @@ int needed_stripes(int M, int nodes_per_stripe) {
 // their targets from shared tables: 15.49, 15.14, 15.00 TCUPS against 15.60 at 40 (--exact
 // --first 36 --last 41, results/gpu-h100-80gb-hbm3-20261127/sweep_exact_36_41.log). 42 and 43
 // run at 13.11 and 11.63 where 44 runs at 14.61 (41: 13.63, as 44's tables give it;
-// sweep_exact_41_48.log there).
-constexpr int kSlowWarpSsvWordStripes[] = {27, 42, 43};
+// sweep_exact_41_48.log there). 33 on the H200: 13.1 where 34 runs at 14.9 (results/
+// gpu-h200-20261128-i/wsweep-5.log; 27 was only 3% slower there than 28, 42 and 43 6-25%).
+constexpr int kSlowWarpSsvWordStripes[] = {27, 33, 42, 43};
 
 // S-lane kernels (msv_multi.cuh): S targets per warp, H stripes of W = 64 / S nodes (16-bit
 // lanes) or 128 / S (bytes).

@@ -180,6 +180,16 @@ constexpr int kPadScore16 = -1024;
 // (gpu_filters.cu, kSharedWarpTableStripes).
 constexpr int kSharedTableThreads = 512;
 
+// The blocks an SM ptxas is told to plan for (__launch_bounds__'s second argument; 0: left to
+// it), as multi_min_blocks in msv_multi.cuh. The MSV is told one: ptxas then places its table
+// loads 11 or more instructions ahead of their use at every Q (left to itself, about 1 at Q =
+// 27): H200 MSV at Q = 27 6.5 -> 10.5 TCUPS, 33 8.7 -> 10.5, 34 6.5 -> 10.2, 29-32 +5-9%, the
+// others unchanged. The SSV keeps the default: told one, it ran 5-14% slower at most Q
+// from 28 to 46 (results/gpu-h200-20261128-i, call 5).
+__host__ __device__ constexpr int warp_shared_min_blocks(bool msv, int /*Q*/) {
+  return msv ? 1 : 0;
+}
+
 template <bool kShared>
 __device__ __forceinline__ uint32_t table_word(const uint32_t* p) {
   if constexpr (kShared)
@@ -247,7 +257,7 @@ __global__ void __launch_bounds__(128)
 
 // The same with the table copied into the block's shared memory first (see table_word).
 template <int Q>
-__global__ void __launch_bounds__(kSharedTableThreads)
+__global__ void __launch_bounds__(kSharedTableThreads, warp_shared_min_blocks(false, Q))
     ssv_warp_kernel_s16_shared(const uint32_t* __restrict__ scores, int table_words, int stop_at,
                                TargetList list) {
   extern __shared__ uint32_t shared_scores[];
@@ -355,7 +365,7 @@ __global__ void __launch_bounds__(128)
 
 // The same with the table copied into the block's shared memory first (see table_word).
 template <int Q>
-__global__ void __launch_bounds__(kSharedTableThreads)
+__global__ void __launch_bounds__(kSharedTableThreads, warp_shared_min_blocks(true, Q))
     msv_warp_kernel_s16_shared(const uint32_t* __restrict__ scores, int table_words, int bias,
                                int tec, TargetList list) {
   extern __shared__ uint32_t shared_scores[];
