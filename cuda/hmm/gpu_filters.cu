@@ -947,9 +947,11 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
       throw std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
                                   ") is longer than " + std::to_string(S) +
                                   " targets per warp take");
-    const std::vector<uint32_t> ssv_table = multi_table(profile.msv, msv_bits, S, ssv_multi_stripes_);
+    const std::vector<uint32_t> ssv_table =
+        multi_table(profile.msv, msv_bits, S, ssv_multi_stripes_);
     tables_->ssv_multi = device_copy(ssv_table.data(), ssv_table.size());
-    const std::vector<uint32_t> msv_table = multi_table(profile.msv, msv_bits, S, msv_multi_stripes_);
+    const std::vector<uint32_t> msv_table =
+        multi_table(profile.msv, msv_bits, S, msv_multi_stripes_);
     tables_->msv_multi = device_copy(msv_table.data(), msv_table.size());
   }
 
