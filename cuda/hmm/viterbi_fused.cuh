@@ -438,8 +438,9 @@ __device__ __forceinline__ void dd_chain_carry(uint32_t (&D)[Q], const uint32_t*
                                                const Sums& sums, int a0, int into0) {
   constexpr bool kHeld = Sums::kHeld && !kFloors;
   const int into1 = max(a0, into0 + sums.half[0]);  // >= -32768 as a0 is
+  // (into0 & 0xffff) | (into1 << 16) as one PRMT: a mask and a shift took a LOP3 more.
   const uint32_t carry =
-      (static_cast<uint32_t>(into0) & 0xffffu) | (static_cast<uint32_t>(into1) << 16);
+      __byte_perm(static_cast<uint32_t>(into0), static_cast<uint32_t>(into1), 0x5410);
   const uint32_t* dd = my_dd;
   asm volatile("" : "+l"(dd));
 #pragma unroll
@@ -454,9 +455,10 @@ __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint32_t* __res
                                          const Sums& sums, int lane) {
   int a0;
   const int through = dd_chain_through<Q, G, kFloors>(D, my_dd, sums, lane, a0);
+  // (through is >= -32768: it is a max over 16-bit values and the sums below them)
   int into0 = __shfl_up_sync(kFullWarp, through, 1, G);
   if ((lane & (G - 1)) == 0) into0 = -32768;
-  dd_chain_carry<Q, G, kFloors>(D, my_dd, sums, a0, max(into0, -32768));
+  dd_chain_carry<Q, G, kFloors>(D, my_dd, sums, a0, into0);
 }
 
 // A row index: 32 bits where the warp's targets are all shorter than about 5e7 residues (the
@@ -651,8 +653,8 @@ struct FusedTarget {
       }
     }
     int into0 = __shfl_up_sync(kFullWarp, through, 1);
-    into0 = lane == 0 ? x : max(into0, x + dd_prefix);
-    dd_chain_carry<Q, G, kFloors>(D, my_dd, dd_sums, a0, max(into0, -32768));
+    into0 = lane == 0 ? x : max(into0, x + dd_prefix);  // >= -32768 as x and through are
+    dd_chain_carry<Q, G, kFloors>(D, my_dd, dd_sums, a0, into0);
     first_i = i_prev;
     first_d = d_prev;
     if (lane == 0) m_first = (m_first & 0xffff0000u) | (static_cast<uint32_t>(m_prev) & 0xffffu);
