@@ -3,7 +3,9 @@
 2009) and on all CPU cores (cpp/hmm), in one run.
 
 Rows per model: SSV/MSV a warp per target in 8-bit and 16-bit lanes (S = 1), SSV/MSV with the
-targets per warp chosen by model length (CUDAMPF++ S-lane kernels, S = auto), Viterbi.
+targets per warp chosen by model length (CUDAMPF++ S-lane kernels, S = auto), Viterbi (the warp
+kernel, a thread per target, the fused kernel with 1, 2 or 4 targets a warp alone, split over
+warps, and behind the systolic pipeline up to 384 nodes: its stripes column is nodes a lane).
 Models: pyhmmer's HMM.sample at each --models length (every variant), and the Pfam models of
 hmmer-examples (--pfam-models; the variants a search runs), whose transitions are a real
 family's: HMM.sample's make the Viterbi filter's D->D chain run in every row.
@@ -161,6 +163,8 @@ def main() -> int:
     variants += [("viterbi", 16, "warp_fused", T) for T in (1, 2, 4)]
     # ... and a model split over 2 or 4 warps of a block (viterbi_split_kernel, NVRTC only)
     variants += [("viterbi", 16, "split", W) for W in (2, 4)]
+    # ... and behind the systolic pipeline (viterbi_systolic.cuh, models up to 384 nodes)
+    variants += [("viterbi", 16, "systolic", 0)]
     # The Pfam models: what a search runs (SSV and MSV with S by model length, the fused
     # Viterbi with its targets per warp by model length), NVRTC kernels where they differ.
     search_variants = [("ssv", 16, "warp", 0), ("msv", 16, "warp", 0),
@@ -191,7 +195,8 @@ def main() -> int:
                 cpu = M * int(cdb[1][-1]) / (time.perf_counter() - start) / 1e9
             for runtime_compiled in (True, False):
                 if not runtime_compiled and (
-                    M > _core.gpu_static_max_model_length or variant in ("thread", "split")
+                    M > _core.gpu_static_max_model_length
+                    or variant in ("thread", "split", "systolic")
                     or label != "sampled"
                 ):
                     continue  # no static twin, or nothing specialised by the stripe count
@@ -199,32 +204,40 @@ def main() -> int:
                 start = time.perf_counter()
                 try:
                     split = variant == "split"
+                    search = variant == "warp_fused" and not per_warp  # a search's choices
                     gp = _core.GpuProfile(
                         profile,
                         bits if which != "viterbi" else 0,
-                        ("warp_fused" if split else variant) if which == "viterbi" else "warp",
+                        ("warp_fused" if variant in ("split", "systolic") else variant)
+                        if which == "viterbi" else "warp",
                         1 if which == "viterbi" else sequences_per_warp,
                         runtime_compiled=runtime_compiled,
-                        viterbi_targets_per_warp=per_warp if variant == "warp_fused" else 1,
-                        # split rows W warps; a search's (per_warp 0) by model length
-                        viterbi_warps_per_target=(
-                            per_warp if split else 0 if variant == "warp_fused" and not per_warp
-                            else 1
+                        viterbi_targets_per_warp=(
+                            per_warp if variant in ("warp_fused", "systolic") else 1
                         ),
+                        # split rows W warps; a search's (per_warp 0) by model length
+                        viterbi_warps_per_target=per_warp if split else 0 if search else 1,
+                        # the fused rows alone; a search's by model length
+                        viterbi_systolic=1 if variant == "systolic" else 0 if search else -1,
                     )
                 except ValueError:
-                    if (variant == "warp_fused" and per_warp > 1) or variant == "split":
+                    if (variant == "warp_fused" and per_warp > 1) or variant in ("split",
+                                                                                  "systolic"):
                         continue  # longer than these kernels take
                     raise
                 profile_seconds = time.perf_counter() - start
-                if (runtime_compiled and not gp.runtime_compiled and variant != "thread"
-                        and label == "sampled"):
+                if (runtime_compiled and not gp.runtime_compiled
+                        and variant not in ("thread", "systolic") and label == "sampled"):
                     continue  # the exact stripe counts are static kernels: the row below
-                on_viterbi_db = which == "viterbi" and variant in ("warp", "warp_fused", "split")
+                on_viterbi_db = which == "viterbi" and variant in ("warp", "warp_fused", "split",
+                                                                   "systolic")
                 t_db, t_dev = (vdb, vtargets) if on_viterbi_db else (db, targets)
                 cells = M * int(t_db[1][-1])
                 seconds = _core.gpu_filter_kernel_seconds(gp, t_dev, which, repeats=args.repeat)
                 gpu = cells / seconds / 1e9
+                # the pipeline's targets and time, and the fused kernel's share (handed back)
+                systolic = (_core.gpu_viterbi_systolic_counts()
+                            if which == "viterbi" and gp.viterbi_systolic else None)
                 n_targets = len(t_db[1]) - 1
                 fills_gpu = variant != "thread" or n_targets >= resident_threads
                 if not fills_gpu and not warned_underfilled:
@@ -236,6 +249,9 @@ def main() -> int:
                 if which != "viterbi" and gp.sequences_per_warp > 1:
                     variant_name = f"S={gp.sequences_per_warp}"
                     stripes = gp.ssv_multi_stripes if which == "ssv" else gp.msv_multi_stripes
+                elif which == "viterbi" and gp.viterbi_systolic:
+                    variant_name = "systolic"
+                    stripes = gp.viterbi_systolic_shape[1]  # nodes a lane
                 elif which == "viterbi" and gp.viterbi_warps_per_target > 1:
                     variant_name = f"split/W{gp.viterbi_warps_per_target}"
                 elif which == "viterbi" and gp.viterbi_targets_per_warp > 1:
@@ -249,14 +265,17 @@ def main() -> int:
                          runtime_compiled=gp.runtime_compiled, stripes=stripes,
                          gpu_seconds=seconds, gpu_gcups=gpu, cpu_gcups=cpu,
                          profile_seconds=profile_seconds, residues=int(t_db[1][-1]),
-                         targets=n_targets, fills_gpu=fills_gpu)
+                         targets=n_targets, fills_gpu=fills_gpu, systolic=systolic)
                 )
                 ratio = f"{gpu / cpu:8.1f}" if cpu else ""
                 cpu_text = f"{cpu:10.1f}" if cpu else ""
                 print(
                     f"{M:>6} {label:>14} {which:>8} {bits:>6} {variant_name:>8} "
                     f"{str(gp.runtime_compiled):>6} {stripes:>7} {gpu:10.1f} {cpu_text:>10} "
-                    f"{ratio}",
+                    f"{ratio}"
+                    + (f"  (handed back {systolic['handed_back']} of {n_targets}: "
+                       f"{systolic['handed_back_seconds'] * 1e3:.3f} of "
+                       f"{seconds * 1e3:.3f} ms)" if systolic else ""),
                     flush=True,
                 )
                 if which == "viterbi" and label == "sampled" and fills_gpu:  # first (NVRTC) row
@@ -269,6 +288,9 @@ def main() -> int:
         if "warp_fused" in v and "warp" in v:
             v["warp_fused/warp"] = v["warp_fused"] / v["warp"]
             print(f"{M:>6} viterbi warp_fused/warp GCUPS {v['warp_fused/warp']:.2f}")
+        if "systolic" in v and "warp_fused" in v:
+            v["systolic/warp_fused"] = v["systolic"] / v["warp_fused"]
+            print(f"{M:>6} viterbi systolic/warp_fused GCUPS {v['systolic/warp_fused']:.2f}")
         for grouped in ("fused/T2", "fused/T4"):
             if grouped in v and "warp_fused" in v:
                 gain = v[f"{grouped}/warp_fused"] = v[grouped] / v["warp_fused"]

@@ -207,7 +207,7 @@ if want("slane"):
 # 20 stripes, 14) and read every row (3000), static and NVRTC kernels; with
 # 2 and 4 targets per warp on short models (46 targets: the last warp's groups partly empty;
 # two a warp at 13 stripes, 400, NVRTC only); rows with and without floors (the `*` and `~`
-# rows keep them); a model split over warps.
+# rows keep them); a model split over warps; the systolic pipeline in front of it.
 if want("fused"):
     cases = [(M, 1) for M in (1, 130, 800, 1100, 1300, 3000)]
     cases += [(1, 2), (130, 2), (250, 2), (400, 2), (1, 4), (100, 4)]
@@ -225,6 +225,7 @@ if want("fused"):
                 viterbi="warp_fused",
                 runtime_compiled=runtime_compiled,
                 viterbi_targets_per_warp=T,
+                viterbi_systolic=-1,
             )
             gpu = core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
             failures += not np.array_equal(gpu, cpu, equal_nan=True)
@@ -237,6 +238,18 @@ if want("fused"):
         targets = core.GpuTargets(db.residues, db.offsets)
         cpu = core.filter_scores(profile, "viterbi", db.residues, db.offsets)
         gp = core.GpuProfile(profile, viterbi="warp_fused", viterbi_warps_per_target=W)
+        gpu = core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
+        failures += not np.array_equal(gpu, cpu, equal_nan=True)
+    # The systolic pipeline (viterbi_systolic.cuh): 16 lanes of 6 nodes (M = 1, 95 padding
+    # nodes), of 10 (150); 32 lanes of 12 (384, none); an odd number of targets, the planted
+    # ones and `*`/`~` handed back to the fused kernel.
+    for M in (1, 150, 384):
+        hmm, db, profile = sampled_case(
+            M, M + 9, rng.integers(1, 2000, 43), lambda c: [c * 2, "*" + c + "~~" + c]
+        )
+        targets = core.GpuTargets(db.residues, db.offsets)
+        cpu = core.filter_scores(profile, "viterbi", db.residues, db.offsets)
+        gp = core.GpuProfile(profile, viterbi="warp_fused", viterbi_systolic=1)
         gpu = core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
         failures += not np.array_equal(gpu, cpu, equal_nan=True)
 # The MRF segmentation (cuda/mrf/segment.cu): both sweep kernels, every neighbourhood, both

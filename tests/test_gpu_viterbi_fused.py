@@ -48,6 +48,7 @@ def _fused_vs_cpu(
         runtime_compiled=runtime_compiled,
         viterbi_targets_per_warp=targets_per_warp,
         viterbi_warps_per_target=warps_per_target,
+        viterbi_systolic=-1,  # every target on this kernel (test_gpu_viterbi_systolic.py)
     )
     assert targets_per_warp == 0 or gpu_profile.viterbi_targets_per_warp == targets_per_warp
     assert warps_per_target == 0 or gpu_profile.viterbi_warps_per_target == warps_per_target
@@ -221,7 +222,8 @@ def test_targets_per_warp_chosen_by_model_length(M, runtime_compiled):
     seqs += [hmm.consensus.upper(), plant(rng, hmm.consensus.upper()), "", "A"]
     residues, offsets = _digitize(seqs)
     profile = search_profile(hmm)
-    gp = _core.GpuProfile(profile, viterbi="warp_fused", runtime_compiled=runtime_compiled)
+    gp = _core.GpuProfile(profile, viterbi="warp_fused", runtime_compiled=runtime_compiled,
+                          viterbi_systolic=-1)
     assert gp.viterbi_targets_per_warp == (2 if two else 1)
     gpu = _core.gpu_filter_scores(gp, _core.GpuTargets(residues, offsets), "viterbi", residues,
                                   offsets)

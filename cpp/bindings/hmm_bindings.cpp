@@ -225,8 +225,10 @@ void bind_gpu_hmm(py::module_& m) {
                                 "A model's filter tables striped for the GPU kernels.")
       .def(py::init([](const SearchProfile& profile, int msv_bits, const std::string& viterbi,
                        int sequences_per_warp, bool runtime_compiled,
-                       int viterbi_targets_per_warp, int viterbi_warps_per_target) {
+                       int viterbi_targets_per_warp, int viterbi_warps_per_target,
+                       int viterbi_systolic) {
              gh::KernelOptions o;
+             o.viterbi_systolic = viterbi_systolic;
              o.msv_bits = msv_bits;
              o.sequences_per_warp = sequences_per_warp;
              o.viterbi_targets_per_warp = viterbi_targets_per_warp;
@@ -263,7 +265,7 @@ void bind_gpu_hmm(py::module_& m) {
            py::keep_alive<1, 2>(), py::arg("profile"), py::arg("msv_bits") = 0,
            py::arg("viterbi") = "auto", py::arg("sequences_per_warp") = 0,
            py::arg("runtime_compiled") = true, py::arg("viterbi_targets_per_warp") = 0,
-           py::arg("viterbi_warps_per_target") = 0,
+           py::arg("viterbi_warps_per_target") = 0, py::arg("viterbi_systolic") = 0,
            "msv_bits: SSV/MSV lanes of 8 bits (the paper's) or 16 (DPX); 0: this device's "
            "faster one. viterbi: 'warp' (a warp per target, CUDAMPF), 'thread' (a thread per "
            "target, Walters et al. 2009), 'warp_fused' (a warp per target, saturating adds "
@@ -276,7 +278,9 @@ void bind_gpu_hmm(py::module_& m) {
            "Viterbi kernel a warp aligns at once (1, 2 or 4, each on 32 / T threads), 0: by "
            "model length. viterbi_warps_per_target: 2 to 4 splits the fused Viterbi's model "
            "over that many warps of a block (NVRTC only), 1: one warp, 0: by model length. "
-           "Every choice gives the same scores.")
+           "viterbi_systolic: the fused Viterbi's targets through the systolic pipeline first "
+           "(models of at most 384 nodes; the fused kernel scores those it hands back), 1: on, "
+           "-1: off, 0: the measured default (off). Every choice gives the same scores.")
       .def_property_readonly(
           "runtime_compiled",
           [](const gh::DeviceProfile& dp) { return dp.options().runtime_compiled; })
@@ -288,6 +292,14 @@ void bind_gpu_hmm(py::module_& m) {
                              &gh::DeviceProfile::viterbi_targets_per_warp)
       .def_property_readonly("viterbi_warps_per_target",
                              &gh::DeviceProfile::viterbi_warps_per_target)
+      .def_property_readonly("viterbi_systolic", &gh::DeviceProfile::viterbi_systolic)
+      .def_property_readonly("viterbi_systolic_shape",
+                             [](const gh::DeviceProfile& dp) {
+                               return py::make_tuple(dp.viterbi_systolic_lanes(),
+                                                     dp.viterbi_systolic_nodes());
+                             },
+                             "(G, B): lanes a target pair and nodes a lane of the systolic "
+                             "Viterbi pipeline ((0, 0): not used).")
       .def_property_readonly("viterbi_fast_min_move", &gh::DeviceProfile::viterbi_fast_min_move,
                              "The least N/C/J MOVE word of a target whose Viterbi rows the fused "
                              "kernel runs without floors (2**31 - 1: never).")
@@ -369,6 +381,20 @@ void bind_gpu_hmm(py::module_& m) {
       py::arg("on"),
       "Testing and benchmark hook: whether the fused Viterbi kernel runs the rows that may go "
       "without floors so (the default) or keeps the floors in every row.");
+  m.def(
+      "gpu_viterbi_systolic_counts",
+      [] {
+        const gh::ViterbiSystolicCounts c = gh::last_viterbi_systolic_counts();
+        py::dict d;
+        d["piped"] = c.piped;
+        d["handed_back"] = c.handed_back;
+        d["piped_seconds"] = c.piped_seconds;
+        d["handed_back_seconds"] = c.handed_back_seconds;
+        return d;
+      },
+      "Testing and benchmark hook: this thread's last systolic Viterbi run: targets the "
+      "pipeline scored (piped), targets it handed to the fused kernel (handed_back), and, "
+      "of a timed run, each kernel's median seconds.");
   m.def(
       "gpu_filter_scores",
       [](const gh::DeviceProfile& dp, const GpuTargets& t, const std::string& which,

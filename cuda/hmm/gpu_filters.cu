@@ -30,6 +30,7 @@
 #include "hmm/forward_bound.cuh"
 #include "hmm/sequence_blocks.hpp"
 #include "hmm/viterbi_filter.cuh"
+#include "hmm/viterbi_systolic.cuh"
 #include "hmm/viterbi_fused.cuh"
 #include "hmm/viterbi_walters.cuh"
 
@@ -809,6 +810,11 @@ struct DeviceProfile::Tables {
   int fused_emission_max = 0;
   int fused_fast_min_move = 0;
   uint32_t fused_weak_residues = 0;
+  // viterbi_systolic.cuh: SystolicTables on the GPU, its values here.
+  DeviceArray<uint32_t> systolic_words;
+  DeviceArray<int16_t> systolic_emissions;
+  uint32_t systolic_fake = 0, systolic_weak_residues = 0;
+  int systolic_min_move = INT_MAX;
 };
 
 DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOptions& options)
@@ -999,6 +1005,35 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
       append_striped_words(transitions, t->data(), M, viterbi_stripes_);
     tables_->viterbi_transitions = device_copy(transitions.data(), transitions.size());
   }
+
+  // The systolic pipeline in front of the one-warp fused kernel (which scores what it hands
+  // back): given, or by model length.
+  int& systolic = options_.viterbi_systolic;
+  if (systolic < -1 || systolic > 1)
+    throw std::invalid_argument("viterbi_systolic must be -1, 0 or 1, not " +
+                                std::to_string(systolic));
+  const SystolicShape shape = systolic_shape(M);
+  if (systolic == 1 && (!fused || split > 1 || shape.G == 0))
+    throw std::invalid_argument("viterbi_systolic needs the fused Viterbi kernel with one warp a "
+                                "target and a model of at most 384 nodes (" + profile.name +
+                                ": M = " + std::to_string(M) + ")");
+  // Off unless asked. H200, 10 M random residues, GCUPS with the pipeline / the fused kernel
+  // alone (two targets a warp): sampled models M = 100 1091 / 1021, 150 1564 / 1514, 256
+  // 1994 / 1801, 384 1341 / 1733; the hmmer-examples models a search runs lose, globins4 1246
+  // / 1563, Pkinase 1507 / 1692: the 14-21 targets they hand back (xC above xN) take the fused
+  // kernel 0.19-0.24 ms, a lone warp's rows for the longest of them, after the pipeline
+  // (results/gpu-h200-20261128-j).
+  if (systolic == 0) systolic = -1;
+  if (systolic == 1) {
+    const SystolicTables st = systolic_tables(vp, M, shape);
+    tables_->systolic_words = device_copy(st.words.data(), st.words.size());
+    tables_->systolic_emissions = device_copy(st.emissions.data(), st.emissions.size());
+    tables_->systolic_fake = st.fake;
+    tables_->systolic_min_move = st.min_move;
+    tables_->systolic_weak_residues = st.weak_residues;
+    systolic_lanes_ = shape.G;
+    systolic_nodes_ = shape.B;
+  }
   {
     // The Forward bound's tables in its slot order (forward_bound.cuh): node k = l * B + j + 1
     // of lane l at slot j * lanes + l; padding past M stays 0.
@@ -1043,6 +1078,12 @@ void set_allocation_limit_for_tests(size_t bytes) { allocation_limit_for_tests()
 void set_warp_tables_in_shared(bool on) { warp_tables_in_shared_switch().store(on); }
 
 void set_viterbi_rows_without_floors(bool on) { viterbi_rows_without_floors_switch().store(on); }
+
+namespace {
+thread_local ViterbiSystolicCounts systolic_counts;  // run_viterbi_systolic's last
+}  // namespace
+
+ViterbiSystolicCounts last_viterbi_systolic_counts() { return systolic_counts; }
 
 void set_warp_kernels_claim_targets(bool on) { warp_kernels_claim_targets_switch().store(on); }
 
@@ -1125,6 +1166,10 @@ std::vector<int32_t> run_viterbi_thread_per_target(const DeviceProfile& dp,
                                                    const std::vector<int32_t>& ids,
                                                    const std::vector<int32_t>& params,
                                                    int repeats, double* seconds);
+std::vector<int32_t> run_viterbi_systolic(const DeviceProfile& dp, const DeviceTargets& dt,
+                                          const std::vector<int32_t>& ids,
+                                          const std::vector<int32_t>& params, int repeats,
+                                          double* seconds);
 // out[at[k]] = values[k].
 __global__ void scatter_kernel(const int32_t* at, const int32_t* values, int n, int32_t* out) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
@@ -1196,8 +1241,9 @@ bool msv_fills_sequence_blocks(const DeviceProfile& dp, int n) {
 // Runs one kernel over the targets `ids` (with one parameter each) and returns its integers.
 // With `seconds`, the kernel runs `repeats` times and *seconds is the median time of one run.
 // SSV/MSV with sequences_per_warp > 1 run the S-lane kernels unless `multi` is false; the
-// Viterbi filter runs a thread per target when the profile says so. With a sink (SSV and MSV
-// only), the results stay on the GPU.
+// Viterbi filter runs a thread per target when the profile says so, and the systolic pipeline
+// first (viterbi_systolic) unless `multi` is false. With a sink (SSV and MSV only), the
+// results stay on the GPU.
 std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const DeviceTargets& dt,
                                 const std::vector<int32_t>& ids, const std::vector<int32_t>& params,
                                 int repeats = 1, double* seconds = nullptr, bool multi = true,
@@ -1214,6 +1260,8 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
     }
     if (dp.options().viterbi == KernelOptions::Viterbi::kThreadPerTarget)
       return run_viterbi_thread_per_target(dp, dt, ids, params, repeats, seconds);
+    if (multi && dp.viterbi_systolic())
+      return run_viterbi_systolic(dp, dt, ids, params, repeats, seconds);
   }
   const int n = static_cast<int>(ids.size());
   std::vector<int32_t> out(sink == nullptr ? ids.size() : 0);
@@ -1439,6 +1487,95 @@ std::vector<int32_t> run_viterbi_thread_per_target(const DeviceProfile& dp,
     *seconds = times[times.size() / 2];
   }
   copy_to_host_on(out.data(), d_out.get(), out.size(), kStream);
+  return out;
+}
+
+// The systolic kernel's node counts a lane (systolic_shape: 6 to 12).
+template <class F>
+void with_systolic_nodes(int B, F&& f) {
+  switch (B) {
+    case 6: return f(std::integral_constant<int, 6>{});
+    case 7: return f(std::integral_constant<int, 7>{});
+    case 8: return f(std::integral_constant<int, 8>{});
+    case 9: return f(std::integral_constant<int, 9>{});
+    case 10: return f(std::integral_constant<int, 10>{});
+    case 11: return f(std::integral_constant<int, 11>{});
+    case 12: return f(std::integral_constant<int, 12>{});
+    default: throw std::logic_error("no systolic Viterbi kernel for " + std::to_string(B) + " nodes a lane");
+  }
+}
+
+// The systolic pipeline (viterbi_systolic.cuh) over `ids` (longest first, run_kernel sorts
+// them), then the fused kernel over the targets it hands back and those it cannot take (empty,
+// N/C/J move below its bound). With `seconds`: the two kernels' medians added.
+std::vector<int32_t> run_viterbi_systolic(const DeviceProfile& dp, const DeviceTargets& dt,
+                                          const std::vector<int32_t>& ids,
+                                          const std::vector<int32_t>& params, int repeats,
+                                          double* seconds) {
+  const auto& tables = dp.tables();
+  const SequenceBatch& host = dt.host();
+  std::vector<int32_t> positions, lengths, xb;
+  std::vector<int64_t> offsets;
+  std::vector<int32_t> out(ids.size(), kSystolicRerun);
+  for (size_t w = 0; w < ids.size(); ++w) {
+    const int64_t L = host.length(ids[w]);
+    if (L < 1 || params[w] < tables.systolic_min_move) continue;
+    positions.push_back(static_cast<int32_t>(w));
+    offsets.push_back(host.offsets[ids[w]]);
+    lengths.push_back(static_cast<int32_t>(L));
+    xb.push_back(::gpuseq::hmm::kBaseW + params[w]);
+  }
+  double piped_seconds = 0;
+  if (!positions.empty()) {
+    const int B = dp.viterbi_systolic_nodes(), G = dp.viterbi_systolic_lanes();
+    const void* f = nullptr;
+    with_systolic_nodes(B, [&](auto nodes) {
+      f = reinterpret_cast<const void*>(viterbi_systolic_kernel<decltype(nodes)::value>);
+    });
+    const int blocks = resident_blocks(f, kSystolicThreads, 0);
+    const SystolicPlan plan =
+        systolic_plan(positions, offsets, lengths, xb, blocks * (kSystolicThreads / 32) * (32 / G));
+    DeviceArray<SystolicPair> d_pairs = device_copy_on(plan.pairs.data(), plan.pairs.size(), kStream);
+    DeviceArray<int32_t> d_order = device_copy_on(plan.order.data(), plan.order.size(), kStream);
+    DeviceArray<int32_t> d_first = device_copy_on(plan.first.data(), plan.first.size(), kStream);
+    DeviceArray<int32_t> d_out = device_alloc_on<int32_t>(ids.size(), kStream);
+    std::vector<double> times;
+    for (int run = 0; run < std::max(1, repeats); ++run) {
+      DeviceTimer timer(kStream);
+      if (seconds != nullptr) timer.start();
+      with_systolic_nodes(B, [&](auto nodes) {
+        viterbi_systolic_kernel<decltype(nodes)::value><<<blocks, kSystolicThreads, 0, kStream>>>(
+            tables.systolic_words.get(), tables.systolic_emissions.get(), G, d_pairs.get(),
+            d_order.get(), d_first.get(), dt.buffers().residues.get(), tables.systolic_fake,
+            dp.profile().viterbi.e_move, tables.systolic_weak_residues, d_out.get());
+      });
+      GPUSEQ_CUDA_CHECK_LAUNCH("viterbi_systolic_kernel");
+      if (seconds != nullptr) times.push_back(timer.stop_seconds());
+    }
+    if (seconds != nullptr) {
+      std::sort(times.begin(), times.end());
+      piped_seconds = times[times.size() / 2];
+    }
+    std::vector<int32_t> piped(ids.size());
+    copy_to_host_on(piped.data(), d_out.get(), piped.size(), kStream);
+    for (int32_t w : positions) out[w] = piped[w];
+  }
+  std::vector<int32_t> back_ids, back_params, back_at;
+  for (size_t w = 0; w < ids.size(); ++w)
+    if (out[w] == kSystolicRerun) {
+      back_ids.push_back(ids[w]);
+      back_params.push_back(params[w]);
+      back_at.push_back(static_cast<int32_t>(w));
+    }
+  double back_seconds = 0;
+  if (!back_ids.empty()) {
+    const std::vector<int32_t> back = run_kernel(Kernel::kViterbi, dp, dt, back_ids, back_params,
+                                                 repeats, seconds ? &back_seconds : nullptr, false);
+    for (size_t k = 0; k < back.size(); ++k) out[back_at[k]] = back[k];
+  }
+  systolic_counts = {static_cast<int64_t>(ids.size() - back_ids.size()),
+                     static_cast<int64_t>(back_ids.size()), piped_seconds, back_seconds};
+  if (seconds != nullptr) *seconds = piped_seconds + back_seconds;
   return out;
 }
 

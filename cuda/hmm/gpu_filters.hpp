@@ -81,6 +81,11 @@ struct KernelOptions {
   // that many warps of a block, each with its part's transitions in registers where they fit
   // (NVRTC only); 0: chosen by model length (choose_viterbi_warps_per_target).
   int viterbi_warps_per_target = 0;
+  // The fused Viterbi's targets through the systolic pipeline first (viterbi_systolic.cuh),
+  // the few it hands back through the fused kernel: 1 where the model fits the pipeline (M up
+  // to 384), -1 never, 0 the measured default (never yet: see gpu_filters.cu). Resolved to 1
+  // or -1.
+  int viterbi_systolic = 0;
 };
 
 // One model's filter tables laid out for the chosen kernels, resident on the GPU.
@@ -99,6 +104,9 @@ class DeviceProfile {
   int viterbi_stripes() const { return viterbi_stripes_; }  // of 64 / T nodes
   int viterbi_targets_per_warp() const { return options_.viterbi_targets_per_warp; }
   int viterbi_warps_per_target() const { return options_.viterbi_warps_per_target; }
+  bool viterbi_systolic() const { return options_.viterbi_systolic == 1; }
+  int viterbi_systolic_lanes() const { return systolic_lanes_; }  // G (0: not systolic)
+  int viterbi_systolic_nodes() const { return systolic_nodes_; }  // B, nodes a lane
   // The least N/C/J MOVE word of a target whose rows the fused Viterbi kernel runs without
   // floors (viterbi_fused.cuh; INT_MAX where it never does: not the fused kernel).
   int viterbi_fast_min_move() const;
@@ -120,6 +128,7 @@ class DeviceProfile {
   const ::gpuseq::hmm::SearchProfile& profile_;  // borrowed: outlives this object
   KernelOptions options_;
   int msv_stripes_ = 0, viterbi_stripes_ = 0, ssv_multi_stripes_ = 0, msv_multi_stripes_ = 0;
+  int systolic_lanes_ = 0, systolic_nodes_ = 0;
   bool ssv_multi_ = false;
   bool sequences_per_warp_given_ = false;
   std::unique_ptr<Tables> tables_;
@@ -131,6 +140,14 @@ int choose_viterbi_targets_per_warp(int M, bool runtime_compiled = true);
 
 // Fused Viterbi warps per target for a model of M nodes (gpu_filters.cu: measured).
 int choose_viterbi_warps_per_target(int M, bool runtime_compiled = true);
+
+// Targets of the last systolic Viterbi run (this thread): scored by the pipeline, and handed
+// to the fused kernel (xC above xN, a weak residue, too long, empty). For tests.
+struct ViterbiSystolicCounts {
+  int64_t piped = 0, handed_back = 0;
+  double piped_seconds = 0, handed_back_seconds = 0;  // of timed runs (medians)
+};
+ViterbiSystolicCounts last_viterbi_systolic_counts();
 
 // SSV/MSV lane width used when none is asked for, by compute capability (bench_hmm_filters.py).
 int default_msv_bits();

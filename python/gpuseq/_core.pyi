@@ -239,7 +239,8 @@ class GpuProfile:
     1 to 64 (16-bit) or 128 (8-bit), 0: by model length; viterbi_targets_per_warp: fused
     Viterbi targets per warp, 1, 2 or 4, 0: by model length; viterbi_warps_per_target: 2 to 4
     splits the fused Viterbi's model over that many warps, NVRTC only, 1: one warp, 0: by model
-    length)."""
+    length; viterbi_systolic: the fused Viterbi's targets through the systolic pipeline first,
+    models of at most 384 nodes, 1: on, -1: off, 0: the measured default, off)."""
 
     def __init__(
         self,
@@ -250,6 +251,7 @@ class GpuProfile:
         runtime_compiled: bool = True,
         viterbi_targets_per_warp: int = 0,
         viterbi_warps_per_target: int = 0,
+        viterbi_systolic: int = 0,
     ) -> None: ...
     @property
     def runtime_compiled(self) -> bool: ...
@@ -265,6 +267,12 @@ class GpuProfile:
     def viterbi_targets_per_warp(self) -> int: ...
     @property
     def viterbi_warps_per_target(self) -> int: ...
+    @property
+    def viterbi_systolic(self) -> bool: ...
+    @property
+    def viterbi_systolic_shape(self) -> tuple[int, int]:
+        """(G, B): lanes a target pair and nodes a lane of the systolic Viterbi pipeline
+        ((0, 0): not used)."""
     @property
     def viterbi_fast_min_move(self) -> int:
         """The least N/C/J MOVE word of a target whose Viterbi rows the fused kernel runs
@@ -302,6 +310,10 @@ def gpu_warp_tables_in_shared(on: bool) -> None: ...
 def gpu_warp_kernels_claim_targets(on: bool) -> None: ...
 def gpu_warp_stripes_past_slow(on: bool) -> None: ...
 def gpu_viterbi_rows_without_floors(on: bool) -> None: ...
+def gpu_viterbi_systolic_counts() -> dict[str, Any]:
+    """This thread's last systolic Viterbi run: targets the pipeline scored (piped), targets
+    it handed to the fused kernel (handed_back), and, of a timed run, each kernel's median
+    seconds (piped_seconds, handed_back_seconds)."""
 
 def gpu_filter_scores(
     profile: GpuProfile,
