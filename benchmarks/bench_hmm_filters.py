@@ -166,9 +166,10 @@ def main() -> int:
     # ... and behind the systolic pipeline (viterbi_systolic.cuh, models up to 384 nodes)
     variants += [("viterbi", 16, "systolic", 0)]
     # The Pfam models: what a search runs (SSV and MSV with S by model length, the fused
-    # Viterbi with its targets per warp by model length), NVRTC kernels where they differ.
+    # Viterbi with its targets per warp by model length), NVRTC kernels where they differ; and
+    # the systolic pipeline's row (opt-in) beside it.
     search_variants = [("ssv", 16, "warp", 0), ("msv", 16, "warp", 0),
-                       ("viterbi", 16, "warp_fused", 0)]
+                       ("viterbi", 16, "warp_fused", 0), ("viterbi", 16, "systolic", 0)]
     queries = [("sampled", M, lambda M=M: model(M, M), variants) for M in lengths]
     for name in filter(None, args.pfam_models.split(",")):
         M, profile = pfam_model(name, args.examples)

@@ -1539,15 +1539,22 @@ std::vector<int32_t> run_viterbi_systolic(const DeviceProfile& dp, const DeviceT
     DeviceArray<int32_t> d_order = device_copy_on(plan.order.data(), plan.order.size(), kStream);
     DeviceArray<int32_t> d_first = device_copy_on(plan.first.data(), plan.first.size(), kStream);
     DeviceArray<int32_t> d_out = device_alloc_on<int32_t>(ids.size(), kStream);
+    DeviceArray<uint16_t> d_rows = device_alloc_on<uint16_t>(static_cast<size_t>(plan.rows), kStream);
+    DeviceArray<uint8_t> d_weak = device_alloc_on<uint8_t>(plan.pairs.size(), kStream);
+    const int n_pairs = static_cast<int>(plan.pairs.size());
     std::vector<double> times;
     for (int run = 0; run < std::max(1, repeats); ++run) {
       DeviceTimer timer(kStream);
       if (seconds != nullptr) timer.start();
+      systolic_rows_kernel<<<grid_blocks(systolic_rows_kernel, n_pairs), kThreadsPerBlock, 0,
+                             kStream>>>(d_pairs.get(), n_pairs, dt.buffers().residues.get(),
+                                        tables.systolic_weak_residues, d_rows.get(), d_weak.get());
+      GPUSEQ_CUDA_CHECK_LAUNCH("systolic_rows_kernel");
       with_systolic_nodes(B, [&](auto nodes) {
         viterbi_systolic_kernel<decltype(nodes)::value><<<blocks, kSystolicThreads, 0, kStream>>>(
             tables.systolic_words.get(), tables.systolic_emissions.get(), G, d_pairs.get(),
-            d_order.get(), d_first.get(), dt.buffers().residues.get(), tables.systolic_fake,
-            dp.profile().viterbi.e_move, tables.systolic_weak_residues, d_out.get());
+            d_order.get(), d_first.get(), d_rows.get(), d_weak.get(), tables.systolic_fake,
+            dp.profile().viterbi.e_move, d_out.get());
       });
       GPUSEQ_CUDA_CHECK_LAUNCH("viterbi_systolic_kernel");
       if (seconds != nullptr) times.push_back(timer.stop_seconds());

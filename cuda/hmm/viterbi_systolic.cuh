@@ -28,7 +28,10 @@
 //
 // Per target pair, rows longer than the shorter target's length are computed but not counted
 // (its half of the running max is reset to -32768). Groups take their pairs from lists built
-// on the host, longest pair to the least loaded group (systolic_plan).
+// on the host, longest pair to the least loaded group (systolic_plan). A first kernel lays each
+// pair's residues side by side (systolic_rows_kernel): a lane then reads one 16-bit word a
+// step, where two byte loads from the database and the weak-residue tests cost ~12% (H200,
+// M = 150: 0.96 against 0.87 ms, results/gpu-h200-20261128-j).
 #pragma once
 
 #include <algorithm>
@@ -51,11 +54,37 @@ constexpr int32_t kSystolicRerun = INT_MIN;  // out value: score this target on 
 // A pair of targets, a the longer (b_pos < 0: a alone).
 struct SystolicPair {
   int64_t a_offset, b_offset;  // their first residues in TargetList::residues
+  int64_t rows_at;             // their interleaved residues (systolic_rows_kernel)
   int32_t a_length, b_length;
   int32_t a_pos, b_pos;        // their positions in the output
   uint32_t xb;                 // X of each: a in the low half, b in the high
   int32_t unused;
 };
+
+// Each pair's residues side by side, a row a 16-bit word (a's code low, b's high, 0 past b's
+// end): the pipeline's lanes then read one word a step. weak[pair]: bit 0 a, bit 1 b has a
+// residue of weak_residues (handed back). A warp a pair.
+__global__ void systolic_rows_kernel(const SystolicPair* __restrict__ pairs, int n_pairs,
+                                     const uint8_t* __restrict__ residues, uint32_t weak_residues,
+                                     uint16_t* __restrict__ rows, uint8_t* __restrict__ weak) {
+  const int lane = threadIdx.x & 31;
+  const int warps = static_cast<int>((gridDim.x * blockDim.x) >> 5);
+  for (int p = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) >> 5); p < n_pairs;
+       p += warps) {
+    const SystolicPair pr = pairs[p];
+    bool weak_a = false, weak_b = false;
+    for (int r = lane; r < pr.a_length; r += 32) {
+      const uint32_t xa = __ldg(residues + pr.a_offset + r);
+      const uint32_t xb = r < pr.b_length ? __ldg(residues + pr.b_offset + r) : 0u;
+      weak_a |= (weak_residues >> xa) & 1u;
+      weak_b |= r < pr.b_length && ((weak_residues >> xb) & 1u);
+      rows[pr.rows_at + r] = static_cast<uint16_t>(xa | xb << 8);
+    }
+    weak_a = __any_sync(kFullWarp, weak_a);
+    weak_b = __any_sync(kFullWarp, weak_b);
+    if (lane == 0) weak[p] = static_cast<uint8_t>(weak_a | weak_b << 1);
+  }
+}
 
 // Node words of a lane in the padded block (B slots a lane, 8 words a slot: B->M, M->M, I->M,
 // D->M into the node from the previous row's node k-1; M->I, I->I from node k; M->D, D->D from
@@ -89,15 +118,16 @@ __device__ __forceinline__ void systolic_emissions(const int16_t* lane_table, in
 }
 
 // words: systolic_tables' words; emissions: [x][lane][Bp] int16; pairs in the order of `order`,
-// group g's from order[first[g]] to order[first[g + 1] - 1]; out: xC or kSystolicRerun.
+// group g's from order[first[g]] to order[first[g + 1] - 1]; rows, weak: systolic_rows_kernel's;
+// out: xC or kSystolicRerun.
 template <int B>
 __global__ void __launch_bounds__(kSystolicThreads)
     viterbi_systolic_kernel(const uint32_t* __restrict__ words,
                             const int16_t* __restrict__ emissions, int G,
                             const SystolicPair* __restrict__ pairs,
                             const int32_t* __restrict__ order, const int32_t* __restrict__ first,
-                            const uint8_t* __restrict__ residues, uint32_t fake, int e_move,
-                            uint32_t weak_residues, int32_t* __restrict__ out) {
+                            const uint16_t* __restrict__ rows, const uint8_t* __restrict__ weak,
+                            uint32_t fake, int e_move, int32_t* __restrict__ out) {
   constexpr int Bp = systolic_padded_nodes(B);
   constexpr uint32_t kNeg = 0x80008000u;
   __shared__ __align__(16) int16_t table[kAminoKp * 32 * Bp];
@@ -128,8 +158,8 @@ __global__ void __launch_bounds__(kSystolicThreads)
   int p = q < q_end ? order[q] : 0;
   int row = -at;                      // lane `at` starts `at` steps after lane 0
   int32_t a_length = INT_MAX, b_length = 0;
-  int64_t a_offset = 0, b_offset = 0;
-  bool weak_a = false, weak_b = false, active = q < q_end;
+  int64_t rows_at = 0;
+  bool active = q < q_end;
   const int16_t* lane_table = table + lane * Bp;
   while (__any_sync(kFullWarp, active)) {
     uint32_t m_left = __shfl_sync(kFullWarp, m_out, left);
@@ -139,23 +169,16 @@ __global__ void __launch_bounds__(kSystolicThreads)
     if (at == 0) m_left = i_left = d_left = fake, max_left = kNeg;
     if (row == 0 && active) {  // a pair's first row: row 0 is -inf everywhere
       const SystolicPair& pr = pairs[p];
-      a_offset = pr.a_offset, b_offset = pr.b_offset;
+      rows_at = pr.rows_at;
       a_length = pr.a_length, b_length = pr.b_length;
 #pragma unroll
       for (int n = 0; n < B; ++n) M[n] = I[n] = D[n] = fake, entry[n] = __vadd2(pr.xb, tB[n]);
       m_diag = i_diag = d_diag = fake;
       best = kNeg;
-      weak_a = weak_b = false;
     }
-    int xa = 0, xb = 0;
-    if (active && row >= 0) {
-      xa = __ldg(residues + a_offset + row);
-      if (row < b_length) xb = __ldg(residues + b_offset + row);
-      weak_a |= (weak_residues >> xa) & 1u;
-      weak_b |= (weak_residues >> xb) & 1u;
-    }
+    const uint32_t xs = active && row >= 0 ? __ldg(rows + rows_at + row) : 0u;
     uint32_t ea[Bp / 2], eb[Bp / 2];
-    systolic_emissions<Bp>(lane_table, xa, xb, ea, eb);
+    systolic_emissions<Bp>(lane_table, xs & 0xff, xs >> 8, ea, eb);
     uint32_t Mn[B], In[B], Dn[B];
     uint32_t row_max = kNeg;
 #pragma unroll
@@ -181,8 +204,10 @@ __global__ void __launch_bounds__(kSystolicThreads)
         const SystolicPair& pr = pairs[p];
         const int xc_a = static_cast<int16_t>(best & 0xffffu) + e_move;
         const int xc_b = static_cast<int16_t>(best >> 16) + e_move;
-        out[pr.a_pos] = weak_a || xc_a > ::gpuseq::hmm::kBaseW ? kSystolicRerun : xc_a;
-        if (pr.b_pos >= 0) out[pr.b_pos] = weak_b || xc_b > ::gpuseq::hmm::kBaseW ? kSystolicRerun : xc_b;
+        const uint32_t w = weak[p];
+        out[pr.a_pos] = (w & 1u) || xc_a > ::gpuseq::hmm::kBaseW ? kSystolicRerun : xc_a;
+        if (pr.b_pos >= 0)
+          out[pr.b_pos] = (w & 2u) || xc_b > ::gpuseq::hmm::kBaseW ? kSystolicRerun : xc_b;
       }
     }
     if (active && ++row == a_length) {
@@ -280,6 +305,7 @@ inline SystolicTables systolic_tables(const ::gpuseq::hmm::ViterbiProfile& vp, i
 struct SystolicPlan {
   std::vector<SystolicPair> pairs;
   std::vector<int32_t> order, first;  // group g: order[first[g]] .. order[first[g + 1] - 1]
+  int64_t rows = 0;                   // interleaved rows of all pairs
 };
 
 inline SystolicPlan systolic_plan(const std::vector<int32_t>& positions,
@@ -292,11 +318,13 @@ inline SystolicPlan systolic_plan(const std::vector<int32_t>& positions,
     SystolicPair pr{};
     const bool two = t + 1 < n;
     pr.a_offset = offsets[t], pr.a_length = lengths[t], pr.a_pos = positions[t];
+    pr.rows_at = plan.rows;
     pr.b_offset = two ? offsets[t + 1] : offsets[t];
     pr.b_length = two ? lengths[t + 1] : 0;
     pr.b_pos = two ? positions[t + 1] : -1;
     pr.xb = (static_cast<uint32_t>(xb[t]) & 0xffffu) |
             (static_cast<uint32_t>(two ? xb[t + 1] : xb[t]) << 16);
+    plan.rows += pr.a_length;
     plan.pairs.push_back(pr);
   }
   std::vector<std::vector<int32_t>> lists(static_cast<size_t>(groups));
