@@ -1007,7 +1007,7 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   }
 
   // The systolic pipeline in front of the one-warp fused kernel (which scores what it hands
-  // back): given, or by model length.
+  // back), where asked.
   int& systolic = options_.viterbi_systolic;
   if (systolic < -1 || systolic > 1)
     throw std::invalid_argument("viterbi_systolic must be -1, 0 or 1, not " +
@@ -1501,7 +1501,9 @@ void with_systolic_nodes(int B, F&& f) {
     case 10: return f(std::integral_constant<int, 10>{});
     case 11: return f(std::integral_constant<int, 11>{});
     case 12: return f(std::integral_constant<int, 12>{});
-    default: throw std::logic_error("no systolic Viterbi kernel for " + std::to_string(B) + " nodes a lane");
+    default:
+      throw std::logic_error("no systolic Viterbi kernel for " + std::to_string(B) +
+                             " nodes a lane");
   }
 }
 
@@ -1535,11 +1537,13 @@ std::vector<int32_t> run_viterbi_systolic(const DeviceProfile& dp, const DeviceT
     const int blocks = resident_blocks(f, kSystolicThreads, 0);
     const SystolicPlan plan =
         systolic_plan(positions, offsets, lengths, xb, blocks * (kSystolicThreads / 32) * (32 / G));
-    DeviceArray<SystolicPair> d_pairs = device_copy_on(plan.pairs.data(), plan.pairs.size(), kStream);
+    DeviceArray<SystolicPair> d_pairs =
+        device_copy_on(plan.pairs.data(), plan.pairs.size(), kStream);
     DeviceArray<int32_t> d_order = device_copy_on(plan.order.data(), plan.order.size(), kStream);
     DeviceArray<int32_t> d_first = device_copy_on(plan.first.data(), plan.first.size(), kStream);
     DeviceArray<int32_t> d_out = device_alloc_on<int32_t>(ids.size(), kStream);
-    DeviceArray<uint16_t> d_rows = device_alloc_on<uint16_t>(static_cast<size_t>(plan.rows), kStream);
+    DeviceArray<uint16_t> d_rows =
+        device_alloc_on<uint16_t>(static_cast<size_t>(plan.rows), kStream);
     DeviceArray<uint8_t> d_weak = device_alloc_on<uint8_t>(plan.pairs.size(), kStream);
     const int n_pairs = static_cast<int>(plan.pairs.size());
     std::vector<double> times;

@@ -16,13 +16,14 @@
 // could overflow (all values stay below max(xB, xE's so far) + the largest emission).
 //
 // No floors. As in the fused kernel's rows without floors (fused_fast_min_move), every value is
-// >= X + lowest (systolic_lowest: the B->M entry, an emission, a transition or two below it),
+// >= X + lowest (systolic_tables: the B->M entry, an emission, a transition or two below it),
 // so the sums that HMMER saturates cannot go below -32768 when X + lowest >= -32768; a target
 // of smaller ncj_move (longer than ~ 5e7 residues for most models) or with a residue whose
 // emission is -32768 (gap, '*', '~': weak_residues) is handed back. HMMER's -inf (-32768) of
 // row 0, of node 0 and of D_1 is the value `fake` here, high enough that fake plus the one or
 // two transitions it meets cannot wrap and below every real value (X + lowest > fake), so it
-// never wins a max, as -32768 never does in HMMER; the words whose source is always -inf (into node 1, out of D_1) are 0.
+// never wins a max, as -32768 never does in HMMER; the words whose source is always -inf
+// (into node 1, out of D_1) are 0.
 // P = G B - M padding nodes go in front of node 1 (xB->M -32768, all other words 0): their
 // values stay <= max(X - 32768, fake), below every real M, so they never set a row's maximum.
 //
@@ -143,7 +144,8 @@ __global__ void __launch_bounds__(kSystolicThreads)
   uint32_t tB[B], tMM[B], tIM[B], tDM[B], tMI[B], tII[B], tMD[B], tDD[B];
 #pragma unroll
   for (int n = 0; n < B; ++n) {
-    const uint32_t* w = words + static_cast<size_t>((idle ? 0 : at) * B + n) * kSystolicWordsPerNode;
+    const uint32_t* w =
+        words + static_cast<size_t>((idle ? 0 : at) * B + n) * kSystolicWordsPerNode;
     tB[n] = __ldg(w), tMM[n] = __ldg(w + 1), tIM[n] = __ldg(w + 2), tDM[n] = __ldg(w + 3);
     tMI[n] = __ldg(w + 4), tII[n] = __ldg(w + 5), tMD[n] = __ldg(w + 6), tDD[n] = __ldg(w + 7);
   }
@@ -281,7 +283,8 @@ inline SystolicTables systolic_tables(const ::gpuseq::hmm::ViterbiProfile& vp, i
   int e_least = 0;
   for (int x = 0; x < kAminoKp; ++x)
     if (!((out.weak_residues >> x) & 1u))
-      for (int j = 0; j < M; ++j) e_least = std::min(e_least, static_cast<int>(vp.emission_row(x)[j]));
+      for (int j = 0; j < M; ++j)
+        e_least = std::min(e_least, static_cast<int>(vp.emission_row(x)[j]));
   const int b = least(vp.begin, 0, M), m = b + e_least;
   const int mi = least(vp.mi, 0, M - 1), ii = least(vp.ii, 0, M - 1), im = least(vp.im, 1, M);
   const int i = m + mi, d = m + least(vp.md_into, 1, M);
