@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pyhmmer.easel import Alphabet
-from pyhmmer.plan7 import HMM, HMMFile
+from pyhmmer.plan7 import HMMFile
 from test_gpu_filters import _digitize
+from test_gpu_viterbi_fused import _assert_equal, _sampled_model
 
 import gpuseq
-from conftest import bit_equal
 from gpuseq import _core
 from gpuseq.hmm import search_profile
 from synthetic import plant, random_protein, random_proteins
@@ -35,15 +34,8 @@ def _systolic_vs_cpu(profile, residues, offsets):
     return gpu, cpu, (counts["piped"], counts["handed_back"])
 
 
-def _assert_equal(name, gpu, cpu):
-    bad = np.flatnonzero(~bit_equal(gpu, cpu))
-    assert bad.size == 0, (name, [(i, gpu[i], cpu[i]) for i in bad[:5]])
-
-
 def _sampled(M: int, seed: int):
-    hmm = HMM.sample(Alphabet.amino(), M, seed)
-    hmm.set_composition()
-    return search_profile(hmm)
+    return search_profile(_sampled_model(M, seed))
 
 
 @pytest.mark.cuda
@@ -76,8 +68,7 @@ def test_equals_cpu_on_every_shape(M):
     homologs, an odd number of targets, pairs of very different lengths, lengths 1 to 5000
     (a sampled model's consensus may score below xN: the hand-back is tested below)."""
     rng = np.random.default_rng(M)
-    hmm = HMM.sample(Alphabet.amino(), M, 7 * M)
-    hmm.set_composition()
+    hmm = _sampled_model(M, 7 * M)
     consensus = hmm.consensus.upper()
     seqs = random_proteins(rng, 601, mean_length=300)
     seqs += [plant(rng, consensus) for _ in range(6)]
