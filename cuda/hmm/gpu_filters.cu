@@ -847,7 +847,32 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
     throw std::invalid_argument(
         "viterbi_warps_per_target > 1 needs the fused Viterbi kernel with one target a warp");
   if (split > 1) T = 1;
+  // The systolic pipeline in front of the one-warp fused kernel (which scores what it hands
+  // back), where asked.
+  int& systolic = options_.viterbi_systolic;
+  if (systolic < -1 || systolic > 1)
+    throw std::invalid_argument("viterbi_systolic must be -1, 0 or 1, not " +
+                                std::to_string(systolic));
+  const SystolicShape shape = systolic_shape(M);
+  if (systolic == 1 && (!fused || split > 1 || shape.G == 0))
+    throw std::invalid_argument("viterbi_systolic needs the fused Viterbi kernel with one warp a "
+                                "target and a model of at most 384 nodes (" + profile.name +
+                                ": M = " + std::to_string(M) + ")");
+  // Off unless asked. H200, 10 M random residues, GCUPS with the pipeline / the fused kernel
+  // alone (two targets a warp): sampled models M = 100 1091 / 1021, 150 1564 / 1514, 256
+  // 1994 / 1801, 384 1341 / 1733; the hmmer-examples models a search runs lose, globins4 1246
+  // / 1563, Pkinase 1507 / 1692: the 14-21 targets they hand back (xC above xN) take the fused
+  // kernel 0.19-0.24 ms, a lone warp's rows for the longest of them, after the pipeline
+  // (results/gpu-h200-20261128-j). Neither the CPU twin's threads (0.27-0.97 ms for them on
+  // the H200 host's 16 cores) nor the fused kernel beside the pipeline, taking the targets it
+  // reports as it finds them, did better (results/gpu-h200-20261129).
+  if (systolic == 0) systolic = -1;
   const bool targets_chosen = T == 0;
+  // Behind the pipeline the fused kernel scores only the few targets handed back, a lone warp's
+  // rows each: one target a warp takes 14-24% less time there than two (H200: globins4's 21
+  // targets 0.237 -> 0.197 ms, sampled M = 384's 1.10 -> 0.84 ms; results/gpu-h200-20261128-j,
+  // call 13).
+  if (T == 0 && systolic == 1) T = 1;
   if (T == 0) T = fused ? choose_viterbi_targets_per_warp(M, may_compile) : 1;
   if (T != 1 && T != 2 && T != 4)
     throw std::invalid_argument("viterbi_targets_per_warp must be 0, 1, 2 or 4, not " +
@@ -1006,25 +1031,7 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
     tables_->viterbi_transitions = device_copy(transitions.data(), transitions.size());
   }
 
-  // The systolic pipeline in front of the one-warp fused kernel (which scores what it hands
-  // back), where asked.
-  int& systolic = options_.viterbi_systolic;
-  if (systolic < -1 || systolic > 1)
-    throw std::invalid_argument("viterbi_systolic must be -1, 0 or 1, not " +
-                                std::to_string(systolic));
-  const SystolicShape shape = systolic_shape(M);
-  if (systolic == 1 && (!fused || split > 1 || shape.G == 0))
-    throw std::invalid_argument("viterbi_systolic needs the fused Viterbi kernel with one warp a "
-                                "target and a model of at most 384 nodes (" + profile.name +
-                                ": M = " + std::to_string(M) + ")");
-  // Off unless asked. H200, 10 M random residues, GCUPS with the pipeline / the fused kernel
-  // alone (two targets a warp): sampled models M = 100 1091 / 1021, 150 1564 / 1514, 256
-  // 1994 / 1801, 384 1341 / 1733; the hmmer-examples models a search runs lose, globins4 1246
-  // / 1563, Pkinase 1507 / 1692: the 14-21 targets they hand back (xC above xN) take the fused
-  // kernel 0.19-0.24 ms, a lone warp's rows for the longest of them, after the pipeline
-  // (results/gpu-h200-20261128-j).
-  if (systolic == 0) systolic = -1;
-  if (systolic == 1) {
+  if (options_.viterbi_systolic == 1) {
     const SystolicTables st = systolic_tables(vp, M, shape);
     tables_->systolic_words = device_copy(st.words.data(), st.words.size());
     tables_->systolic_emissions = device_copy(st.emissions.data(), st.emissions.size());
@@ -1253,7 +1260,7 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
     if (!std::is_sorted(order.begin(), order.end())) {
       const std::vector<int32_t> sorted_params = params.empty() ? params : in_order(params, order);
       const std::vector<int32_t> sorted_out =
-          run_kernel(kernel, dp, dt, in_order(ids, order), sorted_params, repeats, seconds);
+          run_kernel(kernel, dp, dt, in_order(ids, order), sorted_params, repeats, seconds, multi);
       std::vector<int32_t> out(ids.size());
       for (size_t j = 0; j < order.size(); ++j) out[order[j]] = sorted_out[j];
       return out;
