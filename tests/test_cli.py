@@ -146,6 +146,28 @@ def test_cuda_host_wait_is_checked(monkeypatch):
         assert out.returncode == 0
 
 
+def test_hmmsearch_command_outputs_whole_before_its_quick_exit(tmp_path):
+    """The command ends without the interpreter's teardown (os._exit once its outputs are
+    closed): the report on a pipe, every table and the exit status are those of a run with
+    the teardown (GPUSEQ_FULL_EXIT=1), on the CPU and, where there is one, on the GPU."""
+    import os
+
+    runs = {}
+    for full in ("0", "1"):
+        tables = [f"{flag}={tmp_path / (full + flag)}" for flag in ("--tblout", "--domtblout")]
+        out = subprocess.run(
+            [sys.executable, "-m", "gpuseq.cli", "hmmsearch", "--backend", "auto", *tables,
+             TUTORIAL / "globins4.hmm", TUTORIAL / "globins45.fa"],
+            capture_output=True, text=True, env=dict(os.environ, GPUSEQ_FULL_EXIT=full),
+        )
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.splitlines()[-1] == "[ok]"
+        texts = [(tmp_path / (full + flag)).read_text() for flag in ("--tblout", "--domtblout")]
+        assert all(t.splitlines()[-1] == "# [ok]" for t in texts)
+        runs[full] = (report_body(out.stdout), [rows(t) for t in texts])
+    assert runs["0"] == runs["1"] and len(runs["0"][0]) > 50
+
+
 def test_console_script_is_installed():
     if not Path(gpuseq.__file__).resolve().is_relative_to(Path(sys.prefix).resolve()):
         pytest.skip("gpuseq is imported from outside this environment (PYTHONPATH, --target)")
