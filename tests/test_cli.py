@@ -168,6 +168,29 @@ def test_hmmsearch_command_outputs_whole_before_its_quick_exit(tmp_path):
     assert runs["0"] == runs["1"] and len(runs["0"][0]) > 50
 
 
+def test_hmmsearch_command_fails_cleanly_on_an_unexpected_error():
+    """An error the command does not expect (here a stand-in search that raises) prints its
+    traceback and exits 1, as Python would, but by the quick end: no teardown that threads
+    still in C++ could abort."""
+    script = (
+        "import atexit, sys, gpuseq.hmmsearch\n"
+        "atexit.register(lambda: print('teardown', file=sys.stderr))\n"
+        "def boom(*args, **kwargs):\n"
+        "    raise RuntimeError('boom')\n"
+        "sys.modules['gpuseq.hmmsearch'].hmmsearch = boom  # (gpuseq.hmmsearch: the function)\n"
+        "from gpuseq import cli\n"
+        "sys.argv = ['gpuseq', 'hmmsearch', sys.argv[1], sys.argv[2]]\n"
+        "sys.exit(cli.main())\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script, TUTORIAL / "globins4.hmm", TUTORIAL / "globins45.fa"],
+        capture_output=True, text=True,
+    )
+    assert out.returncode == 1, out.stderr
+    assert "Traceback" in out.stderr and "RuntimeError: boom" in out.stderr
+    assert "teardown" not in out.stderr
+
+
 def test_console_script_is_installed():
     if not Path(gpuseq.__file__).resolve().is_relative_to(Path(sys.prefix).resolve()):
         pytest.skip("gpuseq is imported from outside this environment (PYTHONPATH, --target)")

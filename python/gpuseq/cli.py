@@ -457,6 +457,13 @@ def main(argv: list[str] | None = None) -> int:
         code = 1
     except BrokenPipeError:  # e.g. piped into head
         code = 0
+    except Exception:
+        if not (as_command and args.command == "hmmsearch"):
+            raise
+        import traceback
+
+        traceback.print_exc()  # as the interpreter would, then the same quick end
+        code = 1
     if as_command and args.command == "hmmsearch":
         _exit_now(code)
     return code
