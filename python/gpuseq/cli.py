@@ -468,5 +468,6 @@ def main(argv: list[str] | None = None) -> int:
         _exit_now(code)
     return code
 
+
 if __name__ == "__main__":
     sys.exit(main())
