@@ -863,9 +863,10 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   // 1994 / 1801, 384 1341 / 1733; the hmmer-examples models a search runs lose, globins4 1246
   // / 1563, Pkinase 1507 / 1692: the 14-21 targets they hand back (xC above xN) take the fused
   // kernel 0.19-0.24 ms, a lone warp's rows for the longest of them, after the pipeline
-  // (results/gpu-h200-20261128-j). Neither the CPU twin's threads (0.27-0.97 ms for them on
-  // the H200 host's 16 cores) nor the fused kernel beside the pipeline, taking the targets it
-  // reports as it finds them, did better (results/gpu-h200-20261129).
+  // (results/gpu-h200-20261128-j). Neither the CPU twin's threads (0.27-1.9 ms for them on
+  // the H200 host's 16 cores), nor the fused kernel beside the pipeline taking the targets it
+  // reports as it finds them, nor an exact layer for the J state in the pipeline (nothing
+  // handed back, but each step 15-20% slower) did better (results/gpu-h200-20261129).
   if (systolic == 0) systolic = -1;
   const bool targets_chosen = T == 0;
   // Behind the pipeline the fused kernel scores only the few targets handed back, a lone warp's
