@@ -142,6 +142,45 @@ def test_unwritable_cache_is_skipped(tmp_path, monkeypatch):
     assert _core.nvrtc_cache_stats()["disk_writes"] == before["disk_writes"]
 
 
+def _code_sections(image: bytes) -> dict[str, bytes]:
+    """The machine code of a CUBIN (an ELF64 file), by section name (.text.<kernel>). NVRTC's
+    images differ between compilations only outside them (.strtab)."""
+    import struct
+
+    table, = struct.unpack_from("<Q", image, 0x28)
+    entry_size, count, names_index = struct.unpack_from("<HHH", image, 0x3A)
+    heads = [struct.unpack_from("<IIQQQQIIQQ", image, table + i * entry_size)
+             for i in range(count)]
+    names = heads[names_index][4]  # sh_offset of the section names
+
+    def name(offset: int) -> str:
+        start = names + offset
+        return image[start : image.index(b"\0", start)].decode()
+
+    sections = {name(h[0]): image[h[4] : h[4] + h[5]] for h in heads}
+    return {k: v for k, v in sections.items() if k.startswith(".text.")}
+
+
+def test_threads_compile_at_once_into_the_same_code():
+    """Profiles compile their kernels on the threads that make them (a search makes its
+    models' tables side by side): NVRTC runs several programs at once, and each thread's
+    kernels are the machine code a compilation alone gives."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    _needs_nvrtc()
+    programs = [[f"{NS}ssv_warp_kernel_s16<{q}>", f"{NS}viterbi_fused_kernel<{q}, {t}>"]
+                for q, t in ((3, 2), (9, 2), (11, 1), (17, 1))]
+    alone = [_core.nvrtc_compile(names, "sm_90a", cache=False) for names in programs]
+    with ThreadPoolExecutor(len(programs)) as pool:
+        together = list(pool.map(lambda n: _core.nvrtc_compile(n, "sm_90a", cache=False),
+                                 programs))
+    for names, (image, lowered), (image_alone, lowered_alone) in zip(programs, together, alone):
+        assert lowered == lowered_alone, names
+        code = _code_sections(image)
+        assert len(code) >= len(names) and all(any(m in k for k in code) for m in lowered)
+        assert code == _code_sections(image_alone), names
+
+
 def test_cache_directory_follows_xdg(tmp_path, monkeypatch):
     monkeypatch.delenv("GPUSEQ_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
@@ -399,6 +438,31 @@ def test_profiles_reuse_the_disk_cache_and_rebuild_a_corrupt_entry(tmp_path, mon
     entry.write_bytes(entry.read_bytes()[:100])
     assert build() == {"compiled": 1, "disk_loads": 0, "disk_rejected": 1, "disk_writes": 1}
     assert build() == {"compiled": 0, "disk_loads": 1, "disk_rejected": 0, "disk_writes": 0}
+
+
+@pytest.mark.cuda
+def test_profiles_made_on_several_threads_compile_each_kernel_set_once(tmp_path, monkeypatch):
+    """Eight threads make the tables of two models at once (as a search does, with a cold
+    disk cache): each model's kernels are compiled once, by the first thread to need them,
+    while the other model's compile beside them; the threads that wait get the same kernels,
+    and every profile gives the CPU's scores."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setenv("GPUSEQ_CACHE_DIR", str(tmp_path / "kernels"))
+    models = [_model_and_targets(M, 7) for M in (1100, 700)]  # 16-bit Q = 18 and 11: not static
+    _core.gpu_clear_runtime_kernels()
+    before = _core.nvrtc_cache_stats()
+    with ThreadPoolExecutor(8) as pool:  # the warp kernels alone: one program a model
+        made = list(pool.map(lambda i: _core.GpuProfile(models[i % 2][0], 16, "auto", 1),
+                             range(8)))
+    after = _core.nvrtc_cache_stats()
+    assert {k: after[k] - before[k] for k in after} == {
+        "compiled": 2, "disk_loads": 0, "disk_rejected": 0, "disk_writes": 2}
+    assert all(gp.runtime_compiled for gp in made)
+    for i, gp in enumerate(made):
+        profile, residues, offsets = models[i % 2]
+        _assert_all_equal(f"thread {i}", _cpu(profile, residues, offsets),
+                          _scores(gp, profile, residues, offsets))
 
 
 @pytest.mark.cuda

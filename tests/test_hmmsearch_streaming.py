@@ -316,3 +316,42 @@ def test_the_first_model_of_a_gpu_search_runs_alone(monkeypatch):
     order = [q for q, r in filters.run(chunk, targets, 1, [range(3)], first_alone=False)]
     assert order == [1, 2, 0]
     assert sorted(q for q, _ in started) == [0, 1, 2]
+
+
+def test_the_models_gpu_tables_are_made_side_by_side_as_they_are_read(example_models, tmp_path,
+                                                                       monkeypatch):
+    """On the GPU each model's tables (its kernels, compiled for seconds where the disk cache
+    has none) are started on a pool as soon as the model is read, not one after another when
+    the filters reach it: here three stand-in tables of 0.3 s each are all under way at once,
+    and the filters get each model's own. (A stand-in: the GPU tests check the tables.)"""
+    import importlib
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    hs = importlib.import_module("gpuseq.hmmsearch")  # the module (gpuseq.hmmsearch: the function)
+    lock = threading.Lock()
+    running, most = [0], [0]
+
+    def tables(profile):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.3)
+        with lock:
+            running[0] -= 1
+        return ("tables of", profile.M)
+
+    monkeypatch.setattr(hs, "_gpu_tables", tables)
+    queries = tmp_path / "three.hmm"
+    queries.write_text("".join(example_models[m].read_text() for m in THREE))
+    with ThreadPoolExecutor(4) as pool:
+        models = hs._ModelStream(queries, None, pool)
+        triples = [t for batch in models.batches(models.first()) for t in batch]
+        filters = hs._Filters("cuda", 0.02, 1e-3, True)
+        for _, profile, gpu in triples:
+            filters.add(profile, gpu)
+        made = [filters._tables(q) for q in range(len(triples))]
+    assert most[0] == 3
+    assert made == [("tables of", profile.M) for _, profile, _ in triples]
+    assert [hmm.name for hmm, _, _ in triples] == list(THREE)

@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <future>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -487,7 +488,9 @@ struct RuntimeKernels {
 
 struct RuntimeState {
   std::mutex mutex;
-  std::map<std::string, std::shared_ptr<const RuntimeKernels>> loaded;  // by device + names
+  // By device + names, from when the first profile to need them starts compiling them: later
+  // ones wait for that compilation instead of running their own beside it.
+  std::map<std::string, std::shared_future<std::shared_ptr<const RuntimeKernels>>> loaded;
   std::string failure;  // why run-time compilation is off ("" while it works)
   bool notice_taken = false;
 };
@@ -526,23 +529,42 @@ std::shared_ptr<const RuntimeKernels> load_kernels(const std::vector<std::string
   std::string key = std::to_string(device);
   for (const std::string& n : names) key += " " + n;
   RuntimeState& state = runtime_state();
-  std::lock_guard<std::mutex> lock(state.mutex);
-  if (auto it = state.loaded.find(key); it != state.loaded.end()) return it->second;
-  const rtc::CompiledKernels code = rtc::cached_compile(names, arch, device_key);
-  auto kernels = std::make_shared<RuntimeKernels>();
-  cudaError_t err = cudaLibraryLoadData(&kernels->library, code.image.data(), nullptr, nullptr, 0,
-                                        nullptr, nullptr, 0);
-  cudaKernel_t* slots[] = {&kernels->ssv, &kernels->msv, &kernels->viterbi, &kernels->ssv_shared,
-                           &kernels->msv_shared};
-  for (size_t i = 0; i < names.size() && err == cudaSuccess; ++i)
-    err = cudaLibraryGetKernel(slots[i], kernels->library, code.lowered[i].c_str());
-  if (err != cudaSuccess) {
-    cudaGetLastError();  // not sticky: clear it
-    throw rtc::CompileError(std::string("the kernels NVRTC compiled do not load on ") +
-                            device_key + ": " + cudaGetErrorString(err));
+  std::promise<std::shared_ptr<const RuntimeKernels>> promise;
+  std::shared_future<std::shared_ptr<const RuntimeKernels>> pending;
+  {
+    std::lock_guard<std::mutex> lock(state.mutex);
+    if (auto it = state.loaded.find(key); it != state.loaded.end())
+      pending = it->second;
+    else
+      state.loaded.emplace(key, promise.get_future().share());
   }
-  state.loaded[key] = kernels;
-  return kernels;
+  if (pending.valid()) return pending.get();  // rethrows the compiling thread's error
+  // Compiled outside the lock: profiles needing other kernels compile theirs at the same time
+  // (NVRTC runs one program a thread; a cold cache costs seconds a Viterbi kernel).
+  try {
+    const rtc::CompiledKernels code = rtc::cached_compile(names, arch, device_key);
+    auto kernels = std::make_shared<RuntimeKernels>();
+    cudaError_t err = cudaLibraryLoadData(&kernels->library, code.image.data(), nullptr, nullptr,
+                                          0, nullptr, nullptr, 0);
+    cudaKernel_t* slots[] = {&kernels->ssv, &kernels->msv, &kernels->viterbi,
+                             &kernels->ssv_shared, &kernels->msv_shared};
+    for (size_t i = 0; i < names.size() && err == cudaSuccess; ++i)
+      err = cudaLibraryGetKernel(slots[i], kernels->library, code.lowered[i].c_str());
+    if (err != cudaSuccess) {
+      cudaGetLastError();  // not sticky: clear it
+      throw rtc::CompileError(std::string("the kernels NVRTC compiled do not load on ") +
+                              device_key + ": " + cudaGetErrorString(err));
+    }
+    promise.set_value(kernels);
+    return kernels;
+  } catch (...) {
+    {
+      std::lock_guard<std::mutex> lock(state.mutex);
+      state.loaded.erase(key);  // a later call tries again
+    }
+    promise.set_exception(std::current_exception());  // to the threads waiting for it
+    throw;
+  }
 }
 
 // Kernels compiled (or read from the disk cache) and loaded; null when NVRTC is missing or

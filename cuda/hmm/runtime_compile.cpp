@@ -49,7 +49,7 @@ struct NvrtcApi {
   const char* (*error_string)(int);
 };
 
-std::mutex g_mutex;  // guards the loader state and serialises compilations
+std::mutex g_mutex;  // guards the loader state
 bool g_tried = false;
 NvrtcApi g_api{};
 NvrtcInfo g_info;
@@ -309,9 +309,13 @@ uint64_t source_hash() {
 
 CompiledKernels compile(const std::vector<std::string>& name_expressions,
                         const std::string& arch) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  if (!load_locked({})) throw CompileError(g_info.reason);
-  // The program includes every embedded header; the name expressions instantiate the kernels.
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (!load_locked({})) throw CompileError(g_info.reason);
+  }
+  // Not under the lock: NVRTC compiles several programs at once, one a thread (g_api is fixed
+  // once loaded). The program includes every embedded header; the name expressions
+  // instantiate the kernels.
   std::string source;
   std::vector<const char*> texts, names;
   for (int i = 0; i < kEmbeddedKernelSourceCount; ++i) {

@@ -62,6 +62,10 @@ SSV_BLOCKS_MIN_MODELS = 4
 # 2.07 s with 2, 2.16 s with 4, 1.87 s with 8
 # (benchmarks/results/gpu-h100-80gb-hbm3-20261124/in-flight-*.log).
 GPU_CASCADES_IN_FLIGHT = 8
+# Models whose GPU tables are made at once, as they are read (_gpu_tables): with a cold disk
+# cache NVRTC compiles each new Viterbi kernel for seconds (one program a thread, ~125 MB
+# each), so the search's models compile side by side, beside the CUDA start-up and the upload.
+GPU_TABLE_THREADS = 16
 _BIT_CUTOFFS = {"gathering": "GA", "noise": "NC", "trusted": "TC"}
 
 
@@ -174,10 +178,16 @@ def hmmsearch(
             uploaded = ReadAhead((chunk, _upload(chunk)) for chunk in chunks)
         except Exception as exc:
             opening_error = exc
-    # The models are read and compiled on a thread of their own; the first chunk's filters
-    # start on those read by the time its targets are there. Errors come in hmmsearch's
-    # order: the first model's, the targets', then a later model's where it is read.
-    models = _ModelStream(hmms, options.bit_cutoffs)
+    # The models are read and compiled on a thread of their own (their GPU tables on a pool
+    # from there); the first chunk's filters start on those read by the time its targets are
+    # there. Errors come in hmmsearch's order: the first model's, the targets', then a later
+    # model's where it is read.
+    tables = None
+    if where == "cuda":
+        tables = ThreadPoolExecutor(
+            max_workers=min(threads, GPU_TABLE_THREADS), thread_name_prefix="gpuseq-tables"
+        )
+    models = _ModelStream(hmms, options.bit_cutoffs, tables)
     try:
         ready = models.first()
         if opening_error is not None:
@@ -185,6 +195,8 @@ def hmmsearch(
     except BaseException:
         if uploaded is not None:
             uploaded.close()
+        if tables is not None:
+            tables.shutdown(wait=False, cancel_futures=True)
         raise
     if uploaded is None:  # the CPU filters
         label, total, chunks = open_targets()
@@ -203,8 +215,8 @@ def hmmsearch(
 
         def added(batch: list) -> list[int]:
             """New models: their tables, counters and downstream; their query indices."""
-            for hmm, profile in batch:
-                filters.add(profile)
+            for hmm, profile, gpu_tables in batch:
+                filters.add(profile, gpu_tables)
                 counts.append(dict(n_past_msv=0, n_past_bias=0, n_past_vit=0))
                 downstream.add(hmm)
             return list(range(len(counts) - len(batch), len(counts)))
@@ -253,6 +265,8 @@ def hmmsearch(
         top_hits = downstream.finish(nseqs, lambda q: dict(nres=nres, **counts[q]))
     finally:
         uploaded.close()
+        if tables is not None:  # (a compilation under way at an error finishes on its own)
+            tables.shutdown(wait=False, cancel_futures=True)
         if downstream is not None:
             downstream.close()
         if bar is not None:
@@ -404,11 +418,15 @@ def _upload(chunk):
 
 class _ModelStream:
     """The query models, read, checked and compiled (search_profile) on a thread of their own
-    from the moment of the call; the caller takes them in batches of those read so far."""
+    from the moment of the call, each model's GPU tables then started on `tables` (a pool; the
+    GPU search); the caller takes them in batches of those read so far: (hmm, profile, future
+    of the GPU tables or None) triples."""
 
     BATCH_LIMIT: int | None = None  # at most this many models a batch (tests)
 
-    def __init__(self, hmms: HmmSource, bit_cutoffs: str | None) -> None:
+    def __init__(
+        self, hmms: HmmSource, bit_cutoffs: str | None, tables: ThreadPoolExecutor | None = None
+    ) -> None:
         items: queue.Queue = queue.Queue()
 
         def produce() -> None:
@@ -416,7 +434,9 @@ class _ModelStream:
                 for hmm in iter_hmms(hmms):
                     if bit_cutoffs:
                         _check_cutoffs([hmm], bit_cutoffs, hmms)
-                    items.put((hmm, search_profile(hmm)))
+                    profile = search_profile(hmm)
+                    gpu = None if tables is None else tables.submit(_gpu_tables, profile)
+                    items.put((hmm, profile, gpu))
                 items.put(_END_OF_MODELS)
             except BaseException as exc:  # raised on the caller's thread
                 items.put(exc)
@@ -473,37 +493,39 @@ class _Filters:
     def __init__(self, where: str, F1: float, F2: float, bias_on: bool, F3: float = 1.0):
         self.where, self.F1, self.F2, self.bias_on, self.F3 = where, F1, F2, bias_on, F3
         self.profiles: list = []
-        self.gpu: list = []  # the model's GPU tables, or None (CPU filters)
+        self.gpu: list = []  # the model's GPU tables (or their future), or None (CPU filters)
 
-    def add(self, profile) -> None:
+    def add(self, profile, gpu: Future | None = None) -> None:
+        """One more model; on the GPU, its tables (_gpu_tables), made here unless `gpu` is
+        their future."""
         self.profiles.append(profile)
-        self.gpu.append(self._gpu_profile(profile) if self.where == "cuda" else None)
+        if self.where == "cuda" and gpu is None:
+            gpu = _gpu_tables(profile)
+        self.gpu.append(gpu)
 
-    def _gpu_profile(self, profile):
-        """None when too long for the GPU kernels, or no GPU memory left for its tables."""
-        if profile.M > _core.gpu_max_model_length:
-            return None
-        try:
-            return _core.GpuProfile(profile)
-        except _core.DeviceOutOfMemory:
-            return None
+    def _tables(self, q: int):
+        """Model q's GPU tables (waiting for them), or None: the CPU filters."""
+        g = self.gpu[q]
+        return g.result() if isinstance(g, Future) else g
 
     def _share_ssv_blocks(self, models) -> None:
         """The S-lane SSV's sequence blocks are planned once per chunk and S: they pay when
         enough models share them (counted over the models read so far)."""
-        share = Counter(g.sequences_per_warp for g in self.gpu if g is not None)
+        tables = [self._tables(q) for q in range(len(self.gpu))]
+        share = Counter(g.sequences_per_warp for g in tables if g is not None)
         for q in models:
-            g = self.gpu[q]
+            g = tables[q]
             if g is not None and g.sequences_per_warp > 1:
                 g.ssv_multi = share[g.sequences_per_warp] >= SSV_BLOCKS_MIN_MODELS
 
     def _cascade(self, q: int, residues, offsets, targets, threads: int) -> dict:
-        if targets is None or self.gpu[q] is None:
+        gpu = self._tables(q)
+        if targets is None or gpu is None:
             return _core.run_cascade(
                 self.profiles[q], residues, offsets, self.F1, self.F2, self.bias_on, threads
             )
         return _core.gpu_run_cascade(
-            self.gpu[q], targets, F1=self.F1, F2=self.F2, bias_filter=self.bias_on,
+            gpu, targets, F1=self.F1, F2=self.F2, bias_filter=self.bias_on,
             threads=threads, F3=self.F3, all_scores=False,
         )
 
@@ -527,7 +549,7 @@ class _Filters:
         uploaded = [targets]  # None once the GPU ran out of memory for this chunk
 
         def one(q: int) -> dict:
-            if self.gpu[q] is None:
+            if self._tables(q) is None:
                 return self._cascade(q, chunk.residues, chunk.offsets, None, threads)
             if uploaded[0] is None:
                 return self._split(q, chunk.residues, chunk.offsets, threads)
@@ -564,6 +586,17 @@ class _Filters:
                     yield q0, future.result()
             for q0, future in pending:
                 yield q0, future.result()
+
+
+def _gpu_tables(profile):
+    """A model's GPU tables (and kernels: NVRTC compiles those the disk cache lacks); None when
+    the model is too long for the GPU kernels, or no GPU memory is left for its tables."""
+    if profile.M > _core.gpu_max_model_length:
+        return None
+    try:
+        return _core.GpuProfile(profile)
+    except _core.DeviceOutOfMemory:
+        return None
 
 
 def _concatenate_cascades(a: dict, b: dict) -> dict:
