@@ -485,3 +485,35 @@ def test_warps_per_target_by_model_length(M):
     expected = 1 if M <= 1344 else 2 if M <= 2816 else 4
     assert _core.gpu_choose_viterbi_warps_per_target(M) == expected
     assert gp.viterbi_warps_per_target == expected
+
+
+def _shortest_beyond_the_fused_kernels() -> int:
+    """The shortest target length whose xN + ncj_move is below 0 (about 5e7 residues): the
+    fused kernels refuse it (their rows have no floor on xB + B, viterbi_fused.cuh)."""
+    low, high = 1, 1 << 30  # ncj_move falls as L grows
+    while low < high:
+        mid = (low + high) // 2
+        if _core.SearchProfile.base_w + _core.SearchProfile.ncj_move_w(mid) < 0:
+            high = mid
+        else:
+            low = mid + 1
+    return low
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("warps_per_target", [1, 2])
+def test_targets_too_long_for_the_fused_kernels_are_refused(warps_per_target):
+    """A target of about 5e7 residues (a search takes at most 100,000) gives a clear error
+    naming it, not a score computed with a wrapped xB + B; the longest one the kernels take
+    has xN + ncj_move >= 0."""
+    too_long = _shortest_beyond_the_fused_kernels()
+    assert 4e7 < too_long < 6e7
+    assert _core.SearchProfile.base_w + _core.SearchProfile.ncj_move_w(too_long - 1) >= 0
+    profile = search_profile(_sampled_model(1500 if warps_per_target > 1 else 60, 3))
+    gpu_profile = _core.GpuProfile(profile, viterbi="warp_fused",
+                                   viterbi_warps_per_target=warps_per_target)
+    residues = np.full(too_long + 10, 3, dtype=np.uint8)
+    offsets = np.array([0, 10, too_long + 10], dtype=np.int64)
+    targets = _core.GpuTargets(residues, offsets)
+    with pytest.raises(ValueError, match=f"target 1 has {too_long} residues: the fused Viterbi"):
+        _core.gpu_filter_scores(gpu_profile, targets, "viterbi", residues, offsets)

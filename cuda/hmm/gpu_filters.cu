@@ -1290,6 +1290,18 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
     }
     if (dp.options().viterbi == KernelOptions::Viterbi::kThreadPerTarget)
       return run_viterbi_thread_per_target(dp, dt, ids, params, repeats, seconds);
+    // The fused kernels take targets with xN + ncj_move >= 0, i.e. shorter than about 5e7
+    // residues (viterbi_fused.cuh, "Begin"); params are the targets' ncj_move.
+    if (dp.options().viterbi == KernelOptions::Viterbi::kWarpFused && !params.empty()) {
+      const auto least = std::min_element(params.begin(), params.end());
+      if (::gpuseq::hmm::kBaseW + *least < 0) {
+        const int32_t id = ids[static_cast<size_t>(least - params.begin())];
+        throw std::invalid_argument(
+            "target " + std::to_string(id) + " has " + std::to_string(dt.host().length(id)) +
+            " residues: the fused Viterbi kernel takes fewer than about 5e7 (hmmsearch: at "
+            "most 100,000); viterbi='warp' takes any length");
+      }
+    }
     if (multi && dp.viterbi_systolic())
       return run_viterbi_systolic(dp, dt, ids, params, repeats, seconds);
   }

@@ -21,8 +21,10 @@
 // in the other rows a check after the row finds a wrapped lane (row_wrapped) and ends the target
 // as the overflow it is; a lane at exactly 32767 is the usual xE >= 32767 overflow.
 // Begin. xB >= 12000 + ncj_move, which is >= 0 for every target shorter than about 5e7 residues:
-// then xB + B (B in [-32768, 0]) cannot wrap and needs no floor; longer targets run a copy of the
-// row loop with it (kFloorB).
+// then xB + B (B in [-32768, 0]) cannot wrap and needs no floor, and a row index fits 32 bits.
+// The launcher refuses longer targets (run_kernel; a search's are at most 100,000 residues): a
+// copy of the row loops with that floor and 64-bit rows doubled the kernels' compile time
+// for targets no search has (ptxas, Q = 18: 1.44 -> 0.93 s, 122 -> 74 KB of code).
 //
 // Targets per warp T = 1, 2 or 4 (`GpuProfile(..., viterbi_targets_per_warp=T)`): each target
 // on a group of G = 32 / T threads, the model striped over the group's G threads (Q stripes of
@@ -241,7 +243,7 @@ __device__ __forceinline__ uint32_t lift(uint32_t a, uint32_t t, uint32_t f = 0,
 // its own after the row, which keeps fewer values live at once (ptxas spills less for large
 // Q). kFloors: each sum of a value and a transition floored. Returns the shifted M[Q-1] that
 // stripe 0's D needed (and the next row's m_first).
-template <int Q, int R, int G, bool kFloors, bool kFloorB>
+template <int Q, int R, int G, bool kFloors>
 __device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q], uint32_t (&D)[Q],
                                               const FusedStripe (&resident)[R > 0 ? R : 1],
                                               const uint4* __restrict__ tr,
@@ -265,7 +267,7 @@ __device__ __forceinline__ uint32_t fused_row(uint32_t (&M)[Q], uint32_t (&I)[Q]
     // With the transitions in registers B comes last, as only it waits for the previous row's
     // reduction (xB); streamed, first (ptxas then holds fewer values at once: fewer spills).
     // The floors of MM and IM: stored beside streamed words, computed for resident ones.
-    const uint32_t b_from = kFloorB ? raise_to_floor(xBv, s.b) : xBv;
+    const uint32_t b_from = xBv;  // xBv + s.b cannot wrap (see "Begin" at the top)
     uint32_t m = held ? em.y : __viaddmax_s16x2(b_from, s.b, em.y);
     m = __viaddmax_s16x2(lift<kFloors>(mp, s.mm, s.fmm, !held), s.mm, m);
     m = __viaddmax_s16x2(lift<kFloors>(ip, s.im, s.fim, !held), s.im, m);
@@ -461,17 +463,6 @@ __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint32_t* __res
   dd_chain_carry<Q, G, kFloors>(D, my_dd, sums, a0, into0);
 }
 
-// A row index: 32 bits where the warp's targets are all shorter than about 5e7 residues (the
-// kernels without kFloorB, see the top), 64 where they may not be.
-template <bool kWide>
-struct FusedRowIndex {
-  using type = int;
-};
-template <>
-struct FusedRowIndex<true> {
-  using type = int64_t;
-};
-
 // One target per group, row by row: M, I, D and the special states of the group's target.
 // L = its length, rows = the longest of the warp's targets (warp-uniform); ncj_move = its N/C/J
 // MOVE word; emission_max = the largest emission word of the model.
@@ -486,12 +477,13 @@ struct SplitExchange {
   int claim;  // the block's next target
 };
 
-template <int Q, int R, int G, bool kFloorB, int W = 1>
+template <int Q, int R, int G, int W = 1>
 struct FusedTarget {
   static constexpr int kStripes = Q;
   static constexpr bool kSumsHeld = Q <= kFusedResidentStripes;  // DdChainSums' kHeld
-  // 32-bit counters and compares where they fit: fewer instructions in each row's bookkeeping.
-  using Row = typename FusedRowIndex<kFloorB>::type;
+  // 32-bit counters and compares (targets of fewer than about 5e7 residues: "Begin" at the
+  // top): fewer instructions in each row's bookkeeping than 64-bit ones.
+  using Row = int;
   const FusedStripe (&resident)[R > 0 ? R : 1];
   const uint4* __restrict__ transitions;
   const uint32_t* __restrict__ my_dd;
@@ -571,7 +563,7 @@ struct FusedTarget {
         shift_up_s16<G>(I[Q - 1], W > 1 ? static_cast<uint32_t>(first_i) : kNegWord);
     const uint32_t d_first =
         shift_up_s16<G>(D[Q - 1], W > 1 ? static_cast<uint32_t>(first_d) : kNegWord);
-    m_first = fused_row<Q, R, G, kFloors, kFloorB>(M, I, D, resident, tr, md, e, splat_s16(xB),
+    m_first = fused_row<Q, R, G, kFloors>(M, I, D, resident, tr, md, e, splat_s16(xB),
                                                    m_first, i_first, d_first, lane);
     int xE = group_max_s16<G>(words_max_s16(M));
     if constexpr (W > 1) xE = split_row<kFloors>(i, xE);
@@ -699,35 +691,33 @@ struct FusedTarget {
     bool done = false;
     int fired = 0;
     for (; i < rows && i < 2 && !done; ++i) done = row<true>(i, fired);
-    if constexpr (!kFloorB) {
-      if (fast) {
-        // HMMER's lazy-F test fires in 96-100% of the rows of sampled models, in 23-53% with
-        // Pfam's: where it keeps firing, the chain runs untested (kLazyRows, kChainFires,
-        // kChainRows): +10-18% at sampled M 50-1024, Pfam models -1% to +10%
-        // (results/gpu-h200-20261128-f). Where transitions are streamed (Q > 16) it measured
-        // -3% to +5% by Q: those rows keep the test.
-        if constexpr (R == Q && W == 1) {
-          // Groups of a warp take targets of about one length (longest first), so nearly every
-          // row is a row together (T > 1): without each group's test of its end and of its
-          // next residue, 12-14 fewer instructions a row, most of them on the ALU pipe that
-          // the DPX instructions keep 69-75% busy (ncu, T = 2): H200 +3.3% to +7.9% at M
-          // 50-300, globins4 1478 -> 1555 GCUPS (results/gpu-h200-20261128-h).
-          constexpr bool kTogether = G < 32;
-          const Row end = kTogether ? together : rows;
-          while (!done && i < end) {
-            fired = 0;
-            const Row lazy_end = i + kLazyRows < end ? i + kLazyRows : end;
-            done = fast_rows<false, kTogether>(i, lazy_end, fired);
-            if (!done && i < end && fired >= kChainFires)
-              done = fast_rows<true, kTogether>(i, i + kChainRows < end ? i + kChainRows : end,
-                                                fired);
-          }
-          if (kTogether && !done) fast_rows<false>(i, rows, fired);
-        } else {
-          fast_rows<false>(i, rows, fired);
+    if (fast) {
+      // HMMER's lazy-F test fires in 96-100% of the rows of sampled models, in 23-53% with
+      // Pfam's: where it keeps firing, the chain runs untested (kLazyRows, kChainFires,
+      // kChainRows): +10-18% at sampled M 50-1024, Pfam models -1% to +10%
+      // (results/gpu-h200-20261128-f). Where transitions are streamed (Q > 16) it measured
+      // -3% to +5% by Q: those rows keep the test.
+      if constexpr (R == Q && W == 1) {
+        // Groups of a warp take targets of about one length (longest first), so nearly every
+        // row is a row together (T > 1): without each group's test of its end and of its
+        // next residue, 12-14 fewer instructions a row, most of them on the ALU pipe that
+        // the DPX instructions keep 69-75% busy (ncu, T = 2): H200 +3.3% to +7.9% at M
+        // 50-300, globins4 1478 -> 1555 GCUPS (results/gpu-h200-20261128-h).
+        constexpr bool kTogether = G < 32;
+        const Row end = kTogether ? together : rows;
+        while (!done && i < end) {
+          fired = 0;
+          const Row lazy_end = i + kLazyRows < end ? i + kLazyRows : end;
+          done = fast_rows<false, kTogether>(i, lazy_end, fired);
+          if (!done && i < end && fired >= kChainFires)
+            done = fast_rows<true, kTogether>(i, i + kChainRows < end ? i + kChainRows : end,
+                                              fired);
         }
-        return overflowed ? INT_MAX : xC;
+        if (kTogether && !done) fast_rows<false>(i, rows, fired);
+      } else {
+        fast_rows<false>(i, rows, fired);
       }
+      return overflowed ? INT_MAX : xC;
     }
     for (; i < rows && !done; ++i) done = row<true>(i, fired);
     return overflowed ? INT_MAX : xC;
@@ -813,22 +803,14 @@ __global__ void __launch_bounds__(kFusedThreadsPerBlock, fused_min_warps(Q, T))
         if ((weak_residues >> __ldg(seq + k)) & 1u) weak = true;
       fast = !__any_sync(kFullWarp, weak);
     }
-    // xB >= xN + ncj_move in every row, xN = 12000: xB + B cannot wrap where that is >= 0.
-    // Without that floor every target of the warp is shorter than about 5e7 residues (xN +
-    // ncj_move >= 0, ncj_move = log(3 / (L + 3)) in 1/500 bits): rows fit 32 bits.
-    using Narrow = FusedTarget<Q, R, G, false>;
-    const int result =
-        !__any_sync(kFullWarp, 12000 + ncj_move < 0)
-            ? Narrow{resident,     transitions, my_dd,     my_md, emissions + lane,
-                     dd_sums,      lane,        seq,       static_cast<typename Narrow::Row>(L),
-                     ncj_move,     emission_max, e_move,   ddbound}
-                  .run(static_cast<typename Narrow::Row>(rows), fast,
-                       static_cast<typename Narrow::Row>(together))
-            : FusedTarget<Q, R, G,
-                          true>{resident,     transitions, my_dd,     my_md, emissions + lane,
-                                dd_sums,      lane,        seq,       L,     ncj_move,
-                                emission_max, e_move,      ddbound}
-                  .run(rows, fast, together);
+    // Every target shorter than about 5e7 residues (run_kernel): rows fit 32 bits, and xB + B
+    // cannot wrap ("Begin" at the top).
+    using Target = FusedTarget<Q, R, G>;
+    using Row = typename Target::Row;
+    const int result = Target{resident,     transitions, my_dd,    my_md, emissions + lane,
+                              dd_sums,      lane,        seq,      static_cast<Row>(L),
+                              ncj_move,     emission_max, e_move,  ddbound}
+                           .run(static_cast<Row>(rows), fast, static_cast<Row>(together));
     if ((lane & (G - 1)) == 0 && real) list.out[j] = result;
   }
 }
@@ -932,18 +914,11 @@ __global__ void __launch_bounds__(32 * W)
     for (int64_t k = threadIdx.x; k < L; k += 32 * W)
       if ((weak_residues >> __ldg(seq + k)) & 1u) weak = true;
     const bool fast = !__syncthreads_or(weak) && ncj_move >= fast_min_move;
-    using Narrow = FusedTarget<Q, R, G, false, W>;
-    using Wide = FusedTarget<Q, R, G, true, W>;
-    const int result =
-        12000 + ncj_move >= 0
-            ? run_split_target(Narrow{resident, transitions, my_dd, my_md, emissions + lane,
-                                      dd_sums, lane, seq, static_cast<typename Narrow::Row>(L),
-                                      ncj_move, emission_max, e_move, ddbound},
-                               &exchange, warp_index, below, dd_sum, md_into, dd_into, fast)
-            : run_split_target(Wide{resident, transitions, my_dd, my_md, emissions + lane,
-                                    dd_sums, lane, seq, L, ncj_move, emission_max, e_move,
-                                    ddbound},
-                               &exchange, warp_index, below, dd_sum, md_into, dd_into, fast);
+    using Target = FusedTarget<Q, R, G, W>;  // targets shorter than about 5e7 (run_kernel)
+    const int result = run_split_target(
+        Target{resident, transitions, my_dd, my_md, emissions + lane, dd_sums, lane, seq,
+               static_cast<typename Target::Row>(L), ncj_move, emission_max, e_move, ddbound},
+        &exchange, warp_index, below, dd_sum, md_into, dd_into, fast);
     if (threadIdx.x == 0) {
       list.out[j] = result;
       exchange.claim = list.claims != nullptr
