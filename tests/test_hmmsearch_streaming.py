@@ -318,6 +318,83 @@ def test_the_first_model_of_a_gpu_search_runs_alone(monkeypatch):
     assert sorted(q for q, _ in started) == [0, 1, 2]
 
 
+def test_split_by_cost_gives_contiguous_parts_of_about_equal_work():
+    import importlib
+    import itertools
+
+    hs = importlib.import_module("gpuseq.hmmsearch")
+    rng = np.random.default_rng(7)
+    cases = [(1, 16), (5, 16), (40, 4), (94, 16), (300, 16)]
+    for (n_items, parts), long_first in itertools.product(cases, (False, True)):
+        items = list(range(n_items))
+        costs = list(rng.uniform(0.001, 0.06, n_items))
+        if long_first:
+            costs[0] = 0.5  # one long target first: the pieces after it take shares of the rest
+        for min_cost in (0.01, 0.05, 0.3):
+            pieces = hs._split_by_cost(items, costs, min_cost, parts)
+            assert [i for piece in pieces for i in piece] == items  # contiguous, in order
+            total = sum(costs)
+            n = max(1, min(parts, n_items, int(total / min_cost)))
+            assert len(pieces) <= n and all(pieces)
+            # Each piece before the last takes at least its share of the cost left, and ends
+            # at the item that takes it there: at most a share of the total and that item.
+            left, pieces_left = total, n
+            for piece in pieces:
+                cost = sum(costs[i] for i in piece)
+                assert cost <= total / n + max(costs) + 1e-12
+                if piece is not pieces[-1]:
+                    assert cost >= left / pieces_left - 1e-12
+                    assert cost - costs[piece[-1]] < left / pieces_left
+                left, pieces_left = left - cost, pieces_left - 1
+            if max(costs) <= total / n / 2:  # small items: (nearly) every piece is there
+                assert len(pieces) >= n - 1
+    assert hs._split_by_cost([], [], 0.05, 16) == []
+    assert hs._split_by_cost(["a", "b"], [0.001, 0.001], 0.05, 16) == [["a", "b"]]
+
+
+def test_survivors_past_the_forward_bound_go_in_parts_of_equal_work(monkeypatch):
+    """Past the GPU's Forward bound nearly every survivor is a hit, whose domain definition
+    costs with M x L: a long model's survivors go in a part a thread, of about equal work,
+    a short model's few in one part (each part costs a few ms more, much of it holding the
+    GIL). Survivors without the bound go by count. (A stand-in for HMMER's downstream: the
+    search tests check the results.)"""
+    import importlib
+    import threading
+    from types import SimpleNamespace
+
+    from gpuseq.hmmsearch_options import HmmsearchOptions
+
+    hs = importlib.import_module("gpuseq.hmmsearch")
+    lock = threading.Lock()
+    seen: dict[str, list] = {}
+
+    def downstream(hmm, part, options, Z):
+        with lock:
+            seen.setdefault(hmm.name, []).append(list(part))
+        return part
+
+    monkeypatch.setattr(hs, "_run_hmmer_downstream", downstream)
+    ds = hs._Downstream(HmmsearchOptions(), threads=4)
+    try:
+        for name, M in (("long", 1142), ("short", 71), ("unbounded", 71)):
+            ds.add(SimpleNamespace(name=name, M=M))
+        long_hits = ["x" * 5000] + ["x" * 1300] * 39  # one long target, then 39 alike
+        ds.submit(0, long_hits, 1000, bounded=True)
+        ds.submit(1, ["x" * 200] * 20, 1000, bounded=True)
+        ds.submit(2, ["x" * 200] * 200, 1000, bounded=False)
+        for futures in ds.parts:
+            for future in futures:
+                future.result()
+    finally:
+        ds.close()
+    parts = seen["long"]
+    assert len(parts) == 4 and sum(len(p) for p in parts) == 40
+    (first,) = [p for p in parts if p[0] == "x" * 5000]
+    assert len(first) < 10  # the long target's part holds fewer targets
+    assert seen["short"] == [["x" * 200] * 20]  # ~45 ms of work: one part
+    assert sorted(len(p) for p in seen["unbounded"]) == [50, 50, 50, 50]  # by count
+
+
 def test_the_models_gpu_tables_are_made_side_by_side_as_they_are_read(example_models, tmp_path,
                                                                        monkeypatch):
     """On the GPU each model's tables (its kernels, compiled for seconds where the disk cache

@@ -292,11 +292,18 @@ class _Downstream:
     """
 
     # Fewest survivors worth a task of their own: most Viterbi survivors fail HMMER's Forward
-    # filter at once (~0.1 ms each), but those the GPU's Forward bound lets through are nearly
-    # all hits, each a domain definition of milliseconds, so they go in small parts to keep
-    # every thread busy.
+    # filter at once (~0.1 ms each).
     MIN_PART = 32
-    MIN_PART_BOUNDED = 4
+    # Those the GPU's Forward bound lets through are nearly all hits, each a domain definition
+    # of HIT_SECONDS + CELL_SECONDS x M x L (fitted on an H200 host's hits: 2.3 ms for RRM_1's,
+    # M = 71, to 57 ms for SMC_N's, M = 1142), so they go in parts of about equal work, at most
+    # one a thread and at least PART_SECONDS of it: each part costs ~2.5 ms more, much of it
+    # holding the GIL, which the thread reporting the queries in order then waits for. 100
+    # models of M = 149 over 490 M residues: 2.14 -> 1.87 s with parts of four or more targets
+    # instead (benchmarks/results/gpu-h200-20261129-c).
+    HIT_SECONDS = 1.7e-3
+    CELL_SECONDS = 37e-9
+    PART_SECONDS = 0.05
     MERGE_AFTER = 64  # finished parts of one query merged into one beyond this many
 
     def __init__(
@@ -325,8 +332,13 @@ class _Downstream:
         self.final.append(None)
 
     def submit(self, q: int, survivors: list, nseqs_so_far: int, bounded: bool = False) -> None:
-        min_part = self.MIN_PART_BOUNDED if bounded else self.MIN_PART
-        for part in _split(survivors, min_part, self.threads):
+        if bounded:
+            M = self.hmms[q].M
+            costs = [self.HIT_SECONDS + self.CELL_SECONDS * M * len(s) for s in survivors]
+            parts = _split_by_cost(survivors, costs, self.PART_SECONDS, self.threads)
+        else:
+            parts = _split(survivors, self.MIN_PART, self.threads)
+        for part in parts:
             future = self.pool.submit(
                 _run_hmmer_downstream, self.hmms[q], part, self.options, nseqs_so_far
             )
@@ -632,6 +644,26 @@ def _split(items: list, min_part: int, parts: int) -> list[list]:
     n = max(1, min(parts, len(items) // min_part))
     size = -(-len(items) // n) if items else 0
     return [items[i : i + size] for i in range(0, len(items), size)] if items else []
+
+
+def _split_by_cost(items: list, costs: list[float], min_cost: float, parts: int) -> list[list]:
+    """items in up to `parts` contiguous pieces of about equal cost, as many as give each at
+    least min_cost on average (one when all cost less; none when empty). Each piece but the
+    last ends at the first item that takes it to its share of the cost left (the total left
+    over the pieces left), so an item costing several shares does not leave tiny pieces after
+    it."""
+    if not items:
+        return []
+    total = sum(costs)
+    n = max(1, min(parts, len(items), int(total / min_cost) if min_cost > 0 else parts))
+    pieces, start, piece_cost, left = [], 0, 0.0, total
+    for i, cost in enumerate(costs[:-1]):
+        piece_cost += cost
+        if len(pieces) < n - 1 and piece_cost >= left / (n - len(pieces)):
+            pieces.append(items[start : i + 1])
+            start, left, piece_cost = i + 1, left - piece_cost, 0.0
+    pieces.append(items[start:])
+    return pieces
 
 
 def _run_hmmer_downstream(hmm, sequences: list, options: HmmsearchOptions, Z_all: int):
