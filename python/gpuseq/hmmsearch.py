@@ -298,9 +298,9 @@ class _Downstream:
     # of HIT_SECONDS + CELL_SECONDS x M x L (fitted on an H200 host's hits: 2.3 ms for RRM_1's,
     # M = 71, to 57 ms for SMC_N's, M = 1142), so they go in parts of about equal work, at most
     # one a thread and at least PART_SECONDS of it: each part costs ~2.5 ms more, much of it
-    # holding the GIL, which the thread reporting the queries in order then waits for. 100
-    # models of M = 149 over 490 M residues: 2.14 -> 1.87 s with parts of four or more targets
-    # instead (benchmarks/results/gpu-h200-20261129-c).
+    # holding the GIL, which the thread reporting the queries in order then waits for. Over
+    # 490 M residues, against a part a thread of four or more targets: 100 models of M = 149
+    # 1.95 -> 1.72 s, six of M 71-1142 1.42 -> 1.32 s (benchmarks/results/gpu-h200-20261129-c).
     HIT_SECONDS = 1.7e-3
     CELL_SECONDS = 37e-9
     PART_SECONDS = 0.05
