@@ -77,7 +77,8 @@ if mode == "timeline":
 
     def run(self, *a, **k):
         for q, r in filters_run(self, *a, **k):
-            events.append(("cascade", q, self.profiles[q].M, time.perf_counter() - T0))
+            events.append(("cascade", q, self.profiles[q].M, time.perf_counter() - T0,
+                           r.get("seconds")))
             yield q, r
 
     hs._Filters.run = run
@@ -119,7 +120,8 @@ if mode == "timeline":
         print(f"  {e[3]:.3f} -> {e[4]:.3f} {e[1]} [{e[2]}]")
     for e in events:
         if e[0] == "cascade":
-            print(f"  cascade q={e[1]} M={e[2]} done at {e[3]:.3f}")
+            phases = " ".join(f"{k} {v * 1000:.1f}" for k, v in (e[4] or {}).items())
+            print(f"  cascade q={e[1]} M={e[2]} done at {e[3]:.3f}; ms: {phases}")
     ds = [e for e in events if e[0] == "ds"]
     by_model = {}
     for e in ds:
