@@ -49,10 +49,13 @@ __all__ = ["hmmsearch", "HmmsearchOptions", "HmmsearchResult"]
 
 _STAGE_PASSED = 4  # CascadeStage::kStagePassed in cpp/hmm/cascade.hpp
 #: Models of one search that share a targets-per-warp count S before their SSV runs on the
-#: S-lane kernels (sequence blocks planned per chunk and S, about 10 ms for 180,000 targets,
-#: against about 1.3 ms saved per model at M = 150). Measured on the H100, 6 models sharing S:
-#: SSV/MSV 0.39 s with it, 0.44 s without (benchmarks/results/gpu-h100-80gb-hbm3-20261123-d).
-SSV_BLOCKS_MIN_MODELS = 4
+#: S-lane kernels (sequence blocks planned per chunk and S). On an H200 host with the search's
+#: chunks of 512 Mi residues (1.4 M targets), the blocks cost the first SSV ~145 ms and save
+#: ~9 ms a model after (M = 149: 5 ms against 14); whole commands, blocks from 4 models / never,
+#: medians of 4: 4 models 1.14 / 1.11 s, 8 models 1.24 / 1.13, 16 models 1.31 / 1.31, 32
+#: models 1.42 / 1.60 (benchmarks/results/gpu-h200-20261129-c, section 6). Four, chosen with
+#: chunks of 180,000 targets on the H100 (gpu-h100-80gb-hbm3-20261123-d), lost there.
+SSV_BLOCKS_MIN_MODELS = 16
 # GPU cascades of one chunk run at once, for consecutive models, each thread's launches on
 # its own stream: the host's part of one (decisions between the launches, ~half of its time)
 # overlaps the others' kernels, and their kernels overlap each other (a Viterbi filter or
