@@ -202,6 +202,13 @@ if want("slane"):
         gpu = core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 0.02, 1e-3, True, 2)
         cpu = core.run_cascade(profile, db.residues, db.offsets, 0.02, 1e-3, True, 2)
         failures += not np.array_equal(gpu["stage"], cpu["stage"])
+        # Fresh targets, the blocks planned on a host thread while the SSV runs a warp per
+        # target, then filled by a later SSV.
+        gp.ssv_blocks_background = True
+        targets = core.GpuTargets(db.residues, db.offsets)
+        for _ in range(3):
+            gpu = core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 0.02, 1e-3, True, 2)
+            failures += not np.array_equal(gpu["stage"], cpu["stage"])
 # The fused Viterbi kernel (cuda/hmm/viterbi_fused.cuh): transitions in registers (M up to
 # 1024), partly (1100: 18 stripes, 16 in registers, NVRTC only; 1300: 21 stripes, 13; static:
 # 20 stripes, 14) and read every row (3000), static and NVRTC kernels; with

@@ -358,3 +358,55 @@ def test_gpu_cascade_with_chosen_S_equals_cpu_cascade(bits):
                         else:
                             assert np.array_equal(gpu[key], value), (hmm.name, key)
                     assert cpu["n_past_msv"] > 0
+
+
+@cuda
+def test_ssv_blocks_planned_in_the_background_give_the_same_cascade():
+    """A search's profiles need not wait for the SSV's sequence blocks (ssv_blocks_background):
+    the first SSV on fresh targets starts their plan on a host thread and runs a warp per
+    target; a later SSV fills the blocks once the plan is done and runs on them; a profile
+    that waits takes a plan in progress. Every cascade equals the CPU's."""
+    rng = np.random.default_rng(13)
+    path = HMMER_EXAMPLES / "tutorial" / "globins4.hmm"
+    with HMMFile(path) as f:
+        hmm = next(iter(f))
+    seqs = random_proteins(rng, 20000, mean_length=300)
+    seqs += [plant(rng, s) for s in hmmemit(path, 40, seed=7)]
+    residues, offsets = _digitize(seqs)
+    profile = search_profile(hmm)
+    cpu = _core.run_cascade(profile, residues, offsets, 0.02, 1e-3, True, 4)
+    assert cpu["n_past_msv"] > 0
+
+    def cascade_equals_cpu(gpu_profile, targets):
+        gpu = _core.gpu_run_cascade(gpu_profile, targets, residues, offsets, 0.02, 1e-3, True, 4)
+        for key, value in cpu.items():
+            if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+                assert bit_equal(gpu[key], value).all(), key
+            else:
+                assert np.array_equal(gpu[key], value), key
+
+    waits, background = _core.GpuProfile(profile), _core.GpuProfile(profile)
+    assert waits.sequences_per_warp > 1
+    for gpu_profile in (waits, background):
+        gpu_profile.ssv_multi = True
+    assert not waits.ssv_blocks_background
+    background.ssv_blocks_background = True
+
+    targets = _core.GpuTargets(residues, offsets)
+    cascade_equals_cpu(waits, targets)
+    assert targets.ssv_block_sets == 1  # made by the first SSV
+
+    targets = _core.GpuTargets(residues, offsets)
+    cascade_equals_cpu(background, targets)
+    assert targets.ssv_block_sets == 0  # being planned; this SSV ran a warp per target
+    for _ in range(10_000):  # each cascade ~ms; the plan of 20,000 targets takes < 10 ms
+        cascade_equals_cpu(background, targets)
+        if targets.ssv_block_sets == 1:
+            break
+    assert targets.ssv_block_sets == 1
+    cascade_equals_cpu(background, targets)  # on the blocks
+
+    targets = _core.GpuTargets(residues, offsets)
+    cascade_equals_cpu(background, targets)
+    cascade_equals_cpu(waits, targets)  # waits for the plan in progress, fills it
+    assert targets.ssv_block_sets == 1

@@ -220,7 +220,11 @@ void bind_gpu_hmm(py::module_& m) {
            py::arg("residues"), py::arg("offsets"))
       .def_property_readonly("count", [](const GpuTargets& t) { return t.device->count(); })
       .def_property_readonly("residue_count",
-                             [](const GpuTargets& t) { return t.device->residues(); });
+                             [](const GpuTargets& t) { return t.device->residues(); })
+      .def_property_readonly(
+          "ssv_block_sets", [](const GpuTargets& t) { return t.device->ssv_block_sets(); },
+          "Sets of the S-lane SSV's sequence blocks on the GPU (one per S and warp count), "
+          "made by the first SSV that needed them and kept for every model's.");
   py::class_<gh::DeviceProfile>(m, "GpuProfile",
                                 "A model's filter tables striped for the GPU kernels.")
       .def(py::init([](const SearchProfile& profile, int msv_bits, const std::string& viterbi,
@@ -310,7 +314,12 @@ void bind_gpu_hmm(py::module_& m) {
       .def_property("ssv_multi", &gh::DeviceProfile::ssv_multi, &gh::DeviceProfile::set_ssv_multi,
                     "The SSV too on the S-lane kernels (True when sequences_per_warp was "
                     "given); a search sets it for models that share S (the sequence blocks "
-                    "are planned once per chunk and S).");
+                    "are planned once per chunk and S).")
+      .def_property("ssv_blocks_background", &gh::DeviceProfile::ssv_blocks_background,
+                    &gh::DeviceProfile::set_ssv_blocks_background,
+                    "With ssv_multi: where the targets' sequence blocks are not made yet, "
+                    "plan them on a host thread and run this SSV a warp per target meanwhile "
+                    "(same scores), instead of waiting for them (False, the default).");
   m.def("gpu_choose_viterbi_targets_per_warp", &gh::choose_viterbi_targets_per_warp, py::arg("M"),
         py::arg("runtime_compiled") = true,
         "Targets per warp of the fused Viterbi kernel for a model of M nodes (runtime_compiled: "

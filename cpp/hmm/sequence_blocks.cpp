@@ -19,9 +19,42 @@ struct LengthOrder {
   std::vector<int64_t> length;
 };
 
+// Positions by decreasing length; with sorted_lengths, their lengths too, from the counting
+// sort's buckets where it runs (a gather of the lengths by position: 60 against 56 ms for a plan
+// of 1.4 M targets on the 2-core build machine).
+std::vector<int32_t> sort_longest_first(const std::vector<int64_t>& lengths,
+                                        std::vector<int64_t>* sorted_lengths) {
+  std::vector<int32_t> position(lengths.size());
+  int64_t longest = 0;
+  for (int64_t L : lengths) longest = std::max(longest, L);
+  if (longest > (int64_t{1} << 20) || longest > 8 * static_cast<int64_t>(lengths.size()) + 4096) {
+    std::iota(position.begin(), position.end(), 0);
+    std::stable_sort(position.begin(), position.end(),
+                     [&](int32_t a, int32_t b) { return lengths[a] > lengths[b]; });
+    if (sorted_lengths != nullptr) {
+      sorted_lengths->resize(lengths.size());
+      for (size_t k = 0; k < lengths.size(); ++k) (*sorted_lengths)[k] = lengths[position[k]];
+    }
+    return position;
+  }
+  // Counting sort: places [start[d], start[d + 1]) hold length longest - d.
+  std::vector<int64_t> start(static_cast<size_t>(longest) + 2, 0);
+  for (int64_t L : lengths) ++start[static_cast<size_t>(longest - L) + 1];
+  for (size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
+  if (sorted_lengths != nullptr) {
+    sorted_lengths->resize(lengths.size());
+    for (size_t d = 0; d + 1 < start.size(); ++d)
+      std::fill(sorted_lengths->begin() + start[d], sorted_lengths->begin() + start[d + 1],
+                longest - static_cast<int64_t>(d));
+  }
+  for (size_t p = 0; p < lengths.size(); ++p)
+    position[start[static_cast<size_t>(longest - lengths[p])]++] = static_cast<int32_t>(p);
+  return position;
+}
+
 LengthOrder longest_first(const std::vector<int64_t>& lengths) {
-  LengthOrder order{longest_first_order(lengths), std::vector<int64_t>(lengths.size())};
-  for (size_t k = 0; k < lengths.size(); ++k) order.length[k] = lengths[order.position[k]];
+  LengthOrder order;
+  order.position = sort_longest_first(lengths, &order.length);
   return order;
 }
 
@@ -65,22 +98,7 @@ class ColumnsByHeight {
 }  // namespace
 
 std::vector<int32_t> longest_first_order(const std::vector<int64_t>& lengths) {
-  std::vector<int32_t> position(lengths.size());
-  int64_t longest = 0;
-  for (int64_t L : lengths) longest = std::max(longest, L);
-  if (longest > (int64_t{1} << 20) || longest > 8 * static_cast<int64_t>(lengths.size()) + 4096) {
-    std::iota(position.begin(), position.end(), 0);
-    std::stable_sort(position.begin(), position.end(),
-                     [&](int32_t a, int32_t b) { return lengths[a] > lengths[b]; });
-    return position;
-  }
-  // Counting sort: places [start[d], start[d + 1]) hold length longest - d.
-  std::vector<int64_t> start(static_cast<size_t>(longest) + 2, 0);
-  for (int64_t L : lengths) ++start[static_cast<size_t>(longest - L) + 1];
-  for (size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
-  for (size_t p = 0; p < lengths.size(); ++p)
-    position[start[static_cast<size_t>(longest - lengths[p])]++] = static_cast<int32_t>(p);
-  return position;
+  return sort_longest_first(lengths, nullptr);
 }
 
 SequenceBlockPlan plan_sequence_blocks(const std::vector<int64_t>& lengths, int sequences_per_warp,

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <future>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -732,6 +733,21 @@ struct DeviceSequenceBlocks {
   DeviceArray<int32_t> warp_rows, column_start, column_items;
 };
 
+// The host's part of a set of sequence blocks: the plan, and each placed target with the byte of
+// its first residue (the GPU fills the bytes from them).
+struct PlannedBlocks {
+  cpu::SequenceBlockPlan plan;
+  std::vector<int32_t> fill_ids;
+  std::vector<int64_t> fill_dest;
+};
+
+// A set of the SSV's sequence blocks being planned on a host thread (DeviceTargets::Buffers).
+struct PendingSsvBlocks {
+  std::vector<int32_t> ids;
+  bool all_non_empty = false;
+  std::future<PlannedBlocks> planned;
+};
+
 struct DeviceTargets::Buffers {
   DeviceArray<uint8_t> residues;
   DeviceArray<int64_t> offsets;
@@ -743,6 +759,10 @@ struct DeviceTargets::Buffers {
   // launch's own.
   mutable std::mutex blocks_mutex;
   mutable std::map<std::pair<int, int>, std::unique_ptr<DeviceSequenceBlocks>> ssv_blocks;
+  // Sets being planned for profiles that do not wait for them
+  // (DeviceProfile::ssv_blocks_background); declared after host_offsets, which their threads
+  // read, so that destruction waits for the threads first.
+  mutable std::map<std::pair<int, int>, PendingSsvBlocks> ssv_block_plans;
   // DeviceTargets::non_empty and length_class on the GPU, uploaded by the first cascade.
   mutable std::once_flag classes_once;
   mutable DeviceArray<int32_t> non_empty, length_class;
@@ -811,6 +831,11 @@ DeviceTargets::DeviceTargets(const SequenceBatch& batch)
 }
 
 DeviceTargets::~DeviceTargets() = default;
+
+size_t DeviceTargets::ssv_block_sets() const {
+  std::lock_guard<std::mutex> lock(buffers_->blocks_mutex);
+  return buffers_->ssv_blocks.size();
+}
 
 struct DeviceProfile::Tables {
   DeviceArray<uint32_t> msv_costs;            // kAminoKp x Q_msv x 32 words (8- or 16-bit)
@@ -1249,10 +1274,12 @@ std::vector<int32_t> in_order(const std::vector<int32_t>& values,
   return out;
 }
 
-std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
-                                      const DeviceTargets& dt, const std::vector<int32_t>& ids,
-                                      const std::vector<int32_t>& params, int repeats,
-                                      double* seconds, const DeviceSink* sink = nullptr);
+std::optional<std::vector<int32_t>> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
+                                                     const DeviceTargets& dt,
+                                                     const std::vector<int32_t>& ids,
+                                                     const std::vector<int32_t>& params,
+                                                     int repeats, double* seconds,
+                                                     const DeviceSink* sink = nullptr);
 
 // Whether the MSV of n targets runs on the S-lane kernels: where S was given, or where their
 // sequence blocks give every multiprocessor a block of warps. A cascade's MSV takes only the
@@ -1310,8 +1337,11 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
   if (n == 0) return out;
   if (multi && dp.sequences_per_warp() > 1 &&
       ((kernel == Kernel::kMsv && msv_fills_sequence_blocks(dp, n)) ||
-       (kernel == Kernel::kSsv && dp.ssv_multi())))
-    return run_multi_kernel(kernel, dp, dt, ids, params, repeats, seconds, sink);
+       (kernel == Kernel::kSsv && dp.ssv_multi()))) {
+    // (Nothing: the SSV's blocks are still being planned, and the profile does not wait.)
+    if (auto out = run_multi_kernel(kernel, dp, dt, ids, params, repeats, seconds, sink))
+      return std::move(*out);
+  }
   DeviceArray<int32_t> d_ids, d_out;
   if (sink == nullptr) {
     d_ids = device_copy_on(ids.data(), ids.size(), kStream);
@@ -1632,28 +1662,36 @@ std::vector<int32_t> run_viterbi_systolic(const DeviceProfile& dp, const DeviceT
   return out;
 }
 
-// Plans the sequence blocks of the targets `ids` on the host and fills them on the GPU from
-// the resident targets.
+// Plans the sequence blocks of the targets `ids` (host work only: it may run on its own thread).
+PlannedBlocks plan_blocks(const std::vector<int64_t>& offsets, const std::vector<int32_t>& ids,
+                          int S, int max_warps) {
+  std::vector<int64_t> lengths(ids.size());
+  for (size_t p = 0; p < ids.size(); ++p) lengths[p] = offsets[ids[p] + 1] - offsets[ids[p]];
+  PlannedBlocks planned;
+  planned.plan = cpu::plan_sequence_blocks(lengths, S, max_warps);
+  const cpu::SequenceBlockPlan& plan = planned.plan;
+  planned.fill_ids.reserve(plan.column_items.size());
+  planned.fill_dest.reserve(plan.column_items.size());
+  for (size_t p = 0; p < ids.size(); ++p)
+    if (plan.item_offset[p] >= 0) {
+      planned.fill_ids.push_back(ids[p]);
+      planned.fill_dest.push_back(plan.item_offset[p]);
+    }
+  return planned;
+}
+
+// Fills planned sequence blocks of the targets `ids` on the GPU from the resident targets.
 std::unique_ptr<DeviceSequenceBlocks> fill_blocks(const DeviceTargets& dt,
-                                                  const std::vector<int32_t>& ids, int S,
-                                                  int max_warps) {
+                                                  std::vector<int32_t> ids, PlannedBlocks planned,
+                                                  int S, int max_warps) {
   auto blocks = std::make_unique<DeviceSequenceBlocks>();
   blocks->sequences_per_warp = S;
   blocks->max_warps = max_warps;
-  blocks->ids = ids;
-  const std::vector<int64_t>& offsets = dt.buffers().host_offsets;
-  std::vector<int64_t> lengths(ids.size());
-  for (size_t p = 0; p < ids.size(); ++p) lengths[p] = offsets[ids[p] + 1] - offsets[ids[p]];
-  blocks->plan = cpu::plan_sequence_blocks(lengths, S, max_warps);
+  blocks->ids = std::move(ids);
+  blocks->plan = std::move(planned.plan);
   const cpu::SequenceBlockPlan& plan = blocks->plan;
-
-  std::vector<int32_t> fill_ids;
-  std::vector<int64_t> fill_dest;
-  for (size_t p = 0; p < ids.size(); ++p)
-    if (plan.item_offset[p] >= 0) {
-      fill_ids.push_back(ids[p]);
-      fill_dest.push_back(plan.item_offset[p]);
-    }
+  const std::vector<int32_t>& fill_ids = planned.fill_ids;
+  const std::vector<int64_t>& fill_dest = planned.fill_dest;
   blocks->bytes = device_alloc_on<uint8_t>(static_cast<size_t>(plan.bytes()), kStream);
   GPUSEQ_CUDA_CHECK(
       cudaMemsetAsync(blocks->bytes.get(), cpu::kBlockPadMarker, plan.bytes(), kStream));
@@ -1680,12 +1718,15 @@ std::unique_ptr<DeviceSequenceBlocks> fill_blocks(const DeviceTargets& dt,
 // The S-lane kernels (msv_multi.cuh) over warp-based sequence blocks of `ids`, planned on the
 // host (cpp/hmm/sequence_blocks.cpp) and filled on the GPU from the resident targets; targets
 // over the blocks' length limit run on the warp-per-target kernel. Results in the order of ids;
-// *seconds: both kernels' median times (not the filling). The blocks of the last launch of
-// each filter stay on the GPU (DeviceTargets) for the next one on the same targets.
-std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
-                                      const DeviceTargets& dt, const std::vector<int32_t>& ids,
-                                      const std::vector<int32_t>& params, int repeats,
-                                      double* seconds, const DeviceSink* sink) {
+// *seconds: both kernels' median times (not the filling). The SSV's blocks stay on the GPU
+// (DeviceTargets) for every model's SSV on the same targets; nothing (and no launch) where
+// they are still being planned for a profile that does not wait (ssv_blocks_background).
+std::optional<std::vector<int32_t>> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
+                                                     const DeviceTargets& dt,
+                                                     const std::vector<int32_t>& ids,
+                                                     const std::vector<int32_t>& params,
+                                                     int repeats, double* seconds,
+                                                     const DeviceSink* sink) {
   using MultiKernel = void (*)(const uint32_t*, int, int, BlockList);
   const int S = dp.sequences_per_warp();
   const int H = kernel == Kernel::kSsv ? dp.ssv_multi_stripes() : dp.msv_multi_stripes();
@@ -1736,11 +1777,41 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
       found = buffers.ssv_blocks.end();
     }
     if (found == buffers.ssv_blocks.end()) {
+      // A plan made (or being made) on a host thread for these targets, or none.
+      std::optional<PlannedBlocks> planned;
+      auto pending = buffers.ssv_block_plans.find(key);
+      if (pending != buffers.ssv_block_plans.end() &&
+          !(all_non_empty && pending->second.all_non_empty) && pending->second.ids != ids) {
+        buffers.ssv_block_plans.erase(pending);  // (waits for its thread)
+        pending = buffers.ssv_block_plans.end();
+      }
+      if (dp.ssv_blocks_background()) {
+        if (pending == buffers.ssv_block_plans.end()) {
+          PendingSsvBlocks started{ids, all_non_empty, {}};
+          started.planned = std::async(
+              std::launch::async,
+              [&offsets = buffers.host_offsets, ids, S, resident_warps] {
+                return plan_blocks(offsets, ids, S, resident_warps);
+              });
+          buffers.ssv_block_plans.emplace(key, std::move(started));
+          return std::nullopt;
+        }
+        if (pending->second.planned.wait_for(std::chrono::seconds(0)) !=
+            std::future_status::ready)
+          return std::nullopt;
+      }
+      if (pending != buffers.ssv_block_plans.end()) {
+        planned = pending->second.planned.get();  // (waits, or rethrows the plan's error)
+        buffers.ssv_block_plans.erase(pending);
+      } else {
+        planned = plan_blocks(buffers.host_offsets, ids, S, resident_warps);
+      }
       if (buffers.ssv_blocks.size() >= DeviceTargets::kMaxSsvBlockSets) {
         cudaDeviceSynchronize();
         buffers.ssv_blocks.clear();  // bounded device memory: a set is about the targets' size
       }
-      std::unique_ptr<DeviceSequenceBlocks> filled = fill_blocks(dt, ids, S, resident_warps);
+      std::unique_ptr<DeviceSequenceBlocks> filled =
+          fill_blocks(dt, ids, std::move(*planned), S, resident_warps);
       filled->all_non_empty = all_non_empty;
       // Filled on this thread's stream; other threads' streams use it from now on.
       GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(kStream));
@@ -1748,7 +1819,8 @@ std::vector<int32_t> run_multi_kernel(Kernel kernel, const DeviceProfile& dp,
     }
     chosen = found->second.get();
   } else {
-    own = fill_blocks(dt, ids, S, resident_warps);
+    own = fill_blocks(dt, ids, plan_blocks(buffers.host_offsets, ids, S, resident_warps), S,
+                      resident_warps);
     chosen = own.get();
   }
   const DeviceSequenceBlocks& blocks = *chosen;

@@ -37,6 +37,8 @@ class DeviceTargets {
   const std::vector<int64_t>& lengths() const { return lengths_; }
   int32_t length_class(int64_t i) const { return length_class_[i]; }
   const std::vector<int32_t>& length_classes() const { return length_class_; }
+  // S-lane SSV block sets on the GPU, made and kept for every model's SSV (gpu_filters.cu).
+  size_t ssv_block_sets() const;
 
   struct Buffers;
   const Buffers& buffers() const { return *buffers_; }
@@ -120,6 +122,11 @@ class DeviceProfile {
   // Whether the caller gave sequences_per_warp (0: chosen by model length).
   bool sequences_per_warp_given() const { return sequences_per_warp_given_; }
   void set_ssv_multi(bool on);
+  // Whether this profile's SSV, where the targets' sequence blocks are not yet made, starts
+  // their plan on a host thread and runs a warp per target meanwhile (a search's first models
+  // need not wait for them) instead of waiting for them (the default).
+  bool ssv_blocks_background() const { return ssv_blocks_background_; }
+  void set_ssv_blocks_background(bool on) { ssv_blocks_background_ = on; }
 
   struct Tables;
   const Tables& tables() const { return *tables_; }
@@ -130,6 +137,7 @@ class DeviceProfile {
   int msv_stripes_ = 0, viterbi_stripes_ = 0, ssv_multi_stripes_ = 0, msv_multi_stripes_ = 0;
   int systolic_lanes_ = 0, systolic_nodes_ = 0;
   bool ssv_multi_ = false;
+  bool ssv_blocks_background_ = false;
   bool sequences_per_warp_given_ = false;
   std::unique_ptr<Tables> tables_;
 };

@@ -220,6 +220,10 @@ class GpuTargets:
     def count(self) -> int: ...
     @property
     def residue_count(self) -> int: ...
+    @property
+    def ssv_block_sets(self) -> int:
+        """Sets of the S-lane SSV's sequence blocks on the GPU (one per S and warp count),
+        made by the first SSV that needed them and kept for every model's."""
 
 class GpuBlastSubjects:
     """blastp's subjects (NCBIstdaa codes and offsets) uploaded to the GPU once, for every
@@ -289,6 +293,13 @@ class GpuProfile:
         search sets it for models that share S."""
     @ssv_multi.setter
     def ssv_multi(self, on: bool) -> None: ...
+    @property
+    def ssv_blocks_background(self) -> bool:
+        """With ssv_multi: where the targets' sequence blocks are not made yet, plan them on a
+        host thread and run this SSV a warp per target meanwhile (same scores), instead of
+        waiting for them (False, the default)."""
+    @ssv_blocks_background.setter
+    def ssv_blocks_background(self, on: bool) -> None: ...
 
 def gpu_choose_sequences_per_warp(M: int, msv_bits: int = 16) -> int: ...
 def gpu_choose_viterbi_targets_per_warp(M: int, runtime_compiled: bool = True) -> int: ...

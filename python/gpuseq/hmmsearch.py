@@ -49,13 +49,14 @@ __all__ = ["hmmsearch", "HmmsearchOptions", "HmmsearchResult"]
 
 _STAGE_PASSED = 4  # CascadeStage::kStagePassed in cpp/hmm/cascade.hpp
 #: Models of one search that share a targets-per-warp count S before their SSV runs on the
-#: S-lane kernels (sequence blocks planned per chunk and S). On an H200 host with the search's
-#: chunks of 512 Mi residues (1.4 M targets), the blocks cost the first SSV ~145 ms and save
-#: ~9 ms a model after (M = 149: 5 ms against 14); whole commands, blocks from 4 models / never,
-#: medians of 4: 4 models 1.14 / 1.11 s, 8 models 1.24 / 1.13, 16 models 1.31 / 1.31, 32
-#: models 1.42 / 1.60 (benchmarks/results/gpu-h200-20261129-c, section 6). Four, chosen with
-#: chunks of 180,000 targets on the H100 (gpu-h100-80gb-hbm3-20261123-d), lost there.
-SSV_BLOCKS_MIN_MODELS = 16
+#: S-lane kernels (sequence blocks planned per chunk and S). The plan runs on a host thread
+#: (GpuProfile.ssv_blocks_background: ~145 ms for the search's chunks of 1.4 M targets, the
+#: first models' SSVs a warp per target meanwhile), and each model after saves ~9 ms (M = 149:
+#: 5 ms against 14). Whole commands on an H200 host, blocks in the background from 4 models /
+#: waited for from 16 (972ac26) / never, medians of 3: 4 models 0.99 / - / 1.01 s, 8 models
+#: 1.04 / - / 1.11, 16 models 1.14 / 1.24 / 1.28, 32 models 1.22 / 1.40 / 1.58
+#: (benchmarks/results/gpu-h200-20261129-d, section 1).
+SSV_BLOCKS_MIN_MODELS = 4
 # GPU cascades of one chunk run at once, for consecutive models, each thread's launches on
 # its own stream: the host's part of one (decisions between the launches, ~half of its time)
 # overlaps the others' kernels, and their kernels overlap each other (a Viterbi filter or
@@ -532,6 +533,8 @@ class _Filters:
             g = tables[q]
             if g is not None and g.sequences_per_warp > 1:
                 g.ssv_multi = share[g.sequences_per_warp] >= SSV_BLOCKS_MIN_MODELS
+                # The first models' SSVs run a warp per target while the blocks are planned.
+                g.ssv_blocks_background = True
 
     def _cascade(self, q: int, residues, offsets, targets, threads: int) -> dict:
         gpu = self._tables(q)
