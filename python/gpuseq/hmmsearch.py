@@ -340,8 +340,8 @@ class _Downstream:
             M = self.hmms[q].M
             costs = [self.HIT_SECONDS + self.CELL_SECONDS * M * len(s) for s in survivors]
             parts = _split_by_cost(survivors, costs, self.PART_SECONDS, self.threads)
-        else:
-            parts = _split(survivors, self.MIN_PART, self.threads)
+        else:  # by count
+            parts = _split_by_cost(survivors, [1.0] * len(survivors), self.MIN_PART, self.threads)
         for part in parts:
             future = self.pool.submit(
                 _run_hmmer_downstream, self.hmms[q], part, self.options, nseqs_so_far
@@ -643,13 +643,6 @@ def _concatenate_cascades(a: dict, b: dict) -> dict:
     joined = {key: join(key, a[key], b[key]) for key in a if key in b}
     joined["forward_bound"] = a.get("forward_bound", False) or b.get("forward_bound", False)
     return joined
-
-
-def _split(items: list, min_part: int, parts: int) -> list[list]:
-    """items in up to `parts` contiguous pieces of at least min_part (none when empty)."""
-    n = max(1, min(parts, len(items) // min_part))
-    size = -(-len(items) // n) if items else 0
-    return [items[i : i + size] for i in range(0, len(items), size)] if items else []
 
 
 def _split_by_cost(items: list, costs: list[float], min_cost: float, parts: int) -> list[list]:
