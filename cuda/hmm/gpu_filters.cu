@@ -763,13 +763,13 @@ struct DeviceTargets::Buffers {
   // (DeviceProfile::ssv_blocks_background); declared after host_offsets, which their threads
   // read, so that destruction waits for the threads first.
   mutable std::map<std::pair<int, int>, PendingSsvBlocks> ssv_block_plans;
-  // DeviceTargets::non_empty and length_class on the GPU, uploaded by the first cascade.
-  mutable std::once_flag classes_once;
-  mutable DeviceArray<int32_t> non_empty, length_class;
-  // The positions of non_empty, longest first: the order in which the SSV/MSV warp kernels
-  // claim them (TargetList::order), uploaded by the first launch over non_empty.
-  mutable std::once_flag longest_first_once;
-  mutable DeviceArray<int32_t> non_empty_longest_first;
+  // DeviceTargets::non_empty and length_class on the GPU; the positions of non_empty, longest
+  // first (from kLongestFirstMinTargets of them): the order in which the SSV/MSV warp kernels
+  // claim them (TargetList::order). Made with the upload, not by the first cascade: its SSV
+  // over a chunk of 1.4 M targets waited 30-40 ms for them (H200 host,
+  // results/gpu-h200-20261129-d, section 3), where the host's part of the upload waits for
+  // the CUDA context anyway.
+  DeviceArray<int32_t> non_empty, length_class, non_empty_longest_first;
   // The cascade's SSV results and their compaction, kept for the next model (cudaMalloc and
   // cudaFree cost more than the kernels that use them); a cascade at a time. (A second set, so
   // that the next model's SSV could be queued while this one's results are read, measured no
@@ -822,12 +822,22 @@ DeviceTargets::DeviceTargets(const SequenceBatch& batch)
   }
   const int64_t first = batch.count ? batch.offsets[0] : 0;
   residues_ = batch.count ? batch.offsets[batch.count] - first : 0;
-  buffers_->residues = device_copy(batch.residues + first, static_cast<size_t>(residues_));
   // Offsets rebased to the uploaded residues.
   std::vector<int64_t> offsets(batch.offsets, batch.offsets + batch.count + 1);
   for (int64_t& o : offsets) o -= first;
-  buffers_->offsets = device_copy(offsets.data(), offsets.size());
   buffers_->host_offsets = std::move(offsets);
+  std::vector<int32_t> longest_first;  // positions in non_empty_
+  if (non_empty_.size() >= static_cast<size_t>(kLongestFirstMinTargets)) {
+    std::vector<int64_t> lengths(non_empty_.size());
+    for (size_t j = 0; j < lengths.size(); ++j) lengths[j] = batch.length(non_empty_[j]);
+    longest_first = cpu::longest_first_order(lengths);
+  }
+  buffers_->residues = device_copy(batch.residues + first, static_cast<size_t>(residues_));
+  buffers_->offsets = device_copy(buffers_->host_offsets.data(), buffers_->host_offsets.size());
+  buffers_->non_empty = device_copy(non_empty_.data(), non_empty_.size());
+  buffers_->length_class = device_copy(length_class_.data(), length_class_.size());
+  if (!longest_first.empty())
+    buffers_->non_empty_longest_first = device_copy(longest_first.data(), longest_first.size());
 }
 
 DeviceTargets::~DeviceTargets() = default;
@@ -1366,11 +1376,7 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
     list.claims = d_claims.get();
     if (kernel != Kernel::kViterbi && n >= kLongestFirstMinTargets) {
       const DeviceTargets::Buffers& buffers = dt.buffers();
-      if (&ids == &dt.non_empty()) {  // every model's SSV over a chunk: sorted once
-        std::call_once(buffers.longest_first_once, [&] {
-          const std::vector<int32_t> order = longest_first(dt, ids);
-          buffers.non_empty_longest_first = device_copy(order.data(), order.size());
-        });
+      if (&ids == &dt.non_empty()) {  // every model's SSV over a chunk: sorted with the upload
         list.order = buffers.non_empty_longest_first.get();
       } else {
         const std::vector<int32_t> order = longest_first(dt, ids);
@@ -2136,10 +2142,6 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
   const std::vector<int32_t>& targets = dt.non_empty();
   const int n = static_cast<int>(targets.size());
   const DeviceTargets::Buffers& buffers = dt.buffers();
-  std::call_once(buffers.classes_once, [&] {
-    buffers.non_empty = device_copy(targets.data(), targets.size());
-    buffers.length_class = device_copy(dt.length_classes().data(), dt.length_classes().size());
-  });
   std::vector<int32_t> candidates, candidate_best, best;
   double ssv_kernel_s = 0;
   // Computed before the SSV's launch: it waits for nothing then.
