@@ -1807,8 +1807,9 @@ std::optional<std::vector<int32_t>> run_multi_kernel(Kernel kernel, const Device
           return std::nullopt;
       }
       if (pending != buffers.ssv_block_plans.end()) {
-        planned = pending->second.planned.get();  // (waits, or rethrows the plan's error)
-        buffers.ssv_block_plans.erase(pending);
+        std::future<PlannedBlocks> plan = std::move(pending->second.planned);
+        buffers.ssv_block_plans.erase(pending);  // (gone even if the plan failed)
+        planned = plan.get();                    // (waits, or rethrows the plan's error)
       } else {
         planned = plan_blocks(buffers.host_offsets, ids, S, resident_warps);
       }
