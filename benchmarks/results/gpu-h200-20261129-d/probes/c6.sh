@@ -3,7 +3,7 @@
 set -uo pipefail
 S0=$(date +%s)
 P=benchmarks/results/gpu-h200-20261129-d/probes
-source $P/data.sh
+DATA_WHEEL=w56 source $P/data.sh  # (the database made with .carry/w56: w54 is gone)
 export GPUSEQ_CACHE_DIR=/tmp/kc-56 PYTHONPATH=$PWD/.carry/w56:/tmp/site
 ARGS="hmmsearch --cpu 16 --noali --backend cuda --no-progress"
 python3 -m gpuseq.cli $ARGS --tblout /tmp/warm100.tbl -o /dev/null $MANY $DB

@@ -3,7 +3,7 @@ export PATH="$PWD/.carry/hmmer/bin:$PATH" GPUSEQ_HMMER_EXAMPLES="$PWD/.carry/hmm
 [ -d /tmp/site/pyhmmer ] || python3 -m pip install -q --no-index --no-deps --target /tmp/site .carry/wheels/*.whl 2>&1 | tail -2
 if ! ls -d /tmp/bench/db-1400000-*/targets.gsdb >/dev/null 2>&1; then
 t=$(date +%s)
-PYTHONPATH=$PWD/.carry/w54:/tmp/site python3 - <<'PY'
+PYTHONPATH=$PWD/.carry/${DATA_WHEEL:-w54}:/tmp/site python3 - <<'PY'
 import sys; sys.path.insert(0, "benchmarks")
 import bench_hmmsearch as bench
 args = bench.parse_args(["--cpu", "16", "--seqs", "1400000", "--many-models", "100", "--examples-dir", ".carry/hmmer/examples", "--workdir", "/tmp/bench"])
