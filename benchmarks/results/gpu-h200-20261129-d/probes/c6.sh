@@ -9,7 +9,7 @@ ARGS="hmmsearch --cpu 16 --noali --backend cuda --no-progress"
 python3 -m gpuseq.cli $ARGS --tblout /tmp/warm100.tbl -o /dev/null $MANY $DB
 python3 -m gpuseq.cli $ARGS --tblout /tmp/warm.tbl -o /dev/null $SIX $DB
 for r in 1 2; do
-  python3 $P/dsprobe.py timeline base -- $ARGS --tblout /tmp/t100.tbl -o /tmp/t100.out $MANY $DB
+  python3 benchmarks/results/gpu-h200-20261129-c/probes/dsprobe.py timeline base -- $ARGS --tblout /tmp/t100.tbl -o /tmp/t100.out $MANY $DB
   cmp <(grep -v "^#" /tmp/t100.tbl) <(grep -v "^#" /tmp/warm100.tbl) && echo "tblout same"
 done > $OUT/timeline-100-6.log 2>&1
 echo "done at $(( $(date +%s) - S0 )) s"
