@@ -247,10 +247,10 @@ if want("fused"):
         gp = core.GpuProfile(profile, viterbi="warp_fused", viterbi_warps_per_target=W)
         gpu = core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
         failures += not np.array_equal(gpu, cpu, equal_nan=True)
-    # The systolic pipeline (viterbi_systolic.cuh): 16 lanes of 6 nodes (M = 1, 95 padding
-    # nodes), of 10 (150); 32 lanes of 12 (384, none); an odd number of targets, the planted
-    # ones and `*`/`~` handed back to the fused kernel.
-    for M in (1, 150, 384):
+    # The systolic pipeline (viterbi_systolic.cuh): 4 lanes of 6 nodes (M = 1, 23 padding
+    # nodes), 8 lanes of 9 (71), 16 of 10 (150); 32 lanes of 12 (384, none); an odd number of
+    # targets, the planted ones and `*`/`~` handed back to the fused kernel.
+    for M in (1, 71, 150, 384):
         hmm, db, profile = sampled_case(
             M, M + 9, rng.integers(1, 2000, 43), lambda c: [c * 2, "*" + c + "~~" + c]
         )

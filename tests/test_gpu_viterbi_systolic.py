@@ -61,12 +61,15 @@ def test_equals_cpu_on_every_model(corpora):
 
 
 @pytest.mark.cuda
-@pytest.mark.parametrize("M", [1, 37, 90, 96, 97, 143, 160, 161, 200, 224, 256, 300, 352, 384])
+@pytest.mark.parametrize(
+    "M", [1, 24, 37, 48, 49, 71, 90, 96, 97, 143, 160, 161, 200, 224, 256, 300, 352, 384]
+)
 def test_equals_cpu_on_every_shape(M):
-    """One model for each lane count (16, 32) and node count a lane (6 to 12), padding nodes in
-    front of node 1 or none (M = 96, 160, 224, 256, 352, 384): background with planted
-    homologs, an odd number of targets, pairs of very different lengths, lengths 1 to 5000
-    (a sampled model's consensus may score below xN: the hand-back is tested below)."""
+    """One model for each lane count (4, 8, 16, 32) and node count a lane (6 to 12), padding
+    nodes in front of node 1 or none (M = 24, 48, 96, 160, 224, 256, 352, 384): background
+    with planted homologs, an odd number of targets, pairs of very different lengths, lengths
+    1 to 5000 (a sampled model's consensus may score below xN: the hand-back is tested
+    below)."""
     rng = np.random.default_rng(M)
     hmm = _sampled_model(M, 7 * M)
     consensus = hmm.consensus.upper()
@@ -121,7 +124,8 @@ def test_choice():
     for M in (50, 149, 384):
         gp = _core.GpuProfile(_sampled(M, 1), viterbi="warp_fused")
         assert not gp.viterbi_systolic and gp.viterbi_systolic_shape == (0, 0), M
-    for M, shape in [(1, (16, 6)), (96, (16, 6)), (97, (16, 7)), (160, (16, 10)),
+    for M, shape in [(1, (4, 6)), (24, (4, 6)), (25, (4, 7)), (48, (4, 12)), (49, (8, 7)),
+                     (71, (8, 9)), (96, (8, 12)), (97, (16, 7)), (160, (16, 10)),
                      (161, (32, 6)), (384, (32, 12))]:
         gp = _core.GpuProfile(_sampled(M, 1), viterbi="warp_fused", viterbi_systolic=1)
         assert gp.viterbi_systolic and gp.viterbi_systolic_shape == shape, M

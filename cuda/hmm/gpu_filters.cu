@@ -924,6 +924,9 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   // the H200 host's 16 cores), nor the fused kernel beside the pipeline taking the targets it
   // reports as it finds them, nor an exact layer for the J state in the pipeline (nothing
   // handed back, but each step 15-20% slower) did better (results/gpu-h200-20261129).
+  // On 100 M residues, where the hand-back is a smaller share, the pipeline is the fastest
+  // Viterbi kernel up to 150 nodes (RRM_1 1682 against 1213 GCUPS, globins4 1912 against
+  // 1650), but a search gives one model's Viterbi about 10 M (results/gpu-h200-20261129-e).
   if (systolic == 0) systolic = -1;
   const bool targets_chosen = T == 0;
   // Behind the pipeline the fused kernel scores only the few targets handed back, a lone warp's

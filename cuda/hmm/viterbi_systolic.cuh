@@ -221,13 +221,17 @@ __global__ void __launch_bounds__(kSystolicThreads)
 }
 
 // The pipeline's shape for a model of M nodes: G lanes of B nodes (0, 0: none; the fused
-// kernel then scores every target). G = 16 up to 160 nodes, then 32 up to 384 (B <= 12: the
-// registers of 12 nodes' words and rows, 185 of them).
+// kernel then scores every target), B from 6 to 12 (12: the registers of 12 nodes' words and
+// rows, 185 of them). The fewest lanes that hold the model up to 96 nodes, G = 4 up to 48 and
+// 8 up to 96, so that few padding nodes are computed (RRM_1, M = 71, took 16 lanes of 6, 96
+// nodes, before: results/gpu-h200-20261129-e); then G = 16 up to 160 and 32 up to 384.
 struct SystolicShape {
   int G = 0, B = 0;
 };
 inline SystolicShape systolic_shape(int M) {
   if (M < 1) return {};
+  if (M <= 4 * 12) return {4, std::max(6, (M + 3) / 4)};
+  if (M <= 8 * 12) return {8, std::max(6, (M + 7) / 8)};
   if (M <= 16 * 10) return {16, std::max(6, (M + 15) / 16)};
   if (M <= 32 * 12) return {32, std::max(6, (M + 31) / 32)};
   return {};
