@@ -25,8 +25,14 @@ model's exact stripe count (runtime_compiled true; the S-lane rows: the exact H)
 static kernels, whose stripe count is rounded up to the next compiled one (false); models
 longer than the static kernels take have only the NVRTC row. profile_seconds is the
 GpuProfile build (NVRTC compilation, or a disk cache read: run twice to see both).
+The Viterbi rows run on the same database as the SSV and MSV unless --viterbi-residues gives
+them a smaller one. On 10 M residues (about one model's Viterbi input in a 500 M-residue
+search) a launch of the kernels that run several targets a warp or a lane lasts about as long
+as the rows of its longest target (3,000 residues) take, not the database's cells: four targets
+a warp ran at half the rate it reaches on 100 M (H200, M = 50-150:
+results/gpu-h200-20261129-e), so the rate of a kernel is read on the large database.
 The thread-per-target Viterbi (Walters et al. 2009) runs on the large database: it needs a
-target per resident thread (about 135,000 on an H100), and the Viterbi database would leave
+target per resident thread (about 135,000 on an H100), and a small Viterbi database would leave
 most of them idle; both Viterbi variants are printed side by side (thread/warp). Where the
 large database has fewer targets than that (a small --residues) a note says so, the JSON rows
 say fills_gpu false, and no thread/warp ratio is printed.
@@ -114,7 +120,9 @@ def main() -> int:
         "--models", default="50,100,150,200,400,520,700,800,1200,1600,1900,2400,3000,3500,4096"
     )
     p.add_argument("--residues", type=float, default=100e6, help="GPU database size")
-    p.add_argument("--viterbi-residues", type=float, default=10e6)
+    p.add_argument("--viterbi-residues", type=float, default=None,
+                   help="the Viterbi rows' database size (default: the GPU database itself); "
+                   "10e6 is about one model's Viterbi input in a 500 M-residue search")
     p.add_argument("--cpu-residues", type=float, default=2e6, help="CPU database size (0: skip)")
     p.add_argument("--mean-length", type=float, default=350)
     p.add_argument("--repeat", type=int, default=5)
@@ -141,12 +149,13 @@ def main() -> int:
         return 1
     lengths = [int(m) for m in args.models.split(",")]
     db = random_database(args.residues, args.mean_length, 1)
-    vdb = random_database(args.viterbi_residues, args.mean_length, 2)
+    vdb = (random_database(args.viterbi_residues, args.mean_length, 2)
+           if args.viterbi_residues else db)
     cdb = random_database(args.cpu_residues, args.mean_length, 3) if args.cpu_residues else None
     targets = _core.GpuTargets(*db)
     if args.multi:
         return multi_sweep(args, db, targets)
-    vtargets = _core.GpuTargets(*vdb)
+    vtargets = _core.GpuTargets(*vdb) if vdb is not db else targets
     rows = []
     print(
         f"{'M':>6} {'model':>14} {'filter':>8} {'lanes':>6} {'variant':>8} {'NVRTC':>6} "
@@ -167,9 +176,10 @@ def main() -> int:
     variants += [("viterbi", 16, "systolic", 0)]
     # The Pfam models: what a search runs (SSV and MSV with S by model length, the fused
     # Viterbi with its targets per warp by model length), NVRTC kernels where they differ; and
-    # the systolic pipeline's row (opt-in) beside it.
+    # beside it the fused kernel with four targets a warp and the systolic pipeline (opt-in).
     search_variants = [("ssv", 16, "warp", 0), ("msv", 16, "warp", 0),
-                       ("viterbi", 16, "warp_fused", 0), ("viterbi", 16, "systolic", 0)]
+                       ("viterbi", 16, "warp_fused", 0), ("viterbi", 16, "warp_fused", 4),
+                       ("viterbi", 16, "systolic", 0)]
     queries = [("sampled", M, lambda M=M: model(M, M), variants) for M in lengths]
     for name in filter(None, args.pfam_models.split(",")):
         M, profile = pfam_model(name, args.examples)
