@@ -29,7 +29,7 @@ The Viterbi rows run on the same database as the SSV and MSV unless --viterbi-re
 them a smaller one. On 10 M residues (about one model's Viterbi input in a 500 M-residue
 search) a launch of the kernels that run several targets a warp or a lane lasts about as long
 as the rows of its longest target (3,000 residues) take, not the database's cells: four targets
-a warp ran at half the rate it reaches on 100 M (H200, M = 50-150:
+a warp ran at 50-66% of the rate it reaches on 100 M (H200, M = 50-150:
 results/gpu-h200-20261129-e), so the rate of a kernel is read on the large database.
 The thread-per-target Viterbi (Walters et al. 2009) runs on the large database: it needs a
 target per resident thread (about 135,000 on an H100), and a small Viterbi database would leave
