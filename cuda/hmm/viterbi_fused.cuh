@@ -322,10 +322,11 @@ __device__ __forceinline__ bool row_wrapped(const uint32_t (&M)[Q], const uint2*
 // shared memory, written by warp 0 (the same for every warp; past 16 stripes registers spill).
 // Where the windows are in registers, so are the thread's D->D words, which the chain of a row
 // without floors then reads from there instead of L1 (its floors, for the other rows, are
-// still read): +2-8% at M 100-1024 (results/gpu-h200-20261128-f).
-template <int Q, bool kInRegisters>
+// still read): +2-8% at M 100-1024 (results/gpu-h200-20261128-f). A split warp of 17-22
+// stripes holds its words too (kHoldWords, split_dd_words_held), its windows in shared memory.
+template <int Q, bool kInRegisters, bool kHoldWords = kInRegisters>
 struct DdChainSums {
-  static constexpr bool kHeld = kInRegisters;
+  static constexpr bool kHeld = kHoldWords;
   int half[2];                   // b of the thread's halves
   uint32_t word[kHeld ? Q : 1];  // the DD words, where held
   // Per scan step: the sum of b0 + b1 over threads t - 2^step + 1 .. t of the group, or
@@ -358,15 +359,15 @@ __device__ __forceinline__ uint32_t dd_word(const uint32_t* __restrict__ my_dd, 
 // The thread's sums and the scan's windows (scans within groups of G threads); `shared`: 160
 // ints where they are not kept in registers, written by the warps with `writes` (one warp of
 // the block where every warp holds the same nodes). Every thread of the block calls it.
-template <int Q, int G, bool kInRegisters>
-__device__ __forceinline__ DdChainSums<Q, kInRegisters> dd_chain_sums(
+template <int Q, int G, bool kInRegisters, bool kHoldWords = kInRegisters>
+__device__ __forceinline__ DdChainSums<Q, kInRegisters, kHoldWords> dd_chain_sums(
     const uint32_t* __restrict__ my_dd, int lane, int* shared, bool writes) {
-  DdChainSums<Q, kInRegisters> c;
+  DdChainSums<Q, kInRegisters, kHoldWords> c;
   c.half[0] = c.half[1] = 0;
 #pragma unroll
   for (int q = 0; q < Q; ++q) {
     const uint32_t dd = dd_word<Q>(my_dd, q);
-    if constexpr (DdChainSums<Q, kInRegisters>::kHeld) c.word[q] = dd;
+    if constexpr (kHoldWords) c.word[q] = dd;
     c.half[0] += low_s16(dd);
     c.half[1] += high_s16(dd);
   }
@@ -470,17 +471,42 @@ __device__ __forceinline__ void dd_chain(uint32_t (&D)[Q], const uint32_t* __res
 // of a row for the others, by the row's parity (one barrier a row: a warp writes row i + 1's
 // words only after every warp has passed row i's barrier, and row i + 2's after row i + 1's,
 // by when every warp has read row i's). Lane 31 writes: the warp's xE, the D out of its last
-// node from paths inside the warp (dd_chain_through), and its last node's M and I.
-template <int W>
+// node from paths inside the warp (dd_chain_through), and its last node's M and I; as a
+// record of four (kWhole: split_whole_records) or in an array each.
+template <int W, bool kWhole>
 struct SplitExchange {
   int xe[2][W], through[2][W], m_last[2][W], i_last[2][W];
   int claim;  // the block's next target
 };
+template <int W>
+struct SplitExchange<W, true> {
+  int4 row[2][W];  // {xE, through, M, I}
+  int claim;
+};
+
+// Whether a split warp stores and loads its values as one 16-byte record rather than one by
+// one, which takes fewer instructions a row but holds four registers at once. H200, GCUPS one
+// by one / as records: M = 2048 (16 stripes a warp) 1590 / 1664, 3000 over four warps (12)
+// 1345 / 1454, 3500 (14) 1408 / 1475, 4096 (16) 1336 / 1370; past 16 stripes, where registers
+// are short, 2304 (18) 1543 / 1501, 2560 (20) 1449 / 1397, 2600 (21) 1355 / 1321, 2816 (22)
+// 1418 / 1422 (results/gpu-h200-20261129-f, call 4).
+__host__ __device__ constexpr bool split_whole_records(int Q) { return Q <= kFusedResidentStripes; }
+
+// Whether a split warp keeps its D->D words in registers (dd_chain_through and dd_chain_carry
+// read them from there in rows without floors; else from L1 in both passes of every row): at
+// 17-22 stripes a warp, at the cost of transition stripes (split_resident_stripes). H200,
+// GCUPS before / after: M = 2176 (17 stripes) 1352 / 1499, 2304 (18) 1397 / 1543, 2400 (19)
+// 1361 / 1491, 2560 (20) 1358 / 1449, 2600 (21) 1320 / 1355, 2816 (22) 1347 / 1418
+// (results/gpu-h200-20261129-f, calls 2-4). The one-warp kernel at 17-21 stripes gained at some
+// counts and lost at others (call 3): it keeps them in L1.
+__host__ __device__ constexpr bool split_dd_words_held(int Q, int W) {
+  return Q <= kFusedResidentStripes || (W > 1 && Q <= 22);
+}
 
 template <int Q, int R, int G, int W = 1>
 struct FusedTarget {
   static constexpr int kStripes = Q;
-  static constexpr bool kSumsHeld = Q <= kFusedResidentStripes;  // DdChainSums' kHeld
+  static constexpr bool kWordsHeld = split_dd_words_held(Q, W);  // DdChainSums' kHeld
   // 32-bit counters and compares (targets of fewer than about 5e7 residues: "Begin" at the
   // top): fewer instructions in each row's bookkeeping than 64-bit ones.
   using Row = int;
@@ -489,7 +515,7 @@ struct FusedTarget {
   const uint32_t* __restrict__ my_dd;
   const uint32_t* __restrict__ my_md;
   const uint2* __restrict__ my_emissions;
-  const DdChainSums<Q, (Q <= kFusedResidentStripes)>& dd_sums;
+  const DdChainSums<Q, (Q <= kFusedResidentStripes), kWordsHeld>& dd_sums;
   int lane;
   const uint8_t* __restrict__ seq;
   Row L;
@@ -519,7 +545,7 @@ struct FusedTarget {
   // block's exchange, this warp's index, the sum of this warp's D->D words below this thread,
   // per warp its D->D sum and the true M->D and D->D words into its first node (the table holds
   // 0 for both there: see split_row), and the previous warp's last I and D of the previous row.
-  SplitExchange<W>* exchange = nullptr;
+  SplitExchange<W, split_whole_records(Q)>* exchange = nullptr;
   int warp_index = 0, dd_prefix = 0;
   int split_dd_sum[W] = {}, split_md_into[W] = {}, split_dd_into[W] = {};
   int first_i = -32768, first_d = -32768;
@@ -624,24 +650,44 @@ struct FusedTarget {
     const int through = dd_chain_through<Q, G, kFloors>(D, my_dd, dd_sums, lane, a0);
     if (first_node) D[0] = (D[0] & 0xffff0000u) | 0x8000u;
     const int p = static_cast<int>(i & 1);
+    constexpr bool kWhole = split_whole_records(Q);
     if (lane == 31) {
-      exchange->xe[p][warp_index] = warp_xE;
-      exchange->through[p][warp_index] = through;
-      exchange->m_last[p][warp_index] = high_s16(M[Q - 1]);
-      exchange->i_last[p][warp_index] = high_s16(I[Q - 1]);
+      const int m_last = high_s16(M[Q - 1]), i_last = high_s16(I[Q - 1]);
+      if constexpr (kWhole) {
+        exchange->row[p][warp_index] = make_int4(warp_xE, through, m_last, i_last);
+      } else {
+        exchange->xe[p][warp_index] = warp_xE;
+        exchange->through[p][warp_index] = through;
+        exchange->m_last[p][warp_index] = m_last;
+        exchange->i_last[p][warp_index] = i_last;
+      }
     }
     __syncthreads();
-    int xE = exchange->xe[p][0];
     int x = -32768, m_prev = -32768, i_prev = -32768, d_prev = -32768;
+    // Into warp v + 1 from warp v (v < warp_index): its last D, M and I, and X (split_row's top).
+    auto from_warp = [&](int v, int through_v, int m_last_v, int i_last_v) {
+      const int next = v + 1 < W ? v + 1 : v;  // (v + 1 wherever it is read)
+      d_prev = max(max(through_v, x + split_dd_sum[v]), -32768);
+      m_prev = m_last_v;
+      i_prev = i_last_v;
+      x = max(max(m_prev + split_md_into[next], d_prev + split_dd_into[next]), -32768);
+    };
+    int xE;
+    if constexpr (kWhole) {
+      xE = -32768;  // (every warp's is >= -32768)
 #pragma unroll
-    for (int v = 0; v < W; ++v) {
-      if (v > 0) xE = max(xE, exchange->xe[p][v]);
-      if (v < warp_index) {  // into warp v + 1 from warp v
-        const int next = v + 1 < W ? v + 1 : v;  // (v + 1 wherever it is read)
-        d_prev = max(max(exchange->through[p][v], x + split_dd_sum[v]), -32768);
-        m_prev = exchange->m_last[p][v];
-        i_prev = exchange->i_last[p][v];
-        x = max(max(m_prev + split_md_into[next], d_prev + split_dd_into[next]), -32768);
+      for (int v = 0; v < W; ++v) {
+        const int4 r = exchange->row[p][v];
+        xE = max(xE, r.x);
+        if (v < warp_index) from_warp(v, r.y, r.z, r.w);
+      }
+    } else {
+      xE = exchange->xe[p][0];
+#pragma unroll
+      for (int v = 0; v < W; ++v) {
+        if (v > 0) xE = max(xE, exchange->xe[p][v]);
+        if (v < warp_index)
+          from_warp(v, exchange->through[p][v], exchange->m_last[p][v], exchange->i_last[p][v]);
       }
     }
     int into0 = __shfl_up_sync(kFullWarp, through, 1);
@@ -816,8 +862,8 @@ __global__ void __launch_bounds__(kFusedThreadsPerBlock, fused_min_warps(Q, T))
 }
 
 // Runs a split model's target (viterbi_split_kernel) with the warp's part of the model set.
-template <int W, typename Target>
-__device__ __forceinline__ int run_split_target(Target target, SplitExchange<W>* exchange,
+template <int W, typename Target, typename Exchange>
+__device__ __forceinline__ int run_split_target(Target target, Exchange* exchange,
                                                 int warp_index, int dd_prefix,
                                                 const int (&dd_sum)[W], const int (&md_into)[W],
                                                 const int (&dd_into)[W], bool fast) {
@@ -825,7 +871,7 @@ __device__ __forceinline__ int run_split_target(Target target, SplitExchange<W>*
   target.warp_index = warp_index;
   target.dd_prefix = dd_prefix;
   // -32768 - DD_{s+1}, s the warp's first node (split_row): thread 0's second stripe, low half.
-  if constexpr (Target::kSumsHeld)
+  if constexpr (Target::kWordsHeld)
     target.split_first_floor = -32768 - low_s16(target.dd_sums.word[1]);
   else
     target.split_first_floor = -32768 - low_s16(dd_word<Target::kStripes>(target.my_dd, 1));
@@ -839,14 +885,14 @@ __device__ __forceinline__ int run_split_target(Target target, SplitExchange<W>*
 }
 
 // Stripes a split model's warp keeps in registers (the others are streamed as in the one-warp
-// kernel): all up to kFusedResidentStripes, then fewer than one warp keeps, as the exchange
-// and the carry take registers too (ptxas spills 146-262 bytes at Q = 17-20 with 16). H200,
-// W = 2, GCUPS with 6 / 8 / 10 / 12 / fused_resident_stripes(Q): Q = 17 1170 / 1228 / 1244 /
-// 1319 / 1276, 18 1224 / 1236 / 1255 / 1311 / 1224, 19 1240 / 1268 / 1339 / 1336 / 1252, 21
-// 1158 / 1215 / 1279 / 1231 / 1229, 22 1227 / 1305 / 1377 / 1265 / 1377, 24 1193 / 1201 /
-// 1196 / 1057 / 1177 (results/gpu-h200-20261128-g).
+// kernel): all up to kFusedResidentStripes, then fewer than one warp keeps, as the exchange,
+// the carry and the D->D words (split_dd_words_held) take registers too. H200, W = 2, GCUPS
+// with 9 / 10 / 11 / 12 (the D->D words held): Q = 17 1493 / 1476 / 1490 / 1502, 18 1422 /
+// 1461 / 1510 / 1535, 19 1452 / 1493 / 1429 / 1415, 20 1368 / 1451 / 1358 / 1424, 21 1347 /
+// 1353 / 1354 / 1241, 22 1406 / 1372 / 1333 / 1304 (results/gpu-h200-20261129-f, call 3).
+// Past 22, none (the words are read from L1 there: results/gpu-h200-20261128-g).
 __host__ __device__ constexpr int split_resident_stripes(int Q) {
-  return Q <= kFusedResidentStripes ? Q : Q <= 19 ? 12 : Q <= 22 ? 10 : 0;
+  return Q <= kFusedResidentStripes ? Q : Q <= 18 ? 12 : Q <= 21 ? 10 : Q == 22 ? 9 : 0;
 }
 
 // A model too long for one warp split over the W warps of a block (W = 2..4): warp w holds
@@ -868,6 +914,7 @@ __global__ void __launch_bounds__(32 * W)
   constexpr int R = split_resident_stripes(Q);
   constexpr bool kApart = fused_dd_floors_apart(Q);
   constexpr bool kSumsHeld = Q <= kFusedResidentStripes;
+  constexpr bool kWordsHeld = split_dd_words_held(Q, W);
   const int lane = threadIdx.x & 31;
   const int warp_index = threadIdx.x >> 5;
   const uint32_t* mine = words + static_cast<size_t>(warp_index) * warp_words;
@@ -884,8 +931,9 @@ __global__ void __launch_bounds__(32 * W)
   // Each warp's scan windows (its own nodes), in shared memory where not in registers.
   __shared__ int dd_windows[kSumsHeld ? 1 : W * 5 * 32];
   const auto dd_sums =
-      dd_chain_sums<Q, G, kSumsHeld>(my_dd, lane, dd_windows + (kSumsHeld ? 0 : warp_index * 160),
-                                     true);
+      dd_chain_sums<Q, G, kSumsHeld, kWordsHeld>(my_dd, lane,
+                                                 dd_windows + (kSumsHeld ? 0 : warp_index * 160),
+                                                 true);
   // The sum of the D->D words of the threads below this one.
   const int own = dd_sums.half[0] + dd_sums.half[1];
   int below = own;
@@ -902,7 +950,7 @@ __global__ void __launch_bounds__(32 * W)
     md_into[v] = __ldg(constants + 3 * v + 1);
     dd_into[v] = __ldg(constants + 3 * v + 2);
   }
-  __shared__ SplitExchange<W> exchange;
+  __shared__ SplitExchange<W, split_whole_records(Q)> exchange;
   for (int j = blockIdx.x; j < list.n;) {
     const int id = list.ids[j];
     const int64_t begin = list.offsets[id];
