@@ -11,7 +11,9 @@
 // while Q <= kFusedResidentStripes) in registers for the whole launch and raises a to f in one
 // VIADDMNMX (~t + 0x8001 = f) after a NOT, in the rows that need floors at all (most need none:
 // "Rows without floors" below); it reads the other stripes' words (and the floors of MM and
-// IM) from L1 every row.
+// IM) from L1 every row. (Offset-binary values with these adds as IMAD on the FMA pipe,
+// where the ALU pipe takes every DPX instruction, gave the same scores but ran up to 10%
+// slower, and 7% with only the adds that take no max moved: results/gpu-h200-20261129-g.)
 //
 // Emissions (e of either sign). The lower floor max(m, -32768 - min(e, 0)) is stored beside e and
 // is the first operand of the candidates' max; the upper clamp at 32767 - e is never applied:
