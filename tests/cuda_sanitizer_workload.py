@@ -211,12 +211,13 @@ if want("slane"):
             failures += not np.array_equal(gpu["stage"], cpu["stage"])
 # The fused Viterbi kernel (cuda/hmm/viterbi_fused.cuh): transitions in registers (M up to
 # 1024), partly (1100: 18 stripes, 16 in registers, NVRTC only; 1300: 21 stripes, 13; static:
-# 20 stripes, 14) and read every row (3000), static and NVRTC kernels; with
+# 20 stripes, 14) and read every row (3000), static and NVRTC kernels; the D->D chain in two
+# parts (1024, 1300; 2560 over two warps: dd_chain_split_at); with
 # 2 and 4 targets per warp on short models (46 targets: the last warp's groups partly empty;
 # two a warp at 13 stripes, 400, NVRTC only); rows with and without floors (the `*` and `~`
 # rows keep them); a model split over warps; the systolic pipeline in front of it.
 if want("fused"):
-    cases = [(M, 1) for M in (1, 130, 800, 1100, 1300, 3000)]
+    cases = [(M, 1) for M in (1, 130, 800, 1024, 1100, 1300, 3000)]
     cases += [(1, 2), (130, 2), (250, 2), (400, 2), (1, 4), (100, 4)]
     for M, T in cases:
         hmm, db, profile = sampled_case(
@@ -238,8 +239,9 @@ if want("fused"):
             failures += not np.array_equal(gpu, cpu, equal_nan=True)
     # A model split over 2, 3 and 4 warps (viterbi_split_kernel: the block's exchange each
     # row, as records up to 16 stripes a warp), every transition in registers, or a warp's
-    # last stripes streamed and its D->D words held (2400 and 2816 over 2: 10 and 9 resident).
-    for M, W in ((1100, 2), (2500, 3), (2400, 2), (2816, 2), (3500, 4)):
+    # last stripes streamed and its D->D words held (2400, 2560 and 2816 over 2: 10, 10 and 9
+    # resident).
+    for M, W in ((1100, 2), (2500, 3), (2400, 2), (2560, 2), (2816, 2), (3500, 4)):
         hmm, db, profile = sampled_case(
             M, M + 5, rng.integers(0, 2000, 42), lambda c: [c * 2, "*" + c + "~~" + c]
         )

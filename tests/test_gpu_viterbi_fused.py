@@ -427,8 +427,11 @@ def test_unsupported_targets_per_warp_are_refused():
 # A model split over W warps (viterbi_split_kernel): warps whose nodes end exactly at the
 # model's end, a node before or past it, warps holding only padding (M = 129 over 4), every
 # transition in registers (up to 1,024 nodes a warp), and past that a warp's last stripes
-# streamed (17-22 stripes a warp) or all of them (23 on; 4096 is the longest model).
-_SPLIT_CASES = [(2, m) for m in (129, 1025, 1100, 1280, 1537, 2048, 2049, 2432, 2816, 2817, 4096)]
+# streamed (17-22 stripes a warp) or all of them (23 on; 4096 is the longest model); the D->D
+# chain in two parts (dd_chain_split_at: 16 stripes a warp, and 20 over two warps, 2560).
+_SPLIT_CASES = [
+    (2, m) for m in (129, 1025, 1100, 1280, 1537, 2048, 2049, 2432, 2560, 2816, 2817, 4096)
+]
 _SPLIT_CASES += [(3, m) for m in (1025, 2049, 2500, 3072, 3073)]
 _SPLIT_CASES += [(4, m) for m in (129, 3073, 4096)]
 

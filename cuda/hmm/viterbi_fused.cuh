@@ -326,9 +326,35 @@ __device__ __forceinline__ bool row_wrapped(const uint32_t (&M)[Q], const uint2*
 // without floors then reads from there instead of L1 (its floors, for the other rows, are
 // still read): +2-8% at M 100-1024 (results/gpu-h200-20261128-f). A split warp of 17-22
 // stripes holds its words too (kHoldWords, split_dd_words_held), its windows in shared memory.
-template <int Q, bool kInRegisters, bool kHoldWords = kInRegisters>
-struct DdChainSums {
+// The stripe where each pass of a thread's D->D chain starts its second part, for Q stripes,
+// T targets a warp and W warps a target (0: one part). The two parts run side by side, so
+// each pass's serial path is about half as long; the first part's end enters the second by
+// sums: the D out of a half is max(the second part's end, the first's end + the sum of the
+// second's words), and the D entering the second part in the last pass max(the first's end,
+// the D into the half + the sum of the first's words) (int32, exact as the scan's compositions
+// are). It costs a few instructions and registers a row, and ptxas then allocates the whole
+// row differently: H200, 100 M residues, GCUPS one part / two (results/gpu-h200-20261129-g,
+// calls 3 and 4): Q = 16 in one warp (T = 2, M = 512: 1946 / 2038; T = 1, M = 1024: 1994 /
+// 2074), 20 split over two warps (M = 2560: 1422 / 1469) and 21 in one (M = 1344: 1558 /
+// 1589) gain; Q = 16 over two warps is even (M = 2048: 1655 / 1657), over four loses (M =
+// 4096: 1407 / 1354), and so do Q = 7, 10, 12-14, 18, 19 and 22 (2-7%).
+__host__ __device__ constexpr int dd_chain_split_at(int Q, int T, int W) {
+  const bool two = (Q == 16 && T <= 2 && W == 1) || (Q == 20 && W == 2) || (Q == 21 && W == 1);
+  return two ? (Q + 1) / 2 : 0;
+}
+
+// The sums of a thread's D->D words in its chain's first part (dd_chain_split_at), per half.
+template <bool kTwoParts>
+struct DdChainParts {
+  int first_part[2];
+};
+template <>
+struct DdChainParts<false> {};
+
+template <int Q, bool kInRegisters, bool kHoldWords = kInRegisters, int kSplit = 0>
+struct DdChainSums : DdChainParts<(kSplit > 0)> {
   static constexpr bool kHeld = kHoldWords;
+  static constexpr int kSplitAt = kSplit;
   int half[2];                   // b of the thread's halves
   uint32_t word[kHeld ? Q : 1];  // the DD words, where held
   // Per scan step: the sum of b0 + b1 over threads t - 2^step + 1 .. t of the group, or
@@ -361,15 +387,21 @@ __device__ __forceinline__ uint32_t dd_word(const uint32_t* __restrict__ my_dd, 
 // The thread's sums and the scan's windows (scans within groups of G threads); `shared`: 160
 // ints where they are not kept in registers, written by the warps with `writes` (one warp of
 // the block where every warp holds the same nodes). Every thread of the block calls it.
-template <int Q, int G, bool kInRegisters, bool kHoldWords = kInRegisters>
-__device__ __forceinline__ DdChainSums<Q, kInRegisters, kHoldWords> dd_chain_sums(
+template <int Q, int G, bool kInRegisters, bool kHoldWords = kInRegisters, int kSplit = 0>
+__device__ __forceinline__ DdChainSums<Q, kInRegisters, kHoldWords, kSplit> dd_chain_sums(
     const uint32_t* __restrict__ my_dd, int lane, int* shared, bool writes) {
-  DdChainSums<Q, kInRegisters, kHoldWords> c;
+  DdChainSums<Q, kInRegisters, kHoldWords, kSplit> c;
   c.half[0] = c.half[1] = 0;
 #pragma unroll
   for (int q = 0; q < Q; ++q) {
     const uint32_t dd = dd_word<Q>(my_dd, q);
     if constexpr (kHoldWords) c.word[q] = dd;
+    if constexpr (kSplit > 0) {
+      if (q == kSplit) {
+        c.first_part[0] = c.half[0];
+        c.first_part[1] = c.half[1];
+      }
+    }
     c.half[0] += low_s16(dd);
     c.half[1] += high_s16(dd);
   }
@@ -420,12 +452,18 @@ __device__ __forceinline__ int dd_chain_through(uint32_t (&D)[Q],
   constexpr bool kHeld = Sums::kHeld && !kFloors;
   const uint32_t* dd = my_dd;
   asm volatile("" : "+l"(dd));
+  constexpr int k = Sums::kSplitAt;  // the second part starts afresh there (dd_chain_split_at)
 #pragma unroll
   for (int q = 1; q < Q; ++q)
-    D[q] = kHeld ? __viaddmax_s16x2(D[q - 1], sums.word[kHeld ? q : 0], D[q])
-                 : dd_step<Q, kFloors>(D[q - 1], dd, q, D[q]);
+    if (q != k)
+      D[q] = kHeld ? __viaddmax_s16x2(D[q - 1], sums.word[kHeld ? q : 0], D[q])
+                   : dd_step<Q, kFloors>(D[q - 1], dd, q, D[q]);
   a0 = low_s16(D[Q - 1]);
-  const int a1 = high_s16(D[Q - 1]);
+  int a1 = high_s16(D[Q - 1]);
+  if constexpr (k > 0) {
+    a0 = max(a0, low_s16(D[k - 1]) + sums.half[0] - sums.first_part[0]);
+    a1 = max(a1, high_s16(D[k - 1]) + sums.half[1] - sums.first_part[1]);
+  }
   int through = max(a1, a0 + sums.half[1]);  // out of this thread, from its halves alone
 #pragma unroll
   for (int step = 0; (1 << step) < G; ++step) {
@@ -446,12 +484,21 @@ __device__ __forceinline__ void dd_chain_carry(uint32_t (&D)[Q], const uint32_t*
   // (into0 & 0xffff) | (into1 << 16) as one PRMT: a mask and a shift took a LOP3 more.
   const uint32_t carry =
       __byte_perm(static_cast<uint32_t>(into0), static_cast<uint32_t>(into1), 0x5410);
+  // The D entering the second part: its first part's end, or the carry through the first part.
+  constexpr int k = Sums::kSplitAt;
+  uint32_t carry_second = 0;
+  if constexpr (k > 0)
+    carry_second = __byte_perm(
+        static_cast<uint32_t>(max(low_s16(D[k - 1]), into0 + sums.first_part[0])),
+        static_cast<uint32_t>(max(high_s16(D[k - 1]), into1 + sums.first_part[1])), 0x5410);
   const uint32_t* dd = my_dd;
   asm volatile("" : "+l"(dd));
 #pragma unroll
-  for (int q = 0; q < Q; ++q)
-    D[q] = kHeld ? __viaddmax_s16x2(q ? D[q - 1] : carry, sums.word[kHeld ? q : 0], D[q])
-                 : dd_step<Q, kFloors>(q ? D[q - 1] : carry, dd, q, D[q]);
+  for (int q = 0; q < Q; ++q) {
+    const uint32_t from = q == 0 ? carry : q == k ? carry_second : D[q - 1];
+    D[q] = kHeld ? __viaddmax_s16x2(from, sums.word[kHeld ? q : 0], D[q])
+                 : dd_step<Q, kFloors>(from, dd, q, D[q]);
+  }
 }
 
 // D after every D->D path of the row (HMMER's lazy F, computed at once), in each group.
@@ -517,7 +564,8 @@ struct FusedTarget {
   const uint32_t* __restrict__ my_dd;
   const uint32_t* __restrict__ my_md;
   const uint2* __restrict__ my_emissions;
-  const DdChainSums<Q, (Q <= kFusedResidentStripes), kWordsHeld>& dd_sums;
+  const DdChainSums<Q, (Q <= kFusedResidentStripes), kWordsHeld,
+                    dd_chain_split_at(Q, 32 / G, W)>& dd_sums;
   int lane;
   const uint8_t* __restrict__ seq;
   Row L;
@@ -823,7 +871,8 @@ __global__ void __launch_bounds__(kFusedThreadsPerBlock, fused_min_warps(Q, T))
   }
   __shared__ int dd_windows[Q <= kFusedResidentStripes ? 1 : 5 * 32];
   const auto dd_sums =
-      dd_chain_sums<Q, G, (Q <= kFusedResidentStripes)>(my_dd, lane, dd_windows, threadIdx.x < 32);
+      dd_chain_sums<Q, G, (Q <= kFusedResidentStripes), (Q <= kFusedResidentStripes),
+                    dd_chain_split_at(Q, T, 1)>(my_dd, lane, dd_windows, threadIdx.x < 32);
   const int warp_targets = (list.n + T - 1) / T;
   for (int w = warp; w < warp_targets; w = next_target(list, w, warps)) {
     const int j = w * T + lane / G;  // this group's target in the list
@@ -933,7 +982,7 @@ __global__ void __launch_bounds__(32 * W)
   // Each warp's scan windows (its own nodes), in shared memory where not in registers.
   __shared__ int dd_windows[kSumsHeld ? 1 : W * 5 * 32];
   const auto dd_sums =
-      dd_chain_sums<Q, G, kSumsHeld, kWordsHeld>(my_dd, lane,
+      dd_chain_sums<Q, G, kSumsHeld, kWordsHeld, dd_chain_split_at(Q, 1, W)>(my_dd, lane,
                                                  dd_windows + (kSumsHeld ? 0 : warp_index * 160),
                                                  true);
   // The sum of the D->D words of the threads below this one.
