@@ -474,10 +474,10 @@ def test_split_model_errors():
 
 
 @pytest.mark.cuda
-@pytest.mark.parametrize("M", [1344, 1345, 1600, 2048, 2049, 2816, 2817, 4096])
+@pytest.mark.parametrize("M", [1344, 1345, 1600, 2048, 2049, 2688, 2689, 2816, 4096])
 def test_warps_per_target_by_model_length(M):
     """By default a long model runs on the warps per target chosen by its length (two from M
-    = 1345 to 2816, four from 2817), with the CPU's scores."""
+    = 1345 to 2688, four from 2689), with the CPU's scores."""
     rng = np.random.default_rng(M)
     hmm = _sampled_model(M, M + 9)
     seqs = random_proteins(rng, 30, mean_length=300) + [plant(rng, hmm.consensus.upper())]
@@ -485,7 +485,7 @@ def test_warps_per_target_by_model_length(M):
         search_profile(hmm), *_digitize(seqs), targets_per_warp=0, warps_per_target=0
     )
     _assert_equal(f"M={M}", gpu, cpu)
-    expected = 1 if M <= 1344 else 2 if M <= 2816 else 4
+    expected = 1 if M <= 1344 else 2 if M <= 2688 else 4
     assert _core.gpu_choose_viterbi_warps_per_target(M) == expected
     assert gp.viterbi_warps_per_target == expected
 

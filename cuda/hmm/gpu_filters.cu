@@ -1194,11 +1194,14 @@ int max_model_length(bool runtime_compiled) {
 // / 990 / 1330 (results/gpu-h200-20261128-g). Two from 22 stripes of one warp (M > 1344) to
 // 22 of each of two (2816), four past it. With a split warp's D->D words held past 16 stripes
 // and its exchange as records (results/gpu-h200-20261129-f, call 5), one / two / four: 1344
-// 1558 / 1516 / 1070, 2400 1203 / 1467 / 1252, 2560 - / 1422 / 1378, 2816 1159 / 1388 /
-// 1401, 3000 1001 / 1146 / 1456: the same choice.
+// 1558 / 1516 / 1070, 2400 1203 / 1467 / 1252, 2560 - / 1422 / 1378, 2600 1172 / 1338 /
+// 1291, 2816 1159 / 1388 / 1401, 3000 1001 / 1146 / 1456; with the D->D chain in two parts
+// at 20 stripes a warp (results/gpu-h200-20261129-g, call 5), two / four: 2400 1485 / 1294,
+// 2560 1470 / 1381, 2816 1379 / 1432. So two up to 21 stripes each (M = 2688), four past:
+// at 22 (M 2689-2816) two warps' stripes run as many nodes as four warps' 11.
 int choose_viterbi_warps_per_target(int M, bool runtime_compiled) {
   if (!runtime_compiled || !runtime_compilation_works() || M <= 1344) return 1;
-  return M <= 2816 ? 2 : 4;
+  return M <= 2688 ? 2 : 4;
 }
 
 int choose_viterbi_targets_per_warp(int M, bool runtime_compiled) {
