@@ -1191,14 +1191,14 @@ int max_model_length(bool runtime_compiled) {
 // warp (split_resident_stripes): 2049 1198 / 1319 / 1064 / 1035, 2200 1228 / 1311 / 1086 /
 // 1101, 2400 1202 / 1339 / 1114 / 1147, 2600 1219 / 1279 / 1165 / 1199, 2816 1153 / 1377 /
 // 1153 / 1326, 3000 965 / 1196 / 1110 / 1322, 3500 608 / 1181 / 874 / 1381, 4096 421 / 1153
-// / 990 / 1330 (results/gpu-h200-20261128-g). Two from 22 stripes of one warp (M > 1344) to
-// 22 of each of two (2816), four past it. With a split warp's D->D words held past 16 stripes
-// and its exchange as records (results/gpu-h200-20261129-f, call 5), one / two / four: 1344
+// / 990 / 1330 (results/gpu-h200-20261128-g): two from 22 stripes of one warp (M > 1344).
+// With a split warp's D->D words held past 16 stripes and its exchange as records
+// (results/gpu-h200-20261129-f, call 5), one / two / four: 1344
 // 1558 / 1516 / 1070, 2400 1203 / 1467 / 1252, 2560 - / 1422 / 1378, 2600 1172 / 1338 /
 // 1291, 2816 1159 / 1388 / 1401, 3000 1001 / 1146 / 1456; with the D->D chain in two parts
 // at 20 stripes a warp (results/gpu-h200-20261129-g, call 5), two / four: 2400 1485 / 1294,
-// 2560 1470 / 1381, 2816 1379 / 1432. So two up to 21 stripes each (M = 2688), four past:
-// at 22 (M 2689-2816) two warps' stripes run as many nodes as four warps' 11.
+// 2560 1470 / 1381, 2816 1379 / 1432. So two up to 21 stripes each (M = 2688), and four past
+// it: at M 2689-2816 two warps take 22 stripes each, four take 11 over the same nodes.
 int choose_viterbi_warps_per_target(int M, bool runtime_compiled) {
   if (!runtime_compiled || !runtime_compilation_works() || M <= 1344) return 1;
   return M <= 2688 ? 2 : 4;
