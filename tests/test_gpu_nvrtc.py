@@ -83,6 +83,26 @@ def test_compile_errors_are_clear():
         _core.nvrtc_compile([f"{NS}no_such_kernel<3>"], "sm_80", cache=False)
 
 
+def test_options_reach_ptxas_and_the_cache_key(tmp_path, monkeypatch):
+    """Options added to a compilation (the register usage level that gpu_filters.cu passes for
+    some fused Viterbi kernels, with the define their tables follow) reach ptxas, change the
+    code, and make a cache entry of their own; a bad one is a clear error."""
+    _needs_nvrtc()
+    if _core.nvrtc_info()["version"][0] < 13:
+        pytest.skip("the register usage level is passed to NVRTC 13 and later only")
+    monkeypatch.setenv("GPUSEQ_CACHE_DIR", str(tmp_path))
+    names = [f"{NS}viterbi_split_kernel<19, 2>"]
+    level0 = ["--ptxas-options=--register-usage-level=0", "-DGPUSEQ_PTXAS_REGISTER_USAGE_LEVEL=0"]
+    default, _ = _core.nvrtc_compile(names, "sm_90a")
+    at_level0, lowered = _core.nvrtc_compile(names, "sm_90a", options=level0)
+    assert at_level0[:4] == b"\x7fELF" and lowered[0].encode() in at_level0
+    assert at_level0 != default
+    assert len(_entries(tmp_path)) == 2
+    assert any(b"register-usage-level=0" in e.read_bytes() for e in _entries(tmp_path))
+    with pytest.raises(RuntimeError, match="NVRTC could not compile"):
+        _core.nvrtc_compile(names, "sm_90a", cache=False, options=["--ptxas-options=--no-such"])
+
+
 def _entries(folder: Path) -> list[Path]:
     return sorted(folder.glob("*.kernel"))
 
@@ -438,6 +458,26 @@ def test_profiles_reuse_the_disk_cache_and_rebuild_a_corrupt_entry(tmp_path, mon
     entry.write_bytes(entry.read_bytes()[:100])
     assert build() == {"compiled": 1, "disk_loads": 0, "disk_rejected": 1, "disk_writes": 1}
     assert build() == {"compiled": 0, "disk_loads": 1, "disk_rejected": 0, "disk_writes": 0}
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize(("M", "warps", "level0"), [(2400, 2, True), (1800, 2, False)])
+def test_viterbi_kernels_take_their_register_usage_level(tmp_path, monkeypatch, M, warps, level0):
+    """The program of a split Viterbi kernel is compiled at ptxas's register usage level 0
+    where fused_register_usage_level says so (19 stripes over two warps), else at the default
+    (15 over two), and gives the CPU's scores either way."""
+    if _core.nvrtc_info()["version"][0] < 13:
+        pytest.skip("the register usage level is passed to NVRTC 13 and later only")
+    monkeypatch.setenv("GPUSEQ_CACHE_DIR", str(tmp_path))
+    profile, residues, offsets = _model_and_targets(M, 11)
+    _core.gpu_clear_runtime_kernels()  # else this process's loaded copy is used
+    gp = _core.GpuProfile(profile, 16, "warp_fused", 1, viterbi_warps_per_target=warps)
+    assert gp.runtime_compiled and gp.viterbi_warps_per_target == warps
+    keys = b"".join(e.read_bytes()[:2000] for e in _entries(tmp_path))
+    assert b"viterbi_split_kernel" in keys
+    assert (b"--register-usage-level=0" in keys) == level0
+    _assert_all_equal(f"M={M}", _cpu(profile, residues, offsets),
+                      _scores(gp, profile, residues, offsets))
 
 
 @pytest.mark.cuda

@@ -147,21 +147,21 @@ void bind_runtime_compile(py::module_& m) {
   m.def(
       "nvrtc_compile",
       [](const std::vector<std::string>& name_expressions, const std::string& arch, bool cache,
-         const std::string& device) {
+         const std::string& device, const std::vector<std::string>& options) {
         load_nvrtc();
         rtc::CompiledKernels k;
         {
           py::gil_scoped_release release;
-          k = cache ? rtc::cached_compile(name_expressions, arch, device)
-                    : rtc::compile(name_expressions, arch);
+          k = cache ? rtc::cached_compile(name_expressions, arch, device, options)
+                    : rtc::compile(name_expressions, arch, options);
         }
         return py::make_tuple(py::bytes(k.image), k.lowered);
       },
       py::arg("name_expressions"), py::arg("arch"), py::arg("cache") = true,
-      py::arg("device") = "",
+      py::arg("device") = "", py::arg("options") = std::vector<std::string>{},
       "Compiles the embedded filter kernel sources with NVRTC (no GPU needed): (image, lowered "
       "names). arch 'sm_XY' gives a CUBIN, 'compute_XY' PTX; with cache, through the disk "
-      "cache under the key `device`.");
+      "cache under the key `device`; `options`: NVRTC options added to the usual ones.");
   m.def(
       "nvrtc_cache_stats",
       [] {

@@ -522,13 +522,15 @@ void device_target(std::string& arch, std::string& device_key) {
                "." + std::to_string(prop.minor) + ")";
 }
 
-std::shared_ptr<const RuntimeKernels> load_kernels(const std::vector<std::string>& names) {
+std::shared_ptr<const RuntimeKernels> load_kernels(const std::vector<std::string>& names,
+                                                   const std::vector<std::string>& options) {
   std::string arch, device_key;
   device_target(arch, device_key);
   int device = 0;
   GPUSEQ_CUDA_CHECK(cudaGetDevice(&device));
   std::string key = std::to_string(device);
   for (const std::string& n : names) key += " " + n;
+  for (const std::string& o : options) key += " " + o;
   RuntimeState& state = runtime_state();
   std::promise<std::shared_ptr<const RuntimeKernels>> promise;
   std::shared_future<std::shared_ptr<const RuntimeKernels>> pending;
@@ -543,7 +545,7 @@ std::shared_ptr<const RuntimeKernels> load_kernels(const std::vector<std::string
   // Compiled outside the lock: profiles needing other kernels compile theirs at the same time
   // (NVRTC runs one program a thread; a cold cache costs seconds a Viterbi kernel).
   try {
-    const rtc::CompiledKernels code = rtc::cached_compile(names, arch, device_key);
+    const rtc::CompiledKernels code = rtc::cached_compile(names, arch, device_key, options);
     auto kernels = std::make_shared<RuntimeKernels>();
     cudaError_t err = cudaLibraryLoadData(&kernels->library, code.image.data(), nullptr, nullptr,
                                           0, nullptr, nullptr, 0);
@@ -571,16 +573,32 @@ std::shared_ptr<const RuntimeKernels> load_kernels(const std::vector<std::string
 // Kernels compiled (or read from the disk cache) and loaded; null when NVRTC is missing or
 // fails, with the reason kept for the one notice (and run-time compilation then stays off in
 // this process).
-std::shared_ptr<const RuntimeKernels> compiled_or_null(const std::vector<std::string>& names) {
+std::shared_ptr<const RuntimeKernels> compiled_or_null(
+    const std::vector<std::string>& names, const std::vector<std::string>& options = {}) {
   if (!runtime_compilation_works()) return nullptr;
   try {
-    return load_kernels(names);
+    return load_kernels(names, options);
   } catch (const rtc::CompileError& e) {
     RuntimeState& state = runtime_state();
     std::lock_guard<std::mutex> lock(state.mutex);
     if (state.failure.empty()) state.failure = e.what();
     return nullptr;
   }
+}
+
+// The NVRTC options that compile a program at ptxas's register usage `level` (5, its default:
+// none), with the level told to the kernels' tables (GPUSEQ_PTXAS_REGISTER_USAGE_LEVEL). Only
+// NVRTC 13 and later are given the option (measured with 13.0); older ones compile at the
+// default, with the tables that go with it. The whole program takes the Viterbi kernel's level
+// (fused_register_usage_level). The SSV and MSV warp kernels compiled beside it changed by -3.8%
+// to +2.5% at level 0 (M 800-3000, results/gpu-h200-20261129-h, call 2: every program at level
+// 0), so the four-warp counts stay at the default (there the SSV lost 3.8% at M = 3000); a
+// search's SSV and MSV at M 2176, 2400 and 2688 ran within 0.3% of HEAD's (call 6), and up to
+// 1,536 nodes a search runs the S-lane SSV and MSV, compiled apart (runtime_multi_kernels).
+std::vector<std::string> register_usage_options(int level) {
+  if (level == 5 || rtc::nvrtc_info().major < 13) return {};
+  return {"--ptxas-options=--register-usage-level=" + std::to_string(level),
+          "-DGPUSEQ_PTXAS_REGISTER_USAGE_LEVEL=" + std::to_string(level)};
 }
 
 // The SSV, MSV and Viterbi warp kernels for these exact stripe counts (and the SSV/MSV with
@@ -603,7 +621,11 @@ std::shared_ptr<const RuntimeKernels> runtime_kernels(int msv_bits, int msv_stri
     names.push_back(rtc::kernel_name("ssv_warp_kernel_s16_shared", msv_stripes));
     names.push_back(rtc::kernel_name("msv_warp_kernel_s16_shared", msv_stripes));
   }
-  return compiled_or_null(names);
+  const int level = viterbi_warps > 1 || viterbi_targets != 0
+                        ? fused_register_usage_level(viterbi_stripes, viterbi_targets,
+                                                     viterbi_warps)
+                        : 5;
+  return compiled_or_null(names, register_usage_options(level));
 }
 
 // The S-lane SSV and MSV kernels (msv_multi.cuh) for S targets per warp and exactly H stripes

@@ -164,8 +164,11 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-std::vector<std::string> compile_options(const std::string& arch) {
-  return {"--gpu-architecture=" + arch, "-std=c++17"};
+std::vector<std::string> compile_options(const std::string& arch,
+                                         const std::vector<std::string>& extra) {
+  std::vector<std::string> options = {"--gpu-architecture=" + arch, "-std=c++17"};
+  options.insert(options.end(), extra.begin(), extra.end());
+  return options;
 }
 
 std::string program_log(Program prog) {
@@ -307,8 +310,8 @@ uint64_t source_hash() {
   return h;
 }
 
-CompiledKernels compile(const std::vector<std::string>& name_expressions,
-                        const std::string& arch) {
+CompiledKernels compile(const std::vector<std::string>& name_expressions, const std::string& arch,
+                        const std::vector<std::string>& extra_options) {
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     if (!load_locked({})) throw CompileError(g_info.reason);
@@ -333,7 +336,7 @@ CompiledKernels compile(const std::vector<std::string>& name_expressions,
     ~Destroy() { g_api.destroy_program(p); }
   } destroy{&prog};
   for (const std::string& e : name_expressions) g_api.add_name_expression(prog, e.c_str());
-  const std::vector<std::string> options = compile_options(arch);
+  const std::vector<std::string> options = compile_options(arch, extra_options);
   std::vector<const char*> opts;
   for (const std::string& o : options) opts.push_back(o.c_str());
   rc = g_api.compile_program(prog, static_cast<int>(opts.size()), opts.data());
@@ -370,13 +373,14 @@ std::string cache_directory() {
 }
 
 CompiledKernels cached_compile(const std::vector<std::string>& name_expressions,
-                               const std::string& arch, const std::string& device) {
+                               const std::string& arch, const std::string& device,
+                               const std::vector<std::string>& extra_options) {
   const NvrtcInfo info = nvrtc_info();
   if (!info.available) throw CompileError(info.reason);
   std::string key = "device=" + device + "\narch=" + arch + "\nnvrtc=" +
                     std::to_string(info.major) + "." + std::to_string(info.minor) +
                     "\nsources=" + hex(source_hash()) + "\noptions=";
-  for (const std::string& o : compile_options(arch)) key += o + " ";
+  for (const std::string& o : compile_options(arch, extra_options)) key += o + " ";
   key += "\nkernels=";
   for (const std::string& e : name_expressions) key += e + ";";
 
@@ -396,7 +400,7 @@ CompiledKernels cached_compile(const std::vector<std::string>& name_expressions,
       ++g_disk_rejected;  // unreadable or corrupt: compiled again and rewritten below
     }
   }
-  CompiledKernels compiled = compile(name_expressions, arch);
+  CompiledKernels compiled = compile(name_expressions, arch, extra_options);
   if (!path.empty() && write_atomically(path, encode_entry(key, compiled))) ++g_disk_writes;
   return compiled;
 }

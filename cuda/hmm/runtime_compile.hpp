@@ -51,14 +51,18 @@ struct CompiledKernels {
 };
 
 // Compiles the embedded kernel headers for `arch` ("sm_90a", "sm_80", "compute_80") and
-// instantiates every name expression. Throws CompileError.
-CompiledKernels compile(const std::vector<std::string>& name_expressions, const std::string& arch);
+// instantiates every name expression; `options` are NVRTC options added to the usual ones
+// (e.g. "--ptxas-options=--register-usage-level=0"). Throws CompileError.
+CompiledKernels compile(const std::vector<std::string>& name_expressions, const std::string& arch,
+                        const std::vector<std::string>& options = {});
 
 // compile() through the disk cache: an entry per (device, arch, NVRTC version, source hash,
-// name expressions) in cache_directory(); a missing, unreadable or corrupt entry is compiled
-// again and rewritten (temp file + rename), and a cache that cannot be written is skipped.
+// options, name expressions) in cache_directory(); a missing, unreadable or corrupt entry is
+// compiled again and rewritten (temp file + rename), and a cache that cannot be written is
+// skipped.
 CompiledKernels cached_compile(const std::vector<std::string>& name_expressions,
-                               const std::string& arch, const std::string& device);
+                               const std::string& arch, const std::string& device,
+                               const std::vector<std::string>& options = {});
 
 // $GPUSEQ_CACHE_DIR, else $XDG_CACHE_HOME/gpuseq/kernels, else ~/.cache/gpuseq/kernels ("" if
 // none of them is set: no disk cache).

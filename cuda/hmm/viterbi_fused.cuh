@@ -78,6 +78,33 @@
 
 namespace gpuseq::cuda::hmm {
 
+// ptxas's register usage level (0-10; 5 its default) that the kernels of this program were
+// compiled with: NVRTC passes fused_register_usage_level's choice (gpu_filters.cu), which some
+// tables below follow; the static kernels keep ptxas's default.
+#ifndef GPUSEQ_PTXAS_REGISTER_USAGE_LEVEL
+#define GPUSEQ_PTXAS_REGISTER_USAGE_LEVEL 5
+#endif
+
+// The register usage level a fused Viterbi kernel of Q stripes, T targets a warp and W warps a
+// target is compiled with (NVRTC): 0 where it measured faster, else ptxas's default (5). At 0
+// ptxas spills less (none in the split kernels, where the default spills up to 348 bytes at
+// some counts) and allocates the rows anew: H200, 100 M residues, GCUPS default / 0
+// (results/gpu-h200-20261129-h, calls 2-4, two rounds each within 0.3%): T = 2, Q = 10 (M =
+// 300) 1713 / 1822, 16 (512) 2037 / 2060; T = 1, Q = 21 (1344) 1589 / 1614; split over two
+// warps, Q = 16 (2048) 1656 / 1793, 17-21 with the stripes kept in registers that level allows
+// (split_resident_stripes: 2176 1503 / 1611, 2304 1525 / 1627, 2400 1478 / 1605, 2560 1470 /
+// 1562, 2600 1342 / 1587). Elsewhere level 0 lost up to 7% (M = 1792 over two warps 1846 /
+// 1720; Q = 10-14 over four warps 1-6%) or changed less than 1%; levels 6-10 compile alike and
+// spill (call 2: no count gained more than 1.3% over the default). Over four warps Q = 15 and
+// 16 gained (M = 3800 1375 / 1485, 4096 1408 / 1556), but the SSV and MSV warp kernels compiled
+// in the same program (gpu_filters.cu, register_usage_options) lost up to 3.8% at level 0 at M
+// = 3000, and the SSV takes most of a search's time: those stay at the default.
+__host__ __device__ constexpr int fused_register_usage_level(int Q, int T, int W) {
+  const bool zero = W == 1 ? (T == 2 && (Q == 10 || Q == 16)) || (T == 1 && Q == 21)
+                           : W == 2 && Q >= 16 && Q <= 21;
+  return zero ? 0 : 5;
+}
+
 // Largest stripe count whose transition words (7 per stripe, no floors) all stay in registers
 // with the 3 row words per stripe: ptxas (CUDA 13.0, sm_90a, T = 1) gives 80 registers at Q = 4,
 // 134 at 8, 210 at 12, 248 at 16, no spills; 255 and 188 bytes of spills at 19, 412 at 20.
@@ -942,7 +969,15 @@ __device__ __forceinline__ int run_split_target(Target target, Exchange* exchang
 // 1461 / 1510 / 1535, 19 1452 / 1493 / 1429 / 1415, 20 1368 / 1451 / 1358 / 1424, 21 1347 /
 // 1353 / 1354 / 1241, 22 1406 / 1372 / 1333 / 1304 (results/gpu-h200-20261129-f, call 3).
 // Past 22, none (the words are read from L1 there: results/gpu-h200-20261128-g).
+// Compiled with ptxas's register usage level 0 (fused_register_usage_level), 17-21 stripes
+// keep 15 or 16, which spilled and lost at the default level: H200, level 0, GCUPS with 13 /
+// 14 / 15 / 16, against the table above at the default level: Q = 17 1565 / 1598 / 1543 /
+// 1611 (1503), 18 1622 / 1614 / 1580 / 1627 (1525), 19 1460 / 1562 / 1553 / 1605 (1478), 20
+// 1504 / 1533 / 1562 / 1548 (1470), 21 1336 / 1423 / 1550 / 1587 (1342)
+// (results/gpu-h200-20261129-h, call 4; at the default level the same counts ran 2-21% slower).
 __host__ __device__ constexpr int split_resident_stripes(int Q) {
+  if (GPUSEQ_PTXAS_REGISTER_USAGE_LEVEL == 0 && Q > kFusedResidentStripes && Q <= 21)
+    return Q == 20 ? 15 : 16;
   return Q <= kFusedResidentStripes ? Q : Q <= 18 ? 12 : Q <= 21 ? 10 : Q == 22 ? 9 : 0;
 }
 

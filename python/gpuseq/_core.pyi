@@ -521,7 +521,11 @@ def gpu_blast_ungapped_hsps(
 # Every build: NVRTC compilation of the GPU filter kernels (no GPU needed).
 def nvrtc_info() -> dict[str, Any]: ...
 def nvrtc_compile(
-    name_expressions: list[str], arch: str, cache: bool = True, device: str = ""
+    name_expressions: list[str],
+    arch: str,
+    cache: bool = True,
+    device: str = "",
+    options: list[str] = ...,
 ) -> tuple[bytes, list[str]]: ...
 def nvrtc_cache_stats() -> dict[str, int]: ...
 
