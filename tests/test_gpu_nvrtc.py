@@ -92,13 +92,18 @@ def test_options_reach_ptxas_and_the_cache_key(tmp_path, monkeypatch):
         pytest.skip("the register usage level is passed to NVRTC 13 and later only")
     monkeypatch.setenv("GPUSEQ_CACHE_DIR", str(tmp_path))
     names = [f"{NS}viterbi_split_kernel<19, 2>"]
-    level0 = ["--ptxas-options=--register-usage-level=0", "-DGPUSEQ_PTXAS_REGISTER_USAGE_LEVEL=0"]
-    default, _ = _core.nvrtc_compile(names, "sm_90a")
-    at_level0, lowered = _core.nvrtc_compile(names, "sm_90a", options=level0)
-    assert at_level0[:4] == b"\x7fELF" and lowered[0].encode() in at_level0
-    assert at_level0 != default
-    assert len(_entries(tmp_path)) == 2
-    assert any(b"register-usage-level=0" in e.read_bytes() for e in _entries(tmp_path))
+    ptxas_level0 = "--ptxas-options=--register-usage-level=0"
+    default, lowered = _core.nvrtc_compile(names, "sm_90a")
+    # ptxas alone (the same source): other machine code, as the kernel's tables are the same
+    ptxas_only, _ = _core.nvrtc_compile(names, "sm_90a", options=[ptxas_level0])
+    assert _code_sections(ptxas_only) != _code_sections(default)
+    at_level0, lowered0 = _core.nvrtc_compile(
+        names, "sm_90a", options=[ptxas_level0, "-DGPUSEQ_PTXAS_REGISTER_USAGE_LEVEL=0"]
+    )
+    assert lowered0 == lowered and lowered[0].encode() in at_level0
+    assert _code_sections(at_level0) != _code_sections(ptxas_only)  # 16 stripes held, not 10
+    assert len(_entries(tmp_path)) == 3
+    assert sum(b"register-usage-level=0" in e.read_bytes() for e in _entries(tmp_path)) == 2
     with pytest.raises(RuntimeError, match="NVRTC could not compile"):
         _core.nvrtc_compile(names, "sm_90a", cache=False, options=["--ptxas-options=--no-such"])
 
