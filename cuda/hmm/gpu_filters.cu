@@ -1220,10 +1220,15 @@ int max_model_length(bool runtime_compiled) {
 // 1291, 2816 1159 / 1388 / 1401, 3000 1001 / 1146 / 1456; with the D->D chain in two parts
 // at 20 stripes a warp (results/gpu-h200-20261129-g, call 5), two / four: 2400 1485 / 1294,
 // 2560 1470 / 1381, 2816 1379 / 1432. So two up to 21 stripes each (M = 2688), and four past
-// it: at M 2689-2816 two warps take 22 stripes each, four take 11 over the same nodes.
+// it: at M 2689-2816 two warps take 22 stripes each, four take 11 over the same nodes. Where
+// NVRTC compiles at ptxas's register usage level 0 (fused_register_usage_level, NVRTC 13 on),
+// two warps of 22 stripes hold 14 in registers and ran faster than four (H200, M = 2816: 1519
+// against 1448; at 24 and 26 stripes two still lose, 3000 1332 / 1457, 3300 1285 / 1493:
+// results/gpu-h200-20261129-h, call 7): two up to M = 2816 there.
 int choose_viterbi_warps_per_target(int M, bool runtime_compiled) {
   if (!runtime_compiled || !runtime_compilation_works() || M <= 1344) return 1;
-  return M <= 2688 ? 2 : 4;
+  const int two_up_to = rtc::nvrtc_info().major >= 13 ? 2816 : 2688;
+  return M <= two_up_to ? 2 : 4;
 }
 
 int choose_viterbi_targets_per_warp(int M, bool runtime_compiled) {

@@ -93,15 +93,16 @@ namespace gpuseq::cuda::hmm {
 // 300) 1713 / 1822, 16 (512) 2037 / 2060; T = 1, Q = 21 (1344) 1589 / 1614; split over two
 // warps, Q = 16 (2048) 1656 / 1793, 17-21 with the stripes kept in registers that level allows
 // (split_resident_stripes: 2176 1503 / 1611, 2304 1525 / 1627, 2400 1478 / 1605, 2560 1470 /
-// 1562, 2600 1342 / 1587). Elsewhere level 0 lost up to 7% (M = 1792 over two warps 1846 /
-// 1720; Q = 10-14 over four warps 1-6%) or changed less than 1%; levels 6-10 compile alike and
-// spill (call 2: no count gained more than 1.3% over the default). Over four warps Q = 15 and
-// 16 gained (M = 3800 1375 / 1485, 4096 1408 / 1556), but the SSV and MSV warp kernels compiled
-// in the same program (gpu_filters.cu, register_usage_options) lost up to 3.8% at level 0 at M
-// = 3000, and the SSV takes most of a search's time: those stay at the default.
+// 1562, 2600 1342 / 1587; Q = 22 (2816) 1383 / 1519, call 7). Elsewhere level 0 lost up to 7%
+// (M = 1792 over two warps 1846 / 1720; Q = 10-14 over four warps 1-6%) or changed less than 1%;
+// levels 6-10 compile alike and spill (call 2: no count gained more than 1.3% over the
+// default). Over four warps Q = 15 and 16 gained (M = 3800 1375 / 1485, 4096 1408 / 1556), but
+// the SSV and MSV warp kernels compiled in the same program (gpu_filters.cu,
+// register_usage_options) lost up to 3.8% at level 0 at M = 3000, and the SSV takes most of a
+// search's time: those stay at the default.
 __host__ __device__ constexpr int fused_register_usage_level(int Q, int T, int W) {
   const bool zero = W == 1 ? (T == 2 && (Q == 10 || Q == 16)) || (T == 1 && Q == 21)
-                           : W == 2 && Q >= 16 && Q <= 21;
+                           : W == 2 && Q >= 16 && Q <= 22;
   return zero ? 0 : 5;
 }
 
@@ -974,10 +975,11 @@ __device__ __forceinline__ int run_split_target(Target target, Exchange* exchang
 // 14 / 15 / 16, against the table above at the default level: Q = 17 1565 / 1598 / 1543 /
 // 1611 (1503), 18 1622 / 1614 / 1580 / 1627 (1525), 19 1460 / 1562 / 1553 / 1605 (1478), 20
 // 1504 / 1533 / 1562 / 1548 (1470), 21 1336 / 1423 / 1550 / 1587 (1342)
-// (results/gpu-h200-20261129-h, call 4; at the default level the same counts ran 2-21% slower).
+// (results/gpu-h200-20261129-h, call 4; at the default level the same counts ran 2-21% slower);
+// 22 with 12 / 14 / 16: 1415 / 1519 / 1484 (1383; call 7).
 __host__ __device__ constexpr int split_resident_stripes(int Q) {
-  if (GPUSEQ_PTXAS_REGISTER_USAGE_LEVEL == 0 && Q > kFusedResidentStripes && Q <= 21)
-    return Q == 20 ? 15 : 16;
+  if (GPUSEQ_PTXAS_REGISTER_USAGE_LEVEL == 0 && Q > kFusedResidentStripes && Q <= 22)
+    return Q == 20 ? 15 : Q == 22 ? 14 : 16;
   return Q <= kFusedResidentStripes ? Q : Q <= 18 ? 12 : Q <= 21 ? 10 : Q == 22 ? 9 : 0;
 }
 
