@@ -472,26 +472,33 @@ FusedViterbiTables fused_viterbi_tables(const cpu::ViterbiProfile& vp, int M, in
 
 // ---- kernels compiled at run time (NVRTC) -------------------------------------------------
 
-// Kernels of one NVRTC program, loaded with the runtime's library API (no libcuda at link
-// time): a model's warp kernels (SSV, MSV, Viterbi) for its exact stripe counts, or its
-// S-lane pair (SSV, MSV) for its exact H. Shared by every profile that needs them.
-struct RuntimeKernels {
+// The kernels of one NVRTC program, loaded with the runtime's library API (no libcuda at
+// link time), in the order of their names. Shared by every profile that needs them.
+struct RuntimeProgram {
   cudaLibrary_t library = nullptr;
-  cudaKernel_t ssv = nullptr, msv = nullptr, viterbi = nullptr;
-  cudaKernel_t ssv_shared = nullptr, msv_shared = nullptr;  // when the table fits (msv.cuh)
-  RuntimeKernels() = default;
-  RuntimeKernels(const RuntimeKernels&) = delete;
-  RuntimeKernels& operator=(const RuntimeKernels&) = delete;
-  ~RuntimeKernels() {
+  std::vector<cudaKernel_t> kernels;
+  RuntimeProgram() = default;
+  RuntimeProgram(const RuntimeProgram&) = delete;
+  RuntimeProgram& operator=(const RuntimeProgram&) = delete;
+  ~RuntimeProgram() {
     if (library != nullptr) cudaLibraryUnload(library);
   }
+};
+
+// A model's kernels compiled at run time: its warp kernels (the SSV and MSV for their exact
+// stripe count from one program, the Viterbi kernel for its own from another, each program
+// at its own register usage level), or its S-lane pair (SSV, MSV) for its exact H.
+struct RuntimeKernels {
+  std::vector<std::shared_ptr<const RuntimeProgram>> programs;  // kept loaded
+  cudaKernel_t ssv = nullptr, msv = nullptr, viterbi = nullptr;
+  cudaKernel_t ssv_shared = nullptr, msv_shared = nullptr;  // when the table fits (msv.cuh)
 };
 
 struct RuntimeState {
   std::mutex mutex;
   // By device + names, from when the first profile to need them starts compiling them: later
   // ones wait for that compilation instead of running their own beside it.
-  std::map<std::string, std::shared_future<std::shared_ptr<const RuntimeKernels>>> loaded;
+  std::map<std::string, std::shared_future<std::shared_ptr<const RuntimeProgram>>> loaded;
   std::string failure;  // why run-time compilation is off ("" while it works)
   bool notice_taken = false;
 };
@@ -522,7 +529,7 @@ void device_target(std::string& arch, std::string& device_key) {
                "." + std::to_string(prop.minor) + ")";
 }
 
-std::shared_ptr<const RuntimeKernels> load_kernels(const std::vector<std::string>& names,
+std::shared_ptr<const RuntimeProgram> load_program(const std::vector<std::string>& names,
                                                    const std::vector<std::string>& options) {
   std::string arch, device_key;
   device_target(arch, device_key);
@@ -532,8 +539,8 @@ std::shared_ptr<const RuntimeKernels> load_kernels(const std::vector<std::string
   for (const std::string& n : names) key += " " + n;
   for (const std::string& o : options) key += " " + o;
   RuntimeState& state = runtime_state();
-  std::promise<std::shared_ptr<const RuntimeKernels>> promise;
-  std::shared_future<std::shared_ptr<const RuntimeKernels>> pending;
+  std::promise<std::shared_ptr<const RuntimeProgram>> promise;
+  std::shared_future<std::shared_ptr<const RuntimeProgram>> pending;
   {
     std::lock_guard<std::mutex> lock(state.mutex);
     if (auto it = state.loaded.find(key); it != state.loaded.end())
@@ -546,20 +553,19 @@ std::shared_ptr<const RuntimeKernels> load_kernels(const std::vector<std::string
   // (NVRTC runs one program a thread; a cold cache costs seconds a Viterbi kernel).
   try {
     const rtc::CompiledKernels code = rtc::cached_compile(names, arch, device_key, options);
-    auto kernels = std::make_shared<RuntimeKernels>();
-    cudaError_t err = cudaLibraryLoadData(&kernels->library, code.image.data(), nullptr, nullptr,
+    auto program = std::make_shared<RuntimeProgram>();
+    cudaError_t err = cudaLibraryLoadData(&program->library, code.image.data(), nullptr, nullptr,
                                           0, nullptr, nullptr, 0);
-    cudaKernel_t* slots[] = {&kernels->ssv, &kernels->msv, &kernels->viterbi,
-                             &kernels->ssv_shared, &kernels->msv_shared};
+    program->kernels.assign(names.size(), nullptr);
     for (size_t i = 0; i < names.size() && err == cudaSuccess; ++i)
-      err = cudaLibraryGetKernel(slots[i], kernels->library, code.lowered[i].c_str());
+      err = cudaLibraryGetKernel(&program->kernels[i], program->library, code.lowered[i].c_str());
     if (err != cudaSuccess) {
       cudaGetLastError();  // not sticky: clear it
       throw rtc::CompileError(std::string("the kernels NVRTC compiled do not load on ") +
                               device_key + ": " + cudaGetErrorString(err));
     }
-    promise.set_value(kernels);
-    return kernels;
+    promise.set_value(program);
+    return program;
   } catch (...) {
     {
       std::lock_guard<std::mutex> lock(state.mutex);
@@ -573,11 +579,11 @@ std::shared_ptr<const RuntimeKernels> load_kernels(const std::vector<std::string
 // Kernels compiled (or read from the disk cache) and loaded; null when NVRTC is missing or
 // fails, with the reason kept for the one notice (and run-time compilation then stays off in
 // this process).
-std::shared_ptr<const RuntimeKernels> compiled_or_null(
+std::shared_ptr<const RuntimeProgram> compiled_or_null(
     const std::vector<std::string>& names, const std::vector<std::string>& options = {}) {
   if (!runtime_compilation_works()) return nullptr;
   try {
-    return load_kernels(names, options);
+    return load_program(names, options);
   } catch (const rtc::CompileError& e) {
     RuntimeState& state = runtime_state();
     std::lock_guard<std::mutex> lock(state.mutex);
@@ -589,12 +595,11 @@ std::shared_ptr<const RuntimeKernels> compiled_or_null(
 // The NVRTC options that compile a program at ptxas's register usage `level` (5, its default:
 // none), with the level told to the kernels' tables (GPUSEQ_PTXAS_REGISTER_USAGE_LEVEL). Only
 // NVRTC 13 and later are given the option (measured with 13.0); older ones compile at the
-// default, with the tables that go with it. The whole program takes the Viterbi kernel's level
-// (fused_register_usage_level). The SSV and MSV warp kernels compiled beside it changed by -3.8%
-// to +2.5% at level 0 (M 800-3000, results/gpu-h200-20261129-h, call 2: every program at level
-// 0), so the four-warp counts stay at the default (there the SSV lost 3.8% at M = 3000); a
-// search's SSV and MSV at M 2176, 2400 and 2688 ran within 0.3% of HEAD's (call 6), and up to
-// 1,536 nodes a search runs the S-lane SSV and MSV, compiled apart (runtime_multi_kernels).
+// default, with the tables that go with it. Only a Viterbi program takes a level other than the
+// default (fused_register_usage_level): the SSV and MSV warp kernels changed by -3.8% to +2.5%
+// at level 0 (M 800-3000, results/gpu-h200-20261129-h, call 2), so they are compiled apart
+// (which left them within 0.1% where their program had been at level 0, M 2176-2816:
+// results/gpu-h200-20261129-i, call 3).
 std::vector<std::string> register_usage_options(int level) {
   if (level == 5 || rtc::nvrtc_info().major < 13) return {};
   return {"--ptxas-options=--register-usage-level=" + std::to_string(level),
@@ -602,38 +607,61 @@ std::vector<std::string> register_usage_options(int level) {
 }
 
 // The SSV, MSV and Viterbi warp kernels for these exact stripe counts (and the SSV/MSV with
-// the table in shared memory where it fits).
+// the table in shared memory where it fits), null if NVRTC could not build them: the SSV and
+// MSV from one program, which every model of that stripe count shares, the Viterbi kernel
+// from its own, at its register usage level.
 // viterbi_targets: the fused Viterbi kernel's targets per warp (0: the CUDAMPF kernel);
 // viterbi_warps > 1: the split kernel's warps per target instead (viterbi_stripes a warp).
 std::shared_ptr<const RuntimeKernels> runtime_kernels(int msv_bits, int msv_stripes,
                                                       int viterbi_stripes, int viterbi_targets,
                                                       int viterbi_warps = 1) {
   const bool bytes = msv_bits == 8;
-  std::vector<std::string> names = {
+  std::vector<std::string> msv_names = {
       rtc::kernel_name(bytes ? "ssv_warp_kernel" : "ssv_warp_kernel_s16", msv_stripes),
-      rtc::kernel_name(bytes ? "msv_warp_kernel" : "msv_warp_kernel_s16", msv_stripes),
+      rtc::kernel_name(bytes ? "msv_warp_kernel" : "msv_warp_kernel_s16", msv_stripes)};
+  const bool shared_table = warp_table_fits(msv_bits, msv_stripes);
+  if (shared_table) {
+    msv_names.push_back(rtc::kernel_name("ssv_warp_kernel_s16_shared", msv_stripes));
+    msv_names.push_back(rtc::kernel_name("msv_warp_kernel_s16_shared", msv_stripes));
+  }
+  const std::string viterbi_name =
       viterbi_warps > 1
           ? rtc::kernel_name("viterbi_split_kernel", {viterbi_stripes, viterbi_warps})
       : viterbi_targets != 0
           ? rtc::kernel_name("viterbi_fused_kernel", {viterbi_stripes, viterbi_targets})
-          : rtc::kernel_name("viterbi_warp_kernel", viterbi_stripes)};
-  if (warp_table_fits(msv_bits, msv_stripes)) {
-    names.push_back(rtc::kernel_name("ssv_warp_kernel_s16_shared", msv_stripes));
-    names.push_back(rtc::kernel_name("msv_warp_kernel_s16_shared", msv_stripes));
-  }
+          : rtc::kernel_name("viterbi_warp_kernel", viterbi_stripes);
   const int level = viterbi_warps > 1 || viterbi_targets != 0
                         ? fused_register_usage_level(viterbi_stripes, viterbi_targets,
                                                      viterbi_warps)
                         : 5;
-  return compiled_or_null(names, register_usage_options(level));
+  auto filters = compiled_or_null(msv_names);
+  if (!filters) return nullptr;
+  auto viterbi = compiled_or_null({viterbi_name}, register_usage_options(level));
+  if (!viterbi) return nullptr;
+  auto kernels = std::make_shared<RuntimeKernels>();
+  kernels->programs = {filters, viterbi};
+  kernels->ssv = filters->kernels[0];
+  kernels->msv = filters->kernels[1];
+  if (shared_table) {
+    kernels->ssv_shared = filters->kernels[2];
+    kernels->msv_shared = filters->kernels[3];
+  }
+  kernels->viterbi = viterbi->kernels[0];
+  return kernels;
 }
 
 // The S-lane SSV and MSV kernels (msv_multi.cuh) for S targets per warp and exactly H stripes
 // (each filter its own).
 std::shared_ptr<const RuntimeKernels> runtime_multi_kernels(int msv_bits, int S, int ssv_h,
                                                             int msv_h) {
-  return compiled_or_null({rtc::kernel_name("ssv_multi_kernel", {msv_bits, S, ssv_h}),
-                           rtc::kernel_name("msv_multi_kernel", {msv_bits, S, msv_h})});
+  auto program = compiled_or_null({rtc::kernel_name("ssv_multi_kernel", {msv_bits, S, ssv_h}),
+                                   rtc::kernel_name("msv_multi_kernel", {msv_bits, S, msv_h})});
+  if (!program) return nullptr;
+  auto kernels = std::make_shared<RuntimeKernels>();
+  kernels->programs = {program};
+  kernels->ssv = program->kernels[0];
+  kernels->msv = program->kernels[1];
+  return kernels;
 }
 
 // Launches a kernel loaded at run time. `signature` is the statically compiled instance of the

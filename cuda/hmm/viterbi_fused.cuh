@@ -96,13 +96,14 @@ namespace gpuseq::cuda::hmm {
 // 1562, 2600 1342 / 1587; Q = 22 (2816) 1383 / 1519, call 7). Elsewhere level 0 lost up to 7%
 // (M = 1792 over two warps 1846 / 1720; Q = 10-14 over four warps 1-6%) or changed less than 1%;
 // levels 6-10 compile alike and spill (call 2: no count gained more than 1.3% over the
-// default). Over four warps Q = 15 and 16 gained (M = 3800 1375 / 1485, 4096 1408 / 1556), but
-// the SSV and MSV warp kernels compiled in the same program (gpu_filters.cu,
-// register_usage_options) lost up to 3.8% at level 0 at M = 3000, and the SSV takes most of a
-// search's time: those stay at the default.
+// default). Over four warps Q = 15 and 16 gained (M = 3800 1375 / 1485, 4096 1408 / 1556;
+// results/gpu-h200-20261129-i, call 2: 3648 1321 / 1418, 3840 1389 / 1487, 4096 1400 / 1553);
+// the SSV and MSV warp kernels, which lost up to 3.8% at level 0, are compiled in a program of
+// their own at the default (gpu_filters.cu, runtime_kernels).
 __host__ __device__ constexpr int fused_register_usage_level(int Q, int T, int W) {
-  const bool zero = W == 1 ? (T == 2 && (Q == 10 || Q == 16)) || (T == 1 && Q == 21)
-                           : W == 2 && Q >= 16 && Q <= 22;
+  const bool zero = W == 1   ? (T == 2 && (Q == 10 || Q == 16)) || (T == 1 && Q == 21)
+                    : W == 2 ? Q >= 16 && Q <= 22
+                             : W == 4 && (Q == 15 || Q == 16);
   return zero ? 0 : 5;
 }
 
