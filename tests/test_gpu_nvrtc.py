@@ -451,21 +451,18 @@ def test_profiles_reuse_the_disk_cache_and_rebuild_a_corrupt_entry(tmp_path, mon
     def build():
         _core.gpu_clear_runtime_kernels()  # else this process's loaded copy is used
         before = _core.nvrtc_cache_stats()
-        # The warp kernels alone: two programs, the SSV and MSV's and the Viterbi kernel's.
-        gp = _core.GpuProfile(profile, 16, "auto", 1)
+        gp = _core.GpuProfile(profile, 16, "auto", 1)  # the warp kernels alone: one program
         after = _core.nvrtc_cache_stats()
         assert gp.runtime_compiled
         _assert_all_equal("M=1100", cpu, _scores(gp, profile, residues, offsets))
         return {k: after[k] - before[k] for k in after}
 
-    assert build() == {"compiled": 2, "disk_loads": 0, "disk_rejected": 0, "disk_writes": 2}
-    entries = _entries(cache)
-    (viterbi,) = [e for e in entries if b"viterbi" in e.read_bytes()[:2000]]
-    assert len(entries) == 2
-    assert build() == {"compiled": 0, "disk_loads": 2, "disk_rejected": 0, "disk_writes": 0}
-    viterbi.write_bytes(viterbi.read_bytes()[:100])
-    assert build() == {"compiled": 1, "disk_loads": 1, "disk_rejected": 1, "disk_writes": 1}
-    assert build() == {"compiled": 0, "disk_loads": 2, "disk_rejected": 0, "disk_writes": 0}
+    assert build() == {"compiled": 1, "disk_loads": 0, "disk_rejected": 0, "disk_writes": 1}
+    (entry,) = _entries(cache)
+    assert build() == {"compiled": 0, "disk_loads": 1, "disk_rejected": 0, "disk_writes": 0}
+    entry.write_bytes(entry.read_bytes()[:100])
+    assert build() == {"compiled": 1, "disk_loads": 0, "disk_rejected": 1, "disk_writes": 1}
+    assert build() == {"compiled": 0, "disk_loads": 1, "disk_rejected": 0, "disk_writes": 0}
 
 
 @pytest.mark.cuda
@@ -473,10 +470,10 @@ def test_profiles_reuse_the_disk_cache_and_rebuild_a_corrupt_entry(tmp_path, mon
     ("M", "warps", "level0"), [(2400, 2, True), (1800, 2, False), (4096, 4, True), (3000, 4, False)]
 )
 def test_viterbi_kernels_take_their_register_usage_level(tmp_path, monkeypatch, M, warps, level0):
-    """The program of a split Viterbi kernel is compiled at ptxas's register usage level 0
-    where fused_register_usage_level says so (19 stripes over two warps, 16 over four), else
-    at the default (15 over two, 12 over four), and gives the CPU's scores either way; the SSV
-    and MSV kernels are another program, always at the default."""
+    """A split Viterbi kernel is compiled at ptxas's register usage level 0 where
+    fused_register_usage_level says so (19 stripes over two warps, 16 over four), in a program
+    of its own, the SSV and MSV kernels in another at the default; elsewhere (15 over two, 12
+    over four) all of them are one program at the default. The CPU's scores either way."""
     if _core.nvrtc_info()["version"][0] < 13:
         pytest.skip("the register usage level is passed to NVRTC 13 and later only")
     monkeypatch.setenv("GPUSEQ_CACHE_DIR", str(tmp_path))
@@ -486,8 +483,8 @@ def test_viterbi_kernels_take_their_register_usage_level(tmp_path, monkeypatch, 
     assert gp.runtime_compiled and gp.viterbi_warps_per_target == warps
     keys = [e.read_bytes()[:2000] for e in _entries(tmp_path)]
     (viterbi,) = [k for k in keys if b"viterbi_split_kernel" in k]
-    (filters,) = [k for k in keys if b"viterbi" not in k]
-    assert b"ssv_warp_kernel_s16" in filters and b"msv_warp_kernel_s16" in filters
+    (filters,) = [k for k in keys if b"ssv_warp_kernel_s16" in k]
+    assert len(keys) == (2 if level0 else 1) and b"msv_warp_kernel_s16" in filters
     assert (b"--register-usage-level=0" in viterbi) == level0
     assert b"register-usage-level" not in filters
     _assert_all_equal(f"M={M}", _cpu(profile, residues, offsets),
@@ -495,42 +492,23 @@ def test_viterbi_kernels_take_their_register_usage_level(tmp_path, monkeypatch, 
 
 
 @pytest.mark.cuda
-def test_profiles_of_one_ssv_stripe_count_share_its_program(tmp_path, monkeypatch):
-    """The SSV and MSV kernels are a program of their own: a second profile with the same SSV
-    stripes and another Viterbi kernel compiles only its Viterbi program."""
-    monkeypatch.setenv("GPUSEQ_CACHE_DIR", str(tmp_path))
-    profile, residues, offsets = _model_and_targets(1100, 5)  # 16-bit Q = 18: not static
-    cpu = _cpu(profile, residues, offsets)
-    _core.gpu_clear_runtime_kernels()
-    compiled = []
-    for viterbi in ("warp_fused", "warp"):
-        before = _core.nvrtc_cache_stats()["compiled"]
-        gp = _core.GpuProfile(profile, 16, viterbi, 1)
-        compiled.append(_core.nvrtc_cache_stats()["compiled"] - before)
-        assert gp.runtime_compiled
-        _assert_all_equal(viterbi, cpu, _scores(gp, profile, residues, offsets))
-    assert compiled == [2, 1]
-    assert len(_entries(tmp_path)) == 3
-
-
-@pytest.mark.cuda
 def test_profiles_made_on_several_threads_compile_each_kernel_set_once(tmp_path, monkeypatch):
     """Eight threads make the tables of two models at once (as a search does, with a cold
-    disk cache): each model's kernels (two programs) are compiled once, by the first thread to
-    need them, while the other model's compile beside them; the threads that wait get the same
-    kernels, and every profile gives the CPU's scores."""
+    disk cache): each model's kernels are compiled once, by the first thread to need them,
+    while the other model's compile beside them; the threads that wait get the same kernels,
+    and every profile gives the CPU's scores."""
     from concurrent.futures import ThreadPoolExecutor
 
     monkeypatch.setenv("GPUSEQ_CACHE_DIR", str(tmp_path / "kernels"))
     models = [_model_and_targets(M, 7) for M in (1100, 700)]  # 16-bit Q = 18 and 11: not static
     _core.gpu_clear_runtime_kernels()
     before = _core.nvrtc_cache_stats()
-    with ThreadPoolExecutor(8) as pool:  # the warp kernels alone: two programs a model
+    with ThreadPoolExecutor(8) as pool:  # the warp kernels alone: one program a model
         made = list(pool.map(lambda i: _core.GpuProfile(models[i % 2][0], 16, "auto", 1),
                              range(8)))
     after = _core.nvrtc_cache_stats()
     assert {k: after[k] - before[k] for k in after} == {
-        "compiled": 4, "disk_loads": 0, "disk_rejected": 0, "disk_writes": 4}
+        "compiled": 2, "disk_loads": 0, "disk_rejected": 0, "disk_writes": 2}
     assert all(gp.runtime_compiled for gp in made)
     for i, gp in enumerate(made):
         profile, residues, offsets = models[i % 2]

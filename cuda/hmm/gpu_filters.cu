@@ -485,9 +485,9 @@ struct RuntimeProgram {
   }
 };
 
-// A model's kernels compiled at run time: its warp kernels (the SSV and MSV for their exact
-// stripe count from one program, the Viterbi kernel for its own from another, each program
-// at its own register usage level), or its S-lane pair (SSV, MSV) for its exact H.
+// A model's kernels compiled at run time, from one or two programs (runtime_kernels): its warp
+// kernels (SSV, MSV, Viterbi) for its exact stripe counts, or its S-lane pair (SSV, MSV) for
+// its exact H.
 struct RuntimeKernels {
   std::vector<std::shared_ptr<const RuntimeProgram>> programs;  // kept loaded
   cudaKernel_t ssv = nullptr, msv = nullptr, viterbi = nullptr;
@@ -595,11 +595,11 @@ std::shared_ptr<const RuntimeProgram> compiled_or_null(
 // The NVRTC options that compile a program at ptxas's register usage `level` (5, its default:
 // none), with the level told to the kernels' tables (GPUSEQ_PTXAS_REGISTER_USAGE_LEVEL). Only
 // NVRTC 13 and later are given the option (measured with 13.0); older ones compile at the
-// default, with the tables that go with it. Only a Viterbi program takes a level other than the
+// default, with the tables that go with it. Only a Viterbi kernel takes a level other than the
 // default (fused_register_usage_level): the SSV and MSV warp kernels changed by -3.8% to +2.5%
-// at level 0 (M 800-3000, results/gpu-h200-20261129-h, call 2), so they are compiled apart
-// (which left them within 0.1% where their program had been at level 0, M 2176-2816:
-// results/gpu-h200-20261129-i, call 3).
+// at level 0 (M 800-3000, results/gpu-h200-20261129-h, call 2), so they are then compiled
+// apart (runtime_kernels; within 0.1% of their speed at level 0 at M 2176-2816, results/
+// gpu-h200-20261129-i, call 3).
 std::vector<std::string> register_usage_options(int level) {
   if (level == 5 || rtc::nvrtc_info().major < 13) return {};
   return {"--ptxas-options=--register-usage-level=" + std::to_string(level),
@@ -607,22 +607,25 @@ std::vector<std::string> register_usage_options(int level) {
 }
 
 // The SSV, MSV and Viterbi warp kernels for these exact stripe counts (and the SSV/MSV with
-// the table in shared memory where it fits), null if NVRTC could not build them: the SSV and
-// MSV from one program, which every model of that stripe count shares, the Viterbi kernel
-// from its own, at its register usage level.
+// the table in shared memory where it fits), null if NVRTC could not build them. One program,
+// unless the Viterbi kernel takes a register usage level other than the default: then the SSV
+// and MSV are a program of their own, at the default. (Each program is one more cache read and
+// library load in a search's first run; warm commands of 6 and 24 models could not tell one
+// from two a model within their spread of about 0.1 s, results/gpu-h200-20261129-i, calls 5
+// and 6, so a model is split only where the options differ.)
 // viterbi_targets: the fused Viterbi kernel's targets per warp (0: the CUDAMPF kernel);
 // viterbi_warps > 1: the split kernel's warps per target instead (viterbi_stripes a warp).
 std::shared_ptr<const RuntimeKernels> runtime_kernels(int msv_bits, int msv_stripes,
                                                       int viterbi_stripes, int viterbi_targets,
                                                       int viterbi_warps = 1) {
   const bool bytes = msv_bits == 8;
-  std::vector<std::string> msv_names = {
+  std::vector<std::string> names = {
       rtc::kernel_name(bytes ? "ssv_warp_kernel" : "ssv_warp_kernel_s16", msv_stripes),
       rtc::kernel_name(bytes ? "msv_warp_kernel" : "msv_warp_kernel_s16", msv_stripes)};
   const bool shared_table = warp_table_fits(msv_bits, msv_stripes);
   if (shared_table) {
-    msv_names.push_back(rtc::kernel_name("ssv_warp_kernel_s16_shared", msv_stripes));
-    msv_names.push_back(rtc::kernel_name("msv_warp_kernel_s16_shared", msv_stripes));
+    names.push_back(rtc::kernel_name("ssv_warp_kernel_s16_shared", msv_stripes));
+    names.push_back(rtc::kernel_name("msv_warp_kernel_s16_shared", msv_stripes));
   }
   const std::string viterbi_name =
       viterbi_warps > 1
@@ -634,19 +637,26 @@ std::shared_ptr<const RuntimeKernels> runtime_kernels(int msv_bits, int msv_stri
                         ? fused_register_usage_level(viterbi_stripes, viterbi_targets,
                                                      viterbi_warps)
                         : 5;
-  auto filters = compiled_or_null(msv_names);
-  if (!filters) return nullptr;
-  auto viterbi = compiled_or_null({viterbi_name}, register_usage_options(level));
-  if (!viterbi) return nullptr;
-  auto kernels = std::make_shared<RuntimeKernels>();
-  kernels->programs = {filters, viterbi};
-  kernels->ssv = filters->kernels[0];
-  kernels->msv = filters->kernels[1];
-  if (shared_table) {
-    kernels->ssv_shared = filters->kernels[2];
-    kernels->msv_shared = filters->kernels[3];
+  const std::vector<std::string> options = register_usage_options(level);
+  std::vector<std::shared_ptr<const RuntimeProgram>> programs;
+  if (options.empty()) {
+    names.push_back(viterbi_name);
+    programs = {compiled_or_null(names)};
+  } else {
+    programs = {compiled_or_null(names), compiled_or_null({viterbi_name}, options)};
   }
-  kernels->viterbi = viterbi->kernels[0];
+  for (const auto& program : programs)
+    if (!program) return nullptr;
+  auto kernels = std::make_shared<RuntimeKernels>();
+  kernels->programs = programs;
+  const std::vector<cudaKernel_t>& filters = programs.front()->kernels;
+  kernels->ssv = filters[0];
+  kernels->msv = filters[1];
+  if (shared_table) {
+    kernels->ssv_shared = filters[2];
+    kernels->msv_shared = filters[3];
+  }
+  kernels->viterbi = programs.back()->kernels.back();
   return kernels;
 }
 
