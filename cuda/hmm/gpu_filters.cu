@@ -496,7 +496,7 @@ struct RuntimeKernels {
 
 struct RuntimeState {
   std::mutex mutex;
-  // By device + names, from when the first profile to need them starts compiling them: later
+  // By device + names + options, from when the first profile to need them starts compiling them: later
   // ones wait for that compilation instead of running their own beside it.
   std::map<std::string, std::shared_future<std::shared_ptr<const RuntimeProgram>>> loaded;
   std::string failure;  // why run-time compilation is off ("" while it works)
@@ -592,6 +592,9 @@ std::shared_ptr<const RuntimeProgram> compiled_or_null(
   }
 }
 
+// Whether NVRTC passes a register usage level on to ptxas (13 and later).
+bool register_usage_level_reaches_ptxas() { return rtc::nvrtc_info().major >= 13; }
+
 // The NVRTC options that compile a program at ptxas's register usage `level` (5, its default:
 // none), with the level told to the kernels' tables (GPUSEQ_PTXAS_REGISTER_USAGE_LEVEL). Only
 // NVRTC 13 and later are given the option (measured with 13.0); older ones compile at the
@@ -601,7 +604,7 @@ std::shared_ptr<const RuntimeProgram> compiled_or_null(
 // apart (runtime_kernels; within 0.1% of their speed at level 0 at M 2176-2816, results/
 // gpu-h200-20261129-i, call 3).
 std::vector<std::string> register_usage_options(int level) {
-  if (level == 5 || rtc::nvrtc_info().major < 13) return {};
+  if (level == 5 || !register_usage_level_reaches_ptxas()) return {};
   return {"--ptxas-options=--register-usage-level=" + std::to_string(level),
           "-DGPUSEQ_PTXAS_REGISTER_USAGE_LEVEL=" + std::to_string(level)};
 }
@@ -1265,7 +1268,7 @@ int max_model_length(bool runtime_compiled) {
 // results/gpu-h200-20261129-h, call 7): two up to M = 2816 there.
 int choose_viterbi_warps_per_target(int M, bool runtime_compiled) {
   if (!runtime_compiled || !runtime_compilation_works() || M <= 1344) return 1;
-  const int two_up_to = rtc::nvrtc_info().major >= 13 ? 2816 : 2688;
+  const int two_up_to = register_usage_level_reaches_ptxas() ? 2816 : 2688;
   return M <= two_up_to ? 2 : 4;
 }
 
