@@ -4,8 +4,10 @@
 
 Rows per model: SSV/MSV a warp per target in 8-bit and 16-bit lanes (S = 1), SSV/MSV with the
 targets per warp chosen by model length (CUDAMPF++ S-lane kernels, S = auto), Viterbi (the warp
-kernel, a thread per target, the fused kernel with 1, 2 or 4 targets a warp alone, split over
-warps, and behind the systolic pipeline up to 384 nodes: its stripes column is nodes a lane).
+kernel, a thread per target, the fused kernel with 1, 2 or 4 targets a warp alone, four or two
+a warp chosen for each launch (by-launch/T4 or T2: a search's choice up to 256 nodes), split
+over warps, and behind the systolic pipeline up to 384 nodes: its stripes column is nodes a
+lane).
 Models: pyhmmer's HMM.sample at each --models length (every variant), and the Pfam models of
 hmmer-examples (--pfam-models; the variants a search runs), whose transitions are a real
 family's: HMM.sample's make the Viterbi filter's D->D chain run in every row.
@@ -174,12 +176,16 @@ def main() -> int:
     variants += [("viterbi", 16, "split", W) for W in (2, 4)]
     # ... and behind the systolic pipeline (viterbi_systolic.cuh, models up to 384 nodes)
     variants += [("viterbi", 16, "systolic", 0)]
+    # ... and a search's choice where no row above is it: four targets a warp, or two where
+    # the launch has too few rows for them (fused/by-launch, the count run named)
+    variants += [("viterbi", 16, "warp_fused", 0)]
     # The Pfam models: what a search runs (SSV and MSV with S by model length, the fused
     # Viterbi with its targets per warp by model length), NVRTC kernels where they differ; and
-    # beside it the fused kernel with four targets a warp and the systolic pipeline (opt-in).
+    # beside it the fused kernel with two and four targets a warp and the systolic pipeline
+    # (opt-in).
     search_variants = [("ssv", 16, "warp", 0), ("msv", 16, "warp", 0),
-                       ("viterbi", 16, "warp_fused", 0), ("viterbi", 16, "warp_fused", 4),
-                       ("viterbi", 16, "systolic", 0)]
+                       ("viterbi", 16, "warp_fused", 0), ("viterbi", 16, "warp_fused", 2),
+                       ("viterbi", 16, "warp_fused", 4), ("viterbi", 16, "systolic", 0)]
     queries = [("sampled", M, lambda M=M: model(M, M), variants) for M in lengths]
     for name in filter(None, args.pfam_models.split(",")):
         M, profile = pfam_model(name, args.examples)
@@ -204,18 +210,20 @@ def main() -> int:
                 start = time.perf_counter()
                 _core.filter_scores(profile, which, *cdb)
                 cpu = M * int(cdb[1][-1]) / (time.perf_counter() - start) / 1e9
+            # a search's choices (per_warp 0), named by what they run
+            search = which == "viterbi" and variant == "warp_fused" and not per_warp
             for runtime_compiled in (True, False):
                 if not runtime_compiled and (
                     M > _core.gpu_static_max_model_length
                     or variant in ("thread", "split", "systolic")
                     or label != "sampled"
+                    or search
                 ):
                     continue  # no static twin, or nothing specialised by the stripe count
                 sequences_per_warp = per_warp or _core.gpu_choose_sequences_per_warp(M, bits)
                 start = time.perf_counter()
                 try:
                     split = variant == "split"
-                    search = variant == "warp_fused" and not per_warp  # a search's choices
                     gp = _core.GpuProfile(
                         profile,
                         bits if which != "viterbi" else 0,
@@ -237,7 +245,9 @@ def main() -> int:
                         continue  # longer than these kernels take
                     raise
                 profile_seconds = time.perf_counter() - start
-                if (runtime_compiled and not gp.runtime_compiled
+                if search and label == "sampled" and not gp.viterbi_by_launch:
+                    continue  # a search's choice is one of the rows above
+                if (runtime_compiled and not gp.runtime_compiled and not search
                         and variant not in ("thread", "systolic") and label == "sampled"):
                     continue  # the exact stripe counts are static kernels: the row below
                 on_viterbi_db = which == "viterbi" and variant in ("warp", "warp_fused", "split",
@@ -263,6 +273,11 @@ def main() -> int:
                 elif which == "viterbi" and gp.viterbi_systolic:
                     variant_name = "systolic"
                     stripes = gp.viterbi_systolic_shape[1]  # nodes a lane
+                elif which == "viterbi" and gp.viterbi_by_launch:
+                    ran = _core.gpu_last_viterbi_targets_per_warp()
+                    variant_name = f"by-launch/T{ran}"
+                    if ran == 4:  # the four-a-warp profile's stripes of 16 nodes
+                        stripes = max(-(-M // 16), 2)
                 elif which == "viterbi" and gp.viterbi_warps_per_target > 1:
                     variant_name = f"split/W{gp.viterbi_warps_per_target}"
                 elif which == "viterbi" and gp.viterbi_targets_per_warp > 1:
@@ -302,7 +317,7 @@ def main() -> int:
         if "systolic" in v and "warp_fused" in v:
             v["systolic/warp_fused"] = v["systolic"] / v["warp_fused"]
             print(f"{M:>6} viterbi systolic/warp_fused GCUPS {v['systolic/warp_fused']:.2f}")
-        for grouped in ("fused/T2", "fused/T4"):
+        for grouped in ("fused/T2", "fused/T4", "by-launch/T4", "by-launch/T2"):
             if grouped in v and "warp_fused" in v:
                 gain = v[f"{grouped}/warp_fused"] = v[grouped] / v["warp_fused"]
                 print(f"{M:>6} viterbi {grouped}/warp_fused GCUPS {gain:.2f}")
@@ -319,7 +334,8 @@ def main() -> int:
         "CUDAMPF++ S-lane SSV/MSV (S by model length). Viterbi also a thread per target "
         "(Walters et al. 2009): length-sorted targets, int16 rows interleaved by thread in "
         "global memory; and a warp per target with DPX-fused saturating adds (warp_fused), also "
-        "with 2 or 4 targets per warp on 16 or 8 threads each (fused/T2, fused/T4)",
+        "with 2 or 4 targets per warp on 16 or 8 threads each (fused/T2, fused/T4), and the "
+        "count chosen for each launch (by-launch/T4 or T2, a search's choice up to 256 nodes)",
         "nvrtc": _core.nvrtc_info(),
         "rows": rows,
         "viterbi_thread_vs_warp": {str(M): v for M, v in thread_vs_warp.items()},

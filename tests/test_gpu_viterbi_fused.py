@@ -207,27 +207,100 @@ def test_several_targets_per_warp_at_every_stripe_boundary(targets_per_warp, M, 
 
 
 @pytest.mark.cuda
-@pytest.mark.parametrize("M", [256, 257, 512, 513])
+@pytest.mark.parametrize("M", [128, 129, 256, 257, 512, 513])
 @pytest.mark.parametrize("runtime_compiled", [True, False])
 def test_targets_per_warp_chosen_by_model_length(M, runtime_compiled):
     """Left to the profile, two targets a warp up to M = 256 (8 stripes, the static kernels)
     and, with NVRTC, up to 512 (9-16 stripes, measured faster there); one past that, and past
-    256 without NVRTC. The kernel chosen gives the CPU's scores."""
+    256 without NVRTC. Four a warp on the launches with rows enough for them up to M = 128 (8
+    stripes of 16 nodes, static) and, with NVRTC, 256 (viterbi_by_launch). The kernel chosen
+    gives the CPU's scores."""
     nvrtc = _core.gpu_max_model_length > _core.gpu_static_max_model_length
-    two = M <= 256 or (M <= 512 and runtime_compiled and nvrtc)
+    compiled = runtime_compiled and nvrtc
+    two = M <= 256 or (M <= 512 and compiled)
+    four = M <= 128 or (M <= 256 and compiled)
     assert _core.gpu_choose_viterbi_targets_per_warp(M, runtime_compiled) == (2 if two else 1)
+    assert _core.gpu_viterbi_four_targets_by_launch(M, runtime_compiled) == four
     rng = np.random.default_rng(M)
     hmm = _sampled_model(M, M + 11)
     seqs = random_proteins(rng, 41, mean_length=250)
     seqs += [hmm.consensus.upper(), plant(rng, hmm.consensus.upper()), "", "A"]
     residues, offsets = _digitize(seqs)
     profile = search_profile(hmm)
+    cpu = _core.filter_scores(profile, "viterbi", residues, offsets)
+    for by_launch in (0, -1):
+        gp = _core.GpuProfile(profile, viterbi="warp_fused", runtime_compiled=runtime_compiled,
+                              viterbi_systolic=-1, viterbi_by_launch=by_launch)
+        assert gp.viterbi_targets_per_warp == (2 if two else 1)
+        assert gp.viterbi_by_launch == (four and by_launch == 0)
+        gpu = _core.gpu_filter_scores(gp, _core.GpuTargets(residues, offsets), "viterbi",
+                                      residues, offsets)
+        _assert_equal(f"M={M} by_launch={by_launch}", gpu, cpu)
+        # (45 targets, the longest about 1,000: too few rows for four a warp.)
+        assert _core.gpu_last_viterbi_targets_per_warp() == gp.viterbi_targets_per_warp
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize("runtime_compiled", [True, False])
+@pytest.mark.parametrize("M", [1, 50, 71, 149, 200, 256])
+def test_targets_per_warp_chosen_by_launch(M, runtime_compiled):
+    """A profile that chooses by launch runs four targets a warp where a launch's residues
+    reach kFourTargetsRowsPerLongest times its longest target's, and two a warp below: both
+    score as the CPU does, on short random targets beside long ones, planted homologs
+    (overflowing where repeated), `*`/`~` residues, empty, 1-residue and 100,000-residue
+    targets."""
+    if not runtime_compiled and M > 128:
+        pytest.skip("four targets a warp past 8 static stripes need NVRTC")
+    rng = np.random.default_rng(M + 40)
+    hmm = _sampled_model(M, M + 40)
+    consensus = hmm.consensus.upper()
+    seqs = random_proteins(rng, 3000, min_length=5, max_length=300, mean_length=120)
+    seqs += random_proteins(rng, 12, min_length=1500, max_length=6000, mean_length=3000)
+    seqs += [plant(rng, consensus) for _ in range(20)]
+    seqs += [consensus * 40, "*" + consensus + "~~" + consensus, "", "A"]
+    seqs.append(random_proteins(rng, 1, 100000, 100000, 100000)[0])
+    order = rng.permutation(len(seqs))  # the long ones anywhere in the database
+    residues, offsets = _digitize([seqs[i] for i in order])
+    profile = search_profile(hmm)
+    cpu = _core.filter_scores(profile, "viterbi", residues, offsets)
+    assert np.isfinite(cpu).sum() > 1000
+    assert M < 50 or np.isposinf(cpu).any()  # the repeated consensus overflows
     gp = _core.GpuProfile(profile, viterbi="warp_fused", runtime_compiled=runtime_compiled,
-                          viterbi_systolic=-1)
-    assert gp.viterbi_targets_per_warp == (2 if two else 1)
-    gpu = _core.gpu_filter_scores(gp, _core.GpuTargets(residues, offsets), "viterbi", residues,
-                                  offsets)
-    _assert_equal(f"M={M}", gpu, _core.filter_scores(profile, "viterbi", residues, offsets))
+                          viterbi_systolic=-1, viterbi_by_launch=1)
+    assert gp.viterbi_targets_per_warp == 2 and gp.viterbi_by_launch
+    targets = _core.GpuTargets(residues, offsets)
+    # ~500,000 residues, the longest 100,000: two a warp at the default (5,000 rows).
+    try:
+        for rows, T in ((0.0, 2), (1.0, 4), (1e12, 2)):
+            _core.gpu_viterbi_four_targets_rows(rows)
+            gpu = _core.gpu_filter_scores(gp, targets, "viterbi", residues, offsets)
+            _assert_equal(f"M={M} rows={rows}", gpu, cpu)
+            assert _core.gpu_last_viterbi_targets_per_warp() == T
+    finally:
+        _core.gpu_viterbi_four_targets_rows(0.0)
+
+
+@pytest.mark.cuda
+def test_by_launch_errors():
+    profile = search_profile(_sampled_model(60, 2))
+    with pytest.raises(ValueError, match="-1, 0 or 1, not 2"):
+        _core.GpuProfile(profile, viterbi="warp_fused", viterbi_by_launch=2)
+    for kwargs in (
+        dict(viterbi_targets_per_warp=4),
+        dict(viterbi_systolic=1),
+        dict(viterbi_warps_per_target=2),
+    ):
+        with pytest.raises(ValueError, match="viterbi_by_launch needs"):
+            _core.GpuProfile(profile, viterbi="warp_fused", viterbi_by_launch=1, **kwargs)
+    with pytest.raises(ValueError, match="viterbi_by_launch needs"):
+        _core.GpuProfile(profile, viterbi="warp", viterbi_by_launch=1)
+    with pytest.raises(ValueError, match="M = 300"):
+        _core.GpuProfile(search_profile(_sampled_model(300, 2)), viterbi="warp_fused",
+                         viterbi_by_launch=1)
+    # Asked for two or four targets a warp, every launch runs them.
+    for T in (2, 4):
+        gp = _core.GpuProfile(profile, viterbi="warp_fused", viterbi_targets_per_warp=T)
+        assert gp.viterbi_targets_per_warp == T and not gp.viterbi_by_launch
 
 
 @pytest.mark.cuda

@@ -230,9 +230,10 @@ void bind_gpu_hmm(py::module_& m) {
       .def(py::init([](const SearchProfile& profile, int msv_bits, const std::string& viterbi,
                        int sequences_per_warp, bool runtime_compiled,
                        int viterbi_targets_per_warp, int viterbi_warps_per_target,
-                       int viterbi_systolic) {
+                       int viterbi_systolic, int viterbi_by_launch) {
              gh::KernelOptions o;
              o.viterbi_systolic = viterbi_systolic;
+             o.viterbi_by_launch = viterbi_by_launch;
              o.msv_bits = msv_bits;
              o.sequences_per_warp = sequences_per_warp;
              o.viterbi_targets_per_warp = viterbi_targets_per_warp;
@@ -270,6 +271,7 @@ void bind_gpu_hmm(py::module_& m) {
            py::arg("viterbi") = "auto", py::arg("sequences_per_warp") = 0,
            py::arg("runtime_compiled") = true, py::arg("viterbi_targets_per_warp") = 0,
            py::arg("viterbi_warps_per_target") = 0, py::arg("viterbi_systolic") = 0,
+           py::arg("viterbi_by_launch") = 0,
            "msv_bits: SSV/MSV lanes of 8 bits (the paper's) or 16 (DPX); 0: this device's "
            "faster one. viterbi: 'warp' (a warp per target, CUDAMPF), 'thread' (a thread per "
            "target, Walters et al. 2009), 'warp_fused' (a warp per target, saturating adds "
@@ -284,7 +286,12 @@ void bind_gpu_hmm(py::module_& m) {
            "over that many warps of a block (NVRTC only), 1: one warp, 0: by model length. "
            "viterbi_systolic: the fused Viterbi's targets through the systolic pipeline first "
            "(models of at most 384 nodes; the fused kernel scores those it hands back), 1: on, "
-           "-1: off, 0: the measured default (off). Every choice gives the same scores.")
+           "-1: off, 0: the measured default (off). viterbi_by_launch: four fused Viterbi "
+           "targets a warp on each launch with rows enough for them (residues at least 5,000 "
+           "times its longest target's), two a warp on the others; 1: on (with "
+           "viterbi_targets_per_warp 0 or 2), -1: off, 0: where two are chosen by model length "
+           "and four take the model (M up to 256 with NVRTC, 128 without). Every choice gives "
+           "the same scores.")
       .def_property_readonly(
           "runtime_compiled",
           [](const gh::DeviceProfile& dp) { return dp.options().runtime_compiled; })
@@ -297,6 +304,11 @@ void bind_gpu_hmm(py::module_& m) {
       .def_property_readonly("viterbi_warps_per_target",
                              &gh::DeviceProfile::viterbi_warps_per_target)
       .def_property_readonly("viterbi_systolic", &gh::DeviceProfile::viterbi_systolic)
+      .def_property_readonly(
+          "viterbi_by_launch",
+          &gh::DeviceProfile::viterbi_by_launch,
+          "Whether the fused Viterbi runs four targets a warp on the launches with rows enough "
+          "for them (two on the others).")
       .def_property_readonly("viterbi_systolic_shape",
                              [](const gh::DeviceProfile& dp) {
                                return py::make_tuple(dp.viterbi_systolic_lanes(),
@@ -324,6 +336,15 @@ void bind_gpu_hmm(py::module_& m) {
         py::arg("runtime_compiled") = true,
         "Targets per warp of the fused Viterbi kernel for a model of M nodes (runtime_compiled: "
         "whether its profile may use kernels compiled by NVRTC, where NVRTC works).");
+  m.def("gpu_viterbi_four_targets_by_launch", &gh::viterbi_four_targets_by_launch, py::arg("M"),
+        py::arg("runtime_compiled") = true,
+        "Whether a profile of two fused Viterbi targets a warp by model length runs four on the "
+        "launches with rows enough for them.");
+  m.def("gpu_last_viterbi_targets_per_warp", &gh::last_viterbi_targets_per_warp,
+        "Targets per warp of this thread's last one-warp fused Viterbi launch.");
+  m.def("gpu_viterbi_four_targets_rows", &gh::set_viterbi_four_targets_rows, py::arg("rows"),
+        "For tests and measurements: a launch runs four targets a warp where its residues "
+        "reach rows x its longest target's; 0 restores the measured default.");
   m.def("gpu_choose_viterbi_warps_per_target", &gh::choose_viterbi_warps_per_target,
         py::arg("M"), py::arg("runtime_compiled") = true,
         "Warps per target of the fused Viterbi kernel for a model of M nodes (1: one warp).");

@@ -109,6 +109,34 @@ std::atomic<bool>& viterbi_rows_without_floors_switch() {
   return on;
 }
 
+// A profile with two fused Viterbi targets a warp by model length runs four a warp (each
+// target on 8 threads) on the launches with rows enough for them (viterbi_by_launch), up to
+// this many nodes (16 stripes of 16 with NVRTC, 8 without).
+constexpr int kFourTargetsMaxNodes = 256;
+
+// A launch has rows enough for four targets a warp where its residues reach this many times
+// its longest target's. Four a warp run each target's rows on 8 threads with twice the
+// stripes of two: more cells an instruction, but a longer row; where a launch has few rows a
+// resident warp, its longest target's rows set its end, and two a warp run them sooner.
+// H200, launch time four / two a warp (results/gpu-h200-20261129-j, call 4; log-normal
+// lengths up to 3,000, a 35,000-residue target added in the last row), sampled M = 50-256 and
+// RRM_1, 2OG-FeII_Oxy_3, Caudal_act, globins4:
+//   residues / longest  3,304 (10 M): 0.92-1.40 (two faster on 6 of 10, globins4 1.40)
+//                       4,963 (15 M): 0.43-1.02 (RRM_1 1.01, globins4 1.02)
+//                       6,616 (20 M): 0.67-0.92;  9,946 (30 M): 0.65-0.92
+//                       284-854 (10-30 M and 35,000): 0.79-1.78 (two faster on 37 of 40)
+// and on 100 M residues (33,000) four a warp ran 1.24-1.97 TCUPS where two ran 0.80-1.81
+// (call 3; M = 50 1238 / 803, RRM_1 1573 / 1216, globins4 1802 / 1654 GCUPS). A search gives a
+// model's Viterbi filter about 10 M residues (3,300 at most), so it runs two a warp.
+constexpr double kFourTargetsRowsPerLongest = 5000;
+
+// Testing and benchmark hook: kFourTargetsRowsPerLongest, or what set_viterbi_four_targets_rows
+// gave.
+std::atomic<double>& four_targets_rows() {
+  static std::atomic<double> rows{kFourTargetsRowsPerLongest};
+  return rows;
+}
+
 int warp_table_bytes(int Q) { return kAminoKp * Q * 32 * 4; }
 
 bool warp_table_fits(int msv_bits, int Q) {
@@ -945,6 +973,7 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
     throw std::invalid_argument("msv_bits must be 8 or 16, not " + std::to_string(msv_bits));
   const int M = profile.M;
   const bool may_compile = options_.runtime_compiled;
+  runtime_compile_allowed_ = may_compile;
   auto too_long = [&](bool runtime_compiled) {
     return std::invalid_argument("model " + profile.name + " (M = " + std::to_string(M) +
                                  ") is longer than the GPU filter kernels take (" +
@@ -991,6 +1020,17 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   // Viterbi kernel up to 150 nodes (RRM_1 1682 against 1213 GCUPS, globins4 1912 against
   // 1650), but a search gives one model's Viterbi about 10 M (results/gpu-h200-20261129-e).
   if (systolic == 0) systolic = -1;
+  int& by_launch = options_.viterbi_by_launch;
+  if (by_launch < -1 || by_launch > 1)
+    throw std::invalid_argument("viterbi_by_launch must be -1, 0 or 1, not " +
+                                std::to_string(by_launch));
+  const bool by_launch_asked = by_launch == 1;
+  if (by_launch_asked && (!fused || split > 1 || systolic == 1 || (T != 0 && T != 2) ||
+                          !viterbi_four_targets_by_launch(M, may_compile)))
+    throw std::invalid_argument(
+        "viterbi_by_launch needs the fused Viterbi kernel with two targets a warp "
+        "(viterbi_targets_per_warp 0 or 2), one warp a target, no systolic pipeline and a model "
+        "four targets a warp take (" + profile.name + ": M = " + std::to_string(M) + ")");
   const bool targets_chosen = T == 0;
   // Behind the pipeline the fused kernel scores only the few targets handed back, a lone warp's
   // rows each: one target a warp takes 14-24% less time there than two (H200: globins4's 21
@@ -998,6 +1038,10 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   // call 13).
   if (T == 0 && systolic == 1) T = 1;
   if (T == 0) T = fused ? choose_viterbi_targets_per_warp(M, may_compile) : 1;
+  by_launch = by_launch_asked || (by_launch == 0 && targets_chosen && T == 2 && split == 1 &&
+                                  viterbi_four_targets_by_launch(M, may_compile))
+                  ? 1
+                  : -1;
   if (T != 1 && T != 2 && T != 4)
     throw std::invalid_argument("viterbi_targets_per_warp must be 0, 1, 2 or 4, not " +
                                 std::to_string(T));
@@ -1053,6 +1097,7 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
     // Two targets a warp past the static counts, and NVRTC did not build them: one target a
     // warp from the static set.
     T = 1;
+    by_launch = -1;
     viterbi_nodes = kWordNodesPerStripe;
     viterbi_stripes_ = covering_stripes(M, viterbi_nodes, WordStripeCounts{});
   }
@@ -1195,6 +1240,23 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   }
 }
 
+const DeviceProfile* DeviceProfile::viterbi_four_targets() const {
+  if (!viterbi_by_launch()) return nullptr;
+  std::call_once(viterbi_four_made_, [&] {
+    KernelOptions four = options_;
+    four.runtime_compiled = runtime_compile_allowed_;
+    four.viterbi_targets_per_warp = 4;
+    four.viterbi_by_launch = -1;
+    four.sequences_per_warp = 1;  // (its SSV and MSV are not run)
+    try {
+      viterbi_four_targets_ = std::make_unique<DeviceProfile>(profile_, four);
+    } catch (const std::invalid_argument&) {
+      // (NVRTC did not build four a warp's stripes: this profile's two run every launch.)
+    }
+  });
+  return viterbi_four_targets_.get();
+}
+
 DeviceProfile::~DeviceProfile() = default;
 
 void DeviceProfile::set_ssv_multi(bool on) {
@@ -1215,6 +1277,16 @@ thread_local ViterbiSystolicCounts systolic_counts;  // run_viterbi_systolic's l
 }  // namespace
 
 ViterbiSystolicCounts last_viterbi_systolic_counts() { return systolic_counts; }
+
+namespace {
+thread_local int last_fused_targets_per_warp = 0;  // run_kernel's last
+}  // namespace
+
+int last_viterbi_targets_per_warp() { return last_fused_targets_per_warp; }
+
+void set_viterbi_four_targets_rows(double rows) {
+  four_targets_rows().store(rows > 0 ? rows : kFourTargetsRowsPerLongest);
+}
 
 void set_warp_kernels_claim_targets(bool on) { warp_kernels_claim_targets_switch().store(on); }
 
@@ -1277,6 +1349,12 @@ int choose_viterbi_targets_per_warp(int M, bool runtime_compiled) {
   if (M <= kGroupedViterbiMaxStripes * nodes) return 2;
   const bool compiled = runtime_compiled && runtime_compilation_works();
   return compiled && M <= kGroupedViterbiRuntimeMaxStripes * nodes ? 2 : 1;
+}
+
+bool viterbi_four_targets_by_launch(int M, bool runtime_compiled) {
+  const bool compiled = runtime_compiled && runtime_compilation_works();
+  const int most = compiled ? kGroupedViterbiRuntimeMaxStripes : kGroupedViterbiMaxStripes;
+  return M <= kFourTargetsMaxNodes && M <= most * kWordNodesPerStripe / 4;
 }
 
 int choose_sequences_per_warp(int M, int msv_bits) {
@@ -1418,6 +1496,20 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
     }
     if (multi && dp.viterbi_systolic())
       return run_viterbi_systolic(dp, dt, ids, params, repeats, seconds);
+    if (dp.viterbi_by_launch() && !ids.empty()) {
+      // Four targets a warp where the launch has rows enough for its longest target
+      // (kFourTargetsRowsPerLongest; ids are longest first).
+      const std::vector<int64_t>& offsets = dt.buffers().host_offsets;
+      int64_t residues = 0;
+      for (int32_t id : ids) residues += offsets[id + 1] - offsets[id];
+      const int64_t longest = offsets[ids[0] + 1] - offsets[ids[0]];
+      if (static_cast<double>(residues) >= four_targets_rows().load() * static_cast<double>(longest))
+        if (const DeviceProfile* four = dp.viterbi_four_targets(); four != nullptr)
+          return run_kernel(kernel, *four, dt, ids, params, repeats, seconds, multi, sink);
+    }
+    if (dp.options().viterbi == KernelOptions::Viterbi::kWarpFused &&
+        dp.viterbi_warps_per_target() == 1)
+      last_fused_targets_per_warp = dp.viterbi_targets_per_warp();
   }
   const int n = static_cast<int>(ids.size());
   std::vector<int32_t> out(sink == nullptr ? ids.size() : 0);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,12 @@ struct KernelOptions {
   // to 384), -1 never, 0 the measured default (never yet: see gpu_filters.cu). Resolved to 1
   // or -1.
   int viterbi_systolic = 0;
+  // Four fused Viterbi targets a warp on each launch with rows enough for them
+  // (DeviceProfile::viterbi_four_targets), the others on two, where two are chosen by model
+  // length (viterbi_targets_per_warp 0) and four fit the model. 1: on (with
+  // viterbi_targets_per_warp 0 or 2), -1: never, 0: the measured default (on). Resolved to 1
+  // or -1.
+  int viterbi_by_launch = 0;
 };
 
 // One model's filter tables laid out for the chosen kernels, resident on the GPU.
@@ -109,6 +116,12 @@ class DeviceProfile {
   bool viterbi_systolic() const { return options_.viterbi_systolic == 1; }
   int viterbi_systolic_lanes() const { return systolic_lanes_; }  // G (0: not systolic)
   int viterbi_systolic_nodes() const { return systolic_nodes_; }  // B, nodes a lane
+  bool viterbi_by_launch() const { return options_.viterbi_by_launch == 1; }
+  // With viterbi_by_launch: the same model's profile with four targets a warp, which runs the
+  // launches with rows enough for them (gpu_filters.cu, run_kernel). Made at the first such
+  // launch (NVRTC may compile for it), thread-safe; null without viterbi_by_launch or where
+  // its kernel could not be built.
+  const DeviceProfile* viterbi_four_targets() const;
   // The least N/C/J MOVE word of a target whose rows the fused Viterbi kernel runs without
   // floors (viterbi_fused.cuh; INT_MAX where it never does: not the fused kernel).
   int viterbi_fast_min_move() const;
@@ -139,12 +152,19 @@ class DeviceProfile {
   bool ssv_multi_ = false;
   bool ssv_blocks_background_ = false;
   bool sequences_per_warp_given_ = false;
+  bool runtime_compile_allowed_ = true;  // options.runtime_compiled as given
   std::unique_ptr<Tables> tables_;
+  mutable std::once_flag viterbi_four_made_;
+  mutable std::unique_ptr<DeviceProfile> viterbi_four_targets_;
 };
 
 // Fused Viterbi targets per warp for a model of M nodes (gpu_filters.cu: measured);
 // runtime_compiled: whether the profile may use kernels compiled by NVRTC (where it works).
 int choose_viterbi_targets_per_warp(int M, bool runtime_compiled = true);
+
+// Whether a profile with two fused Viterbi targets a warp by model length runs four on the
+// launches with rows enough for them (KernelOptions::viterbi_by_launch, measured).
+bool viterbi_four_targets_by_launch(int M, bool runtime_compiled = true);
 
 // Fused Viterbi warps per target for a model of M nodes (gpu_filters.cu: measured).
 int choose_viterbi_warps_per_target(int M, bool runtime_compiled = true);
@@ -156,6 +176,13 @@ struct ViterbiSystolicCounts {
   double piped_seconds = 0, handed_back_seconds = 0;  // of timed runs (medians)
 };
 ViterbiSystolicCounts last_viterbi_systolic_counts();
+
+// Targets per warp of this thread's last fused Viterbi launch on one warp a target. For tests.
+int last_viterbi_targets_per_warp();
+
+// A launch runs four targets a warp where its residues reach rows x its longest target's
+// (kFourTargetsRowsPerLongest in gpu_filters.cu); for tests and measurements, 0 restores it.
+void set_viterbi_four_targets_rows(double rows);
 
 // SSV/MSV lane width used when none is asked for, by compute capability (bench_hmm_filters.py).
 int default_msv_bits();

@@ -244,7 +244,9 @@ class GpuProfile:
     Viterbi targets per warp, 1, 2 or 4, 0: by model length; viterbi_warps_per_target: 2 to 4
     splits the fused Viterbi's model over that many warps, NVRTC only, 1: one warp, 0: by model
     length; viterbi_systolic: the fused Viterbi's targets through the systolic pipeline first,
-    models of at most 384 nodes, 1: on, -1: off, 0: the measured default, off)."""
+    models of at most 384 nodes, 1: on, -1: off, 0: the measured default, off;
+    viterbi_by_launch: four targets a warp on each launch with rows enough for them, two on the
+    others, 1: on, -1: off, 0: where two are chosen by model length and four take the model)."""
 
     def __init__(
         self,
@@ -256,6 +258,7 @@ class GpuProfile:
         viterbi_targets_per_warp: int = 0,
         viterbi_warps_per_target: int = 0,
         viterbi_systolic: int = 0,
+        viterbi_by_launch: int = 0,
     ) -> None: ...
     @property
     def runtime_compiled(self) -> bool: ...
@@ -273,6 +276,8 @@ class GpuProfile:
     def viterbi_warps_per_target(self) -> int: ...
     @property
     def viterbi_systolic(self) -> bool: ...
+    @property
+    def viterbi_by_launch(self) -> bool: ...
     @property
     def viterbi_systolic_shape(self) -> tuple[int, int]:
         """(G, B): lanes a target pair and nodes a lane of the systolic Viterbi pipeline
@@ -303,6 +308,9 @@ class GpuProfile:
 
 def gpu_choose_sequences_per_warp(M: int, msv_bits: int = 16) -> int: ...
 def gpu_choose_viterbi_targets_per_warp(M: int, runtime_compiled: bool = True) -> int: ...
+def gpu_viterbi_four_targets_by_launch(M: int, runtime_compiled: bool = True) -> bool: ...
+def gpu_last_viterbi_targets_per_warp() -> int: ...
+def gpu_viterbi_four_targets_rows(rows: float) -> None: ...
 def gpu_choose_viterbi_warps_per_target(M: int, runtime_compiled: bool = True) -> int: ...
 
 gpu_max_model_length: int
