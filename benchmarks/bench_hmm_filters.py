@@ -4,10 +4,10 @@
 
 Rows per model: SSV/MSV a warp per target in 8-bit and 16-bit lanes (S = 1), SSV/MSV with the
 targets per warp chosen by model length (CUDAMPF++ S-lane kernels, S = auto), Viterbi (the warp
-kernel, a thread per target, the fused kernel with 1, 2 or 4 targets a warp alone, four or two
-a warp chosen for each launch (by-launch/T4 or T2: a search's choice up to 256 nodes), split
-over warps, and behind the systolic pipeline up to 384 nodes: its stripes column is nodes a
-lane).
+kernel, a thread per target, the fused kernel with 1, 2 or 4 targets a warp alone, the kernel
+chosen for each launch (by-launch/T4, /systolic or /T2: a search's choice up to 384 nodes),
+split over warps, and behind the systolic pipeline up to 384 nodes: its stripes column is
+nodes a lane).
 Models: pyhmmer's HMM.sample at each --models length (every variant), and the Pfam models of
 hmmer-examples (--pfam-models; the variants a search runs), whose transitions are a real
 family's: HMM.sample's make the Viterbi filter's D->D chain run in every row.
@@ -176,8 +176,9 @@ def main() -> int:
     variants += [("viterbi", 16, "split", W) for W in (2, 4)]
     # ... and behind the systolic pipeline (viterbi_systolic.cuh, models up to 384 nodes)
     variants += [("viterbi", 16, "systolic", 0)]
-    # ... and a search's choice where no row above is it: four targets a warp, or two where
-    # the launch has too few rows for them (fused/by-launch, the count run named)
+    # ... and a search's choice where no row above is it: the kernel chosen for the launch,
+    # four targets a warp or the systolic pipeline where it has rows enough for them, else
+    # the profile's own (by-launch/T4, /systolic, /T2)
     variants += [("viterbi", 16, "warp_fused", 0)]
     # The Pfam models: what a search runs (SSV and MSV with S by model length, the fused
     # Viterbi with its targets per warp by model length), NVRTC kernels where they differ; and
@@ -274,10 +275,13 @@ def main() -> int:
                     variant_name = "systolic"
                     stripes = gp.viterbi_systolic_shape[1]  # nodes a lane
                 elif which == "viterbi" and gp.viterbi_by_launch:
-                    ran = _core.gpu_last_viterbi_targets_per_warp()
-                    variant_name = f"by-launch/T{ran}"
-                    if ran == 4:  # the four-a-warp profile's stripes of 16 nodes
+                    ran = _core.gpu_last_viterbi_kernel()  # fused/T2, fused/T4 or systolic
+                    variant_name = "by-launch/" + ran.removeprefix("fused/")
+                    if ran == "fused/T4":  # the four-a-warp profile's stripes of 16 nodes
                         stripes = max(-(-M // 16), 2)
+                    elif ran == "systolic":  # nodes a lane
+                        stripes = _core.GpuProfile(profile, viterbi="warp_fused",
+                                                   viterbi_systolic=1).viterbi_systolic_shape[1]
                 elif which == "viterbi" and gp.viterbi_warps_per_target > 1:
                     variant_name = f"split/W{gp.viterbi_warps_per_target}"
                 elif which == "viterbi" and gp.viterbi_targets_per_warp > 1:
@@ -317,7 +321,7 @@ def main() -> int:
         if "systolic" in v and "warp_fused" in v:
             v["systolic/warp_fused"] = v["systolic"] / v["warp_fused"]
             print(f"{M:>6} viterbi systolic/warp_fused GCUPS {v['systolic/warp_fused']:.2f}")
-        for grouped in ("fused/T2", "fused/T4", "by-launch/T4", "by-launch/T2"):
+        for grouped in ("fused/T2", "fused/T4", "by-launch/T4", "by-launch/systolic"):
             if grouped in v and "warp_fused" in v:
                 gain = v[f"{grouped}/warp_fused"] = v[grouped] / v["warp_fused"]
                 print(f"{M:>6} viterbi {grouped}/warp_fused GCUPS {gain:.2f}")
@@ -335,7 +339,8 @@ def main() -> int:
         "(Walters et al. 2009): length-sorted targets, int16 rows interleaved by thread in "
         "global memory; and a warp per target with DPX-fused saturating adds (warp_fused), also "
         "with 2 or 4 targets per warp on 16 or 8 threads each (fused/T2, fused/T4), and the "
-        "count chosen for each launch (by-launch/T4 or T2, a search's choice up to 256 nodes)",
+        "kernel chosen for each launch (by-launch/T4, /systolic or /T2: a search's choice up to "
+        "384 nodes)",
         "nvrtc": _core.nvrtc_info(),
         "rows": rows,
         "viterbi_thread_vs_warp": {str(M): v for M, v in thread_vs_warp.items()},

@@ -215,8 +215,8 @@ if want("slane"):
 # parts (1024, 1300; 2560 over two warps: dd_chain_split_at); with
 # 2 and 4 targets per warp on short models (46 targets: the last warp's groups partly empty;
 # two a warp at 13 stripes, 400, NVRTC only); rows with and without floors (the `*` and `~`
-# rows keep them); four or two a warp chosen by launch; a model split over warps; the systolic
-# pipeline in front of it.
+# rows keep them); the kernel chosen by launch; a model split over warps; the systolic pipeline
+# in front of it.
 if want("fused"):
     cases = [(M, 1) for M in (1, 130, 800, 1024, 1100, 1300, 3000)]
     cases += [(1, 2), (130, 2), (250, 2), (400, 2), (1, 4), (100, 4)]
@@ -252,8 +252,8 @@ if want("fused"):
         gp = core.GpuProfile(profile, viterbi="warp_fused", viterbi_warps_per_target=W)
         gpu = core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
         failures += not np.array_equal(gpu, cpu, equal_nan=True)
-    # Targets per warp chosen by launch: four, and two on the launches with too few rows,
-    # NVRTC (M = 200) and static (71) kernels; the four-a-warp profile made at its first launch.
+    # The kernel chosen by launch: four a warp, the pipeline, or the profile's own two a warp,
+    # NVRTC (M = 200) and static (71) kernels; each other profile made at its first launch.
     for M, runtime_compiled in ((71, False), (200, True)):
         hmm, db, profile = sampled_case(
             M, M + 7, rng.integers(0, 400, 300), lambda c: [c * 9, "*" + c + "~~" + c]
@@ -262,12 +262,13 @@ if want("fused"):
         cpu = core.filter_scores(profile, "viterbi", db.residues, db.offsets)
         gp = core.GpuProfile(profile, viterbi="warp_fused", runtime_compiled=runtime_compiled,
                              viterbi_by_launch=1)
-        for rows, T in ((1.0, 4), (1e9, 2)):
-            core.gpu_viterbi_four_targets_rows(rows)
+        for rows, kernel in (((1.0, 1e9), "fused/T4"), ((1.0, 1.0), "systolic"),
+                             ((1e9, 1e9), "fused/T2")):
+            core.gpu_viterbi_by_launch_rows(*rows)
             gpu = core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
             failures += not np.array_equal(gpu, cpu, equal_nan=True)
-            failures += core.gpu_last_viterbi_targets_per_warp() != T
-        core.gpu_viterbi_four_targets_rows(0.0)
+            failures += core.gpu_last_viterbi_kernel() != kernel
+        core.gpu_viterbi_by_launch_rows(0.0, 0.0)
     # The systolic pipeline (viterbi_systolic.cuh): 4 lanes of 6 nodes (M = 1, 23 padding
     # nodes), 8 lanes of 9 (71), 16 of 10 (150); 32 lanes of 12 (384, none); an odd number of
     # targets, the planted ones and `*`/`~` handed back to the fused kernel.

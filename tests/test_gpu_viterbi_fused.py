@@ -213,7 +213,8 @@ def test_targets_per_warp_chosen_by_model_length(M, runtime_compiled):
     """Left to the profile, two targets a warp up to M = 256 (8 stripes, the static kernels)
     and, with NVRTC, up to 512 (9-16 stripes, measured faster there); one past that, and past
     256 without NVRTC. Four a warp on the launches with rows enough for them up to M = 128 (8
-    stripes of 16 nodes, static) and, with NVRTC, 256 (viterbi_by_launch). The kernel chosen
+    stripes of 16 nodes, static) and, with NVRTC, 256, and the systolic pipeline on larger ones
+    up to 384 where the profile leaves it to its default (viterbi_by_launch). The kernel chosen
     gives the CPU's scores."""
     nvrtc = _core.gpu_max_model_length > _core.gpu_static_max_model_length
     compiled = runtime_compiled and nvrtc
@@ -228,29 +229,31 @@ def test_targets_per_warp_chosen_by_model_length(M, runtime_compiled):
     residues, offsets = _digitize(seqs)
     profile = search_profile(hmm)
     cpu = _core.filter_scores(profile, "viterbi", residues, offsets)
-    for by_launch in (0, -1):
+    for by_launch, systolic in ((0, -1), (-1, -1), (0, 0)):
         gp = _core.GpuProfile(profile, viterbi="warp_fused", runtime_compiled=runtime_compiled,
-                              viterbi_systolic=-1, viterbi_by_launch=by_launch)
+                              viterbi_systolic=systolic, viterbi_by_launch=by_launch)
         assert gp.viterbi_targets_per_warp == (2 if two else 1)
-        assert gp.viterbi_by_launch == (four and by_launch == 0)
+        # The pipeline takes up to 384 nodes where the profile leaves it to its default.
+        piped = systolic == 0 and M <= 384
+        assert gp.viterbi_by_launch == (by_launch == 0 and (four or piped))
         gpu = _core.gpu_filter_scores(gp, _core.GpuTargets(residues, offsets), "viterbi",
                                       residues, offsets)
-        _assert_equal(f"M={M} by_launch={by_launch}", gpu, cpu)
-        # (45 targets, the longest about 1,000: too few rows for four a warp.)
-        assert _core.gpu_last_viterbi_targets_per_warp() == gp.viterbi_targets_per_warp
+        _assert_equal(f"M={M} by_launch={by_launch} systolic={systolic}", gpu, cpu)
+        # (45 targets, the longest about 1,000: too few rows for four a warp or the pipeline.)
+        assert _core.gpu_last_viterbi_kernel() == f"fused/T{gp.viterbi_targets_per_warp}"
 
 
 @pytest.mark.cuda
 @pytest.mark.parametrize("runtime_compiled", [True, False])
-@pytest.mark.parametrize("M", [1, 50, 71, 149, 200, 256])
-def test_targets_per_warp_chosen_by_launch(M, runtime_compiled):
+@pytest.mark.parametrize("M", [1, 50, 71, 149, 200, 256, 300, 384])
+def test_kernel_chosen_by_launch(M, runtime_compiled):
     """A profile that chooses by launch runs four targets a warp where a launch's residues
-    reach kFourTargetsRowsPerLongest times its longest target's, and two a warp below: both
-    score as the CPU does, on short random targets beside long ones, planted homologs
-    (overflowing where repeated), `*`/`~` residues, empty, 1-residue and 100,000-residue
-    targets."""
-    if not runtime_compiled and M > 128:
-        pytest.skip("four targets a warp past 8 static stripes need NVRTC")
+    reach kFourTargetsRowsPerLongest times its longest target's (where four take the model),
+    the systolic pipeline from kPipelineRowsPerLongest (where the profile leaves it to its
+    default), and its own kernel below: each scores as the CPU does, on short random targets
+    beside long ones, planted homologs (overflowing where repeated), `*`/`~` residues, empty,
+    1-residue and 100,000-residue targets."""
+    four = _core.gpu_viterbi_four_targets_by_launch(M, runtime_compiled)
     rng = np.random.default_rng(M + 40)
     hmm = _sampled_model(M, M + 40)
     consensus = hmm.consensus.upper()
@@ -265,19 +268,27 @@ def test_targets_per_warp_chosen_by_launch(M, runtime_compiled):
     cpu = _core.filter_scores(profile, "viterbi", residues, offsets)
     assert np.isfinite(cpu).sum() > 1000
     assert M < 50 or np.isposinf(cpu).any()  # the repeated consensus overflows
-    gp = _core.GpuProfile(profile, viterbi="warp_fused", runtime_compiled=runtime_compiled,
-                          viterbi_systolic=-1, viterbi_by_launch=1)
-    assert gp.viterbi_targets_per_warp == 2 and gp.viterbi_by_launch
     targets = _core.GpuTargets(residues, offsets)
-    # ~500,000 residues, the longest 100,000: two a warp at the default (5,000 rows).
-    try:
-        for rows, T in ((0.0, 2), (1.0, 4), (1e12, 2)):
-            _core.gpu_viterbi_four_targets_rows(rows)
-            gpu = _core.gpu_filter_scores(gp, targets, "viterbi", residues, offsets)
-            _assert_equal(f"M={M} rows={rows}", gpu, cpu)
-            assert _core.gpu_last_viterbi_targets_per_warp() == T
-    finally:
-        _core.gpu_viterbi_four_targets_rows(0.0)
+    for systolic in (-1, 0):
+        if systolic == -1 and not four:
+            continue  # neither applies: test_targets_per_warp_chosen_by_model_length
+        gp = _core.GpuProfile(profile, viterbi="warp_fused", runtime_compiled=runtime_compiled,
+                              viterbi_systolic=systolic, viterbi_by_launch=1)
+        own = f"fused/T{gp.viterbi_targets_per_warp}"
+        assert gp.viterbi_by_launch and not gp.viterbi_systolic
+        # ~500,000 residues, the longest 100,000: the profile's own kernel at the defaults.
+        cases = [((0.0, 0.0), own), ((1e12, 1e12), own)]
+        cases.append(((1.0, 1e12), "fused/T4" if four else own))
+        if systolic == 0:
+            cases.append(((1.0, 1.0), "systolic"))
+        try:
+            for (four_rows, pipeline_rows), kernel in cases:
+                _core.gpu_viterbi_by_launch_rows(four_rows, pipeline_rows)
+                gpu = _core.gpu_filter_scores(gp, targets, "viterbi", residues, offsets)
+                _assert_equal(f"M={M} rows={four_rows},{pipeline_rows}", gpu, cpu)
+                assert _core.gpu_last_viterbi_kernel() == kernel
+        finally:
+            _core.gpu_viterbi_by_launch_rows(0.0, 0.0)
 
 
 @pytest.mark.cuda
@@ -286,6 +297,7 @@ def test_by_launch_errors():
     with pytest.raises(ValueError, match="-1, 0 or 1, not 2"):
         _core.GpuProfile(profile, viterbi="warp_fused", viterbi_by_launch=2)
     for kwargs in (
+        dict(viterbi_targets_per_warp=2),
         dict(viterbi_targets_per_warp=4),
         dict(viterbi_systolic=1),
         dict(viterbi_warps_per_target=2),
@@ -294,8 +306,9 @@ def test_by_launch_errors():
             _core.GpuProfile(profile, viterbi="warp_fused", viterbi_by_launch=1, **kwargs)
     with pytest.raises(ValueError, match="viterbi_by_launch needs"):
         _core.GpuProfile(profile, viterbi="warp", viterbi_by_launch=1)
-    with pytest.raises(ValueError, match="M = 300"):
-        _core.GpuProfile(search_profile(_sampled_model(300, 2)), viterbi="warp_fused",
+    # Past 384 nodes neither four a warp nor the pipeline take the model.
+    with pytest.raises(ValueError, match="M = 400"):
+        _core.GpuProfile(search_profile(_sampled_model(400, 2)), viterbi="warp_fused",
                          viterbi_by_launch=1)
     # Asked for two or four targets a warp, every launch runs them.
     for T in (2, 4):

@@ -286,12 +286,12 @@ void bind_gpu_hmm(py::module_& m) {
            "over that many warps of a block (NVRTC only), 1: one warp, 0: by model length. "
            "viterbi_systolic: the fused Viterbi's targets through the systolic pipeline first "
            "(models of at most 384 nodes; the fused kernel scores those it hands back), 1: on, "
-           "-1: off, 0: the measured default (off). viterbi_by_launch: four fused Viterbi "
-           "targets a warp on each launch with rows enough for them (residues at least 5,000 "
-           "times its longest target's), two a warp on the others; 1: on (with "
-           "viterbi_targets_per_warp 0 or 2), -1: off, 0: where two are chosen by model length "
-           "and four take the model (M up to 256 with NVRTC, 128 without). Every choice gives "
-           "the same scores.")
+           "-1: off, 0: the measured default (off). viterbi_by_launch: with the targets per "
+           "warp chosen by model length, four a warp on each launch whose residues reach 5,000 "
+           "times its longest target's (M up to 256 with NVRTC, 128 without, where two are "
+           "chosen), and the systolic pipeline from 30,000 times (viterbi_systolic 0, M up to "
+           "384); 1: on, -1: off, 0: where either applies. Every choice gives the same "
+           "scores.")
       .def_property_readonly(
           "runtime_compiled",
           [](const gh::DeviceProfile& dp) { return dp.options().runtime_compiled; })
@@ -307,8 +307,8 @@ void bind_gpu_hmm(py::module_& m) {
       .def_property_readonly(
           "viterbi_by_launch",
           &gh::DeviceProfile::viterbi_by_launch,
-          "Whether the fused Viterbi runs four targets a warp on the launches with rows enough "
-          "for them (two on the others).")
+          "Whether the fused Viterbi's kernel is chosen for each launch (four targets a warp, "
+          "or the systolic pipeline, on the launches with rows enough for them).")
       .def_property_readonly("viterbi_systolic_shape",
                              [](const gh::DeviceProfile& dp) {
                                return py::make_tuple(dp.viterbi_systolic_lanes(),
@@ -340,11 +340,14 @@ void bind_gpu_hmm(py::module_& m) {
         py::arg("runtime_compiled") = true,
         "Whether a profile of two fused Viterbi targets a warp by model length runs four on the "
         "launches with rows enough for them.");
-  m.def("gpu_last_viterbi_targets_per_warp", &gh::last_viterbi_targets_per_warp,
-        "Targets per warp of this thread's last one-warp fused Viterbi launch.");
-  m.def("gpu_viterbi_four_targets_rows", &gh::set_viterbi_four_targets_rows, py::arg("rows"),
-        "For tests and measurements: a launch runs four targets a warp where its residues "
-        "reach rows x its longest target's; 0 restores the measured default.");
+  m.def("gpu_last_viterbi_kernel", &gh::last_viterbi_kernel,
+        "The Viterbi kernel of this thread's last launch: 'fused/T1', 'fused/T2', 'fused/T4', "
+        "'split/W2' to 'split/W4', 'systolic', 'warp' or 'thread'.");
+  m.def("gpu_viterbi_by_launch_rows", &gh::set_viterbi_by_launch_rows, py::arg("four"),
+        py::arg("pipeline"),
+        "For tests and measurements: viterbi_by_launch runs four targets a warp, and the "
+        "systolic pipeline, from these many times a launch's longest target's residues; 0 "
+        "restores the measured default (5,000 and 30,000).");
   m.def("gpu_choose_viterbi_warps_per_target", &gh::choose_viterbi_warps_per_target,
         py::arg("M"), py::arg("runtime_compiled") = true,
         "Warps per target of the fused Viterbi kernel for a model of M nodes (1: one warp).");

@@ -111,7 +111,8 @@ std::atomic<bool>& viterbi_rows_without_floors_switch() {
 
 // A profile with two fused Viterbi targets a warp by model length runs four a warp (each
 // target on 8 threads) on the launches with rows enough for them (viterbi_by_launch), up to
-// this many nodes (16 stripes of 16 with NVRTC, 8 without).
+// this many nodes (16 stripes of 16 with NVRTC, 8 without), and on larger ones the systolic
+// pipeline (kPipelineRowsPerLongest).
 constexpr int kFourTargetsMaxNodes = 256;
 
 // A launch has rows enough for four targets a warp where its residues reach this many times
@@ -130,10 +131,28 @@ constexpr int kFourTargetsMaxNodes = 256;
 // model's Viterbi filter about 10 M residues (3,300 at most), so it runs two a warp.
 constexpr double kFourTargetsRowsPerLongest = 5000;
 
-// Testing and benchmark hook: kFourTargetsRowsPerLongest, or what set_viterbi_four_targets_rows
-// gave.
+// A launch of a model the systolic pipeline takes (up to 384 nodes) runs through it from this
+// many times its longest target's residues, where the profile leaves the pipeline to its
+// default (viterbi_systolic 0). The pipeline hands back the few targets whose score passes xN
+// to the fused kernel, a lone warp's rows for the longest of them after the pipeline: a fixed
+// 0.2-0.6 ms that a launch must be large to carry. H200, launch time pipeline / the faster of
+// two and four a warp (results/gpu-h200-20261129-j, call 9), by residues / longest:
+//   sampled M = 50-384:            3,304: 0.80-1.15; 9,946: 0.80-0.91; 33,207: 0.67-0.90
+//   RRM_1, Caudal_act, globins4:   3,304: 0.98-1.55; 9,946: 1.03-1.06; 16,613: 1.02-1.04;
+//                                  33,207: 0.95-0.99
+//   Pkinase (260):                 3,304: 1.17; 9,946: 1.10; 16,613: 0.98; 33,207: 0.95
+// (a fixed cost and a rate fitted to the Pfam models' 50 M and 100 M times cross at 20,000-
+// 28,000).
+constexpr double kPipelineRowsPerLongest = 30000;
+
+// Testing and benchmark hook: kFourTargetsRowsPerLongest and kPipelineRowsPerLongest, or what
+// set_viterbi_by_launch_rows gave.
 std::atomic<double>& four_targets_rows() {
   static std::atomic<double> rows{kFourTargetsRowsPerLongest};
+  return rows;
+}
+std::atomic<double>& pipeline_rows() {
+  static std::atomic<double> rows{kPipelineRowsPerLongest};
   return rows;
 }
 
@@ -1019,18 +1038,13 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   // On 100 M residues, where the hand-back is a smaller share, the pipeline is the fastest
   // Viterbi kernel up to 150 nodes (RRM_1 1682 against 1213 GCUPS, globins4 1912 against
   // 1650), but a search gives one model's Viterbi about 10 M (results/gpu-h200-20261129-e).
+  const bool systolic_left = systolic == 0;  // the pipeline may run the largest launches
   if (systolic == 0) systolic = -1;
   int& by_launch = options_.viterbi_by_launch;
   if (by_launch < -1 || by_launch > 1)
     throw std::invalid_argument("viterbi_by_launch must be -1, 0 or 1, not " +
                                 std::to_string(by_launch));
   const bool by_launch_asked = by_launch == 1;
-  if (by_launch_asked && (!fused || split > 1 || systolic == 1 || (T != 0 && T != 2) ||
-                          !viterbi_four_targets_by_launch(M, may_compile)))
-    throw std::invalid_argument(
-        "viterbi_by_launch needs the fused Viterbi kernel with two targets a warp "
-        "(viterbi_targets_per_warp 0 or 2), one warp a target, no systolic pipeline and a model "
-        "four targets a warp take (" + profile.name + ": M = " + std::to_string(M) + ")");
   const bool targets_chosen = T == 0;
   // Behind the pipeline the fused kernel scores only the few targets handed back, a lone warp's
   // rows each: one target a warp takes 14-24% less time there than two (H200: globins4's 21
@@ -1038,10 +1052,18 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   // call 13).
   if (T == 0 && systolic == 1) T = 1;
   if (T == 0) T = fused ? choose_viterbi_targets_per_warp(M, may_compile) : 1;
-  by_launch = by_launch_asked || (by_launch == 0 && targets_chosen && T == 2 && split == 1 &&
-                                  viterbi_four_targets_by_launch(M, may_compile))
-                  ? 1
-                  : -1;
+  // Chosen by launch (run_kernel): four targets a warp, and the pipeline past them.
+  if (by_launch != -1 && fused && targets_chosen && split == 1 && systolic != 1) {
+    four_by_launch_ = T == 2 && viterbi_four_targets_by_launch(M, may_compile);
+    pipeline_by_launch_ = systolic_left && shape.G != 0;
+  }
+  by_launch = four_by_launch_ || pipeline_by_launch_ ? 1 : -1;
+  if (by_launch_asked && by_launch != 1)
+    throw std::invalid_argument(
+        "viterbi_by_launch needs the fused Viterbi kernel with its targets per warp chosen by "
+        "model length (viterbi_targets_per_warp 0), one warp a target, and a model that four "
+        "targets a warp or the systolic pipeline (viterbi_systolic 0) take (" + profile.name +
+        ": M = " + std::to_string(M) + ")");
   if (T != 1 && T != 2 && T != 4)
     throw std::invalid_argument("viterbi_targets_per_warp must be 0, 1, 2 or 4, not " +
                                 std::to_string(T));
@@ -1097,7 +1119,8 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
     // Two targets a warp past the static counts, and NVRTC did not build them: one target a
     // warp from the static set.
     T = 1;
-    by_launch = -1;
+    four_by_launch_ = false;
+    by_launch = pipeline_by_launch_ ? 1 : -1;
     viterbi_nodes = kWordNodesPerStripe;
     viterbi_stripes_ = covering_stripes(M, viterbi_nodes, WordStripeCounts{});
   }
@@ -1241,20 +1264,34 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
 }
 
 const DeviceProfile* DeviceProfile::viterbi_four_targets() const {
-  if (!viterbi_by_launch()) return nullptr;
-  std::call_once(viterbi_four_made_, [&] {
+  if (!four_by_launch_) return nullptr;
+  std::call_once(four_made_, [&] {
     KernelOptions four = options_;
     four.runtime_compiled = runtime_compile_allowed_;
     four.viterbi_targets_per_warp = 4;
     four.viterbi_by_launch = -1;
     four.sequences_per_warp = 1;  // (its SSV and MSV are not run)
     try {
-      viterbi_four_targets_ = std::make_unique<DeviceProfile>(profile_, four);
+      four_ = std::make_unique<DeviceProfile>(profile_, four);
     } catch (const std::invalid_argument&) {
-      // (NVRTC did not build four a warp's stripes: this profile's two run every launch.)
+      // (NVRTC did not build four a warp's stripes: this profile's kernel runs the launch.)
     }
   });
-  return viterbi_four_targets_.get();
+  return four_.get();
+}
+
+const DeviceProfile* DeviceProfile::viterbi_pipeline() const {
+  if (!pipeline_by_launch_) return nullptr;
+  std::call_once(pipeline_made_, [&] {
+    KernelOptions piped = options_;
+    piped.runtime_compiled = runtime_compile_allowed_;
+    piped.viterbi_targets_per_warp = 0;  // (one a warp behind the pipeline)
+    piped.viterbi_systolic = 1;
+    piped.viterbi_by_launch = -1;
+    piped.sequences_per_warp = 1;
+    pipeline_ = std::make_unique<DeviceProfile>(profile_, piped);
+  });
+  return pipeline_.get();
 }
 
 DeviceProfile::~DeviceProfile() = default;
@@ -1279,13 +1316,14 @@ thread_local ViterbiSystolicCounts systolic_counts;  // run_viterbi_systolic's l
 ViterbiSystolicCounts last_viterbi_systolic_counts() { return systolic_counts; }
 
 namespace {
-thread_local int last_fused_targets_per_warp = 0;  // run_kernel's last
+thread_local std::string last_viterbi;  // run_kernel's last (a launch's own, not a hand-back)
 }  // namespace
 
-int last_viterbi_targets_per_warp() { return last_fused_targets_per_warp; }
+std::string last_viterbi_kernel() { return last_viterbi; }
 
-void set_viterbi_four_targets_rows(double rows) {
-  four_targets_rows().store(rows > 0 ? rows : kFourTargetsRowsPerLongest);
+void set_viterbi_by_launch_rows(double four, double pipeline) {
+  four_targets_rows().store(four > 0 ? four : kFourTargetsRowsPerLongest);
+  pipeline_rows().store(pipeline > 0 ? pipeline : kPipelineRowsPerLongest);
 }
 
 void set_warp_kernels_claim_targets(bool on) { warp_kernels_claim_targets_switch().store(on); }
@@ -1480,6 +1518,31 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
       for (size_t j = 0; j < order.size(); ++j) out[order[j]] = sorted_out[j];
       return out;
     }
+    if (dp.viterbi_by_launch() && !ids.empty()) {
+      // Four targets a warp or the systolic pipeline where the launch has rows enough for its
+      // longest target (kFourTargetsRowsPerLongest, kPipelineRowsPerLongest; ids are longest
+      // first).
+      const std::vector<int64_t>& offsets = dt.buffers().host_offsets;
+      int64_t residues = 0;
+      for (int32_t id : ids) residues += offsets[id + 1] - offsets[id];
+      const int64_t longest = offsets[ids[0] + 1] - offsets[ids[0]];
+      const double rows = longest > 0 ? static_cast<double>(residues) / longest : 0.0;
+      const DeviceProfile* other = nullptr;
+      if (rows >= pipeline_rows().load()) other = dp.viterbi_pipeline();
+      if (other == nullptr && rows >= four_targets_rows().load()) other = dp.viterbi_four_targets();
+      if (other != nullptr)
+        return run_kernel(kernel, *other, dt, ids, params, repeats, seconds, multi, sink);
+    }
+    if (multi) {
+      const KernelOptions& o = dp.options();
+      using V = KernelOptions::Viterbi;
+      last_viterbi = o.viterbi == V::kThreadPerTarget ? "thread"
+                     : o.viterbi == V::kWarpPerTarget ? "warp"
+                     : dp.viterbi_systolic()          ? "systolic"
+                     : o.viterbi_warps_per_target > 1
+                         ? "split/W" + std::to_string(o.viterbi_warps_per_target)
+                         : "fused/T" + std::to_string(o.viterbi_targets_per_warp);
+    }
     if (dp.options().viterbi == KernelOptions::Viterbi::kThreadPerTarget)
       return run_viterbi_thread_per_target(dp, dt, ids, params, repeats, seconds);
     // The fused kernels take targets with xN + ncj_move >= 0, i.e. shorter than about 5e7
@@ -1496,20 +1559,6 @@ std::vector<int32_t> run_kernel(Kernel kernel, const DeviceProfile& dp, const De
     }
     if (multi && dp.viterbi_systolic())
       return run_viterbi_systolic(dp, dt, ids, params, repeats, seconds);
-    if (dp.viterbi_by_launch() && !ids.empty()) {
-      // Four targets a warp where the launch has rows enough for its longest target
-      // (kFourTargetsRowsPerLongest; ids are longest first).
-      const std::vector<int64_t>& offsets = dt.buffers().host_offsets;
-      int64_t residues = 0;
-      for (int32_t id : ids) residues += offsets[id + 1] - offsets[id];
-      const int64_t longest = offsets[ids[0] + 1] - offsets[ids[0]];
-      if (static_cast<double>(residues) >= four_targets_rows().load() * static_cast<double>(longest))
-        if (const DeviceProfile* four = dp.viterbi_four_targets(); four != nullptr)
-          return run_kernel(kernel, *four, dt, ids, params, repeats, seconds, multi, sink);
-    }
-    if (dp.options().viterbi == KernelOptions::Viterbi::kWarpFused &&
-        dp.viterbi_warps_per_target() == 1)
-      last_fused_targets_per_warp = dp.viterbi_targets_per_warp();
   }
   const int n = static_cast<int>(ids.size());
   std::vector<int32_t> out(sink == nullptr ? ids.size() : 0);

@@ -89,11 +89,13 @@ struct KernelOptions {
   // to 384), -1 never, 0 the measured default (never yet: see gpu_filters.cu). Resolved to 1
   // or -1.
   int viterbi_systolic = 0;
-  // Four fused Viterbi targets a warp on each launch with rows enough for them
-  // (DeviceProfile::viterbi_four_targets), the others on two, where two are chosen by model
-  // length (viterbi_targets_per_warp 0) and four fit the model. 1: on (with
-  // viterbi_targets_per_warp 0 or 2), -1: never, 0: the measured default (on). Resolved to 1
-  // or -1.
+  // The fused Viterbi's kernel chosen for each launch (gpu_filters.cu, run_kernel) where its
+  // targets per warp are chosen by model length (viterbi_targets_per_warp 0): four targets a
+  // warp (DeviceProfile::viterbi_four_targets) on the launches with rows enough for them, where
+  // two are chosen and four take the model, and the systolic pipeline
+  // (DeviceProfile::viterbi_pipeline) on larger ones, where viterbi_systolic is 0 and the
+  // pipeline takes the model. 1: on (an error where neither applies), -1: never, 0: the
+  // measured default (on where either applies). Resolved to 1 or -1.
   int viterbi_by_launch = 0;
 };
 
@@ -117,11 +119,12 @@ class DeviceProfile {
   int viterbi_systolic_lanes() const { return systolic_lanes_; }  // G (0: not systolic)
   int viterbi_systolic_nodes() const { return systolic_nodes_; }  // B, nodes a lane
   bool viterbi_by_launch() const { return options_.viterbi_by_launch == 1; }
-  // With viterbi_by_launch: the same model's profile with four targets a warp, which runs the
-  // launches with rows enough for them (gpu_filters.cu, run_kernel). Made at the first such
-  // launch (NVRTC may compile for it), thread-safe; null without viterbi_by_launch or where
-  // its kernel could not be built.
+  // With viterbi_by_launch: the same model's profile with four targets a warp, and with the
+  // systolic pipeline, which run the launches with rows enough for them (gpu_filters.cu,
+  // run_kernel). Each made at its first such launch (NVRTC may compile for it), thread-safe;
+  // null where this profile does not choose it, or where four a warp could not be built.
   const DeviceProfile* viterbi_four_targets() const;
+  const DeviceProfile* viterbi_pipeline() const;
   // The least N/C/J MOVE word of a target whose rows the fused Viterbi kernel runs without
   // floors (viterbi_fused.cuh; INT_MAX where it never does: not the fused kernel).
   int viterbi_fast_min_move() const;
@@ -154,8 +157,9 @@ class DeviceProfile {
   bool sequences_per_warp_given_ = false;
   bool runtime_compile_allowed_ = true;  // options.runtime_compiled as given
   std::unique_ptr<Tables> tables_;
-  mutable std::once_flag viterbi_four_made_;
-  mutable std::unique_ptr<DeviceProfile> viterbi_four_targets_;
+  bool four_by_launch_ = false, pipeline_by_launch_ = false;  // viterbi_by_launch's choices
+  mutable std::once_flag four_made_, pipeline_made_;
+  mutable std::unique_ptr<DeviceProfile> four_, pipeline_;
 };
 
 // Fused Viterbi targets per warp for a model of M nodes (gpu_filters.cu: measured);
@@ -163,7 +167,8 @@ class DeviceProfile {
 int choose_viterbi_targets_per_warp(int M, bool runtime_compiled = true);
 
 // Whether a profile with two fused Viterbi targets a warp by model length runs four on the
-// launches with rows enough for them (KernelOptions::viterbi_by_launch, measured).
+// launches with rows enough for them (KernelOptions::viterbi_by_launch, measured): M up to
+// 256 with NVRTC, 128 without.
 bool viterbi_four_targets_by_launch(int M, bool runtime_compiled = true);
 
 // Fused Viterbi warps per target for a model of M nodes (gpu_filters.cu: measured).
@@ -177,12 +182,14 @@ struct ViterbiSystolicCounts {
 };
 ViterbiSystolicCounts last_viterbi_systolic_counts();
 
-// Targets per warp of this thread's last fused Viterbi launch on one warp a target. For tests.
-int last_viterbi_targets_per_warp();
+// The Viterbi kernel of this thread's last launch (not a hand-back): "fused/T1", "fused/T2",
+// "fused/T4", "split/W2".."split/W4", "systolic", "warp" or "thread". For tests and benchmarks.
+std::string last_viterbi_kernel();
 
-// A launch runs four targets a warp where its residues reach rows x its longest target's
-// (kFourTargetsRowsPerLongest in gpu_filters.cu); for tests and measurements, 0 restores it.
-void set_viterbi_four_targets_rows(double rows);
+// Where viterbi_by_launch runs four targets a warp and the systolic pipeline: from these many
+// times a launch's longest target's residues (kFourTargetsRowsPerLongest,
+// kPipelineRowsPerLongest in gpu_filters.cu); for tests and measurements, 0 restores either.
+void set_viterbi_by_launch_rows(double four, double pipeline);
 
 // SSV/MSV lane width used when none is asked for, by compute capability (bench_hmm_filters.py).
 int default_msv_bits();
