@@ -1289,7 +1289,11 @@ const DeviceProfile* DeviceProfile::viterbi_pipeline() const {
     piped.viterbi_systolic = 1;
     piped.viterbi_by_launch = -1;
     piped.sequences_per_warp = 1;
-    pipeline_ = std::make_unique<DeviceProfile>(profile_, piped);
+    try {
+      pipeline_ = std::make_unique<DeviceProfile>(profile_, piped);
+    } catch (const std::invalid_argument&) {
+      // (Its kernels could not be built: four a warp or this profile's kernel run the launch.)
+    }
   });
   return pipeline_.get();
 }
