@@ -1263,39 +1263,34 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
   }
 }
 
-const DeviceProfile* DeviceProfile::viterbi_four_targets() const {
-  if (!four_by_launch_) return nullptr;
-  std::call_once(four_made_, [&] {
-    KernelOptions four = options_;
-    four.runtime_compiled = runtime_compile_allowed_;
-    four.viterbi_targets_per_warp = 4;
-    four.viterbi_by_launch = -1;
-    four.sequences_per_warp = 1;  // (its SSV and MSV are not run)
+// The same model's profile with T fused Viterbi targets a warp (0: by model length) and the
+// systolic pipeline on (1) or off (-1), made once; null where its kernels could not be built
+// (NVRTC failing: the launch is left to the other kernels).
+const DeviceProfile* DeviceProfile::made_for_launches(std::once_flag& once,
+                                                      std::unique_ptr<DeviceProfile>& made, int T,
+                                                      int systolic) const {
+  std::call_once(once, [&] {
+    KernelOptions o = options_;
+    o.runtime_compiled = runtime_compile_allowed_;
+    o.viterbi_targets_per_warp = T;
+    o.viterbi_systolic = systolic;
+    o.viterbi_by_launch = -1;
+    o.sequences_per_warp = 1;  // (its SSV and MSV are not run)
     try {
-      four_ = std::make_unique<DeviceProfile>(profile_, four);
+      made = std::make_unique<DeviceProfile>(profile_, o);
     } catch (const std::invalid_argument&) {
-      // (NVRTC did not build four a warp's stripes: this profile's kernel runs the launch.)
     }
   });
-  return four_.get();
+  return made.get();
+}
+
+const DeviceProfile* DeviceProfile::viterbi_four_targets() const {
+  return four_by_launch_ ? made_for_launches(four_made_, four_, 4, -1) : nullptr;
 }
 
 const DeviceProfile* DeviceProfile::viterbi_pipeline() const {
-  if (!pipeline_by_launch_) return nullptr;
-  std::call_once(pipeline_made_, [&] {
-    KernelOptions piped = options_;
-    piped.runtime_compiled = runtime_compile_allowed_;
-    piped.viterbi_targets_per_warp = 0;  // (one a warp behind the pipeline)
-    piped.viterbi_systolic = 1;
-    piped.viterbi_by_launch = -1;
-    piped.sequences_per_warp = 1;
-    try {
-      pipeline_ = std::make_unique<DeviceProfile>(profile_, piped);
-    } catch (const std::invalid_argument&) {
-      // (Its kernels could not be built: four a warp or this profile's kernel run the launch.)
-    }
-  });
-  return pipeline_.get();
+  // (one target a warp behind the pipeline)
+  return pipeline_by_launch_ ? made_for_launches(pipeline_made_, pipeline_, 0, 1) : nullptr;
 }
 
 DeviceProfile::~DeviceProfile() = default;

@@ -158,6 +158,8 @@ class DeviceProfile {
   bool runtime_compile_allowed_ = true;  // options.runtime_compiled as given
   std::unique_ptr<Tables> tables_;
   bool four_by_launch_ = false, pipeline_by_launch_ = false;  // viterbi_by_launch's choices
+  const DeviceProfile* made_for_launches(std::once_flag& once, std::unique_ptr<DeviceProfile>& made,
+                                         int T, int systolic) const;
   mutable std::once_flag four_made_, pipeline_made_;
   mutable std::unique_ptr<DeviceProfile> four_, pipeline_;
 };
