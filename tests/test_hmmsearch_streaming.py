@@ -432,3 +432,47 @@ def test_the_models_gpu_tables_are_made_side_by_side_as_they_are_read(example_mo
     assert most[0] == 3
     assert made == [("tables of", profile.M) for _, profile, _ in triples]
     assert [hmm.name for hmm, _, _ in triples] == list(THREE)
+
+
+def test_a_threads_kept_pipeline_gives_what_a_new_one_gives(example_models):
+    """Each downstream thread keeps its pyhmmer Pipeline from part to part (cleared between
+    them). A part run after others on the same thread (a longer target grew its matrices, an
+    earlier part passed Forward) gives the hits, domains and counters of a new Pipeline:
+    two-domain targets exercise the domain definition's seeded stochastic traceback."""
+    import importlib
+
+    from pyhmmer.easel import Alphabet, DigitalSequenceBlock, TextSequence
+    from pyhmmer.plan7 import HMMFile, Pipeline
+
+    from gpuseq._pyhmmer_state import pipeline_state
+    from gpuseq.hmmsearch_options import HmmsearchOptions
+    from synthetic import hmmemit, mutate, plant
+
+    hs = importlib.import_module("gpuseq.hmmsearch")
+    with HMMFile(example_models["Pkinase"]) as f:
+        hmm = next(iter(f))
+    rng = np.random.default_rng(11)
+    emitted = hmmemit(example_models["Pkinase"], 12, seed=5)
+    texts = [plant(rng, e) for e in emitted[:4]]  # one domain
+    texts += [plant(rng, a) + plant(rng, mutate(rng, b, 0.3))  # two
+              for a, b in zip(emitted[4:8], emitted[8:12], strict=True)]
+    texts += random_proteins(rng, 4, mean_length=300)  # no hit
+    abc = Alphabet.amino()
+    seqs = [TextSequence(name=f"t{i}".encode(), sequence=s).digitize(abc)
+            for i, s in enumerate(texts)]
+    options = HmmsearchOptions()
+    parts = [seqs[4:8] + seqs[:2], seqs[2:4] + seqs[8:], seqs[5:7]]
+
+    def described(top):
+        hits = [(h.name, h.score, h.bias, h.evalue,
+                 [(d.env_from, d.env_to, d.score, d.bias, d.c_evalue, d.i_evalue,
+                   d.alignment.hmm_from, d.alignment.target_from) for d in h.domains])
+                for h in top]
+        return hits, {k: pipeline_state(top)[k] for k in ("n_past_fwd", "nseqs", "Z")}
+
+    kept = [hs._run_hmmer_downstream(hmm, part, options, 1000) for part in parts]
+    for part, top in zip(parts, kept, strict=True):
+        new = Pipeline(abc, F1=1.0, F2=1.0, Z=1000.0).search_hmm(
+            hmm, DigitalSequenceBlock(abc, part))
+        assert described(top) == described(new)
+    assert sum(len(h.domains) for h in kept[0]) >= 8  # the two-domain targets were found

@@ -670,19 +670,39 @@ def _run_hmmer_downstream(hmm, sequences: list, options: HmmsearchOptions, Z_all
     opened (F1 = F2 = 1) but the bias filter stays on when it was on: its score replaces the
     null score in the Forward filter's test, exactly as in a full hmmsearch run."""
     from pyhmmer.easel import Alphabet, DigitalSequenceBlock
+
+    pipeline = _thread_pipeline(options)
+    pipeline.Z = options.Z if options.Z is not None else float(Z_all)
+    return pipeline.search_hmm(hmm, DigitalSequenceBlock(Alphabet.amino(), sequences))
+
+
+_thread_pipelines = threading.local()
+
+
+def _thread_pipeline(options: HmmsearchOptions):
+    """This thread's pyhmmer Pipeline for `options`, cleared: its counters zeroed and its
+    random generator reseeded, as a new one's. It is kept for the thread's next part, as
+    hmmsearch's workers keep theirs: a new Pipeline allocates and first touches its DP
+    matrices again for every part (a part of one SMC_N hit, M = 1142: 30 ms with a new one,
+    19-21 ms kept, on the 2-core build host). H200 host, packed 490 M residues, 8 rounds
+    alternated: 100 models 1.771 -> 1.711 s median, six 1.379 -> 1.374 s
+    (benchmarks/results/gpu-h200-20261129-k)."""
+    from pyhmmer.easel import Alphabet
     from pyhmmer.plan7 import Pipeline
 
-    abc = Alphabet.amino()
+    kept = getattr(_thread_pipelines, "kept", None)
+    if kept is not None and kept[0] is options:
+        kept[1].clear()
+        return kept[1]
     _, _, F3, bias_on = options.filter_thresholds
     pipeline = Pipeline(
-        abc,
+        Alphabet.amino(),
         bias_filter=bias_on,
         F1=1.0,
         F2=1.0,
         F3=F3,
         null2=options.null2,
         seed=options.seed,
-        Z=options.Z if options.Z is not None else float(Z_all),
         domZ=options.domZ,
         E=options.E,
         T=options.T,
@@ -694,7 +714,8 @@ def _run_hmmer_downstream(hmm, sequences: list, options: HmmsearchOptions, Z_all
         incdomT=options.incdomT,
         bit_cutoffs=options.bit_cutoffs,
     )
-    return pipeline.search_hmm(hmm, DigitalSequenceBlock(abc, sequences))
+    _thread_pipelines.kept = (options, pipeline)
+    return pipeline
 
 
 def _set_pipeline_counts(
