@@ -111,8 +111,8 @@ std::atomic<bool>& viterbi_rows_without_floors_switch() {
 
 // A profile with two fused Viterbi targets a warp by model length runs four a warp (each
 // target on 8 threads) on the launches with rows enough for them (viterbi_by_launch), up to
-// this many nodes (16 stripes of 16 with NVRTC, 8 without), and on larger ones the systolic
-// pipeline (kPipelineRowsPerLongest).
+// this many nodes (16 stripes of 16 with NVRTC, 8 without); on the largest launches, the
+// systolic pipeline (kPipelineRowsPerLongest) instead, up to 384 nodes.
 constexpr int kFourTargetsMaxNodes = 256;
 
 // A launch has rows enough for four targets a warp where its residues reach this many times
@@ -543,8 +543,8 @@ struct RuntimeKernels {
 
 struct RuntimeState {
   std::mutex mutex;
-  // By device + names + options, from when the first profile to need them starts compiling them: later
-  // ones wait for that compilation instead of running their own beside it.
+  // By device + names + options, from when the first profile to need them starts compiling
+  // them: later ones wait for that compilation instead of running their own beside it.
   std::map<std::string, std::shared_future<std::shared_ptr<const RuntimeProgram>>> loaded;
   std::string failure;  // why run-time compilation is off ("" while it works)
   bool notice_taken = false;
@@ -1264,8 +1264,9 @@ DeviceProfile::DeviceProfile(const cpu::SearchProfile& profile, const KernelOpti
 }
 
 // The same model's profile with T fused Viterbi targets a warp (0: by model length) and the
-// systolic pipeline on (1) or off (-1), made once; null where its kernels could not be built
-// (NVRTC failing: the launch is left to the other kernels).
+// systolic pipeline on (1) or off (-1), made once; null where it could not be made (NVRTC
+// failing, no GPU memory left for its tables): the launch is left to the other kernels, and
+// nothing is thrown out of call_once.
 const DeviceProfile* DeviceProfile::made_for_launches(std::once_flag& once,
                                                       std::unique_ptr<DeviceProfile>& made, int T,
                                                       int systolic) const {
@@ -1278,7 +1279,7 @@ const DeviceProfile* DeviceProfile::made_for_launches(std::once_flag& once,
     o.sequences_per_warp = 1;  // (its SSV and MSV are not run)
     try {
       made = std::make_unique<DeviceProfile>(profile_, o);
-    } catch (const std::invalid_argument&) {
+    } catch (const std::exception&) {
     }
   });
   return made.get();

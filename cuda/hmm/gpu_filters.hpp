@@ -85,9 +85,9 @@ struct KernelOptions {
   // (NVRTC only); 0: chosen by model length (choose_viterbi_warps_per_target).
   int viterbi_warps_per_target = 0;
   // The fused Viterbi's targets through the systolic pipeline first (viterbi_systolic.cuh),
-  // the few it hands back through the fused kernel: 1 where the model fits the pipeline (M up
-  // to 384), -1 never, 0 the measured default (never yet: see gpu_filters.cu). Resolved to 1
-  // or -1.
+  // the few it hands back through the fused kernel, on every launch: 1 where the model fits
+  // the pipeline (M up to 384), -1 never, 0 the measured default (not on every launch: on the
+  // largest, through viterbi_by_launch below). Resolved to 1 or -1.
   int viterbi_systolic = 0;
   // The fused Viterbi's kernel chosen for each launch (gpu_filters.cu, run_kernel) where its
   // targets per warp are chosen by model length (viterbi_targets_per_warp 0): four targets a

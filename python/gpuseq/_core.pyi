@@ -244,7 +244,8 @@ class GpuProfile:
     Viterbi targets per warp, 1, 2 or 4, 0: by model length; viterbi_warps_per_target: 2 to 4
     splits the fused Viterbi's model over that many warps, NVRTC only, 1: one warp, 0: by model
     length; viterbi_systolic: the fused Viterbi's targets through the systolic pipeline first,
-    models of at most 384 nodes, 1: on, -1: off, 0: the measured default, off;
+    models of at most 384 nodes, on every launch, 1: on, -1: off, 0: the measured default (not
+    on every launch: viterbi_by_launch picks it for the largest);
     viterbi_by_launch: with the targets per warp chosen by model length, four a warp and the
     systolic pipeline on the launches with rows enough for them, 1: on, -1: off, 0: where either
     takes the model)."""
