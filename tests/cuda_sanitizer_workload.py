@@ -65,6 +65,12 @@ if want("distances"):
             core.gpu_allocation_limit_for_tests(0)
         failures += not np.array_equal(gpu, cpu)
         failures += not all(np.array_equal(g, c) for g, c in zip(gpu_knn, cpu_knn))
+    # A 9 MB tile back through the pinned staging in 4 MB pieces, on one host thread and two.
+    G = rng.integers(0, 3, (1500, 70)).astype(np.int8)
+    cpu = gpuseq.pairwise_distances(G, backend="cpu")
+    for threads in (1, 2):
+        gpu = gpuseq.pairwise_distances(G, backend="cuda", tile=1500, threads=threads)
+        failures += not np.array_equal(gpu, cpu)
 # Every tiling of the tensor-core product (wgmma on sm_90a) on edge-sized bit matrices.
 if want("b1gemm"):
     a = rng.integers(0, 2**63, (130, 32), dtype=np.uint64)
@@ -276,11 +282,14 @@ if want("fused"):
         hmm, db, profile = sampled_case(
             M, M + 9, rng.integers(1, 2000, 43), lambda c: [c * 2, "*" + c + "~~" + c]
         )
-        targets = core.GpuTargets(db.residues, db.offsets)
-        cpu = core.filter_scores(profile, "viterbi", db.residues, db.offsets)
         gp = core.GpuProfile(profile, viterbi="warp_fused", viterbi_systolic=1)
-        gpu = core.gpu_filter_scores(gp, targets, "viterbi", db.residues, db.offsets)
-        failures += not np.array_equal(gpu, cpu, equal_nan=True)
+        # All the targets, and the later ones alone: offsets that start inside the residues
+        # (a chunk split for GPU memory).
+        for offsets in (db.offsets, db.offsets[20:]):
+            targets = core.GpuTargets(db.residues, offsets)
+            cpu = core.filter_scores(profile, "viterbi", db.residues, offsets)
+            gpu = core.gpu_filter_scores(gp, targets, "viterbi", db.residues, offsets)
+            failures += not np.array_equal(gpu, cpu, equal_nan=True)
 # The MRF segmentation (cuda/mrf/segment.cu): both sweep kernels, every neighbourhood, both
 # modes, on a small noisy volume cut by the tiles at every edge (and 12 classes: the class
 # sums' second register chunk).

@@ -445,6 +445,17 @@ def test_gpu_bitplanes_with_missing_values(metric):
 
 
 @pytest.mark.cuda
+@pytest.mark.parametrize("threads", [1, 2])
+def test_gpu_tiles_over_the_staging_pieces_come_back_whole(threads):
+    """A result tile of 9 MB comes back through the pinned staging in 4 MB pieces: every piece
+    of it with one host thread (a worker is then handed all the pieces at once) as with two."""
+    rng = np.random.default_rng(13)
+    X = rng.integers(0, 3, (1500, 70)).astype(np.int8)
+    gpu = gpuseq.pairwise_distances(X, backend="cuda", tile=1500, threads=threads)
+    np.testing.assert_array_equal(gpu, reference(X, X, "hamming"))
+
+
+@pytest.mark.cuda
 def test_gpu_alphabets_nearest_neighbors_and_auto_backend():
     rng = np.random.default_rng(12)
     X = rng.integers(0, 5, (500, 333))

@@ -173,6 +173,68 @@ def test_gpu_cascade_equals_cpu_cascade(tmp_path):
                 assert np.array_equal(gpu["survivors"], passed), name
 
 
+def test_targets_that_start_inside_the_residues_equal_the_cpu():
+    """Targets whose offsets do not start at 0 (the later half of a chunk split for GPU
+    memory, hmmsearch's _Filters._split): every filter, every Viterbi kernel the launch
+    chooses among, and the cascade read each target's own residues."""
+    rng = np.random.default_rng(21)
+    tut = HMMER_EXAMPLES / "tutorial"
+    seqs = random_proteins(rng, 2500, mean_length=250)
+    seqs += [plant(rng, s) for s in hmmemit(tut / "globins4.hmm", 40, seed=9)]
+    residues, offsets = _digitize(seqs)
+    later = offsets[900:]
+    assert later[0] > 0
+    with HMMFile(tut / "globins4.hmm") as f:
+        profile = search_profile(next(iter(f)))
+    for msv_bits in MSV_BITS:
+        _assert_equal(f"globins4 {msv_bits}", _gpu_vs_cpu(profile, residues, later, msv_bits))
+    cpu_viterbi = _core.filter_scores(profile, "viterbi", residues, later)
+    targets = _core.GpuTargets(residues, later)
+    for kwargs in ({}, {"viterbi": "warp_fused", "viterbi_systolic": 1}):
+        gp = _core.GpuProfile(profile, **kwargs)
+        gpu = _core.gpu_filter_scores(gp, targets, "viterbi", residues, later)
+        assert bit_equal(gpu, cpu_viterbi).all(), kwargs
+        if kwargs:  # (the systolic pipeline read the residues at its own offsets)
+            assert _core.gpu_viterbi_systolic_counts()["piped"] > 1000
+        cascade = _core.gpu_run_cascade(gp, targets, residues, later, 0.02, 1e-3, True, 4)
+        cpu = _core.run_cascade(profile, residues, later, 0.02, 1e-3, True, 4)
+        assert_cascades_equal(cascade, cpu, f"globins4 {kwargs}")
+        assert cpu["n_past_vit"] >= 30
+
+
+def test_every_allocation_that_fails_leaves_the_targets_usable():
+    """Each device allocation of an upload and of a first cascade refused in turn (a testing
+    hook): the failure is a MemoryError, and the same targets then give the CPU's cascade (a
+    work buffer left half made once sent null pointers to the next cascade's kernels)."""
+    rng = np.random.default_rng(22)
+    tut = HMMER_EXAMPLES / "tutorial"
+    seqs = random_proteins(rng, 1500, mean_length=250)
+    seqs += [plant(rng, s) for s in hmmemit(tut / "fn3.hmm", 20, seed=2)]
+    residues, offsets = _digitize(seqs)
+    with HMMFile(tut / "fn3.hmm") as f:
+        profile = search_profile(next(iter(f)))
+    gp = _core.GpuProfile(profile)
+    cpu = _core.run_cascade(profile, residues, offsets, 0.02, 1e-3, True, 4)
+    refused = 0
+    for n in range(1, 200):
+        targets = None
+        _core.gpu_fail_allocation_for_tests(n)
+        try:
+            targets = _core.GpuTargets(residues, offsets)
+            _core.gpu_run_cascade(gp, targets, residues, offsets, 0.02, 1e-3, True, 4)
+        except MemoryError as exc:
+            assert "test allocation countdown" in str(exc)
+            refused += 1
+        else:
+            break  # the n-th allocation came after the whole cascade: all were tried
+        finally:
+            _core.gpu_fail_allocation_for_tests(0)
+        if targets is not None:
+            again = _core.gpu_run_cascade(gp, targets, residues, offsets, 0.02, 1e-3, True, 4)
+            assert_cascades_equal(again, cpu, f"fn3, allocation {n} refused")
+    assert refused >= 8 and n < 200, refused
+
+
 @pytest.mark.parametrize("claimed", [True, False])
 def test_many_targets_claimed_longest_first_equal_the_cpu(claimed):
     """From 8,192 targets (kLongestFirstMinTargets) the warps of the SSV/MSV warp kernels claim

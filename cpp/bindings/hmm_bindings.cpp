@@ -394,6 +394,10 @@ void bind_gpu_hmm(py::module_& m) {
       py::arg("bytes"),
       "Testing hook: device allocations larger than `bytes` fail as on a full device (0: off).");
   m.def(
+      "gpu_fail_allocation_for_tests", [](int64_t n) { gh::fail_allocation_for_tests(n); },
+      py::arg("n"),
+      "Testing hook: the n-th device allocation from now fails as on a full device (0: none).");
+  m.def(
       "gpu_warp_tables_in_shared", [](bool on) { gh::set_warp_tables_in_shared(on); },
       py::arg("on"),
       "Testing and benchmark hook: whether the 16-bit SSV/MSV warp kernels of long models "

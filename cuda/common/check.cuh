@@ -50,12 +50,26 @@ inline std::atomic<size_t>& allocation_limit_for_tests() {
   return limit;
 }
 
+// Testing hook: the n-th device allocation from now fails (0: none), so that every point
+// where an allocation can fail is reached in turn.
+inline std::atomic<int64_t>& allocations_before_failure_for_tests() {
+  static std::atomic<int64_t> n{0};
+  return n;
+}
+
 inline void check_allocation_limit(size_t bytes) {
   const size_t limit = allocation_limit_for_tests().load();
   if (limit != 0 && bytes > limit)
     throw distance::DeviceOutOfMemory("cudaMalloc of " + std::to_string(bytes) +
                                       " bytes refused by the test allocation limit of " +
                                       std::to_string(limit));
+  std::atomic<int64_t>& countdown = allocations_before_failure_for_tests();
+  int64_t left = countdown.load();
+  while (left > 0 && !countdown.compare_exchange_weak(left, left - 1)) {
+  }
+  if (left == 1)
+    throw distance::DeviceOutOfMemory("cudaMalloc of " + std::to_string(bytes) +
+                                      " bytes refused by the test allocation countdown");
 }
 
 template <class T>

@@ -75,15 +75,18 @@ void copy_to_device(void* device, const void* host, size_t bytes) {
   const auto pieces =
       static_cast<int64_t>((bytes + HostStaging::kPieceBytes - 1) / HostStaging::kPieceBytes);
   const int device_id = current_device();
-  parallel_for_blocks(pieces, 1, workers, [&](int64_t piece, int64_t, int worker) {
+  // Every piece of [begin, end): a single worker is handed all of them at once.
+  parallel_for_blocks(pieces, 1, workers, [&](int64_t begin, int64_t end, int worker) {
     GPUSEQ_CUDA_CHECK(cudaSetDevice(device_id));
     const HostStaging::Slot& slot = s.slots[static_cast<size_t>(worker)];
-    const size_t at = static_cast<size_t>(piece) * HostStaging::kPieceBytes;
-    const size_t n = std::min(HostStaging::kPieceBytes, bytes - at);
-    std::memcpy(slot.buffer, from + at, n);
-    GPUSEQ_CUDA_CHECK(
-        cudaMemcpyAsync(to + at, slot.buffer, n, cudaMemcpyHostToDevice, slot.stream));
-    GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(slot.stream));  // its buffer is free again
+    for (int64_t piece = begin; piece < end; ++piece) {
+      const size_t at = static_cast<size_t>(piece) * HostStaging::kPieceBytes;
+      const size_t n = std::min(HostStaging::kPieceBytes, bytes - at);
+      std::memcpy(slot.buffer, from + at, n);
+      GPUSEQ_CUDA_CHECK(
+          cudaMemcpyAsync(to + at, slot.buffer, n, cudaMemcpyHostToDevice, slot.stream));
+      GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(slot.stream));  // its buffer is free again
+    }
   });
 }
 
@@ -105,21 +108,23 @@ void copy_to_host_2d(void* host, size_t host_pitch, const void* device, size_t d
   const auto* from = static_cast<const char*>(device);
   const auto pieces = static_cast<int64_t>((rows + rows_per_piece - 1) / rows_per_piece);
   const int device_id = current_device();
-  parallel_for_blocks(pieces, 1, workers, [&](int64_t piece, int64_t, int worker) {
+  parallel_for_blocks(pieces, 1, workers, [&](int64_t begin, int64_t end, int worker) {
     GPUSEQ_CUDA_CHECK(cudaSetDevice(device_id));
     const HostStaging::Slot& slot = s.slots[static_cast<size_t>(worker)];
-    const size_t r0 = static_cast<size_t>(piece) * rows_per_piece;
-    const size_t n = std::min(rows_per_piece, rows - r0);
-    GPUSEQ_CUDA_CHECK(cudaMemcpy2DAsync(slot.buffer, row_bytes, from + r0 * device_pitch,
-                                        device_pitch, row_bytes, n, cudaMemcpyDeviceToHost,
-                                        slot.stream));
-    GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(slot.stream));
-    const auto* staged = static_cast<const char*>(slot.buffer);
-    if (host_pitch == row_bytes) {
-      std::memcpy(to + r0 * host_pitch, staged, n * row_bytes);
-    } else {
-      for (size_t r = 0; r < n; ++r)
-        std::memcpy(to + (r0 + r) * host_pitch, staged + r * row_bytes, row_bytes);
+    for (int64_t piece = begin; piece < end; ++piece) {
+      const size_t r0 = static_cast<size_t>(piece) * rows_per_piece;
+      const size_t n = std::min(rows_per_piece, rows - r0);
+      GPUSEQ_CUDA_CHECK(cudaMemcpy2DAsync(slot.buffer, row_bytes, from + r0 * device_pitch,
+                                          device_pitch, row_bytes, n, cudaMemcpyDeviceToHost,
+                                          slot.stream));
+      GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(slot.stream));
+      const auto* staged = static_cast<const char*>(slot.buffer);
+      if (host_pitch == row_bytes) {
+        std::memcpy(to + r0 * host_pitch, staged, n * row_bytes);
+      } else {
+        for (size_t r = 0; r < n; ++r)
+          std::memcpy(to + (r0 + r) * host_pitch, staged + r * row_bytes, row_bytes);
+      }
     }
   });
 }

@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <memory>
 #include <future>
 #include <numeric>
 #include <optional>
@@ -865,10 +866,11 @@ struct DeviceTargets::Buffers {
   // Sequence blocks of the S-lane SSV. Every model's SSV of a search runs on all the targets,
   // so its blocks are planned and filled once per (S, resident warps) and reused by every
   // model with those (at most kMaxSsvBlockSets sets), from any thread (the lock guards the
-  // map). The MSV's (the targets the SSV left undecided, different for each model) are each
-  // launch's own.
+  // map; a launch holds its set, which is freed when the map and every launch have let it go,
+  // after the device's queued work). The MSV's (the targets the SSV left undecided, different
+  // for each model) are each launch's own.
   mutable std::mutex blocks_mutex;
-  mutable std::map<std::pair<int, int>, std::unique_ptr<DeviceSequenceBlocks>> ssv_blocks;
+  mutable std::map<std::pair<int, int>, std::shared_ptr<const DeviceSequenceBlocks>> ssv_blocks;
   // Sets being planned for profiles that do not wait for them
   // (DeviceProfile::ssv_blocks_background); declared after host_offsets, which their threads
   // read, so that destruction waits for the threads first.
@@ -1304,6 +1306,8 @@ void DeviceProfile::set_ssv_multi(bool on) {
 }
 
 void set_allocation_limit_for_tests(size_t bytes) { allocation_limit_for_tests().store(bytes); }
+
+void fail_allocation_for_tests(int64_t n) { allocations_before_failure_for_tests().store(n); }
 
 void set_warp_tables_in_shared(bool on) { warp_tables_in_shared_switch().store(on); }
 
@@ -1819,7 +1823,7 @@ std::vector<int32_t> run_viterbi_systolic(const DeviceProfile& dp, const DeviceT
     const int64_t L = host.length(ids[w]);
     if (L < 1 || params[w] < tables.systolic_min_move) continue;
     positions.push_back(static_cast<int32_t>(w));
-    offsets.push_back(host.offsets[ids[w]]);
+    offsets.push_back(dt.buffers().host_offsets[ids[w]]);  // into the uploaded residues
     lengths.push_back(static_cast<int32_t>(L));
     xb.push_back(::gpuseq::hmm::kBaseW + params[w]);
   }
@@ -1988,6 +1992,7 @@ std::optional<std::vector<int32_t>> run_multi_kernel(Kernel kernel, const Device
   // cache, filled once; the MSV's (different targets for each model) are this launch's own.
   const DeviceTargets::Buffers& buffers = dt.buffers();
   std::unique_ptr<DeviceSequenceBlocks> own;
+  std::shared_ptr<const DeviceSequenceBlocks> shared;  // the SSV's set, held until launched
   const DeviceSequenceBlocks* chosen = nullptr;
   if (kernel == Kernel::kSsv) {
     std::lock_guard<std::mutex> lock(buffers.blocks_mutex);
@@ -1996,7 +2001,6 @@ std::optional<std::vector<int32_t>> run_multi_kernel(Kernel kernel, const Device
     auto found = buffers.ssv_blocks.find(key);
     if (found != buffers.ssv_blocks.end() &&
         !(all_non_empty && found->second->all_non_empty) && found->second->ids != ids) {
-      cudaDeviceSynchronize();  // other threads' launches may still read the set
       buffers.ssv_blocks.erase(found);
       found = buffers.ssv_blocks.end();
     }
@@ -2031,18 +2035,24 @@ std::optional<std::vector<int32_t>> run_multi_kernel(Kernel kernel, const Device
       } else {
         planned = plan_blocks(buffers.host_offsets, ids, S, resident_warps);
       }
-      if (buffers.ssv_blocks.size() >= DeviceTargets::kMaxSsvBlockSets) {
-        cudaDeviceSynchronize();
+      if (buffers.ssv_blocks.size() >= DeviceTargets::kMaxSsvBlockSets)
         buffers.ssv_blocks.clear();  // bounded device memory: a set is about the targets' size
-      }
       std::unique_ptr<DeviceSequenceBlocks> filled =
           fill_blocks(dt, ids, std::move(*planned), S, resident_warps);
       filled->all_non_empty = all_non_empty;
       // Filled on this thread's stream; other threads' streams use it from now on.
       GPUSEQ_CUDA_CHECK(cudaStreamSynchronize(kStream));
-      found = buffers.ssv_blocks.emplace(key, std::move(filled)).first;
+      // Its last holder may free it while other threads' launches on it are still queued (on
+      // their streams, not the freeing thread's): the device's work is waited for first.
+      std::shared_ptr<const DeviceSequenceBlocks> set(
+          filled.release(), [](const DeviceSequenceBlocks* b) {
+            cudaDeviceSynchronize();
+            delete b;
+          });
+      found = buffers.ssv_blocks.emplace(key, std::move(set)).first;
     }
-    chosen = found->second.get();
+    shared = found->second;
+    chosen = shared.get();
   } else {
     own = fill_blocks(dt, ids, plan_blocks(buffers.host_offsets, ids, S, resident_warps), S,
                       resident_warps);
@@ -2371,11 +2381,18 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
   const double ssv_wait_s = since(t_wait);
   if (n > 0) {
     if (!buffers.ssv_best) {
-      buffers.ssv_best = device_alloc<int32_t>(targets.size());
-      buffers.positions = device_alloc<int32_t>(targets.size());
-      buffers.candidate_best = device_alloc<int32_t>(targets.size());
-      buffers.flags = device_alloc<uint8_t>(targets.size());
-      buffers.count = device_alloc<int32_t>(1);
+      // Kept only once all five are made: a refused allocation leaves none set, and the next
+      // cascade on these targets tries again.
+      auto ssv_best = device_alloc<int32_t>(targets.size());
+      auto positions = device_alloc<int32_t>(targets.size());
+      auto candidate_best = device_alloc<int32_t>(targets.size());
+      auto flags = device_alloc<uint8_t>(targets.size());
+      auto count = device_alloc<int32_t>(1);
+      buffers.positions = std::move(positions);
+      buffers.candidate_best = std::move(candidate_best);
+      buffers.flags = std::move(flags);
+      buffers.count = std::move(count);
+      buffers.ssv_best = std::move(ssv_best);
     }
     int32_t* const d_best = buffers.ssv_best.get();
     int32_t* const d_positions = buffers.positions.get();
@@ -2396,6 +2413,7 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
                                                  buffers.count.get(), n, kStream));
     if (temp_bytes > buffers.select_temp_bytes) {
       buffers.select_temp.reset();
+      buffers.select_temp_bytes = 0;  // until the larger one is made
       buffers.select_temp = device_alloc<uint8_t>(temp_bytes);
       buffers.select_temp_bytes = temp_bytes;
     }
