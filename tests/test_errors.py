@@ -4,6 +4,7 @@ HMMER accepts (empty sequences, 100,000 residues) are handled exactly as hmmsear
 from __future__ import annotations
 
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -214,3 +215,135 @@ def test_makedb_refuses_to_overwrite_and_detects_damage(tmp_path):
     (db / "offsets.npy").unlink()
     with pytest.raises(gpuseq.FormatError, match="offsets"):
         gpuseq.SequenceDatabase.open(db)
+
+
+def _damaged(db, damage) -> None:
+    """The database's file named by damage[0], changed by damage[1]."""
+    import json
+
+    name, change = damage
+    path = db / name
+    if name == "manifest.json":
+        manifest = json.loads(path.read_text())
+        result = change(manifest)
+        if isinstance(result, bytes):
+            path.write_bytes(result)
+        else:
+            path.write_text(json.dumps(manifest if result is None else result))
+    elif change == "empty":
+        path.write_bytes(b"")
+    elif change == "folder":
+        path.unlink()
+        path.mkdir()
+    elif change == "header":
+        data = bytearray(path.read_bytes())
+        data[data.index(b"'descr'") + 6] = ord("x")  # the header dict no longer parses
+        path.write_bytes(bytes(data))
+    else:
+        array = np.load(path).copy()
+        change(array)
+        np.save(path, array)
+
+
+def _swap(i, j):
+    def change(a):
+        a[i], a[j] = a[j], a[i]
+
+    return change
+
+
+@pytest.mark.parametrize(
+    "damage, file, message",
+    [
+        (("offsets.npy", "empty"), "offsets.npy", "unreadable array"),
+        (("names.npy", "header"), "names.npy", "unreadable array"),
+        (("residues.npy", "folder"), "residues.npy", "unreadable array"),
+        (("manifest.json", lambda m: [m]), "manifest.json", "not a JSON object"),
+        (("manifest.json", lambda m: m.pop("sequences") and None), "manifest.json", "count"),
+        (("manifest.json", lambda m: m.update(sequences="45")), "manifest.json", "count"),
+        (("manifest.json", lambda m: b"\xff" + json_bytes(m)), "manifest.json", "unreadable"),
+        (("manifest.json", lambda m: m.update(sequences=10**12)), "offsets.npy", "do not match"),
+        (("offsets.npy", _swap(3, 4)), "offsets.npy", "sequence 3 .* decrease"),
+        (("name_offsets.npy", _swap(3, 4)), "name_offsets.npy", "sequence 3 .* decrease"),
+        # (globins45 has no descriptions: every entry 0.)
+        (("description_offsets.npy", lambda a: a.__setitem__(7, 5)), "description_offsets.npy",
+         "sequence 7 .* decrease"),
+    ],
+)
+def test_a_damaged_database_is_a_format_error_naming_its_file(tmp_path, damage, file, message):
+    """Whatever part of a packed database is damaged, opening it raises FormatError naming
+    the file (and the record where one is wrong), for the API and the command alike: never
+    another exception, a traceback, or another record's name or residues."""
+    db = gpuseq.makedb(GLOBIN_SEQS, tmp_path / "g.gsdb")
+    _damaged(db, damage)
+    with pytest.raises(gpuseq.FormatError, match=message) as err:
+        gpuseq.SequenceDatabase.open(db)
+    assert err.value.path.endswith(file)
+    run = subprocess.run(
+        [sys.executable, "-m", "gpuseq.cli", "hmmsearch", "--backend", "cpu", GLOBINS, db],
+        capture_output=True, text=True,
+    )
+    assert run.returncode == 1 and run.stderr.startswith("Error: ") and file in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def json_bytes(manifest) -> bytes:
+    import json
+
+    return json.dumps(manifest).encode()
+
+
+def test_a_database_of_no_sequences_is_refused(tmp_path):
+    db = gpuseq.makedb(GLOBIN_SEQS, tmp_path / "g.gsdb")
+    empty = tmp_path / "empty.gsdb"
+    empty.mkdir()
+    (empty / "manifest.json").write_text(
+        (db / "manifest.json").read_text().replace('"sequences": 45', '"sequences": 0')
+    )
+    with pytest.raises(gpuseq.EmptyInputError, match="no sequences"):
+        gpuseq.SequenceDatabase.open(empty)
+
+
+@pytest.mark.parametrize("where", ["existing", "no parent"])
+def test_makedb_refuses_its_output_before_reading_and_ends_cleanly(tmp_path, where):
+    """An output that exists, or whose folder does not, is refused before the input is read
+    (the command once aborted after its message: its reading thread was cut short at exit)."""
+    out = tmp_path / "g.gsdb" if where == "existing" else tmp_path / "no" / "such" / "g.gsdb"
+    if where == "existing":
+        out.mkdir()
+    run = subprocess.run(
+        [sys.executable, "-m", "gpuseq.cli", "makedb", GLOBIN_SEQS, out],
+        capture_output=True, text=True,
+    )
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.startswith("Error: ") and "Traceback" not in run.stderr
+    assert ("already exists" if where == "existing" else "no such folder") in run.stderr
+    assert list(tmp_path.iterdir()) == ([out] if where == "existing" else [])
+
+
+def test_blastp_refuses_a_database_residue_that_is_no_amino_acid(tmp_path):
+    """A residue code past the alphabet in a packed database is an error naming the record,
+    not one more gap dropped from the subject (which changed its alignments)."""
+    db = gpuseq.makedb(GLOBIN_SEQS, tmp_path / "g.gsdb")
+    residues = np.load(db / "residues.npy").copy()
+    offsets = np.load(db / "offsets.npy")
+    residues[offsets[2] + 5] = 29
+    np.save(db / "residues.npy", residues)
+    names = gpuseq.SequenceDatabase.open(db)
+    with pytest.raises(gpuseq.FormatError, match="residue code 29 at position 5") as err:
+        gpuseq.blastp(GLOBIN_SEQS, db)
+    assert err.value.record == names.name(2)
+
+
+def test_a_query_is_final_with_the_whole_database_even_if_empty_records_end_it(tmp_path):
+    """A database ending in empty records, searched in chunks: each query is given to
+    on_query once, after its last chunk, with the Z and E-values of the whole search (its
+    last residues once ended the search a chunk early)."""
+    fasta = tmp_path / "t.fa"
+    fasta.write_text(GLOBIN_SEQS.read_text() + ">e1\n>e2\n>e3\n")
+    db = gpuseq.makedb(fasta, tmp_path / "t.gsdb")
+    given = []
+    res = gpuseq.hmmsearch(GLOBINS, db, backend="cpu", block_bytes=50, on_query=given.append)
+    assert len(given) == 1
+    assert given[0].pipeline.equals(res.pipeline) and given[0].hits.equals(res.hits)
+    assert int(res.pipeline["nseqs"].iloc[0]) == 48

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _core
-from .errors import EmptyInputError
+from .errors import EmptyInputError, FormatError
 from .sequences import (
     SequenceDatabase,
     SequenceSource,
@@ -111,6 +111,18 @@ class _Encoded:
         if keep.all():  # the usual case: nothing to drop
             self.codes, self.offsets = codes, offsets
         else:
+            # Gaps are dropped; a code that is no residue at all (a damaged database) is an
+            # error, not one more gap.
+            invalid = np.flatnonzero(np.asarray(db.residues) >= len(_core.alphabet_symbols))
+            if invalid.size:
+                at = int(invalid[0])
+                i = int(np.searchsorted(offsets, at, side="right")) - 1
+                raise FormatError(
+                    db.source, None,
+                    f"residue code {int(db.residues[at])} at position {at - offsets[i]} is not "
+                    f"an amino-acid code (0..{len(_core.alphabet_symbols) - 1})",
+                    record=db.name(i),
+                )
             # Offsets after dropping: count the kept residues before each sequence start.
             kept_before = np.concatenate([[0], np.cumsum(keep, dtype=np.int64)])
             self.codes = np.ascontiguousarray(codes[keep])
@@ -795,8 +807,6 @@ def _seg_parameters(seg) -> bool | tuple[int, float, float]:
 
 def _refuse_blast_database(db):
     """db, unless it names a BLAST-format database: then an error saying how to convert it."""
-    from .errors import FormatError
-
     if isinstance(db, (str, os.PathLike)):
         path = os.fspath(db)
         if not os.path.exists(path) and any(

@@ -25,6 +25,7 @@ import json
 import os
 import shutil
 import tempfile
+import tokenize
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
@@ -33,7 +34,7 @@ import numpy as np
 
 from . import _core
 from ._version import __version__
-from .errors import FormatError, InputError
+from .errors import EmptyInputError, FormatError, InputError
 
 __all__ = ["is_database", "write_database", "read_database_arrays", "ARRAY_NAMES"]
 
@@ -72,14 +73,21 @@ def is_database(path: str | os.PathLike) -> bool:
     return (Path(path) / "manifest.json").is_file()
 
 
-def write_database(output: str | os.PathLike, chunks: Iterable[Chunk], source: str) -> Path:
-    """Stream chunks (``SequenceDatabase`` objects) into a new database folder."""
+def check_output(output: str | os.PathLike) -> Path:
+    """The folder a new database can be written to: it does not exist, its parent does."""
     out = Path(output)
     if out.exists():
         raise FileExistsError(f"{out}: already exists")
-    staging = Path(
-        tempfile.mkdtemp(prefix=out.name + ".", dir=out.parent if out.parent.exists() else None)
-    )
+    if not out.parent.is_dir():
+        raise InputError(out.parent, None, "no such folder to write the database in")
+    return out
+
+
+def write_database(output: str | os.PathLike, chunks: Iterable[Chunk], source: str) -> Path:
+    """Stream chunks (``SequenceDatabase`` objects) into a new database folder."""
+    out = check_output(output)
+    # Staged beside the output, which it becomes by a rename.
+    staging = Path(tempfile.mkdtemp(prefix=out.name + ".", dir=out.parent))
     try:
         raw = {name: open(staging / f"{name}.raw", "wb") for name in _ARRAYS}
         totals = dict.fromkeys((data for data, _ in _FIELDS), 0)
@@ -144,17 +152,21 @@ def read_database_arrays(path: str | os.PathLike) -> dict[str, np.ndarray]:
 
     Raises:
         InputError: not a database folder.
-        FormatError: an unsupported version, or missing or damaged arrays.
+        FormatError: an unsupported version, or missing or damaged arrays (EmptyInputError:
+            no sequences).
     """
     folder = Path(path)
+    manifest_path = folder / "manifest.json"
     try:
-        manifest = json.loads((folder / "manifest.json").read_text())
-    except FileNotFoundError:
+        manifest = json.loads(manifest_path.read_bytes().decode("utf-8"))
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         raise InputError(folder, None, "not a gpuseq database (no manifest.json)") from None
     except json.JSONDecodeError as exc:
-        raise FormatError(
-            folder / "manifest.json", exc.lineno, f"invalid JSON: {exc.msg}"
-        ) from None
+        raise FormatError(manifest_path, exc.lineno, f"invalid JSON: {exc.msg}") from None
+    except (UnicodeDecodeError, OSError) as exc:
+        raise FormatError(manifest_path, None, f"unreadable: {exc}") from None
+    if not isinstance(manifest, dict):
+        raise FormatError(manifest_path, None, "not a JSON object")
     if manifest.get("format") != FORMAT_NAME or manifest.get("version") != FORMAT_VERSION:
         raise FormatError(
             folder,
@@ -164,19 +176,28 @@ def read_database_arrays(path: str | os.PathLike) -> dict[str, np.ndarray]:
         )
     if manifest.get("symbols") != _core.alphabet_symbols:
         raise FormatError(folder, None, "database was written with a different alphabet")
-    n = int(manifest["sequences"])
+    n = manifest.get("sequences")
+    if type(n) is not int or n < 0:
+        raise FormatError(manifest_path, None, f"'sequences' is not a count: {n!r}")
+    if n == 0:  # (makedb writes none such: an empty input has nothing to search)
+        raise EmptyInputError(folder, None, "no sequences")
     arrays = {}
     for name, dtype in _ARRAYS.items():
+        npy = folder / f"{name}.npy"
         try:
-            arr = np.load(folder / f"{name}.npy", mmap_mode="r")
+            arr = np.load(npy, mmap_mode="r")
         except FileNotFoundError:
             if name not in _OPTIONAL:
                 raise FormatError(folder, None, f"missing {name}.npy") from None
-            arr = np.zeros(n + 1 if name.endswith("offsets") else 0, dtype)
-        except ValueError as exc:
-            raise FormatError(folder / f"{name}.npy", None, f"unreadable array: {exc}") from None
+            # (Sized from offsets.npy, checked against n below, not from n itself.)
+            arr = np.zeros(len(arrays["offsets"]) if name.endswith("offsets") else 0, dtype)
+        # (NumPy's errors for a damaged file: an empty one, a header that does not parse or
+        # claims an impossible shape, a folder in its place.)
+        except (ValueError, EOFError, OverflowError, SyntaxError, OSError,
+                tokenize.TokenError) as exc:
+            raise FormatError(npy, None, f"unreadable array: {exc}") from None
         if arr.dtype != dtype or arr.ndim != 1:
-            raise FormatError(folder / f"{name}.npy", None, f"expected 1-D {np.dtype(dtype)}")
+            raise FormatError(npy, None, f"expected 1-D {np.dtype(dtype)}")
         # A plain ndarray over the mapping (which it keeps open): np.memmap indexes through a
         # Python __getitem__, 1.5 us an index, 12 of them per sequence handed to pyhmmer.
         arrays[name] = arr.view(np.ndarray)
@@ -184,4 +205,13 @@ def read_database_arrays(path: str | os.PathLike) -> dict[str, np.ndarray]:
         off = arrays[off_name]
         if len(off) != n + 1 or off[0] != 0 or off[-1] != len(arrays[data_name]):
             raise FormatError(folder / f"{off_name}.npy", None, "offsets do not match the data")
+        # Every record's entry within the data (a sequence may be empty, a name may not):
+        # ~1 ms a million records, where a damaged entry would give another record's bytes.
+        wrong = off[1:] <= off[:-1] if off_name == "name_offsets" else off[1:] < off[:-1]
+        if wrong.any():
+            i = int(np.argmax(wrong))
+            what = "an empty name" if off[i + 1] == off[i] else "offsets that decrease"
+            raise FormatError(
+                folder / f"{off_name}.npy", None, f"sequence {i} (0-based) has {what}"
+            )
     return arrays

@@ -11,6 +11,7 @@ from a packed database written by :func:`makedb` (its on-disk layout is :mod:`gp
 
 from __future__ import annotations
 
+import atexit
 import gzip
 import os
 import queue
@@ -113,6 +114,8 @@ class SequenceDatabase:
         # shares its parent's dict (see chunks(resident=True) and free_device_memory()).
         self.device_copies: dict | None = None
         self.device_key: tuple[int, int] | None = None
+        # A view from chunks() that ends its database (a search's queries are final after it).
+        self.ends_database = False
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -250,6 +253,7 @@ class SequenceDatabase:
             stop = int(np.searchsorted(self.offsets, target, side="right")) - 1
             stop = min(n, max(stop, start + 1))
             view = self.slice(start, stop)
+            view.ends_database = stop == n
             if resident:
                 view.device_copies, view.device_key = self.device_copies, (start, stop)
             yield view
@@ -356,8 +360,13 @@ def makedb(
     Example:
         >>> gpuseq.makedb("uniprot_sprot.fasta.gz", "sprot.gsdb")  # doctest: +SKIP
     """
+    database.check_output(output)  # before the input is read
     label, _, chunks = iter_sequence_chunks(sequences, threads, block_bytes, format=format)
-    return database.write_database(output, chunks, source=label)
+    try:
+        return database.write_database(output, chunks, source=label)
+    finally:
+        if isinstance(chunks, ReadAhead):
+            chunks.close()
 
 
 def read_fasta(path: str | os.PathLike, threads: int = 0) -> SequenceDatabase:
@@ -438,6 +447,22 @@ _END = object()
 T = TypeVar("T")
 
 
+# The threads of ReadAhead objects still reading, with their stop events. At exit they are
+# stopped and joined: the interpreter ends a daemon thread that is inside the native FASTA
+# reader by unwinding its C++ frames, which aborts the process (`gpuseq makedb` into an
+# existing folder did, after its error message).
+_LIVE_READ_AHEADS: set[tuple[threading.Thread, threading.Event]] = set()
+
+
+@atexit.register
+def _stop_read_aheads() -> None:
+    live = list(_LIVE_READ_AHEADS)
+    for _thread, stop in live:
+        stop.set()
+    for thread, _stop in live:
+        thread.join(timeout=10)  # a block's parse; not a pipe that never ends
+
+
 class ReadAhead(Iterator[T]):
     """The same items, made on a thread of its own from the moment of the call (so that the
     first one is under way while the caller sets up) and then one ahead of the caller (the
@@ -465,9 +490,13 @@ class ReadAhead(Iterator[T]):
                 put((None, _END))
             except BaseException as exc:  # handed to the caller's thread
                 put((None, exc))
+            finally:
+                _LIVE_READ_AHEADS.discard(live)
 
         self._ready, self._stop, self._finished = ready, stop, False
         self._thread = threading.Thread(target=produce, name="gpuseq-read-ahead", daemon=True)
+        live = (self._thread, stop)
+        _LIVE_READ_AHEADS.add(live)
         self._thread.start()
 
     def __iter__(self) -> ReadAhead[T]:
