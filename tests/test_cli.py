@@ -200,7 +200,8 @@ def test_console_script_is_installed():
 
 
 def test_targets_from_standard_input():
-    """'-' reads the targets from stdin, plain or gzip (as hmmsearch reads '-')."""
+    """'-' reads the targets from stdin, plain as hmmsearch reads '-', or gzip (which
+    hmmsearch finds empty or misformatted)."""
     import gzip
 
     fasta = (TUTORIAL / "globins45.fa").read_bytes()
@@ -257,3 +258,88 @@ def test_alignment_pfam_table_nonull2_seed_flags_equal_hmmsearch(tmp_path):
     no_author = [x for x in ours["sto"].splitlines() if not x.startswith("#=GF AU")]
     assert no_author == [x for x in ref["sto"].splitlines() if not x.startswith("#=GF AU")]
     assert ours["pfam"].split("# Program:")[0] == ref["pfam"].split("# Program:")[0]
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["-E", "1", "-E", "1e-5"],
+        ["-T", "20", "-E", "1"],
+        ["--domT", "5", "--domE", "1"],
+        ["--incT", "20", "--incE", "1"],
+        ["--incdomT", "2", "--incdomE", "1"],
+        ["--cut_ga", "--domE", "1"],
+        ["--cut_ga", "--cut_tc"],
+        ["--max", "--F1", "0.1"],
+        ["--max", "--nob"],
+        ["--textw", "100"],
+        ["--notextw", "--textw", "150"],
+        ["--textw", "130", "--textw=140"],
+        ["-Z", "0"],
+        ["--seed", "-1"],
+        ["--incd", "0.5"],
+    ],
+)
+def test_command_lines_hmmsearch_refuses_are_refused(flags):
+    """Repeated options, options hmmsearch refuses together, values out of its ranges and
+    ambiguous abbreviations: both tools exit 1 without searching."""
+    args = [*flags, TUTORIAL / "Pkinase.hmm", TUTORIAL / "globins45.fa"]
+    ref = subprocess.run([require_tool("hmmsearch"), *map(str, args)], capture_output=True)
+    assert ref.returncode == 1 and b"Failed to parse command line" in ref.stdout + ref.stderr
+    ours = gpuseq_cli("hmmsearch", *args, check=False)
+    assert ours.returncode == 1, ours.stderr
+    assert "error:" in ours.stderr.lower() and ours.stdout == ""
+
+
+def test_abbreviated_and_attached_options_are_echoed_as_hmmsearch_echoes_them(tmp_path):
+    """hmmsearch takes a long option's unique prefix and a value attached to a short flag:
+    the report's header names the options in full as hmmsearch's does."""
+    flags = ["--nob", "--noal", "-E1e-5", "--textw=130", "--nonull", "--tbl", "t.tbl"]
+    args = [*flags, TUTORIAL / "globins4.hmm", TUTORIAL / "globins45.fa"]
+    ref = subprocess.run([require_tool("hmmsearch"), *map(str, args)], capture_output=True,
+                         text=True, check=True, cwd=tmp_path)
+    ours = subprocess.run([sys.executable, "-m", "gpuseq.cli", "hmmsearch", *map(str, args)],
+                          capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert header_options(ours.stdout) == header_options(ref.stdout)
+    assert "# biased composition HMM filter:   off" in header_options(ours.stdout)
+    assert report_body(ours.stdout) == report_body(ref.stdout)
+
+
+@pytest.mark.parametrize("case", ["other alphabet", "no GA cutoffs"])
+def test_the_models_before_one_that_cannot_be_searched_are_written(tmp_path, case):
+    """hmmsearch writes each model's results before it reads the next: a later model it
+    cannot search (a DNA model after a protein one; a model without GA lines under --cut_ga)
+    ends the run with status 1 after the earlier models' reports, table rows and alignments,
+    and so does gpuseq."""
+    queries = tmp_path / "queries.hmm"
+    targets = tmp_path / "targets.fa"  # fn3's GA hits in 7LESS_DROME, globins4's globins
+    targets.write_text((REPO / "examples" / "7LESS_DROME.fa").read_text()
+                       + (TUTORIAL / "globins45.fa").read_text())
+    if case == "other alphabet":
+        flags, names = [], ("fn3", "globins4", "MADE1")
+    else:
+        flags, names = ["--cut_ga"], ("Pkinase", "fn3", "globins4")
+    queries.write_text("".join((TUTORIAL / f"{n}.hmm").read_text() for n in names))
+    out = {}
+    for tool in ("ref", "ours"):
+        files = ["-o", tmp_path / f"{tool}.out", "--tblout", tmp_path / f"{tool}.tbl",
+                 "-A", tmp_path / f"{tool}.sto"]
+        args = [*flags, *files, queries, targets]
+        if tool == "ref":
+            run = subprocess.run([require_tool("hmmsearch"), *map(str, args)],
+                                 capture_output=True)
+        else:
+            run = gpuseq_cli("hmmsearch", *args, check=False)
+        assert run.returncode == 1, (tool, run.stderr)
+        out[tool] = {ext: (tmp_path / f"{tool}.{ext}").read_text() for ext in ("out", "tbl")}
+    ref_body = report_body(out["ref"]["out"])
+    if case == "no GA cutoffs":  # hmmsearch prints the model's Query: line before it fails
+        assert ref_body[-1] == "Query:       globins4  [M=149]"
+        ref_body = ref_body[:-1]
+    assert report_body(out["ours"]["out"]) == ref_body
+    assert len(ref_body) > 50
+    assert rows(out["ours"]["tbl"]) == rows(out["ref"]["tbl"]) != []
+    sto = [(tmp_path / f"{tool}.sto").read_text() for tool in ("ref", "ours")]
+    assert [line for line in sto[1].splitlines() if not line.startswith("#=GF AU")] == [
+        line for line in sto[0].splitlines() if not line.startswith("#=GF AU")
+    ]

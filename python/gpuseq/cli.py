@@ -15,8 +15,27 @@ from typing import Any
 from . import __version__
 from .errors import GpuseqError
 
+# Options hmmsearch refuses together (its options table): each option with any of the others
+# (a threshold and the model cutoffs that replace it; --max and the filters it opens).
+_CUTOFF_FLAGS = ("--cut_ga", "--cut_nc", "--cut_tc")
+_INCOMPATIBLE: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("-E", ("-T", *_CUTOFF_FLAGS)),
+    ("-T", _CUTOFF_FLAGS),
+    ("--domE", ("--domT", *_CUTOFF_FLAGS)),
+    ("--domT", _CUTOFF_FLAGS),
+    ("--incE", ("--incT", *_CUTOFF_FLAGS)),
+    ("--incT", _CUTOFF_FLAGS),
+    ("--incdomE", ("--incdomT", *_CUTOFF_FLAGS)),
+    ("--incdomT", _CUTOFF_FLAGS),
+    ("--max", ("--F1", "--F2", "--F3", "--nobias")),
+    ("--notextw", ("--textw",)),
+)
+# The CLI's own hmmsearch options, beside hmmsearch's (hmmsearch_options.all_flags()).
+_OWN_FLAGS = {"--backend": True, "--progress": False, "--no-progress": False, "-h": False,
+              "--help": False}
 
-def _hmmsearch_parser(sub) -> None:
+
+def _hmmsearch_parser(sub) -> argparse.ArgumentParser:
     from .hmmsearch_options import OUTPUT_FLAGS, RUN_FLAGS, HmmsearchOptions
 
     p = sub.add_parser(
@@ -25,6 +44,12 @@ def _hmmsearch_parser(sub) -> None:
         description="Search profile HMM(s) against a protein sequence database. Results equal "
         "HMMER3 hmmsearch's; options and output formats are hmmsearch's.",
     )
+
+    def usage_error(message: str):
+        p.print_usage(sys.stderr)
+        p.exit(1, f"{p.prog}: error: {message}\n")  # hmmsearch's status for a bad command line
+
+    p.error = usage_error  # type: ignore[method-assign]
     p.add_argument("hmmfile", help="query HMM file (one or more models), '-' for stdin")
     p.add_argument(
         "seqdb",
@@ -80,6 +105,7 @@ def _hmmsearch_parser(sub) -> None:
     prog.add_argument(
         "--no-progress", dest="progress", action="store_false", help="never show a progress bar"
     )
+    return p
 
 
 def _run_hmmsearch(args, argv: list[str]) -> int:
@@ -126,24 +152,54 @@ def _run_hmmsearch(args, argv: list[str]) -> int:
     return 0
 
 
-def _options_as_given(argv: list[str]) -> dict[str, str]:
-    """hmmsearch options exactly as typed (the report's header echoes them like hmmsearch)."""
+def _typed_options(argv: list[str]) -> list[tuple[str, str]]:
+    """The hmmsearch command's options as typed, in order: (hmmsearch's full spelling, value;
+    "" for a flag without one). Abbreviations (``--nob``) and values attached to a short flag
+    (``-E1e-5``) are resolved as the parser resolved them."""
     from .hmmsearch_options import all_flags
 
-    no_value = {f.flag for f in all_flags() if not f.takes_value} | {"--progress", "--no-progress"}
-    shown: dict[str, str] = {}
+    takes_value = {f.flag: f.takes_value for f in all_flags()} | _OWN_FLAGS
+    typed: list[tuple[str, str]] = []
     tokens = iter(argv[1:])  # argv[0] is the subcommand
     for token in tokens:
         if not token.startswith("-") or token == "-":
             continue
+        if token == "--":
+            break  # positional arguments only from here
         name, eq, value = token.partition("=")
-        if name in no_value:
-            shown[name] = ""
+        if name.startswith("--") and name not in takes_value:
+            matches = [flag for flag in takes_value if flag.startswith(name)]
+            name = matches[0] if len(matches) == 1 else name
+        elif not name.startswith("--") and len(name) > 2 and takes_value.get(name[:2]):
+            name, eq, value = name[:2], "=", token[2:]
+        if not takes_value.get(name, False):
+            typed.append((name, ""))
         elif eq:
-            shown[name] = value
+            typed.append((name, value))
         else:
-            shown[name] = next(tokens, "")
-    return shown
+            typed.append((name, next(tokens, "")))
+    return typed
+
+
+def _options_as_given(argv: list[str]) -> dict[str, str]:
+    """hmmsearch options as typed, by hmmsearch's spelling (the report's header echoes them
+    like hmmsearch)."""
+    return dict(_typed_options(argv))
+
+
+def _hmmsearch_usage_problem(argv: list[str]) -> str | None:
+    """What hmmsearch would refuse in this command line that the parser lets through: an
+    option given twice, or options it refuses together."""
+    seen: set[str] = set()
+    for name, _value in _typed_options(argv):
+        if name in seen:
+            return f"option {name} has already been set"
+        seen.add(name)
+    for option, others in _INCOMPATIBLE:
+        clash = [other for other in others if other in seen]
+        if option in seen and clash:
+            return f"option {option} cannot be combined with {', '.join(clash)}"
+    return None
 
 
 def _run_makedb(args) -> int:
@@ -427,7 +483,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--version", action="version", version=f"gpuseq {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    _hmmsearch_parser(sub)
+    hmmsearch_parser = _hmmsearch_parser(sub)
     mk = sub.add_parser("makedb", help="pack a FASTA file into a memory-mapped database")
     mk.add_argument("input", help="sequence file: FASTA (plain or gzip) or any format hmmsearch "
                     "reads (detected as hmmsearch does)")
@@ -438,6 +494,10 @@ def main(argv: list[str] | None = None) -> int:
     _segment_parser(sub)
     sub.add_parser("info", help="show the build and the GPUs gpuseq can use")
     args = parser.parse_args(argv)
+    if args.command == "hmmsearch":
+        problem = _hmmsearch_usage_problem(argv)
+        if problem is not None:
+            hmmsearch_parser.error(problem)
     try:
         _start_cuda(args)
         if args.command == "hmmsearch":

@@ -185,7 +185,7 @@ def hmmsearch(
     # The models are read and compiled on a thread of their own (their GPU tables on a pool
     # from there); the first chunk's filters start on those read by the time its targets are
     # there. Errors come in hmmsearch's order: the first model's, the targets', then a later
-    # model's where it is read.
+    # model's once the models before it are searched and reported.
     tables = None
     if where == "cuda":
         tables = ThreadPoolExecutor(
@@ -225,8 +225,23 @@ def hmmsearch(
                 downstream.add(hmm)
             return list(range(len(counts) - len(batch), len(counts)))
 
+        # A later model that cannot be searched (malformed, no cutoffs for --cut_ga, another
+        # alphabet) ends the models read; the search of those before it runs to its end and
+        # reports them, then its error is raised, as hmmsearch writes a model's results before
+        # it reads the next one.
+        model_error: Exception | None = None
+
         def first_chunk_batches():
-            for batch in models.batches(ready):
+            nonlocal model_error
+            taken = models.batches(ready)
+            while True:
+                try:
+                    batch = next(taken)
+                except StopIteration:
+                    return
+                except Exception as exc:
+                    model_error = exc
+                    return
                 yield added(batch)
 
         nseqs = nres = 0
@@ -243,7 +258,7 @@ def hmmsearch(
             nseqs += len(chunk)
             nres += chunk.total_residues
             # A database's last chunk: each query is final once its survivors are submitted.
-            last_chunk = total is not None and nres >= total
+            last_chunk = chunk.ends_database  # (not the residues: empty records may follow)
             # The first chunk takes the models as they are read; the others, all of them.
             batches = first_chunk_batches() if first_chunk else [range(len(counts))]
             first_alone, first_chunk = first_chunk, False
@@ -267,6 +282,8 @@ def hmmsearch(
             for _batch in first_chunk_batches():
                 pass
         top_hits = downstream.finish(nseqs, lambda q: dict(nres=nres, **counts[q]))
+        if model_error is not None:
+            raise model_error
     finally:
         uploaded.close()
         if tables is not None:  # (a compilation under way at an error finishes on its own)
@@ -458,12 +475,16 @@ class _ModelStream:
                 items.put(exc)
 
         self._items = items
+        self._error: BaseException | None = None  # read after the models in the last batch
         self.reading = True  # until batches() has handed out the last model
         threading.Thread(target=produce, name="gpuseq-models", daemon=True).start()
 
     def _take(self, wait: bool = True) -> list:
         """The models read so far; with `wait`, waiting for one if there is none. [] once
-        all are taken."""
+        all are taken. A model's error is raised once the models before it are taken."""
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
         batch: list = []
         while self.reading and (self.BATCH_LIMIT is None or len(batch) < self.BATCH_LIMIT):
             try:
@@ -474,7 +495,9 @@ class _ModelStream:
                 self.reading = False
             elif isinstance(item, BaseException):
                 self.reading = False
-                raise item
+                if not batch:
+                    raise item
+                self._error = item
             else:
                 batch.append(item)
         return batch
@@ -486,7 +509,7 @@ class _ModelStream:
     def batches(self, taken: list) -> Iterator[list]:
         """The models, a batch of those read so far at a time: the first `taken` (from
         first()) with those read since, then the rest as they come."""
-        batch = taken + self._take(wait=False)
+        batch = taken if self._error is not None else taken + self._take(wait=False)
         while batch:
             yield batch
             batch = self._take()

@@ -33,6 +33,14 @@ def positive_float(text: str) -> float:
     return value
 
 
+def text_width(text: str) -> int:
+    """A --textw value (hmmsearch's ``n>=120``)."""
+    value = int(text)
+    if value < 120:
+        raise argparse.ArgumentTypeError(f"must be >= 120: {text}")
+    return value
+
+
 @dataclass(frozen=True)
 class Flag:
     """One hmmsearch command-line option.
@@ -257,7 +265,7 @@ OUTPUT_FLAGS: tuple[Flag, ...] = (
     Flag("--notextw", "unlimit ASCII text output line width", _OUTPUT,
          "# max ASCII text line length:      ", "=unlimited", const=True, dest="notextw"),
     Flag("--textw", "set max width of ASCII text output lines", _OUTPUT,
-         "# max ASCII text line length:      ", "int", hmmer_default="120", type=int,
+         "# max ASCII text line length:      ", "int", hmmer_default="120", type=text_width,
          dest="textw", default=120),
 )
 
