@@ -156,6 +156,24 @@ def test_nearest_neighbors_over_tiles_narrower_than_k(backend):
                 np.testing.assert_array_equal(dist, want_dist)
 
 
+@pytest.mark.parametrize("backend", ["cpu", pytest.param("cuda", marks=pytest.mark.cuda)])
+def test_a_subset_of_the_panel_against_the_whole_panel(backend):
+    """X the first rows of Y (NumPy views that start at the same address): Y's rows past X's
+    are its own, not X's planes read past their end (every column from 10 was wrong)."""
+    rng = np.random.default_rng(14)
+    Z = rng.integers(0, 3, (700, 300), dtype=np.int8)
+    X = Z[:10]
+    assert X.__array_interface__["data"][0] == Z.__array_interface__["data"][0]
+    for metric in ("hamming", "manhattan"):
+        want = reference(X, Z, metric)
+        got = gpuseq.pairwise_distances(X, Z, metric, backend=backend)
+        np.testing.assert_array_equal(got, want, err_msg=metric)
+        idx, dist = gpuseq.nearest_neighbors(X, 5, Z, metric, backend=backend)
+        want_idx, want_dist = _nearest_by_sorting(want, 5, False)
+        np.testing.assert_array_equal(dist, want_dist, err_msg=metric)
+        np.testing.assert_array_equal(idx, want_idx, err_msg=metric)
+
+
 def test_engine_nearest_pads_rows_with_empty_slots():
     X = np.random.default_rng(12).integers(0, 3, (6, 20)).astype(np.int8)
     engine = _core.DistanceEngine(X, X, "hamming", 3, False, "bitplane", "cpu", 1)

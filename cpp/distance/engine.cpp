@@ -84,7 +84,7 @@ class CpuBitPlaneEngine : public DistanceEngine {
   explicit CpuBitPlaneEngine(const DistanceProblem& p)
       : p_(p),
         x_(encode_bit_planes(p.x, p.alphabet_size, p.metric, p.missing)),
-        y_(p.y.values == p.x.values ? BitPlanes() :
+        y_(p.y_is_x() ? BitPlanes() :
                encode_bit_planes(p.y, p.alphabet_size, p.metric, p.missing)) {}
   void compute(const OutputTile& tile) override {
     distances_bit_planes(x_, y_.instances > 0 ? y_ : x_, p_.metric, tile, p_.threads);

@@ -18,6 +18,10 @@ struct DistanceProblem {
   int alphabet_size = 3;
   bool missing = false;  // some value is kMissingValue
   int threads = 1;       // CPU threads
+
+  // Y is X itself (all pairs of one set: its planes are encoded once). The same start is not
+  // enough: X may be the first rows of Y (a subset of samples against the whole panel).
+  bool y_is_x() const { return y.values == x.values && y.instances == x.instances; }
 };
 
 // The k nearest columns of each row of a tile: index/distance are rows x k, each row ascending

@@ -105,7 +105,7 @@ class BitPlaneEngine : public distance::DistanceEngine {
   // array as X (all pairs of one set): encoded once, and uploaded once when resident.
   explicit BitPlaneEngine(const DistanceProblem& p) : p_(p) {
     x_host_ = encode_bit_planes(p.x, p.alphabet_size, p.metric, p.missing);
-    if (p.y.values != p.x.values) {
+    if (!p.y_is_x()) {
       y_host_ = encode_bit_planes(p.y, p.alphabet_size, p.metric, p.missing);
       y_planes_ = &y_host_;
     }
