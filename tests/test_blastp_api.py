@@ -10,7 +10,15 @@ import sys
 
 import numpy as np
 import pytest
-from blast_data import MISSING, OUTFMT, SKIP_REASON, make_database, run_blastp, write_fasta
+from blast_data import (
+    BLASTP,
+    MISSING,
+    OUTFMT,
+    SKIP_REASON,
+    make_database,
+    run_blastp,
+    write_fasta,
+)
 
 import gpuseq
 from gpuseq import _core, blast
@@ -28,8 +36,11 @@ def _gpuseq_blastp(*args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True)
 
 
-@pytest.mark.parametrize("outfmt", [OUTFMT, "6"])
+@pytest.mark.parametrize(
+    "outfmt", [OUTFMT, "6", "6 qseqid qseqid evalue", "6 evalue std", "6 std qlen std slen"]
+)
 def test_command_output_equals_blastp(blast_data, tmp_path, outfmt):
+    """Every field list, fields named twice too (written once, where first named)."""
     expected = run_blastp(blast_data, blast_data["query_fasta"], "-outfmt", outfmt,
                           "-evalue", "100", ungapped=False)
     assert len(expected) > 30
@@ -89,11 +100,35 @@ def test_values_blastp_rejects(blast_data):
     q, db = blast_data["query_fasta"], blast_data["db_fasta"]
     for options in (dict(evalue=-1), dict(max_target_seqs=0), dict(comp_based_stats="x"),
                     dict(ungapped=True, comp_based_stats=2), dict(seg="12 2.2"),
-                    dict(seg="abc")):
+                    dict(seg="abc"), dict(evalue=float("inf")), dict(xdrop_ungap=0),
+                    dict(xdrop_ungap=-1), dict(max_target_seqs=3_000_000_000),
+                    dict(dbsize=30_000_000_000_000_000_000)):
         with pytest.raises(ValueError):
             gpuseq.blastp(q, db, **{"comp_based_stats": 0, **options})
     run = _gpuseq_blastp("-query", q, "-db", db, "-comp_based_stats", "0", "-outfmt", "5")
     assert run.returncode == 1 and "outfmt" in run.stderr
+    # blastp refuses these too, and says so on its first lines (our errors: one line each).
+    for flags in (["-xdrop_ungap", "0"], ["-max_target_seqs", "3000000000"],
+                  ["-dbsize", "30000000000000000000"]):
+        ref = subprocess.run([BLASTP, "-query", q, "-db", blast_data["db"], *flags],
+                             capture_output=True, text=True)
+        assert ref.returncode != 0, flags
+        run = _gpuseq_blastp("-query", q, "-db", db, *flags)
+        assert run.returncode == 1 and run.stderr.count("\n") == 1, (flags, run.stderr)
+    # One-hit seeding (window 0), which blastp runs, is refused as not implemented.
+    with pytest.raises(gpuseq.UnsupportedOptionError, match="window_size 0"):
+        gpuseq.blastp(q, db, window_size=0)
+
+
+def test_an_output_that_cannot_be_written_fails_before_the_search(blast_data, tmp_path):
+    """As blastp checks -out first: one line naming the path, status 1, for a missing folder
+    and for a folder in the file's place."""
+    q, db = blast_data["query_fasta"], blast_data["db_fasta"]
+    for out in (tmp_path / "no" / "such.tsv", tmp_path):
+        run = _gpuseq_blastp("-query", q, "-db", db, "-out", out)
+        assert run.returncode == 1, run.stderr
+        assert run.stderr.startswith("Error: ") and str(out) in run.stderr
+        assert "Traceback" not in run.stderr
 
 
 def test_bad_inputs_name_the_file_and_record(blast_data, tmp_path):

@@ -24,6 +24,7 @@ dropped; in queries ``O`` is searched as ``X`` (identities still compare the let
 from __future__ import annotations
 
 import copy
+import math
 import os
 import time
 from collections.abc import Iterable
@@ -736,7 +737,8 @@ def blastp(
     _check_blastp_options(locals())
     db = _refuse_blast_database(db)
     common = dict(evalue=float(evalue), max_target_seqs=int(max_target_seqs),
-                  threshold=int(threshold), window_size=int(window_size),
+                  # (No word scores more than 3 x 11: a larger threshold is that one.)
+                  threshold=min(int(threshold), 1 << 20), window_size=int(window_size),
                   xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=int(num_threads),
                   seg=_seg_parameters(seg), backend=backend, as_frame=as_frame,
                   gpu_options=gpu_options, counters=counters)
@@ -760,11 +762,20 @@ def _check_blastp_options(o: dict) -> None:
         raise UnsupportedOptionError(f"blastp -{flag} {value}: gpuseq implements {supported} "
                                      "so far")
 
-    if not (isinstance(o["evalue"], (int, float)) and o["evalue"] > 0):
+    if not (isinstance(o["evalue"], (int, float)) and 0 < o["evalue"] < math.inf):
         raise ValueError(f"-evalue must be a positive number, not {o['evalue']!r}")
-    for flag in ("max_target_seqs", "threshold", "window_size"):
-        if int(o[flag]) < (0 if flag == "window_size" else 1):
-            raise ValueError(f"-{flag} must be positive, not {o[flag]!r}")
+    # (Integers as blastp's own parser bounds them: 32-bit, -dbsize 64-bit.)
+    for flag, least, most in (("max_target_seqs", 1, 2**31 - 1), ("threshold", 1, None),
+                              ("window_size", 0, 2**31 - 1), ("dbsize", 0, 2**63 - 1)):
+        if o[flag] is None:  # (dbsize: the database's)
+            continue
+        value = int(o[flag])
+        if value < least or (most is not None and value > most):
+            raise ValueError(f"-{flag} must be from {least} to {most or 'any'}, not {o[flag]!r}")
+    if int(o["window_size"]) == 0:
+        unsupported("window_size", 0, "two-hit seeding (a window of 1 or more)")
+    if not float(o["xdrop_ungap"]) > 0:
+        raise ValueError(f"-xdrop_ungap must be greater than zero, not {o['xdrop_ungap']!r}")
     if int(o["num_threads"]) < 0:
         raise ValueError(f"-num_threads must be 0 (all cores) or more, not {o['num_threads']}")
     if str(o["matrix"]).upper() != "BLOSUM62":
@@ -841,14 +852,13 @@ def write_tabular(
 
 
 def tabular_fields(fields: list[str] | None) -> list[str]:
-    """The column names of an ``-outfmt 6`` field list (``std`` expanded)."""
+    """The column names of an ``-outfmt 6`` field list (``std`` expanded; a field named again,
+    alone or within ``std``, is written once, where it first came, as blastp writes it)."""
     names: list[str] = []
     for field in fields or ["std"]:
-        if field == "std":
-            names += STD_FIELDS
-        elif field in TABULAR_FIELDS:
-            names.append(field)
-        else:
+        if field != "std" and field not in TABULAR_FIELDS:
             raise ValueError(f"-outfmt 6 field {field!r}: gpuseq writes std, "
                              f"{', '.join(TABULAR_FIELDS)}")
+        names += [name for name in (STD_FIELDS if field == "std" else [field])
+                  if name not in names]
     return names

@@ -307,15 +307,22 @@ def _run_blastp(args) -> int:
     if not words or words[0] != "6":
         raise ValueError(f"-outfmt {args.outfmt!r}: gpuseq writes the tabular format 6")
     fields = tabular_fields(words[1:] or None)  # checked before the search
-    hits = blastp(args.query, args.db, evalue=args.evalue,
-                  max_target_seqs=args.max_target_seqs, num_threads=args.num_threads,
-                  matrix=args.matrix, gapopen=args.gapopen, gapextend=args.gapextend,
-                  word_size=args.word_size, threshold=args.threshold,
-                  comp_based_stats=args.comp_based_stats, seg=args.seg, ungapped=args.ungapped,
-                  window_size=args.window_size, xdrop_ungap=args.xdrop_ungap,
-                  xdrop_gap=args.xdrop_gap, xdrop_gap_final=args.xdrop_gap_final,
-                  dbsize=args.dbsize, backend=args.backend, as_frame=False)
-    write_tabular(hits, sys.stdout if args.out == "-" else args.out, fields)
+    # Opened before the search too, as blastp checks it (an unwritable path fails at once).
+    out = sys.stdout if args.out == "-" else open(args.out, "w")
+    try:
+        hits = blastp(args.query, args.db, evalue=args.evalue,
+                      max_target_seqs=args.max_target_seqs, num_threads=args.num_threads,
+                      matrix=args.matrix, gapopen=args.gapopen, gapextend=args.gapextend,
+                      word_size=args.word_size, threshold=args.threshold,
+                      comp_based_stats=args.comp_based_stats, seg=args.seg,
+                      ungapped=args.ungapped, window_size=args.window_size,
+                      xdrop_ungap=args.xdrop_ungap, xdrop_gap=args.xdrop_gap,
+                      xdrop_gap_final=args.xdrop_gap_final, dbsize=args.dbsize,
+                      backend=args.backend, as_frame=False)
+        write_tabular(hits, out, fields)
+    finally:
+        if out is not sys.stdout:
+            out.close()
     return 0
 
 
@@ -512,11 +519,11 @@ def main(argv: list[str] | None = None) -> int:
             code = _run_segment(args)
         else:
             code = _run_info()
-    except (GpuseqError, FileExistsError, ValueError) as exc:
-        print(f"Error: {exc}", file=sys.stderr)
-        code = 1
     except BrokenPipeError:  # e.g. piped into head
         code = 0
+    except (GpuseqError, OSError, ValueError) as exc:  # (OSError: an output that cannot be
+        print(f"Error: {exc}", file=sys.stderr)        # written, an existing database...)
+        code = 1
     except Exception:
         if not (as_command and args.command == "hmmsearch"):
             raise
