@@ -71,6 +71,9 @@ if want("distances"):
     for threads in (1, 2):
         gpu = gpuseq.pairwise_distances(G, backend="cuda", tile=1500, threads=threads)
         failures += not np.array_equal(gpu, cpu)
+    # The first rows of a panel against the whole panel (views of one start address).
+    gpu = gpuseq.pairwise_distances(G[:10], G, backend="cuda")
+    failures += not np.array_equal(gpu, cpu[:10])
 # Every tiling of the tensor-core product (wgmma on sm_90a) on edge-sized bit matrices.
 if want("b1gemm"):
     a = rng.integers(0, 2**63, (130, 32), dtype=np.uint64)
