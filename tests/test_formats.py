@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import re
 import shutil
 import subprocess
 import sys
@@ -256,18 +257,41 @@ def test_alignment_targets_from_standard_input_with_tformat(records, tmp_path):
     assert rows(tbl.read_text()) == ref and len(ref) > 5
 
 
-def test_embl_on_standard_input_needs_its_format_named(records, tmp_path):
-    """hmmsearch guesses EMBL on a pipe from its first line; our native reader takes a pipe
-    as FASTA (it cannot peek and hand the stream on), says so, and --tformat embl reads it."""
-    embl = write_embl(tmp_path / "targets.dat", records).read_bytes()
+@pytest.mark.parametrize("fmt", ["embl", "genbank", "embl.gz"])
+def test_line_formats_on_standard_input_are_detected_as_hmmsearch_does(records, tmp_path, fmt):
+    """hmmsearch finds EMBL/UniProt and GenBank on a pipe from its first line. The native
+    reader takes the pipe's first block, sees it is not FASTA and hands its bytes on to
+    Easel's detection, then the rest of the pipe (past the first 64 KB block here). gzip on
+    a pipe is ours alone: hmmsearch is given the plain text."""
+    if fmt == "genbank":
+        text = write_genbank(tmp_path / "targets.gb", records).read_bytes()
+    else:
+        text = write_embl(tmp_path / "targets.dat", records).read_bytes()
+    assert len(text) > 1 << 16
     hmm = TUTORIAL / "globins4.hmm"
-    out = gpuseq_cli("hmmsearch", hmm, "-", stdin=embl, check=False)
-    assert out.returncode == 1
-    assert b"-, line 1:" in out.stderr and b"--tformat embl" in out.stderr
     tbl = tmp_path / "stdin.tbl"
-    gpuseq_cli("hmmsearch", "--tformat", "embl", "--tblout", tbl, hmm, "-", stdin=embl)
-    ref = hmmsearch_tbl(hmm, "-", tmp_path, stdin=embl)
+    piped = gzip.compress(text) if fmt.endswith(".gz") else text
+    out = gpuseq_cli("hmmsearch", "--tblout", tbl, hmm, "-", stdin=piped)
+    ref = hmmsearch_tbl(hmm, "-", tmp_path, stdin=text)
     assert rows(tbl.read_text()) == ref and len(ref) > 5
+    assert re.search(rb"Target sequences: +%d  \(" % len(records), out.stdout)
+
+
+def test_alignment_on_standard_input_without_tformat_is_refused_as_hmmsearch_does(
+    records, tmp_path
+):
+    """Easel cannot detect an alignment format on a pipe: hmmsearch says the file is empty
+    or misformatted, gpuseq says so and what to give."""
+    sto = write_alignment(tmp_path / "targets.sto", records, "stockholm").read_bytes()
+    hmm = TUTORIAL / "globins4.hmm"
+    for text in (sto, b"no format at all\n"):
+        ref = subprocess.run([require_tool("hmmsearch"), str(hmm), "-"], input=text,
+                             capture_output=True)
+        assert ref.returncode != 0 and b"is empty or misformatted" in ref.stdout + ref.stderr
+        out = gpuseq_cli("hmmsearch", hmm, "-", stdin=text, check=False)
+        assert out.returncode == 1
+        assert b"-: empty, or of a format Easel does not detect" in out.stderr
+        assert b"Traceback" not in out.stderr and b"SystemError" not in out.stderr
 
 
 def test_several_models_against_piped_targets(models, tmp_path):

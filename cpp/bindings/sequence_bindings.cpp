@@ -1,9 +1,11 @@
 // Sequence input: the FASTA reader and text digitization.
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 
 #include "bindings/numpy_util.hpp"
 #include "common/errors.hpp"
@@ -74,7 +76,32 @@ void bind_sequences(py::module_& m) {
           },
           py::arg("path"), py::arg("block_bytes") = 64LL << 20,
           "Next block of whole records as a dict of arrays, or None at the end. path is only "
-          "used in error messages.");
+          "used in error messages.")
+      .def(
+          "first_text_char",
+          [](LockedFastaReader& r, const std::string& path) {
+            return with_errors(path, [&] {
+              std::lock_guard<std::mutex> lock(r.mutex);
+              return r.reader->first_text_char();
+            });
+          },
+          py::arg("path"),
+          "The input's first character that is not white space (its code), or -1 if none. "
+          "path is only used in error messages.")
+      .def(
+          "read_raw",
+          [](LockedFastaReader& r, const std::string& path, long long n) {
+            std::string text(static_cast<size_t>(std::max(0LL, n)), '\0');
+            const int64_t got = with_errors(path, [&] {
+              std::lock_guard<std::mutex> lock(r.mutex);
+              return r.reader->read_raw(text.data(), static_cast<int64_t>(text.size()));
+            });
+            text.resize(static_cast<size_t>(got));
+            return py::bytes(text);
+          },
+          py::arg("path"), py::arg("n"),
+          "Up to n bytes of the input not yet parsed, as read (gzip decompressed); b'' at its "
+          "end. Once called, read_chunk must not be.");
 
   m.def(
       "parse_fasta",

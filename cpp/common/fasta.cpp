@@ -284,6 +284,31 @@ FastaReader::FastaReader(const std::string& path, int threads)
 
 FastaReader::~FastaReader() = default;
 
+int FastaReader::first_text_char() {
+  for (size_t i = 0;; ++i) {
+    while (i == buffer_.size()) {
+      if (eof_) return -1;
+      fill(1 << 16);
+    }
+    if (!is_space(buffer_[i])) return static_cast<unsigned char>(buffer_[i]);
+  }
+}
+
+int64_t FastaReader::read_raw(char* dst, int64_t n) {
+  if (n <= 0) return 0;
+  if (!buffer_.empty()) {
+    const int64_t k = std::min<int64_t>(n, static_cast<int64_t>(buffer_.size()));
+    std::memcpy(dst, buffer_.data(), static_cast<size_t>(k));
+    buffer_.erase(buffer_.begin(), buffer_.begin() + k);
+    return k;
+  }
+  if (eof_) return 0;
+  const int64_t got = input_->read(dst, n);
+  if (got < n) eof_ = true;
+  bytes_read_ += got;
+  return got;
+}
+
 int64_t FastaReader::fill(int64_t want) {
   if (eof_ || want <= 0) return 0;
   const size_t old = buffer_.size();

@@ -25,6 +25,16 @@ class FastaReader {
   // Returns false when the input is exhausted and no record was read.
   bool read_chunk(SequenceChunk& out, int64_t block_bytes);
 
+  // The first character of the input that is not white space (read on until one comes), or -1
+  // for input of white space only. Standard input cannot be opened twice, so its format is
+  // found here and, when it is not FASTA, the text goes on to another parser through
+  // read_raw (hmmsearch detects EMBL and GenBank on standard input).
+  int first_text_char();
+
+  // Up to n bytes of the input not yet parsed, as read (gzip decompressed); 0 at its end. A
+  // reader read this way is a byte stream: read_chunk must not be called after it.
+  int64_t read_raw(char* dst, int64_t n);
+
   int64_t records_read() const { return records_read_; }
   int64_t bytes_read() const { return bytes_read_; }
 

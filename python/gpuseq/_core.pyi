@@ -58,6 +58,11 @@ class FastaReader:
     def __init__(self, path: str, threads: int = 1) -> None: ...
     def read_chunk(self, path: str, block_bytes: int = ...) -> _Chunk | None:
         """Next block of whole records, or None at the end; ``path`` names errors only."""
+    def first_text_char(self, path: str) -> int:
+        """The input's first character that is not white space (its code), or -1 if none."""
+    def read_raw(self, path: str, n: int) -> bytes:
+        """Up to n bytes of the input not yet parsed, as read; b'' at its end. Once called,
+        read_chunk must not be."""
 
 def parse_fasta(text: bytes, threads: int = 1, source: str = "<text>") -> _Chunk:
     """Parse FASTA text held in memory."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import atexit
 import gzip
+import io
 import os
 import queue
 import re
@@ -407,7 +408,8 @@ def iter_sequence_chunks(
     names). Without a format the file's format is found as hmmsearch finds it: a ``.fa``
     suffix or a first non-blank line starting with ``>`` is FASTA (read natively); anything
     else is left to Easel's detection (EMBL/UniProt, GenBank, then alignment formats).
-    Standard input (``"-"``) is read as FASTA unless a format is given. Sequence files are
+    Standard input (``"-"``) is found the same way, by its first line, as hmmsearch finds it:
+    FASTA, EMBL/UniProt or GenBank (alignment formats need ``format``). Sequence files are
     read in blocks of ``block_bytes``; a packed or in-memory database goes in chunks of
     ``database_residues`` residues (default ``block_bytes``).
 
@@ -428,6 +430,8 @@ def iter_sequence_chunks(
         if fmt is None and database.is_database(path):
             db = SequenceDatabase.open(path)
             return db.source, db.total_residues, db.chunks(residues)
+        if fmt is None and label == "-":
+            return label, None, _stdin_chunks(threads, block_bytes)
         if fmt is None:
             fmt = "fasta" if _detected_as_fasta(label) else None
         if fmt == "fasta":
@@ -524,13 +528,12 @@ class ReadAhead(Iterator[T]):
         self._stop.set()
 
 
-def _fasta_chunks(path, threads: int, block_bytes: int) -> Iterator[SequenceDatabase]:
+def _fasta_chunks(
+    path, threads: int, block_bytes: int, reader: _core.FastaReader | None = None
+) -> Iterator[SequenceDatabase]:
     label = os.fspath(path)
-    if not os.path.exists(label) and label != "-":
-        raise InputError(label, None, "no such file")
-    if os.path.isdir(label):
-        raise InputError(label, None, "is a directory, not a FASTA file or gpuseq database")
-    reader = _core.FastaReader(label, threads or os.cpu_count() or 1)
+    if reader is None:
+        reader = _fasta_reader(label, threads)
     any_record = False
     while True:
         chunk = reader.read_chunk(label, block_bytes)
@@ -540,6 +543,40 @@ def _fasta_chunks(path, threads: int, block_bytes: int) -> Iterator[SequenceData
         yield SequenceDatabase._from_core(chunk, label)
     if not any_record:
         raise EmptyInputError(label, None, "no sequences found")
+
+
+def _fasta_reader(label: str, threads: int) -> _core.FastaReader:
+    if not os.path.exists(label) and label != "-":
+        raise InputError(label, None, "no such file")
+    if os.path.isdir(label):
+        raise InputError(label, None, "is a directory, not a FASTA file or gpuseq database")
+    return _core.FastaReader(label, threads or os.cpu_count() or 1)
+
+
+def _stdin_chunks(threads: int, block_bytes: int) -> Iterator[SequenceDatabase]:
+    """Standard input in the format its first line shows, as hmmsearch reads it: FASTA by
+    the native reader, anything else by Easel's detection (EMBL/UniProt, GenBank) over the
+    same reader's bytes, since a pipe cannot be read twice."""
+    reader = _fasta_reader("-", threads)  # reads the first block, as Easel's detection does
+    if reader.first_text_char("-") in (ord(">"), -1):  # -1: white space only, "no sequences"
+        return ReadAhead(_fasta_chunks("-", threads, block_bytes, reader))
+    return _easel_chunks("-", None, block_bytes, handle=_RawStream(reader, "-"))
+
+
+class _RawStream(io.RawIOBase):
+    """The bytes a FastaReader has not parsed, then the rest of its input, as a binary file
+    for Easel's parsers (pyhmmer's SequenceFile reads file objects)."""
+
+    def __init__(self, reader: _core.FastaReader, label: str) -> None:
+        self.reader, self.label = reader, label
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = self.reader.read_raw(self.label, len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
 
 
 def _checked_format(format: str | None) -> str | None:
@@ -558,8 +595,6 @@ def _detected_as_fasta(label: str) -> bool:
     """Easel's first guess for a sequence file: a ``.fa`` suffix (``.gz`` aside), else a first
     non-blank line starting with '>'. Files that cannot be read go to the FASTA reader too,
     which names the problem (missing file, directory, empty file)."""
-    if label == "-":
-        return True  # a pipe cannot be peeked at and handed to the native reader too
     stem = label[:-3] if label.endswith(".gz") else label
     if stem.endswith(".fa"):
         return True
@@ -574,10 +609,14 @@ def _detected_as_fasta(label: str) -> bool:
     return True
 
 
-def _easel_chunks(label: str, fmt: str | None, block_residues: int) -> Iterator[SequenceDatabase]:
+def _easel_chunks(
+    label: str, fmt: str | None, block_residues: int, handle: Any = None
+) -> Iterator[SequenceDatabase]:
     """Any format but FASTA, through Easel's own parser (pyhmmer's SequenceFile): ``fmt`` None
-    is Easel's format detection, as hmmsearch runs it without --tformat."""
+    is Easel's format detection, as hmmsearch runs it without --tformat. ``handle``: a binary
+    file object to read instead of ``label`` (standard input already begun)."""
     from pyhmmer.easel import Alphabet, SequenceFile
+    from pyhmmer.errors import UnexpectedError
 
     if label == "-" and fmt == "ncbi":
         raise InputError(label, None, "an NCBI BLAST database cannot be read from standard input")
@@ -585,7 +624,9 @@ def _easel_chunks(label: str, fmt: str | None, block_residues: int) -> Iterator[
         raise InputError(label, None, "no such file")
     if os.path.isdir(label):
         raise InputError(label, None, "is a directory, not a sequence file or gpuseq database")
-    handle = sys.stdin.buffer if label == "-" else label
+    if handle is None:
+        handle = sys.stdin.buffer if label == "-" else label
+    undetected = "empty, or of a format Easel does not detect"
     try:
         seqfile = SequenceFile(handle, fmt, digital=True, alphabet=Alphabet.amino())
     except FileNotFoundError:
@@ -593,8 +634,18 @@ def _easel_chunks(label: str, fmt: str | None, block_residues: int) -> Iterator[
     except EOFError:
         raise EmptyInputError(label, None, f"no sequences found ({fmt or 'no format'})") from None
     except (ValueError, OSError) as exc:
-        what = f"not readable as {fmt}" if fmt else "empty, or of a format Easel does not detect"
+        what = f"not readable as {fmt}" if fmt else undetected
         raise FormatError(label, None, f"{what}: {_easel_message(exc)}") from None
+    except (UnexpectedError, SystemError):
+        # Easel's detection over a stream knows only the line-based formats: pyhmmer then
+        # says eslEINVAL, at times as a SystemError wrapping it (hmmsearch: "Sequence file -
+        # is empty or misformatted").
+        if fmt is not None or not isinstance(handle, io.IOBase):
+            raise
+        raise FormatError(
+            label, None, f"{undetected} (on a stream: FASTA, EMBL/UniProt or GenBank; "
+            "give the format of anything else)"
+        ) from None
     builder = _Builder(label)
     count = 0
     last = None
