@@ -402,3 +402,45 @@ def test_makedb_keeps_accessions_of_embl_targets(records, tmp_path):
     opened = gpuseq.open_database(db)
     assert [opened.accession(i) for i in range(3)] == [r[1] for r in records[:3]]
     assert gpuseq_tbl(TUTORIAL / "globins4.hmm", db) == gpuseq_tbl(TUTORIAL / "globins4.hmm", path)
+
+
+# ---- pyhmmer imported from several threads ------------------------------------------------------
+
+
+_THREADS_IMPORTING_PYHMMER = """
+import sys, threading
+from gpuseq.hmm import iter_hmms
+from gpuseq.sequences import iter_sequence_chunks
+tutorial, n = sys.argv[1], 8
+start = threading.Barrier(n)
+errors = []
+def work(i):
+    start.wait()
+    try:
+        if i % 2:
+            list(iter_hmms(f"{tutorial}/globins4.hmm"))
+        else:
+            list(iter_sequence_chunks(f"{tutorial}/globins4.sto", format="stockholm")[2])
+    except BaseException as exc:
+        errors.append(repr(exc))
+threads = [threading.Thread(target=work, args=(i,)) for i in range(n)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(errors)
+"""
+
+
+def test_models_and_easel_targets_read_on_threads_of_a_new_process():
+    """A search reads its models on one thread and its targets on another; both first import
+    pyhmmer there. Two threads importing pyhmmer at once failed one import (a _DeadlockError,
+    then KeyError: 'pyhmmer' in the other; on an H200 host, three of five Stockholm searches
+    on a pipe). Eight threads at a barrier in fresh interpreters, ten times: on the code
+    before the fix, about two runs in five failed on the 2-core build host."""
+    for _ in range(10):
+        out = subprocess.run(
+            [sys.executable, "-c", _THREADS_IMPORTING_PYHMMER, str(TUTORIAL)],
+            capture_output=True, text=True, check=True,
+        )
+        assert out.stdout.strip() == "[]", out.stdout

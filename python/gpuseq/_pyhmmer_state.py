@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _pyhmmer
 from .errors import GpuseqError
 
 __all__ = ["PyhmmerStateError", "pipeline_state", "set_pipeline_state"]
@@ -61,6 +62,7 @@ def _state(top: Any) -> dict:
 
 def _layout_error(what: str) -> PyhmmerStateError:
     try:
+        _pyhmmer.load()
         import pyhmmer
 
         version = pyhmmer.__version__

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
+from . import _core, _pyhmmer
 from .errors import EmptyInputError, HmmFormatError, InputError
 
 __all__ = ["read_hmms", "search_profile", "HmmSource"]
@@ -48,6 +48,7 @@ def iter_hmms(source: HmmSource) -> Iterator:
     """The models of :func:`read_hmms` one at a time, each checked as it is read (a search
     can start on the first while the rest are parsed). The file's own checks come first;
     the errors are read_hmms', raised where the model would have come."""
+    _pyhmmer.load()
     from pyhmmer.plan7 import HMM, HMMFile
 
     label = "<models>"

@@ -35,6 +35,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, TextIO
 
+from . import _pyhmmer
 from ._pyhmmer_state import pipeline_state
 from .hmmsearch_options import all_flags
 
@@ -160,6 +161,7 @@ def _gpuseq_version() -> str:
 
 def _pyhmmer_version() -> str:
     try:
+        _pyhmmer.load()
         import pyhmmer
 
         return str(pyhmmer.__version__)

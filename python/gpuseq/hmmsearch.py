@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
+from . import _core, _pyhmmer
 from ._pyhmmer_state import set_pipeline_state
 from .backend import resolve_backend, start_cuda
 from .errors import HmmFormatError, SequenceTooLongError
@@ -692,6 +692,7 @@ def _run_hmmer_downstream(hmm, sequences: list, options: HmmsearchOptions, Z_all
     """Forward filter onwards with HMMER's own code. The filters already ran, so they are
     opened (F1 = F2 = 1) but the bias filter stays on when it was on: its score replaces the
     null score in the Forward filter's test, exactly as in a full hmmsearch run."""
+    _pyhmmer.load()
     from pyhmmer.easel import Alphabet, DigitalSequenceBlock
 
     pipeline = _thread_pipeline(options)
@@ -710,6 +711,7 @@ def _thread_pipeline(options: HmmsearchOptions):
     19-21 ms kept, on the 2-core build host). H200 host, packed 490 M residues, 8 rounds
     alternated: 100 models 1.771 -> 1.711 s median, six 1.379 -> 1.374 s
     (benchmarks/results/gpu-h200-20261129-k)."""
+    _pyhmmer.load()
     from pyhmmer.easel import Alphabet
     from pyhmmer.plan7 import Pipeline
 

@@ -17,6 +17,7 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pandas is imported when a DataFrame is asked for: the CLI's files need
     import pandas as pd  # none, and importing it takes longer than a small search
 
+from . import _pyhmmer
 from ._pyhmmer_state import pipeline_state
 from .hmmer_text import named_hits, tabular_rows
 from .hmmsearch_options import HmmsearchOptions
@@ -394,6 +395,7 @@ class HmmsearchWriter:
 def _alignment(top):
     """The multiple alignment of a query's included domains, as hmmsearch -A makes it, or
     None."""
+    _pyhmmer.load()
     from pyhmmer.easel import Alphabet
 
     from ._version import __version__

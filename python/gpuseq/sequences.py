@@ -25,7 +25,7 @@ from typing import Any, TypeVar, Union
 
 import numpy as np
 
-from . import _core, database
+from . import _core, _pyhmmer, database
 from .errors import EmptyInputError, FormatError, InputError
 
 __all__ = [
@@ -268,6 +268,7 @@ class SequenceDatabase:
 
     def to_pyhmmer(self, indices: Iterable[int], alphabet=None) -> list:
         """The given sequences as ``pyhmmer.easel.DigitalSequence`` objects."""
+        _pyhmmer.load()
         from pyhmmer.easel import Alphabet, DigitalSequence
 
         abc = alphabet or Alphabet.amino()
@@ -615,6 +616,7 @@ def _easel_chunks(
     """Any format but FASTA, through Easel's own parser (pyhmmer's SequenceFile): ``fmt`` None
     is Easel's format detection, as hmmsearch runs it without --tformat. ``handle``: a binary
     file object to read instead of ``label`` (standard input already begun)."""
+    _pyhmmer.load()
     from pyhmmer.easel import Alphabet, SequenceFile
     from pyhmmer.errors import UnexpectedError
 
@@ -704,6 +706,7 @@ def _record_fields(record: Any, index: int, source: str) -> tuple[bytes, bytes, 
     """(name, accession, description, codes) of one record of a supported type."""
     # pyhmmer digital sequences: already Easel codes.
     try:
+        _pyhmmer.load()
         from pyhmmer.easel import DigitalSequence, TextSequence
     except ImportError:  # pragma: no cover - pyhmmer is a dependency
         DigitalSequence = TextSequence = ()
