@@ -479,3 +479,77 @@ def test_a_threads_kept_pipeline_gives_what_a_new_one_gives(example_models):
             hmm, DigitalSequenceBlock(abc, part))
         assert described(top) == described(new)
     assert sum(len(h.domains) for h in kept[0]) >= 8  # the two-domain targets were found
+
+
+# ---- the GPU path's threads on the way out --------------------------------------------------
+
+# hmmsearch's GPU path with its threads but no GPU: the search believes it has one, the CUDA
+# start and the uploads are stand-ins (a CUDA-only host runs the real ones in the GPU tests).
+# The targets are a pipe the test holds open.
+_GPU_PATH_ON_A_PIPE = """
+import importlib, sys, time
+import gpuseq
+hs = importlib.import_module("gpuseq.hmmsearch")
+hs.resolve_backend = lambda requested, algorithm: "cuda"
+hs.start_cuda = lambda name: None
+hs._upload = lambda chunk: None
+start = time.perf_counter()
+try:
+    gpuseq.hmmsearch(sys.argv[1], "-", block_bytes=1 << 16)
+except Exception as exc:
+    print(type(exc).__name__, round(time.perf_counter() - start, 1), flush=True)
+"""
+
+
+@pytest.mark.parametrize("case", ["missing model file", "target too long"])
+def test_an_error_does_not_wait_for_a_pipe_that_gives_nothing_more(example_models, tmp_path,
+                                                                    case):
+    """On the GPU path the targets are read on a thread while the models are read, and the
+    uploads on another thread reading that one. An error (the model file's; a target too
+    long, in the pipe's first part) is raised while the pipe is still open and silent: the
+    first block of a pipe was read on the caller's thread before its models were checked,
+    and closing the two threads waited for the pipe to give more."""
+    hmm = tmp_path / "missing.hmm" if case == "missing model file" else example_models["globins4"]
+    # (zlib, which reads plain text too, waits for 1 MB of a pipe, or its end, at first)
+    first_part = b"" if case == "missing model file" else (
+        b">long\n" + b"ACDEFGHIKL" * 10_001 + b"\n>next\nACDEF\n>pad\n" + b"A" * 1_200_000
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", _GPU_PATH_ON_A_PIPE, str(hmm)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    import threading
+
+    pipe_end = threading.Timer(20, process.stdin.close)  # a search that waits for it fails
+    try:
+        process.stdin.write(first_part)
+        process.stdin.flush()
+        pipe_end.start()
+        line = process.stdout.readline().decode()  # while the pipe stays open
+    finally:
+        pipe_end.cancel()
+        if not process.stdin.closed:
+            process.stdin.close()
+        process.wait(timeout=60)
+    name, seconds = line.split()
+    assert name == {"missing model file": "InputError", "target too long":
+                    "SequenceTooLongError"}[case]
+    assert float(seconds) < 10
+
+
+def test_the_cuda_start_thread_is_waited_for_at_exit(monkeypatch):
+    """The CUDA context is made on a thread that the interpreter waits for: a daemon thread
+    coming back from the driver while the interpreter ends is stopped inside C++, which
+    aborts the process (a script whose search failed early, its error uncaught)."""
+    import threading
+
+    from gpuseq import backend
+
+    seen = []
+    monkeypatch.setattr(backend._core, "cuda_initialize",
+                        lambda wait: seen.append(threading.current_thread().daemon))
+    backend.start_cuda("gpuseq-cuda-test")
+    for thread in threading.enumerate():
+        if thread.name == "gpuseq-cuda-test":
+            thread.join()
+    assert seen == [False]

@@ -45,11 +45,13 @@ def cuda_host_wait() -> str:
     return wait
 
 
-def start_cuda(name: str, daemon: bool = True) -> None:
+def start_cuda(name: str) -> None:
     """Make the CUDA context on a thread of its own, from now (0.1-0.3 s), with the host
-    wait of cuda_host_wait(); callers go on with their start-up meanwhile."""
-    threading.Thread(target=_core.cuda_initialize, args=(cuda_host_wait(),), name=name,
-                     daemon=daemon).start()
+    wait of cuda_host_wait(); callers go on with their start-up meanwhile. Not a daemon: the
+    interpreter waits for it before it ends. A daemon thread that comes back from the driver
+    (without the GIL) while the interpreter ends is stopped inside C++ and aborts the process
+    (a search whose model file was missing, its error left uncaught in a script)."""
+    threading.Thread(target=_core.cuda_initialize, args=(cuda_host_wait(),), name=name).start()
 
 
 def cuda_devices() -> list[dict]:

@@ -464,14 +464,14 @@ def _start_cuda(args) -> None:
     """For a command that may run on the GPU, start the CUDA driver and context now, on a
     thread: they take 0.2-0.25 s on an H100 host, and the imports of NumPy, pandas and pyhmmer
     (0.3-0.4 s) go on meanwhile (the search starts the same thread again; whichever comes
-    second waits for the first). Not a daemon: the process waits for it before it exits."""
+    second waits for the first)."""
     if getattr(args, "backend", "cpu") == "cpu":
         return
     from . import _core  # does not import NumPy; neither does backend
     from .backend import start_cuda
 
     if _core.built_with_cuda:
-        start_cuda("gpuseq-cuda-start", daemon=False)
+        start_cuda("gpuseq-cuda-start")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -171,7 +171,7 @@ def hmmsearch(
             sequences, threads, block_bytes or DEFAULT_BLOCK_BYTES, tformat, database_residues
         )
 
-    uploaded = opening_error = None
+    uploaded = chunks = opening_error = None
     if where == "cuda":
         # The CUDA context is made, and the targets are opened and uploaded on a thread (the
         # first chunk while the models are read and compiled, each next one while the one
@@ -197,8 +197,7 @@ def hmmsearch(
         if opening_error is not None:
             raise opening_error
     except BaseException:
-        if uploaded is not None:
-            uploaded.close()
+        _stop_reading(uploaded, chunks)
         if tables is not None:
             tables.shutdown(wait=False, cancel_futures=True)
         raise
@@ -285,7 +284,7 @@ def hmmsearch(
         if model_error is not None:
             raise model_error
     finally:
-        uploaded.close()
+        _stop_reading(uploaded, chunks)
         if tables is not None:  # (a compilation under way at an error finishes on its own)
             tables.shutdown(wait=False, cancel_futures=True)
         if downstream is not None:
@@ -438,6 +437,18 @@ BOTH_STDIN_MESSAGE = "Either <hmmfile> or <seqdb> may be '-' (to read from stdin
 
 def _is_stdin(source: Any) -> bool:
     return isinstance(source, (str, os.PathLike)) and os.fspath(source) == "-"
+
+
+def _stop_reading(uploaded, chunks) -> None:
+    """Stop the targets' readers. Read-ahead threads (the GPU path has two, one reading the
+    other) are told to stop and not waited for: one may be inside a read of a pipe that
+    gives nothing more for now, and each ends at its next item. The CPU path's generator is
+    closed here."""
+    for reader in (uploaded, chunks):
+        if isinstance(reader, ReadAhead):
+            reader.close(wait=False)
+    if uploaded is not None and not isinstance(uploaded, ReadAhead):
+        uploaded.close()
 
 
 def _upload(chunk):

@@ -432,7 +432,7 @@ def iter_sequence_chunks(
             db = SequenceDatabase.open(path)
             return db.source, db.total_residues, db.chunks(residues)
         if fmt is None and label == "-":
-            return label, None, _stdin_chunks(threads, block_bytes)
+            return label, None, ReadAhead(_stdin_chunks(threads, block_bytes))
         if fmt is None:
             fmt = "fasta" if _detected_as_fasta(label) else None
         if fmt == "fasta":
@@ -472,7 +472,9 @@ class ReadAhead(Iterator[T]):
     """The same items, made on a thread of its own from the moment of the call (so that the
     first one is under way while the caller sets up) and then one ahead of the caller (the
     FASTA parser and the GPU upload release the GIL). At most two items wait; errors are
-    raised to the caller where the item would have come; close() stops the thread."""
+    raised to the caller where the item would have come; close() stops the thread. Once
+    closed, from any thread, it is at its end: a caller waiting for an item (another
+    ReadAhead's thread reading this one) stops waiting."""
 
     def __init__(self, chunks: Iterator[T]) -> None:
         ready: queue.Queue = queue.Queue(maxsize=1)
@@ -508,9 +510,14 @@ class ReadAhead(Iterator[T]):
         return self
 
     def __next__(self) -> T:
-        if self._finished:
-            raise StopIteration
-        chunk, signal = self._ready.get()
+        while True:
+            if self._finished:
+                raise StopIteration
+            try:
+                chunk, signal = self._ready.get(timeout=0.1)
+                break
+            except queue.Empty:
+                continue
         if signal is _END:
             self.close()
             raise StopIteration
@@ -519,10 +526,12 @@ class ReadAhead(Iterator[T]):
             raise signal
         return chunk
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
+        """Stop the thread; with `wait`, wait for it to end (a thread inside a read of a pipe
+        ends only when the pipe gives more, so an error on the way out does not wait)."""
         self._finished = True
         self._stop.set()
-        if self._thread is not threading.current_thread():
+        if wait and self._thread is not threading.current_thread():
             self._thread.join()
 
     def __del__(self) -> None:
@@ -557,11 +566,13 @@ def _fasta_reader(label: str, threads: int) -> _core.FastaReader:
 def _stdin_chunks(threads: int, block_bytes: int) -> Iterator[SequenceDatabase]:
     """Standard input in the format its first line shows, as hmmsearch reads it: FASTA by
     the native reader, anything else by Easel's detection (EMBL/UniProt, GenBank) over the
-    same reader's bytes, since a pipe cannot be read twice."""
+    same reader's bytes, since a pipe cannot be read twice. On the read-ahead thread from
+    its first block: a search checks its models meanwhile, however slow the pipe."""
     reader = _fasta_reader("-", threads)  # reads the first block, as Easel's detection does
     if reader.first_text_char("-") in (ord(">"), -1):  # -1: white space only, "no sequences"
-        return ReadAhead(_fasta_chunks("-", threads, block_bytes, reader))
-    return _easel_chunks("-", None, block_bytes, handle=_RawStream(reader, "-"))
+        yield from _fasta_chunks("-", threads, block_bytes, reader)
+    else:
+        yield from _easel_chunks("-", None, block_bytes, handle=_RawStream(reader, "-"))
 
 
 class _RawStream(io.RawIOBase):
