@@ -603,10 +603,11 @@ class _Filters:
         def one(q: int) -> dict:
             if self._tables(q) is None:
                 return self._cascade(q, chunk.residues, chunk.offsets, None, threads)
-            if uploaded[0] is None:
+            on_gpu = uploaded[0]  # read once: another model's thread may drop it
+            if on_gpu is None:
                 return self._split(q, chunk.residues, chunk.offsets, threads)
             try:
-                return self._cascade(q, chunk.residues, chunk.offsets, uploaded[0], threads)
+                return self._cascade(q, chunk.residues, chunk.offsets, on_gpu, threads)
             except _core.DeviceOutOfMemory:  # the model's work buffers did not fit
                 if chunk.device_copies:
                     chunk.device_copies.clear()
