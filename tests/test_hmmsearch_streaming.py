@@ -553,3 +553,31 @@ def test_the_cuda_start_thread_is_waited_for_at_exit(monkeypatch):
         if thread.name == "gpuseq-cuda-test":
             thread.join()
     assert seen == [False]
+
+
+def test_the_models_thread_stops_when_the_search_ends_in_an_error(example_models, tmp_path,
+                                                                  monkeypatch):
+    """The models are read on a thread of their own. When the search ends in an error (here
+    its target file is missing) that thread stops at the next model; it went on reading the
+    whole model file (a Pfam of 20,000 models: minutes of one core, and every model kept)."""
+    import importlib
+    import time
+
+    from gpuseq.hmm import read_hmms
+
+    hs = importlib.import_module("gpuseq.hmmsearch")
+    hmm = read_hmms(example_models["globins4"])[0]
+    read = []
+
+    def slow_models(source):
+        for _ in range(500):  # a long model file
+            time.sleep(0.01)
+            read.append(1)
+            yield hmm
+
+    monkeypatch.setattr(hs, "iter_hmms", slow_models)
+    with pytest.raises(gpuseq.InputError, match="no such file"):
+        gpuseq.hmmsearch("many.hmm", tmp_path / "missing.fa", backend="cpu")
+    at_error = len(read)
+    time.sleep(0.5)
+    assert len(read) <= at_error + 2

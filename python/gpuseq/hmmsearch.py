@@ -197,12 +197,17 @@ def hmmsearch(
         if opening_error is not None:
             raise opening_error
     except BaseException:
+        models.close()
         _stop_reading(uploaded, chunks)
         if tables is not None:
             tables.shutdown(wait=False, cancel_futures=True)
         raise
     if uploaded is None:  # the CPU filters
-        label, total, chunks = open_targets()
+        try:
+            label, total, chunks = open_targets()
+        except BaseException:
+            models.close()
+            raise
         uploaded = ((chunk, None) for chunk in chunks)
     bar = downstream = None
     try:
@@ -284,6 +289,7 @@ def hmmsearch(
         if model_error is not None:
             raise model_error
     finally:
+        models.close()
         _stop_reading(uploaded, chunks)
         if tables is not None:  # (a compilation under way at an error finishes on its own)
             tables.shutdown(wait=False, cancel_futures=True)
@@ -472,10 +478,13 @@ class _ModelStream:
         self, hmms: HmmSource, bit_cutoffs: str | None, tables: ThreadPoolExecutor | None = None
     ) -> None:
         items: queue.Queue = queue.Queue()
+        stop = threading.Event()
 
         def produce() -> None:
             try:
                 for hmm in iter_hmms(hmms):
+                    if stop.is_set():
+                        return
                     if bit_cutoffs:
                         _check_cutoffs([hmm], bit_cutoffs, hmms)
                     profile = search_profile(hmm)
@@ -485,7 +494,7 @@ class _ModelStream:
             except BaseException as exc:  # raised on the caller's thread
                 items.put(exc)
 
-        self._items = items
+        self._items, self._stop = items, stop
         self._error: BaseException | None = None  # read after the models in the last batch
         self.reading = True  # until batches() has handed out the last model
         threading.Thread(target=produce, name="gpuseq-models", daemon=True).start()
@@ -512,6 +521,11 @@ class _ModelStream:
             else:
                 batch.append(item)
         return batch
+
+    def close(self) -> None:
+        """Stop reading models (a search that ended in an error): the thread ends at the
+        next model."""
+        self._stop.set()
 
     def first(self) -> list:
         """The first model and any read with it: (hmm, profile) pairs."""
