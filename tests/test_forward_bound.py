@@ -56,6 +56,14 @@ def test_forward_scores_within_margin_of_hmmer_and_never_drop_a_pass(corpora, hm
     assert worst < 0.01  # the margin is wide: at most 1/300 of it is used on these corpora
 
 
+def test_a_nan_forward_p_value_passes_as_in_hmmer():
+    """p7_Pipeline drops a target when P > F3: a NaN P (a NaN bias filter score) passes."""
+    tau, lam = -4.1637, 0.70957  # globins4's FORWARD STATS
+    assert _core.forward_may_pass(-20.0, math.nan, 300, 149, tau, lam, F3)
+    assert not _core.forward_may_pass(-20.0, -1.0, 300, 149, tau, lam, F3)
+    assert _core.forward_may_pass(300.0, -1.0, 300, 149, tau, lam, F3)
+
+
 def _assert_same_bits(cpu, gpu, label, names):
     same = (cpu.view(np.uint64) == gpu.view(np.uint64)) | (np.isnan(cpu) & np.isnan(gpu))
     bad = np.flatnonzero(~same)

@@ -258,6 +258,20 @@ def test_inputs_other_than_files_give_the_same_hits():
     assert list(got.description) == list(expected.description)
 
 
+def test_a_nan_in_the_models_composition_passes_targets_as_hmmsearch_does(tmp_path):
+    """A NaN in the COMPO line (hmmsearch reads "nan90041" as NaN) makes the bias filter's
+    score NaN. HMMER drops a target only when P > F, so a NaN P passes the bias and Forward
+    tests and skips the Viterbi filter. On a GPU host this runs the GPU path, whose Forward
+    bound dropped the NaN targets before (found by test_fuzz on an H200)."""
+    text = (TUTORIAL / "globins4.hmm").read_text()
+    compo = "3.41069  2.90041  2.55332"
+    assert compo in text
+    hmm = tmp_path / "nan-compo.hmm"
+    hmm.write_text(text.replace(compo, "3.41069 nan90041  2.55332"))
+    res = check_equal_to_references(hmm, TUTORIAL / "globins45.fa", [], {}, tmp_path)
+    assert len(res.hits) == 45
+
+
 def test_non_utf8_names_come_back_as_hmmsearch_writes_them(tmp_path):
     """FASTA names and descriptions are bytes: tblout, domtblout and the text report give them
     back byte for byte as Debian's hmmsearch does; the DataFrames hold them losslessly."""

@@ -683,7 +683,7 @@ void bind_hmm(py::module_& m) {
   m.def("forward_may_pass", &hmm::forward_may_pass, py::arg("score"), py::arg("filtersc"),
         py::arg("L"), py::arg("M"), py::arg("tau"), py::arg("lambda_"), py::arg("F3"),
         "False only when a target with this Forward score (forward_scores') fails HMMER's "
-        "Forward test P <= F3 even with the margin added.");
+        "Forward test P <= F3 even with the margin added; a NaN P passes, as in HMMER.");
 
   m.def(
       "run_cascade",

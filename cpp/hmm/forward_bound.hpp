@@ -252,7 +252,7 @@ double forward_margin(int64_t L, int M, double score);
 
 // Whether a target whose Forward score is `score` (ours) may pass HMMER's Forward test
 // P(bits(fwdsc, filtersc)) <= F3 (exponential tail tau, lambda): false only when it fails even
-// with fwdsc = score + forward_margin.
+// with fwdsc = score + forward_margin. A NaN P passes, as in HMMER (it drops on P > F3).
 bool forward_may_pass(double score, float filtersc, int64_t L, int M, float tau, float lambda,
                       double F3);
 

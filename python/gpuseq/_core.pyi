@@ -152,7 +152,7 @@ def forward_may_pass(
     score: float, filtersc: float, L: int, M: int, tau: float, lambda_: float, F3: float
 ) -> bool:
     """False only when a target with this Forward score fails HMMER's Forward test even with
-    the margin added."""
+    the margin added. A NaN P (a NaN ``filtersc``) passes, as in HMMER."""
 
 def sequence_blocks(
     residues: ArrayLike, offsets: ArrayLike, sequences_per_warp: int, max_warps: int
