@@ -16,12 +16,13 @@ import pytest
 from pyhmmer.easel import SequenceFile
 from pyhmmer.plan7 import HMMFile, Pipeline
 
+from conftest import HMMER_EXAMPLES
 from gpuseq import hmmer_text
 from synthetic import require_tool
 
 HMMSEARCH = require_tool("hmmsearch")
 
-TUT = "/usr/share/doc/hmmer/examples/tutorial"
+TUT = str(HMMER_EXAMPLES / "tutorial")
 PYD = os.path.join(os.path.dirname(pyhmmer.__file__), "tests", "data")
 FAA = os.path.join(PYD, "seqs", "938293.PRJEB85.HG003687.faa")
 
