@@ -94,6 +94,21 @@ def test_models_hmmsearch_crashes_on_are_rejected(tmp_path, change, message):
         gpuseq.hmmsearch(path, GLOBIN_SEQS)
 
 
+def test_a_consensus_byte_that_is_not_ascii_is_refused_with_the_models_name(tmp_path):
+    """hmmsearch prints such a byte in its alignments; pyhmmer, which writes ours, cannot
+    decode it (found by fuzzing on an H200: UnicodeDecodeError escaped)."""
+    text = GLOBINS.read_bytes()
+    old = b"4.57236    126 s - - -"
+    assert old in text
+    path = tmp_path / "ff.hmm"
+    path.write_bytes(text.replace(old, b"4.57236    126 \xff - - -"))
+    ref = subprocess.run([require_tool("hmmsearch"), path, GLOBIN_SEQS], capture_output=True)
+    assert ref.returncode == 0 and b"\xff" in ref.stdout
+    with pytest.raises(gpuseq.HmmFormatError, match="not ASCII in a node's consensus") as err:
+        gpuseq.hmmsearch(path, GLOBIN_SEQS)
+    assert err.value.record == "globins4" and err.value.path == str(path)
+
+
 def test_missing_files(tmp_path):
     with pytest.raises(gpuseq.InputError, match="missing.hmm"):
         gpuseq.hmmsearch(tmp_path / "missing.hmm", GLOBIN_SEQS)

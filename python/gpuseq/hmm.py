@@ -139,7 +139,14 @@ def _check_searchable(hmm, label: str) -> None:
                          ("transition", hmm.transition_probabilities)):
         if np.isnan(np.asarray(values)).any():  # hmmsearch dies on it ("score is NaN")
             raise HmmFormatError(label, None, f"has a {what} probability that is NaN", name)
-    if hmm.consensus is None:  # hmmsearch aborts on it ("HMM must have a consensus")
+    try:  # pyhmmer decodes the per-node annotation as ASCII; it is written in the alignments
+        consensus = hmm.consensus
+        hmm.reference, hmm.consensus_structure, hmm.model_mask  # noqa: B018 - read to check
+    except UnicodeDecodeError:  # hmmsearch prints the byte as it is
+        raise HmmFormatError(label, None, "has a byte that is not ASCII in a node's consensus, "
+                             "RF, CS or MM column (gpuseq cannot report such a query)",
+                             name) from None
+    if consensus is None:  # hmmsearch aborts on it ("HMM must have a consensus")
         raise HmmFormatError(label, None, "has no consensus residues (CONS no)", name)
 
 
