@@ -78,6 +78,7 @@ def test_nucleotide_model_is_rejected():
     (("HMMER3/f", " HMMER3/f", "ALPH  amino\n", ""), "no ALPH line"),  # leading blank
     (("0.48576  0.95510\n     12", "0.48576 nan95510\n     12"), "NaN"),  # "score is NaN"
     (("CONS  yes", "CONS  no"), "no consensus"),    # hmmsearch aborts in p7_ProfileConfig
+    (("LENG  149", "LENG  14\0" "9"), "line 3: holds a NUL byte"),  # segfaults (fuzzing)
 ])
 def test_models_hmmsearch_crashes_on_are_rejected(tmp_path, change, message):
     """Found by tests/test_fuzz.py: hmmsearch itself dies on these files (segfault or abort);

@@ -161,7 +161,8 @@ _MANDATORY_TAGS = (b"NAME", b"LENG", b"ALPH")
 def _check_mandatory_lines(path: str) -> None:
     """Every model of a text HMM file must have its NAME, LENG and ALPH lines before the
     ``HMM`` line, as the format requires: HMMER's parser (hmmsearch 3.3 and 3.4 alike) crashes
-    on some files without them (no ALPH; no NAME and LENG after a NUL byte in the first line)."""
+    on some files without them (no ALPH; no NAME and LENG after a NUL byte in the first line),
+    and holds no NUL byte (it crashes on one after the LENG value)."""
     with open(path, "rb") as f:
         magic = f.read(2)
     if magic == b"\x1f\x8b":
@@ -195,6 +196,12 @@ def _check_mandatory_tags(text, path: str) -> None:
             missing = [t.decode() for t in _MANDATORY_TAGS if t not in seen]
             raise HmmFormatError(path, line, f"model {model} has no {', '.join(missing)} "
                                  f"line{'s' if len(missing) > 1 else ''} before its HMM section")
+    # HMMER's parser crashes on a NUL byte after the LENG value, rejects most others and stops
+    # reading at some: a text model file holds none.
+    nul = text.find(b"\0") if hasattr(text, "find") else bytes(text).find(b"\0")
+    if nul >= 0:
+        line = bytes(text[:nul]).count(b"\n") + 1
+        raise HmmFormatError(path, line, "holds a NUL byte: a damaged HMMER text file")
 
 
 def _clean_pyhmmer_message(exc: Exception) -> str:
