@@ -1,0 +1,95 @@
+"""Targets fuzzed on a GPU host: globins45.fa with 1-6 random edits (tests/test_fuzz.py's
+FASTA pieces replaced, inserted or deleted; now and then a sequence repeated to 1,000-60,000
+residues), searched with globins4.hmm by gpuseq (the GPU backend where there is one) and by
+hmmsearch --tformat fasta: the same tblout rows, or a typed FormatError where
+hmmsearch rejects the file (SequenceTooLongError past 100,000 residues, where hmmsearch
+aborts). Seed argv[1], argv[2] seconds. Failing files go to
+$OUT/targets-fail-SEED-N.fa, the example under way to $OUT/targets-at-SEED.txt."""
+
+import faulthandler
+import io
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, "tests")
+import test_fuzz  # noqa: E402
+
+import gpuseq  # noqa: E402
+from test_hmmsearch import rows, same_rows  # noqa: E402
+
+BASE = test_fuzz.TARGETS.read_bytes()
+HMM = str(test_fuzz.HMMER_EXAMPLES / "tutorial" / "globins4.hmm")
+
+
+def mutated(rng: random.Random) -> bytes:
+    data = bytearray(BASE)
+    for _ in range(rng.randint(1, 6)):
+        at = rng.randint(0, len(data) - 1)
+        what = rng.choice(["replace", "insert", "delete", "repeat"])
+        piece = rng.choice(test_fuzz.FASTA_PIECES)
+        if what == "replace":
+            data[at : at + len(piece)] = piece
+        elif what == "insert":
+            data[at:at] = piece
+        elif what == "delete":
+            del data[at : at + rng.randint(1, 60)]
+        else:
+            data[at:at] = b"ACDEFGHIKLMNPQRSTVWYLLVVKE" * rng.randint(40, 2300)
+    return bytes(data)
+
+
+def hmmsearch_rows(path: str):
+    with tempfile.TemporaryDirectory(prefix="gpuseq-fuzz-") as tmp:
+        tbl = os.path.join(tmp, "ref.tbl")
+        proc = subprocess.run([test_fuzz.HMMSEARCH, "--cpu", "0", "--tformat", "fasta",
+                               "--tblout", tbl, "-o", os.devnull, HMM, path],
+                              capture_output=True, timeout=120)
+        if proc.returncode != 0:
+            return None
+        with open(tbl, "rb") as f:
+            return rows(f.read().decode("utf-8", "surrogateescape"))
+
+
+def check(data: bytes) -> None:
+    fd, path = tempfile.mkstemp(suffix=".fa", prefix="gpuseq-fuzz-")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    try:
+        ref = hmmsearch_rows(path)
+        try:
+            res = gpuseq.hmmsearch(HMM, path, cpus=2, tformat="fasta")
+        except gpuseq.errors.GpuseqError as exc:
+            assert ref is None and isinstance(
+                exc, (gpuseq.FormatError, gpuseq.errors.SequenceTooLongError)), exc
+            return
+        assert ref is not None, "hmmsearch rejects these targets, we searched them"
+        buf = io.StringIO()
+        res.write_tblout(buf)
+        assert same_rows(rows(buf.getvalue()), ref), "tblout differs"
+    finally:
+        os.unlink(path)
+
+
+faulthandler.enable()
+seed, seconds = int(sys.argv[1]), float(sys.argv[2])
+rng = random.Random(seed)
+end = time.monotonic() + seconds
+n = failed = 0
+while time.monotonic() < end:
+    data = mutated(rng)
+    n += 1
+    with open(os.path.join(os.environ["OUT"], f"targets-at-{seed}.txt"), "w") as f:
+        f.write(f"{n}\n")
+    try:
+        check(data)
+    except Exception as exc:  # noqa: BLE001
+        failed += 1
+        if failed <= 5:
+            with open(os.path.join(os.environ["OUT"], f"targets-fail-{seed}-{n}.fa"), "wb") as f:
+                f.write(data)
+        print(f"seed {seed} example {n}: {type(exc).__name__}: {str(exc)[:300]}", flush=True)
+print(f"seed {seed}: {n} target files, {failed} failed")
