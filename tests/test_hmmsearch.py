@@ -5,6 +5,7 @@ and the same text report from `Query:` to the statistics block."""
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 
 import numpy as np
@@ -305,6 +306,34 @@ def test_non_utf8_names_come_back_as_hmmsearch_writes_them(tmp_path):
     assert names == {b"MYG_EM\xffW0", b"ok", b"caf\xc3\xa9\x80"}
     descs = {d.encode("utf-8", "surrogateescape") for d in res.domains.description}
     assert descs == {b"d\xe9sc \xff", b"", b"\x80\x81"}
+
+
+def test_descriptions_holding_line_breaks_of_unicode_come_back_whole(tmp_path):
+    """VT, FF, FS, U+0085 and U+2028 in a description are text to Easel (a header ends at CR
+    or LF), but str.splitlines breaks lines at them: the DataFrames failed with IndexError
+    (found by fuzzing targets on an H200). Tables equal hmmsearch's, DataFrames whole."""
+    globins = [r for r in SequenceFile(str(TUTORIAL / "globins45.fa"), digital=False)][:5]
+    descs = [b"a\x0bb", b"\x0c", b"x\x1cy", b"u\xc2\x85v", b"w\xe2\x80\xa8z"]
+    fasta = tmp_path / "descs.fa"
+    with open(fasta, "wb") as f:
+        for i, desc in enumerate(descs):
+            f.write(b">t%d " % i + desc + b"\n" + globins[i].sequence.encode() + b"\n")
+    hmm = TUTORIAL / "globins4.hmm"
+    ref = {ext: tmp_path / f"ref.{ext}" for ext in ("tbl", "dom")}
+    subprocess.run([require_tool("hmmsearch"), "--tblout", ref["tbl"], "--domtblout", ref["dom"],
+                    "-o", os.devnull, hmm, fasta], check=True)
+    res = gpuseq.hmmsearch(hmm, fasta)
+    for ext, write in (("tbl", res.write_tblout), ("dom", res.write_domtblout)):
+        write(tmp_path / f"ours.{ext}")
+        ours = [ln for ln in (tmp_path / f"ours.{ext}").read_bytes().split(b"\n")
+                if ln and not ln.startswith(b"#")]
+        theirs = [ln for ln in ref[ext].read_bytes().split(b"\n")
+                  if ln and not ln.startswith(b"#")]
+        assert ours == theirs and len(ours) == 5, ext
+    for frame in (res.hits, res.domains):
+        got = dict(zip(frame.target_name, frame.description))
+        assert {k: v.encode("utf-8", "surrogateescape") for k, v in got.items()} == {
+            f"t{i}": d for i, d in enumerate(descs)}
 
 
 def test_packed_database_gives_the_same_hits(tmp_path):

@@ -247,11 +247,13 @@ def tabular_rows(hits: Any, fmt: str) -> list[list[str]]:
 
 
 def tabular_lines(hits: Any, fmt: str) -> list[str]:
-    """Non-comment lines of pyhmmer's tblout/domtblout writer, decoded with surrogateescape."""
+    """Non-comment lines of pyhmmer's tblout/domtblout writer, decoded with surrogateescape.
+    Split at LF only: a description may hold VT, FF, U+0085 or U+2028, which str.splitlines
+    takes for line ends (Easel ends a header at CR or LF only)."""
     buf = io.BytesIO()
     hits.write(buf, format=fmt, header=False)
     text = buf.getvalue().decode("utf-8", "surrogateescape")
-    return [line for line in text.splitlines() if line and not line.startswith("#")]
+    return [line for line in text.split("\n") if line and not line.startswith("#")]
 
 
 def _target_rows(hits: Any, reported: list[Any]) -> list[list[str]]:
