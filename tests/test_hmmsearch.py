@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 
 import numpy as np
@@ -65,13 +66,18 @@ def written_as_hmmsearch(top, fmt):
 
 
 def rows(text: str) -> list[list[str]]:
-    return [line.split() for line in text.splitlines() if line and not line.startswith("#")]
+    """A table's data rows, split as HMMER writes them: lines at LF, fields at runs of spaces
+    (str.split and splitlines would also break names and descriptions at NBSP, VT or U+2028;
+    an empty name leaves '' first)."""
+    return [re.split(" +", line) for line in text.split("\n")
+            if line and not line.startswith("#")]
 
 
 def report_body(text: str) -> list[str]:
     """Lines from each `Query:` to its `Domain search space` line."""
     out, keep = [], False
-    for line in text.splitlines():
+    lines = text.split("\n")  # (not splitlines: a description may hold VT or U+2028)
+    for line in lines[:-1] if lines[-1] == "" else lines:
         keep = keep or line.startswith("Query:")
         if keep:
             out.append(line)
@@ -308,6 +314,26 @@ def test_non_utf8_names_come_back_as_hmmsearch_writes_them(tmp_path):
     assert descs == {b"d\xe9sc \xff", b"", b"\x80\x81"}
 
 
+def test_empty_names_and_names_python_would_split_come_back_whole(tmp_path):
+    """An empty name ('>\\0...': Easel ends it at the NUL) and names holding NBSP (UTF-8),
+    FS or U+2028, none of them C whitespace: the tables and the report equal hmmsearch's and
+    the DataFrames hold the names. The table rows were split with str.split, which lost the
+    empty name and split the others (found by fuzzing targets on an H200)."""
+    globins = [r for r in SequenceFile(str(TUTORIAL / "globins45.fa"), digital=False)][:4]
+    names = [b"", b"ab\xc2\xa0cd", b"x\x1cy", b"p\xe2\x80\xa8q"]
+    fasta = tmp_path / "names.fa"
+    with open(fasta, "wb") as f:
+        for i, name in enumerate(names):
+            header = b"\0lost" if not name else name + b" desc %d" % i
+            f.write(b">" + header + b"\n" + globins[i].sequence.encode() + b"\n")
+    ref_tbl, ref_dom, ref_text = hmmsearch_332(TUTORIAL / "globins4.hmm", fasta, [], tmp_path)
+    res, tbl, dom, text = run_ours(TUTORIAL / "globins4.hmm", fasta, {})
+    assert same_rows(tbl, ref_tbl) and same_rows(dom, ref_dom) and len(tbl) == 4
+    assert report_body(text) == report_body(ref_text)
+    for frame in (res.hits, res.domains):
+        assert {n.encode("utf-8", "surrogateescape") for n in frame.target_name} == set(names)
+
+
 def test_descriptions_holding_line_breaks_of_unicode_come_back_whole(tmp_path):
     """VT, FF, FS, U+0085 and U+2028 in a description are text to Easel (a header ends at CR
     or LF), but str.splitlines breaks lines at them: the DataFrames failed with IndexError
@@ -347,6 +373,25 @@ def test_packed_database_gives_the_same_hits(tmp_path):
     ref = gpuseq.read_fasta(PROTEOME)
     np.testing.assert_array_equal(opened.residues, ref.residues)
     assert [opened.name(i) for i in (0, 2099)] == [ref.name(i) for i in (0, 2099)]
+
+
+def test_a_packed_record_without_a_name_is_searched_as_hmmsearch_searches_it(tmp_path):
+    """'>\\0NAME' is a record whose name (and description) is empty: Easel ends them at the
+    NUL. makedb packed it, then opening the database refused it as damaged (found by fuzzing
+    targets on an H200). The packed search's rows equal hmmsearch's on the FASTA file."""
+    text = (TUTORIAL / "globins45.fa").read_bytes()
+    assert text.count(b">HBA_PHACO") == 1
+    fasta = tmp_path / "noname.fa"
+    fasta.write_bytes(text.replace(b">HBA_PHACO", b">\0HBA_PHACO"))
+    db = gpuseq.open_database(gpuseq.makedb(fasta, tmp_path / "noname.gsdb"))
+    assert "" in {db.name(i) for i in range(len(db))}
+    ref_tbl, ref_dom, _ = hmmsearch_332(TUTORIAL / "globins4.hmm", fasta, [], tmp_path)
+    res = gpuseq.hmmsearch(TUTORIAL / "globins4.hmm", db, cpus=2)
+    tbl, dom = io.StringIO(), io.StringIO()
+    res.write_tblout(tbl)
+    res.write_domtblout(dom)
+    assert same_rows(rows(tbl.getvalue()), ref_tbl) and same_rows(rows(dom.getvalue()), ref_dom)
+    assert len(res.hits) == 45 and "" in set(res.hits.target_name)
 
 
 def test_small_chunks_give_the_same_result(example_models):

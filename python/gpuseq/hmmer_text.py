@@ -133,7 +133,7 @@ def _all_target_ids(hits: Any) -> list[tuple[str, str | None, str | None]]:
     ids = []
     for row in tabular_lines(every, "targets"):
         # name, accession ("-" if none), 16 numbers, then the description ("-" if none)
-        cols = row.split(maxsplit=18)
+        cols = split_row(row, 18)
         desc = cols[18] if len(cols) > 18 else "-"
         ids.append((cols[0], None if cols[1] == "-" else cols[1], None if desc == "-" else desc))
     return ids
@@ -240,10 +240,21 @@ def write_footer(fh: TextIO) -> None:
 
 
 def tabular_rows(hits: Any, fmt: str) -> list[list[str]]:
-    """Non-comment rows of pyhmmer's own tblout/domtblout writer (HMMER's C code), split on
-    whitespace: the source of the few values pyhmmer's Python API does not expose (exp, reg,
-    clu, ov, env, acc)."""
-    return [line.split() for line in tabular_lines(hits, fmt)]
+    """Non-comment rows of pyhmmer's own tblout/domtblout writer (HMMER's C code), split into
+    fields (split_row): the source of the few values pyhmmer's Python API does not expose
+    (exp, reg, clu, ov, env, acc)."""
+    return [split_row(line) for line in tabular_lines(hits, fmt)]
+
+
+_FIELD_GAP = re.compile(" +")
+
+
+def split_row(line: str, maxsplit: int = 0) -> list[str]:
+    """A tblout/domtblout row's fields (with maxsplit, the rest of the line last: the
+    description). HMMER pads fields with spaces, and a name holds no C whitespace but may
+    hold what str.split also splits at (NBSP, FS, U+2028) and may be empty (Easel ends a name
+    at a NUL: '>\\0x'), which leaves the row starting with padding: the first field is ''."""
+    return _FIELD_GAP.split(line, maxsplit)
 
 
 def tabular_lines(hits: Any, fmt: str) -> list[str]:
@@ -260,7 +271,7 @@ def _target_rows(hits: Any, reported: list[Any]) -> list[list[str]]:
     """Per reported hit, its tblout row (HMMER's p7_tophits_TabularTargets) in 19 tokens:
     the hit list's numbers are these tokens, which HMMER printed with the conversions of the
     report (``%9.2g`` E-values, ``%6.1f`` scores, ``%5.1f`` biases and exp, ``%d`` counts)."""
-    rows = [line.split(maxsplit=18) for line in tabular_lines(hits, "targets")]
+    rows = [split_row(line, 18) for line in tabular_lines(hits, "targets")]
     if len(rows) != len(reported):
         raise RuntimeError(
             f"tblout gave {len(rows)} rows for {len(reported)} reported hits; cannot align them"
@@ -281,7 +292,7 @@ def _domain_rows(hits: Any, reported: list[Any]) -> list[list[list[str]]]:
         mine = []
         for _d, dom in hit.shown_domains():
             line = next(rows, None)
-            row = line.split(maxsplit=22) if line is not None else None
+            row = split_row(line, 22) if line is not None else None
             # Cross-check name and envelope so a mismatch can never go unnoticed.
             if (
                 row is None
