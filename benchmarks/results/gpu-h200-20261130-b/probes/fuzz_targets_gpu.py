@@ -1,10 +1,12 @@
 """Targets fuzzed on a GPU host: globins45.fa with 1-6 random edits (tests/test_fuzz.py's
 FASTA pieces replaced, inserted or deleted; now and then a sequence repeated to 1,000-60,000
-residues), searched with globins4.hmm by gpuseq (the GPU backend where there is one) and by
+residues), searched with globins4.hmm by gpuseq (the GPU backend where there is one: the file
+whole, in small blocks, or packed with makedb and searched in small chunks) and by
 hmmsearch --tformat fasta: the same tblout rows, or a typed FormatError where
 hmmsearch rejects the file (SequenceTooLongError past 100,000 residues, where hmmsearch
 aborts). Seed argv[1], argv[2] seconds. Failing files go to
-$OUT/targets-fail-SEED-N.fa, the example under way to $OUT/targets-at-SEED.txt."""
+$OUT/targets-fail-SEED-N.fa, the example under way to $OUT/targets-at-SEED.txt; an example
+that runs past 90 s dumps every thread's Python stack to stderr and ends the process."""
 
 import faulthandler
 import io
@@ -54,14 +56,26 @@ def hmmsearch_rows(path: str):
             return rows(f.read().decode("utf-8", "surrogateescape"))
 
 
-def check(data: bytes) -> None:
+def search(path: str, mode: int, block: int, tmp: str):
+    """mode 0: the file whole; 1: in blocks of `block` bytes (chunks streamed through the
+    GPU); 2: packed with makedb, then searched in chunks of `block` residues."""
+    if mode == 0:
+        return gpuseq.hmmsearch(HMM, path, cpus=2, tformat="fasta")
+    if mode == 1:
+        return gpuseq.hmmsearch(HMM, path, cpus=2, tformat="fasta", block_bytes=block)
+    db = gpuseq.makedb(path, os.path.join(tmp, "db.gsdb"), format="fasta", block_bytes=block)
+    return gpuseq.hmmsearch(HMM, gpuseq.open_database(db), cpus=2, block_bytes=block)
+
+
+def check(data: bytes, mode: int, block: int) -> None:
     fd, path = tempfile.mkstemp(suffix=".fa", prefix="gpuseq-fuzz-")
     with os.fdopen(fd, "wb") as f:
         f.write(data)
     try:
         ref = hmmsearch_rows(path)
         try:
-            res = gpuseq.hmmsearch(HMM, path, cpus=2, tformat="fasta")
+            with tempfile.TemporaryDirectory(prefix="gpuseq-fuzz-") as tmp:
+                res = search(path, mode, block, tmp)
         except gpuseq.errors.GpuseqError as exc:
             assert ref is None and isinstance(
                 exc, (gpuseq.FormatError, gpuseq.errors.SequenceTooLongError)), exc
@@ -70,10 +84,12 @@ def check(data: bytes) -> None:
         buf = io.StringIO()
         res.write_tblout(buf)
         assert same_rows(rows(buf.getvalue()), ref), "tblout differs"
+        SEARCHED[mode] += 1
     finally:
         os.unlink(path)
 
 
+SEARCHED = [0, 0, 0]  # files searched (not rejected by both), per mode
 faulthandler.enable()
 seed, seconds = int(sys.argv[1]), float(sys.argv[2])
 rng = random.Random(seed)
@@ -81,15 +97,21 @@ end = time.monotonic() + seconds
 n = failed = 0
 while time.monotonic() < end:
     data = mutated(rng)
+    mode, block = rng.randint(0, 2), rng.choice([700, 3000, 20000])
     n += 1
     with open(os.path.join(os.environ["OUT"], f"targets-at-{seed}.txt"), "w") as f:
         f.write(f"{n}\n")
+    # A search that hangs: every thread's Python stack to stderr, and the process ends.
+    faulthandler.dump_traceback_later(90, exit=True)
     try:
-        check(data)
+        check(data, mode, block)
     except Exception as exc:  # noqa: BLE001
         failed += 1
         if failed <= 5:
             with open(os.path.join(os.environ["OUT"], f"targets-fail-{seed}-{n}.fa"), "wb") as f:
                 f.write(data)
-        print(f"seed {seed} example {n}: {type(exc).__name__}: {str(exc)[:300]}", flush=True)
-print(f"seed {seed}: {n} target files, {failed} failed")
+        print(f"seed {seed} example {n} (mode {mode}, block {block}): {type(exc).__name__}: "
+              f"{str(exc)[:300]}", flush=True)
+faulthandler.cancel_dump_traceback_later()
+print(f"seed {seed}: {n} target files, {failed} failed; searched whole, in blocks, packed: "
+      f"{SEARCHED}")
