@@ -396,6 +396,45 @@ def test_a_held_database_stays_on_the_gpu_between_searches(tmp_path):
     assert not db.device_copies
 
 
+# A fresh process: the staging (pinned buffers, their threads) is made by its first large
+# upload. Prints the threads made by the first upload, and those of them left after a second.
+_UPLOADS_IN_A_FRESH_PROCESS = """
+import os
+import numpy as np
+from gpuseq import _core
+
+def tasks():
+    return set(os.listdir("/proc/self/task"))
+
+residues = np.random.default_rng(5).integers(0, 20, size=40 * 100_000, dtype=np.uint8)
+offsets = np.arange(0, len(residues) + 1, 100_000, dtype=np.int64)
+_core.GpuTargets(residues[:1000], offsets[:2] // 100)  # the context and the driver's threads
+before = tasks()
+first = _core.GpuTargets(residues, offsets)
+made = tasks() - before
+second = _core.GpuTargets(residues, offsets)
+print(len(made), len(made & tasks()))
+"""
+
+
+def test_the_threads_that_copy_a_large_upload_are_kept():
+    """An upload of 1 MB or more is copied through pinned staging by several threads
+    (cuda/common/device.cu). Those threads are kept for the process's life and copy the next
+    upload too, as every thread that calls CUDA is: one ending while other threads of the
+    process called CUDA hung the driver now and then (benchmarks/results/gpu-h200-20261130-c).
+    They were made and ended for every upload."""
+    import os
+    import subprocess
+    import sys
+
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core: an upload is copied by the caller's thread alone")
+    out = subprocess.run([sys.executable, "-c", _UPLOADS_IN_A_FRESH_PROCESS], check=True,
+                         capture_output=True, text=True, timeout=300).stdout
+    made, left = map(int, out.split())
+    assert made >= 1 and left == made, out
+
+
 def test_instruction_rates_are_measured():
     """The micro-benchmarks behind bench_hmm_filters' bounds run and give rates a GPU can have:
     above 0 and at most 256 thread operations per SM per clock (4 warp schedulers, 2 ops in
