@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import gpuseq
-from conftest import REPO
+from conftest import HMMER_EXAMPLES, REPO
 from synthetic import random_proteins, write_fasta
 from test_hmmsearch import check_equal_to_references, near_threshold_db  # noqa: F401 (fixture)
 
@@ -537,22 +537,23 @@ def test_an_error_does_not_wait_for_a_pipe_that_gives_nothing_more(example_model
     assert float(seconds) < 10
 
 
-def test_the_cuda_start_thread_is_waited_for_at_exit(monkeypatch):
+def test_the_cuda_start_thread_is_waited_for_at_exit_and_kept(monkeypatch):
     """The CUDA context is made on a thread that the interpreter waits for: a daemon thread
     coming back from the driver while the interpreter ends is stopped inside C++, which
-    aborts the process (a script whose search failed early, its error uncaught)."""
+    aborts the process (a script whose search failed early, its error uncaught). The thread
+    is kept for the next start (backend.cuda_threads: threads that used CUDA never end
+    before the process; one ending hung the driver now and then)."""
     import threading
 
     from gpuseq import backend
 
     seen = []
     monkeypatch.setattr(backend._core, "cuda_initialize",
-                        lambda wait: seen.append(threading.current_thread().daemon))
-    backend.start_cuda("gpuseq-cuda-test")
-    for thread in threading.enumerate():
-        if thread.name == "gpuseq-cuda-test":
-            thread.join()
-    assert seen == [False]
+                        lambda wait: seen.append(threading.current_thread()))
+    backend.start_cuda("gpuseq-cuda-test").result(timeout=60)
+    backend.start_cuda("gpuseq-cuda-test").result(timeout=60)
+    assert len(seen) == 2 and seen[0] is seen[1]
+    assert not seen[0].daemon and seen[0].is_alive()
 
 
 def test_the_models_thread_stops_when_the_search_ends_in_an_error(example_models, tmp_path,
@@ -581,3 +582,58 @@ def test_the_models_thread_stops_when_the_search_ends_in_an_error(example_models
     at_error = len(read)
     time.sleep(0.5)
     assert len(read) <= at_error + 2
+
+
+def test_the_gpu_paths_threads_that_call_cuda_outlive_the_search(example_models, tmp_path,
+                                                                  monkeypatch):
+    """Every thread of hmmsearch's GPU path that calls CUDA (the context's start, the
+    uploads, the models' GPU tables, the cascades) is kept for the process's life
+    (backend.cuda_threads): a thread that had used CUDA ending while other threads called it
+    hung the driver now and then (a packed database searched in small chunks on an H200,
+    benchmarks/results/gpu-h200-20261130-c). The cascades had a pool of threads per chunk,
+    the uploads and the tables threads per search. Here with stand-ins for the CUDA calls
+    (the CPU cascade inside), over two searches of eleven chunks: every thread that made one
+    is still alive after them, the cascades ran on at most GPU_CASCADES_IN_FLIGHT threads,
+    and the results are the CPU backend's."""
+    import importlib
+    import threading
+    import types
+
+    from gpuseq import _core
+
+    hs = importlib.import_module("gpuseq.hmmsearch")
+    used: dict[str, set] = {"start": set(), "upload": set(), "tables": set(), "cascade": set()}
+
+    def on(role):
+        used[role].add(threading.current_thread())
+
+    def upload(chunk):
+        on("upload")
+        return chunk
+
+    def tables(profile):
+        on("tables")
+        return types.SimpleNamespace(profile=profile, sequences_per_warp=1)
+
+    def cascade(gpu, chunk, *, F1, F2, bias_filter, threads, **_):
+        on("cascade")
+        return _core.run_cascade(gpu.profile, chunk.residues, chunk.offsets, F1, F2,
+                                 bias_filter, threads)
+
+    db = gpuseq.makedb(HMMER_EXAMPLES / "tutorial" / "globins45.fa", tmp_path / "db.gsdb")
+    cpu = gpuseq.hmmsearch(example_models["globins4"], db, backend="cpu", cpus=2)
+    monkeypatch.setattr(hs, "resolve_backend", lambda requested, algorithm: "cuda")
+    monkeypatch.setattr(_core, "cuda_initialize", lambda wait: on("start"))
+    monkeypatch.setattr(hs, "_upload", upload)
+    monkeypatch.setattr(hs, "_gpu_tables", tables)
+    monkeypatch.setattr(_core, "gpu_run_cascade", cascade, raising=False)
+    for _ in range(2):
+        gpu = gpuseq.hmmsearch(example_models["globins4"], gpuseq.open_database(db), cpus=2,
+                               block_bytes=700)
+        for frame in ("hits", "domains", "pipeline"):
+            assert getattr(gpu, frame).equals(getattr(cpu, frame)), frame
+    assert len(cpu.hits) == 45
+    assert all(used.values()), used
+    ended = {role: [t.name for t in threads if not t.is_alive()] for role, threads in used.items()}
+    assert not any(ended.values()), ended
+    assert len(used["cascade"]) <= hs.GPU_CASCADES_IN_FLIGHT

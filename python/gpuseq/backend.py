@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import threading
 import warnings
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from . import _core
 from .errors import BackendError
@@ -45,13 +46,35 @@ def cuda_host_wait() -> str:
     return wait
 
 
-def start_cuda(name: str) -> None:
-    """Make the CUDA context on a thread of its own, from now (0.1-0.3 s), with the host
-    wait of cuda_host_wait(); callers go on with their start-up meanwhile. Not a daemon: the
-    interpreter waits for it before it ends. A daemon thread that comes back from the driver
-    (without the GIL) while the interpreter ends is stopped inside C++ and aborts the process
-    (a search whose model file was missing, its error left uncaught in a script)."""
-    threading.Thread(target=_core.cuda_initialize, args=(cuda_host_wait(),), name=name).start()
+_cuda_pools: dict[tuple[str, int], ThreadPoolExecutor] = {}
+_cuda_pools_lock = threading.Lock()
+
+
+def cuda_threads(name: str, workers: int) -> ThreadPoolExecutor:
+    """The pool of `workers` threads named `name` for work that calls CUDA, made on first use
+    and never shut down: its threads end with the process, not before.
+
+    A thread that has used CUDA runs the driver's thread-local destructor when it ends, and
+    one ending while other threads of the process called CUDA hung the process now and then
+    on an H200 (driver 580.159.04): the ending thread waited inside the destructor while a
+    driver thread and another thread's cudaMalloc spun. A pool of cascade threads made and
+    ended for every chunk of a packed database hung 9 to 11 of 14 fuzzing processes within
+    3-4 minutes (benchmarks/results/gpu-h200-20261130-c). Not daemons: the interpreter waits
+    for a task under way before it ends, since a daemon thread coming back from the driver
+    while the interpreter ends is stopped inside C++ and aborts the process (a search whose
+    model file was missing, its error left uncaught in a script)."""
+    with _cuda_pools_lock:
+        pool = _cuda_pools.get((name, workers))
+        if pool is None:
+            pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name)
+            _cuda_pools[name, workers] = pool
+        return pool
+
+
+def start_cuda(name: str) -> Future:
+    """Make the CUDA context on a kept thread (cuda_threads), from now (0.1-0.3 s), with the
+    host wait of cuda_host_wait(); callers go on with their start-up meanwhile."""
+    return cuda_threads(name, 1).submit(_core.cuda_initialize, cuda_host_wait())
 
 
 def cuda_devices() -> list[dict]:

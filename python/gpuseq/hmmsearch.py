@@ -23,7 +23,7 @@ import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import fields
 from typing import Any
 
@@ -31,7 +31,7 @@ import numpy as np
 
 from . import _core, _pyhmmer
 from ._pyhmmer_state import set_pipeline_state
-from .backend import resolve_backend, start_cuda
+from .backend import cuda_threads, resolve_backend, start_cuda
 from .errors import HmmFormatError, SequenceTooLongError
 from .hmm import HmmSource, iter_hmms, search_profile
 from .hmmsearch_options import HmmsearchOptions
@@ -70,6 +70,9 @@ GPU_CASCADES_IN_FLIGHT = 8
 # cache NVRTC compiles each new Viterbi kernel for seconds (one program a thread, ~125 MB
 # each), so the search's models compile side by side, beside the CUDA start-up and the upload.
 GPU_TABLE_THREADS = 16
+# Searches under way that may upload at once (kept threads, backend.cuda_threads: each search
+# holds one for its targets' uploads until its end; more wait for one).
+GPU_UPLOAD_THREADS = 32
 _BIT_CUTOFFS = {"gathering": "GA", "noise": "NC", "trusted": "TC"}
 
 
@@ -173,13 +176,20 @@ def hmmsearch(
 
     uploaded = chunks = opening_error = None
     if where == "cuda":
-        # The CUDA context is made, and the targets are opened and uploaded on a thread (the
-        # first chunk while the models are read and compiled, each next one while the one
-        # before is filtered; unused if every model is longer than the GPU kernels take).
+        # The CUDA context is made; the targets are read on a thread and uploaded on a kept
+        # one (backend.cuda_threads), which waits only on the reader and so can always be
+        # stopped (the reader may wait on a pipe, or on the caller's records): the first chunk
+        # while the models are read and compiled, each next one while the one before is
+        # filtered; unused if every model is longer than the GPU kernels take.
         start_cuda("gpuseq-cuda-init")
         try:
             label, total, chunks = open_targets()
-            uploaded = ReadAhead((chunk, _upload(chunk)) for chunk in chunks)
+            if not isinstance(chunks, ReadAhead):
+                chunks = ReadAhead(chunks)
+            uploaded = ReadAhead(
+                ((chunk, _upload(chunk)) for chunk in chunks),
+                cuda_threads("gpuseq-upload", GPU_UPLOAD_THREADS),
+            )
         except Exception as exc:
             opening_error = exc
     # The models are read and compiled on a thread of their own (their GPU tables on a pool
@@ -188,9 +198,7 @@ def hmmsearch(
     # model's once the models before it are searched and reported.
     tables = None
     if where == "cuda":
-        tables = ThreadPoolExecutor(
-            max_workers=min(threads, GPU_TABLE_THREADS), thread_name_prefix="gpuseq-tables"
-        )
+        tables = cuda_threads("gpuseq-tables", min(threads, GPU_TABLE_THREADS))
     models = _ModelStream(hmms, options.bit_cutoffs, tables)
     try:
         ready = models.first()
@@ -199,8 +207,6 @@ def hmmsearch(
     except BaseException:
         models.close()
         _stop_reading(uploaded, chunks)
-        if tables is not None:
-            tables.shutdown(wait=False, cancel_futures=True)
         raise
     if uploaded is None:  # the CPU filters
         try:
@@ -291,8 +297,6 @@ def hmmsearch(
     finally:
         models.close()
         _stop_reading(uploaded, chunks)
-        if tables is not None:  # (a compilation under way at an error finishes on its own)
-            tables.shutdown(wait=False, cancel_futures=True)
         if downstream is not None:
             downstream.close()
         if bar is not None:
@@ -470,7 +474,8 @@ class _ModelStream:
     """The query models, read, checked and compiled (search_profile) on a thread of their own
     from the moment of the call, each model's GPU tables then started on `tables` (a pool; the
     GPU search); the caller takes them in batches of those read so far: (hmm, profile, future
-    of the GPU tables or None) triples."""
+    of the GPU tables or None) triples. close() stops the reading and cancels the tables not
+    started (a compilation under way at an error finishes on its own)."""
 
     BATCH_LIMIT: int | None = None  # at most this many models a batch (tests)
 
@@ -479,6 +484,7 @@ class _ModelStream:
     ) -> None:
         items: queue.Queue = queue.Queue()
         stop = threading.Event()
+        started: list[Future] = []  # the GPU tables asked for
 
         def produce() -> None:
             try:
@@ -489,12 +495,14 @@ class _ModelStream:
                         _check_cutoffs([hmm], bit_cutoffs, hmms)
                     profile = search_profile(hmm)
                     gpu = None if tables is None else tables.submit(_gpu_tables, profile)
+                    if gpu is not None:
+                        started.append(gpu)
                     items.put((hmm, profile, gpu))
                 items.put(_END_OF_MODELS)
             except BaseException as exc:  # raised on the caller's thread
                 items.put(exc)
 
-        self._items, self._stop = items, stop
+        self._items, self._stop, self._tables_started = items, stop, started
         self._error: BaseException | None = None  # read after the models in the last batch
         self.reading = True  # until batches() has handed out the last model
         threading.Thread(target=produce, name="gpuseq-models", daemon=True).start()
@@ -524,8 +532,10 @@ class _ModelStream:
 
     def close(self) -> None:
         """Stop reading models (a search that ended in an error): the thread ends at the
-        next model."""
+        next model; GPU tables not started yet are not made."""
         self._stop.set()
+        for future in list(self._tables_started):
+            future.cancel()
 
     def first(self) -> list:
         """The first model and any read with it: (hmm, profile) pairs."""
@@ -643,16 +653,24 @@ class _Filters:
         # survivors, the downstream's largest share, reach the idle downstream while the others
         # are filtered. Run beside them, it finished with them (H100, six models over 490 M
         # residues: the command 1.52 -> 1.34 s; 100 models the same). On later chunks the
-        # downstream has the chunk before's survivors.
-        with ThreadPoolExecutor(max_workers=in_flight) as pool:
-            pending: list = []
+        # downstream has the chunk before's survivors. The threads are kept for the next chunk
+        # and search (backend.cuda_threads: a pool per chunk, its threads ending, hung the
+        # driver now and then).
+        pool = cuda_threads("gpuseq-cascade", GPU_CASCADES_IN_FLIGHT)
+        pending: list = []
+        try:
             for i, q in enumerate(ordered()):
                 pending.append((q, pool.submit(one, q)))
                 if (first_alone and i == 0) or len(pending) == in_flight:
                     q0, future = pending.pop(0)
                     yield q0, future.result()
-            for q0, future in pending:
+            while pending:
+                q0, future = pending.pop(0)
                 yield q0, future.result()
+        finally:  # an error, or the caller stopped: cascades under way end before we return
+            for _q, future in pending:
+                future.cancel()
+            wait([future for _q, future in pending])
 
 
 def _gpu_tables(profile):

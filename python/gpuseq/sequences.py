@@ -20,6 +20,7 @@ import re
 import sys
 import threading
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar, Union
 
@@ -452,20 +453,20 @@ _END = object()
 T = TypeVar("T")
 
 
-# The threads of ReadAhead objects still reading, with their stop events. At exit they are
-# stopped and joined: the interpreter ends a daemon thread that is inside the native FASTA
-# reader by unwinding its C++ frames, which aborts the process (`gpuseq makedb` into an
-# existing folder did, after its error message).
-_LIVE_READ_AHEADS: set[tuple[threading.Thread, threading.Event]] = set()
+# ReadAhead objects still reading: (set when its reading has ended, its stop event). At exit
+# they are stopped and waited for: the interpreter ends a daemon thread that is inside the
+# native FASTA reader by unwinding its C++ frames, which aborts the process (`gpuseq makedb`
+# into an existing folder did, after its error message).
+_LIVE_READ_AHEADS: set[tuple[threading.Event, threading.Event]] = set()
 
 
 @atexit.register
 def _stop_read_aheads() -> None:
     live = list(_LIVE_READ_AHEADS)
-    for _thread, stop in live:
+    for _ended, stop in live:
         stop.set()
-    for thread, _stop in live:
-        thread.join(timeout=10)  # a block's parse; not a pipe that never ends
+    for ended, _stop in live:
+        ended.wait(timeout=10)  # a block's parse; not a pipe that never ends
 
 
 class ReadAhead(Iterator[T]):
@@ -474,11 +475,14 @@ class ReadAhead(Iterator[T]):
     FASTA parser and the GPU upload release the GIL). At most two items wait; errors are
     raised to the caller where the item would have come; close() stops the thread. Once
     closed, from any thread, it is at its end: a caller waiting for an item (another
-    ReadAhead's thread reading this one) stops waiting."""
+    ReadAhead's thread reading this one) stops waiting. With `threads` (a pool), the items
+    are made there instead of on a thread of their own: the GPU uploads run on a kept thread
+    (backend.cuda_threads)."""
 
-    def __init__(self, chunks: Iterator[T]) -> None:
+    def __init__(self, chunks: Iterator[T], threads: ThreadPoolExecutor | None = None) -> None:
         ready: queue.Queue = queue.Queue(maxsize=1)
-        stop = threading.Event()
+        stop, ended = threading.Event(), threading.Event()
+        producer: list[threading.Thread] = []
 
         def put(item) -> bool:
             while not stop.is_set():
@@ -490,6 +494,7 @@ class ReadAhead(Iterator[T]):
             return False
 
         def produce() -> None:  # (holds no reference to self: an unused one is collected)
+            producer.append(threading.current_thread())
             try:
                 for chunk in chunks:
                     if not put((chunk, None)):
@@ -499,12 +504,16 @@ class ReadAhead(Iterator[T]):
                 put((None, exc))
             finally:
                 _LIVE_READ_AHEADS.discard(live)
+                ended.set()
 
         self._ready, self._stop, self._finished = ready, stop, False
-        self._thread = threading.Thread(target=produce, name="gpuseq-read-ahead", daemon=True)
-        live = (self._thread, stop)
+        self._ended, self._producer = ended, producer
+        live = (ended, stop)
         _LIVE_READ_AHEADS.add(live)
-        self._thread.start()
+        if threads is None:
+            threading.Thread(target=produce, name="gpuseq-read-ahead", daemon=True).start()
+        else:
+            threads.submit(produce)
 
     def __iter__(self) -> ReadAhead[T]:
         return self
@@ -531,8 +540,8 @@ class ReadAhead(Iterator[T]):
         ends only when the pipe gives more, so an error on the way out does not wait)."""
         self._finished = True
         self._stop.set()
-        if wait and self._thread is not threading.current_thread():
-            self._thread.join()
+        if wait and threading.current_thread() not in self._producer:
+            self._ended.wait()
 
     def __del__(self) -> None:
         self._stop.set()
