@@ -10,6 +10,7 @@ batches as they come (and the same pipeline with the CPU's stage, where there is
 from __future__ import annotations
 
 import gzip
+import os
 from pathlib import Path
 
 import numpy as np
@@ -324,6 +325,51 @@ def test_pipelined_stage_gives_the_same_rows(generated, monkeypatch, ungapped, b
     # stage takes those extensions: equal rows above.
     assert counters["seed_extensions"] == (0 if ungapped else counters["ungapped_hsps"])
     assert ungapped or counters["ungapped_hsps"] > 50
+
+
+# A fresh process: two pipelined searches after a search without a pipeline. Prints the
+# threads the first made, and those the second made or ended.
+_PIPELINED_IN_A_FRESH_PROCESS = """
+import os, sys
+import numpy as np
+from blast_data import random_protein
+from gpuseq import blast
+
+def tasks():
+    return set(os.listdir("/proc/self/task"))
+
+rng = np.random.default_rng(3)
+queries = [("q", random_protein(rng, 200))]
+subjects = [(f"s{i}", random_protein(rng, 300)) for i in range(60)]
+options = dict(ungapped=True, comp_based_stats=0, evalue=100.0, num_threads=2)
+blast.blastp(queries, subjects, backend="cpu", **options)
+before = tasks()
+blast._stage = lambda backend, gpu: ("cpu-batches", {"batch_subjects": 7})
+blast.blastp(queries, subjects, **options)
+made = tasks() - before
+blast.blastp(queries, subjects, **options)
+print(len(made), len((tasks() - before) ^ made))
+"""
+
+
+def test_the_pipelined_stage_runs_on_a_kept_thread():
+    """The stage of the pipeline runs on a thread kept for the process's life
+    (cpp/common/kept_threads.hpp), which runs the next search's stage too: the GPU's stage
+    calls CUDA, and a thread that had used CUDA ending while another thread called it
+    deadlocked the driver now and then (benchmarks/results/gpu-h200-20261130-c). It was a
+    thread per search."""
+    import subprocess
+    import sys
+
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("threads are counted in /proc/self/task")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).parent),
+                                                      env.get("PYTHONPATH")]))
+    out = subprocess.run([sys.executable, "-c", _PIPELINED_IN_A_FRESH_PROCESS], check=True,
+                         capture_output=True, text=True, timeout=300, env=env).stdout
+    made, changed = map(int, out.split())
+    assert made >= 1 and changed == 0, out
 
 
 @pytest.mark.cuda

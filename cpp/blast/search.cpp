@@ -5,14 +5,15 @@
 #include <cmath>
 #include <condition_variable>
 #include <exception>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 
 #include "blast/alphabet.hpp"
 #include "blast/composition.hpp"
+#include "common/kept_threads.hpp"
 #include "common/parallel.hpp"
 #include "common/stopwatch.hpp"
 
@@ -31,7 +32,8 @@ void merge_counters(const std::vector<SearchCounters>& workers, SearchCounters* 
     to->ungapped_hsps += c.ungapped_hsps;
     to->seed_extensions += c.seed_extensions;
     for (const auto& [stage, seconds] : c.seconds)
-      to->seconds[stage] += stage == "wait" ? seconds / static_cast<double>(workers.size()) : seconds;
+      to->seconds[stage] +=
+          stage == "wait" ? seconds / static_cast<double>(workers.size()) : seconds;
   }
 }
 
@@ -41,17 +43,17 @@ struct StagedSubject {
   std::vector<SeedExtension> extensions;  // empty, or one per HSP
 };
 
-// An UngappedStage run on its own thread while the search's threads take its batches: take(i)
-// waits until subject i's batch is in. The stage's error, if any, is thrown by a take that
-// waited and by finish.
+// An UngappedStage run on a kept thread (common/kept_threads.hpp: the GPU's stage calls CUDA)
+// while the search's threads take its batches: take(i) waits until subject i's batch is in. The
+// stage's error, if any, is thrown by a take that waited and by finish.
 class StagedHsps {
  public:
   StagedHsps(const UngappedStage& stage, const WordLookup& lookup, const uint8_t* codes,
              const std::vector<QueryContext>& contexts, int32_t window, const uint8_t* subjects,
              const int64_t* offsets, int32_t subject_count, SearchCounters* counters)
       : hsps_(subject_count) {
-    thread_ = std::thread([this, &stage, &lookup, &contexts, codes, window, subjects, offsets,
-                           subject_count, counters] {
+    running_ = run_on_kept_thread([this, &stage, &lookup, &contexts, codes, window, subjects,
+                                   offsets, subject_count, counters] {
       try {
         stage(lookup, codes, contexts, window, subjects, offsets, subject_count, counters,
               [this](int32_t first, int32_t last, std::vector<std::vector<UngappedHsp>>& batch,
@@ -74,7 +76,7 @@ class StagedHsps {
   StagedHsps(const StagedHsps&) = delete;
   StagedHsps& operator=(const StagedHsps&) = delete;
   ~StagedHsps() {
-    if (thread_.joinable()) thread_.join();
+    if (running_.valid()) running_.wait();
   }
 
   // Subject i's HSPs; the seconds spent waiting for them are added to counters.seconds["wait"].
@@ -91,7 +93,7 @@ class StagedHsps {
   }
 
   void finish() {
-    thread_.join();
+    running_.wait();
     if (failure_) std::rethrow_exception(failure_);
   }
 
@@ -107,7 +109,7 @@ class StagedHsps {
   std::mutex lock_;
   std::condition_variable changed_;
   std::exception_ptr failure_;
-  std::thread thread_;
+  std::future<void> running_;  // the stage, its errors caught into failure_
 };
 
 // s_EvalueComp: E-values below 1e-180 compare equal.
@@ -239,23 +241,23 @@ void scan_subjects(const UngappedStage& stage, const WordLookup& lookup, const C
   if (stage)
     staged = std::make_unique<StagedHsps>(stage, lookup, all.codes.data(), all.contexts, window,
                                           subjects, offsets, subject_count, stage_counters);
-  parallel_for_blocks(subject_count, 64, scan_threads(threads, staged != nullptr),
-                      [&](int64_t begin, int64_t end, int worker) {
-                        TwoHitFinder finder(lookup, all.codes.data(), all.contexts, window);
-                        SearchCounters& count = worker_counters[worker];
-                        for (int64_t i = begin; i < end; ++i) {
-                          StagedSubject one;
-                          if (staged)
-                            one = staged->take(i, count);
-                          else
-                            one.hsps = finder.run(subjects + offsets[i],
-                                                  static_cast<int32_t>(offsets[i + 1] - offsets[i]),
-                                                  &count.word_hits, &count.extensions);
-                          count.ungapped_hsps += static_cast<int64_t>(one.hsps.size());
-                          body(i, one.hsps,
-                               one.extensions.empty() ? nullptr : one.extensions.data(), worker);
-                        }
-                      });
+  parallel_for_blocks(
+      subject_count, 64, scan_threads(threads, staged != nullptr),
+      [&](int64_t begin, int64_t end, int worker) {
+        TwoHitFinder finder(lookup, all.codes.data(), all.contexts, window);
+        SearchCounters& count = worker_counters[worker];
+        for (int64_t i = begin; i < end; ++i) {
+          StagedSubject one;
+          if (staged)
+            one = staged->take(i, count);
+          else
+            one.hsps =
+                finder.run(subjects + offsets[i], static_cast<int32_t>(offsets[i + 1] - offsets[i]),
+                           &count.word_hits, &count.extensions);
+          count.ungapped_hsps += static_cast<int64_t>(one.hsps.size());
+          body(i, one.hsps, one.extensions.empty() ? nullptr : one.extensions.data(), worker);
+        }
+      });
   if (staged) staged->finish();
 }
 

@@ -2,101 +2,55 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <future>
 #include <mutex>
-#include <thread>
-#include <utility>
 #include <vector>
 
 #include "common/check.cuh"
 #include "common/device.hpp"
+#include "common/kept_threads.hpp"
 #include "common/parallel.hpp"  // default_thread_count
 
 namespace gpuseq::cuda {
 
 namespace {
 
-// Threads for the copies below, made as needed and kept for the process's life, waiting for
-// the next copy. A thread that has used CUDA runs the driver's thread-local destructor when it
-// ends, and one ending while other threads of the process called CUDA hung the process now
-// and then on an H200 (driver 580.159.04: the ending thread waiting in the destructor, a
-// driver thread and another thread's cudaMalloc spinning; benchmarks/results/
-// gpu-h200-20261130-c). Threads that call CUDA therefore never end before the process does.
-class KeptThreads {
- public:
-  // body(worker) for worker in [0, workers), the caller being worker 0; one run at a time.
-  // The first exception thrown is rethrown here, once every worker is done.
-  void run(int workers, const std::function<void(int)>& body) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    while (static_cast<int>(threads_.size()) < workers - 1) {
-      const int id = static_cast<int>(threads_.size()) + 1;
-      threads_.emplace_back([this, id] { serve(id); });
-    }
-    body_ = &body;
-    workers_ = workers;
-    running_ = workers - 1;
-    failure_ = nullptr;
-    ++round_;
-    lock.unlock();
-    wake_.notify_all();
-    work(body, 0);
-    lock.lock();
-    finished_.wait(lock, [&] { return running_ == 0; });
-    body_ = nullptr;
-    if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
-  }
-
- private:
-  void serve(int id) {
-    uint64_t seen = 0;
-    std::unique_lock<std::mutex> lock(mutex_);
-    for (;;) {
-      wake_.wait(lock, [&] { return round_ != seen; });
-      seen = round_;
-      if (id >= workers_) continue;
-      const std::function<void(int)>* body = body_;
-      lock.unlock();
-      work(*body, id);
-      lock.lock();
-      if (--running_ == 0) finished_.notify_all();
-    }
-  }
-
-  void work(const std::function<void(int)>& body, int id) {
-    try {
-      body(id);
-    } catch (...) {
-      std::lock_guard<std::mutex> guard(mutex_);
-      if (!failure_) failure_ = std::current_exception();
-    }
-  }
-
-  std::mutex mutex_;
-  std::condition_variable wake_, finished_;
-  std::vector<std::thread> threads_;  // never joined: the object is never destroyed
-  const std::function<void(int)>* body_ = nullptr;
-  int workers_ = 0, running_ = 0;
-  uint64_t round_ = 0;
-  std::exception_ptr failure_;
-};
-
-// pieces [0, n) shared out among `workers` kept threads: each calls piece(index, worker) for the
-// pieces it takes; after an exception the others take no more.
-void for_each_piece(KeptThreads& threads, int64_t n, int workers,
-                    const std::function<void(int64_t, int)>& piece) {
+// pieces [0, n) shared out among `workers`: the caller and workers - 1 kept threads
+// (common/kept_threads.hpp: threads that call CUDA never end before the process). Each calls
+// piece(index, worker) for the pieces it takes;
+// after an exception the others take no more, and the first is rethrown once all are done.
+void for_each_piece(int64_t n, int workers, const std::function<void(int64_t, int)>& piece) {
   std::atomic<int64_t> next{0};
-  threads.run(workers, [&](int worker) {
+  auto work = [&](int worker) {
     try {
       for (int64_t i = next++; i < n; i = next++) piece(i, worker);
     } catch (...) {
       next.store(n);
       throw;
     }
-  });
+  };
+  std::vector<std::future<void>> others;
+  std::exception_ptr failure;
+  try {
+    for (int worker = 1; worker < workers; ++worker)
+      others.push_back(run_on_kept_thread([&work, worker] { work(worker); }));
+    work(0);
+  } catch (...) {
+    failure = std::current_exception();
+    next.store(n);
+  }
+  for (auto& other : others) {
+    try {
+      other.get();
+    } catch (...) {
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
 }
 
 // The staging of copy_to_device and copy_to_host_2d: a pinned buffer and a stream per copying
@@ -115,7 +69,6 @@ struct HostStaging {
   std::mutex mutex;
   std::vector<Slot> slots;
   bool refused = false;
-  KeptThreads threads;  // slot i's copies run on thread i (the caller's for slot 0)
 
   // Slots for `threads` threads (under the mutex); fewer where pinned memory runs out.
   int prepare(int threads) {
@@ -162,7 +115,7 @@ void copy_to_device(void* device, const void* host, size_t bytes) {
   const auto pieces =
       static_cast<int64_t>((bytes + HostStaging::kPieceBytes - 1) / HostStaging::kPieceBytes);
   const int device_id = current_device();
-  for_each_piece(s.threads, pieces, workers, [&](int64_t piece, int worker) {
+  for_each_piece(pieces, workers, [&](int64_t piece, int worker) {
     GPUSEQ_CUDA_CHECK(cudaSetDevice(device_id));
     const HostStaging::Slot& slot = s.slots[static_cast<size_t>(worker)];
     const size_t at = static_cast<size_t>(piece) * HostStaging::kPieceBytes;
@@ -192,7 +145,7 @@ void copy_to_host_2d(void* host, size_t host_pitch, const void* device, size_t d
   const auto* from = static_cast<const char*>(device);
   const auto pieces = static_cast<int64_t>((rows + rows_per_piece - 1) / rows_per_piece);
   const int device_id = current_device();
-  for_each_piece(s.threads, pieces, workers, [&](int64_t piece, int worker) {
+  for_each_piece(pieces, workers, [&](int64_t piece, int worker) {
     GPUSEQ_CUDA_CHECK(cudaSetDevice(device_id));
     const HostStaging::Slot& slot = s.slots[static_cast<size_t>(worker)];
     const size_t r0 = static_cast<size_t>(piece) * rows_per_piece;
