@@ -10,8 +10,20 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
-from blast_data import BLASTP, MISSING, OUTFMT, PLAST, SKIP_REASON, dolphin_files, make_database
+from blast_data import (
+    BLASTP,
+    MAKEBLASTDB,
+    MISSING,
+    OUTFMT,
+    PLAST,
+    SKIP_REASON,
+    dolphin_files,
+    make_database,
+    random_protein,
+    write_fasta,
+)
 
 import gpuseq
 from gpuseq import _core, blast
@@ -97,3 +109,37 @@ def test_near_identity_threshold_equals_blastp(dolphin, tmp_path):
     expected = blastp_rows(dolphin["db"], path)
     assert len(expected) > 3
     assert blast.outfmt6_lines(gpuseq.blastp(path, dolphin["fasta"])) == expected
+
+
+
+def test_a_query_without_true_amino_acids_equals_blastp(tmp_path):
+    """A query of only B, Z and X fails every composition adjustment (no true amino acid to
+    adjust to): blastp drops each subject's first HSP and realigns the others with the
+    matrix its thread holds, BLOSUM62 in standard units, against the scaled gap costs and
+    lambda, so that nothing passes. gpuseq realigned them with the scaled matrix and
+    reported rows where blastp reports none. The subjects hold D/N and E/Q images of the
+    query, two each in swapped order (two HSPs), found without composition-based
+    statistics."""
+    rng = np.random.default_rng(5)
+    query = "".join(rng.choice(list("BZ"), size=900)) + "XXXXX"
+    query += "".join(rng.choice(list("BZ"), size=300))
+
+    def image(part: str) -> str:  # B -> D/N, Z -> E/Q, X -> A; one residue in ten random
+        out = [rng.choice(list({"B": "DN", "Z": "EQ", "X": "A"}[c])) for c in part]
+        return "".join(random_protein(rng, 1) if rng.random() < 0.1 else c for c in out)
+
+    records = []
+    for i in range(8):
+        a, b, c = (random_protein(rng, 40) for _ in range(3))
+        records.append((f"h{i}", a + image(query[600:]) + b + image(query[:600]) + c))
+        records.append((f"r{i}", random_protein(rng, 400)))
+    db_fasta, query_fasta = tmp_path / "db.fa", tmp_path / "query.fa"
+    write_fasta(db_fasta, records)
+    write_fasta(query_fasta, [("bz", query)])
+    subprocess.run([MAKEBLASTDB, "-in", db_fasta, "-dbtype", "prot", "-out", tmp_path / "db"],
+                   check=True, capture_output=True)  # fmt: skip
+    assert len(blastp_rows(tmp_path / "db", query_fasta, "-comp_based_stats", "0")) > 20
+    for mode in ("1", "2", "3"):
+        expected = blastp_rows(tmp_path / "db", query_fasta, "-comp_based_stats", mode)
+        hits = gpuseq.blastp(query_fasta, db_fasta, comp_based_stats=mode, backend="cpu")
+        assert blast.outfmt6_lines(hits) == expected, mode

@@ -1191,7 +1191,13 @@ std::vector<GappedHsp> composition_realign(const uint8_t* query, int32_t query_l
     return static_cast<double>(in.score * kCompoScalingFactor) / align_len >= near_cutoff;
   };
   std::vector<uint8_t> data;  // the subject as aligned: SEG-masked unless near-identical
-  ScoreMatrix matrix = params.start_matrix;
+  // The matrix before the subject's first adjustment. blastp keeps one per thread across
+  // subjects: BLOSUM62 in standard units until an adjustment succeeds, then the last adjusted
+  // one, which a subject whose adjustment fails (no true amino acid) realigns its later HSPs
+  // with. A query without true amino acids fails every adjustment: BLOSUM62 for all (with
+  // the scaled gap costs and lambda, so little passes). Otherwise the scaled matrix stands in
+  // for the previous subject's; only an unmasked subject without true amino acids meets it.
+  ScoreMatrix matrix = query_composition.true_amino_acids == 0 ? blosum62() : params.start_matrix;
   const DpScoring scoring{&matrix, params.gap_open, params.gap_extend};
   const double containment = kContainmentBits * kLn2 / params.kbp.lambda;
   bool maybe_biased = true, near = true, old_near = false;
