@@ -537,12 +537,10 @@ def test_an_error_does_not_wait_for_a_pipe_that_gives_nothing_more(example_model
     assert float(seconds) < 10
 
 
-def test_the_cuda_start_thread_is_waited_for_at_exit_and_kept(monkeypatch):
-    """The CUDA context is made on a thread that the interpreter waits for: a daemon thread
-    coming back from the driver while the interpreter ends is stopped inside C++, which
-    aborts the process (a script whose search failed early, its error uncaught). The thread
-    is kept for the next start (backend.cuda_threads: threads that used CUDA never end
-    before the process; one ending hung the driver now and then)."""
+def test_the_cuda_start_runs_on_a_kept_thread(monkeypatch):
+    """The CUDA context is made on a kept thread (backend.cuda_threads: threads that used
+    CUDA never end before the process; one ending hung the driver now and then), which
+    makes it again for the next start."""
     import threading
 
     from gpuseq import backend
@@ -552,8 +550,36 @@ def test_the_cuda_start_thread_is_waited_for_at_exit_and_kept(monkeypatch):
                         lambda wait: seen.append(threading.current_thread()))
     backend.start_cuda("gpuseq-cuda-test").result(timeout=60)
     backend.start_cuda("gpuseq-cuda-test").result(timeout=60)
-    assert len(seen) == 2 and seen[0] is seen[1]
-    assert not seen[0].daemon and seen[0].is_alive()
+    assert len(seen) == 2 and seen[0] is seen[1] and seen[0].is_alive()
+
+
+# A task under way on a kept thread when the interpreter ends (a script whose search failed
+# early while the CUDA context was being made); it writes argv[1] when done.
+_KEPT_TASK_AT_EXIT = """
+import sys, threading, time
+from gpuseq import backend
+
+def task():
+    time.sleep(1.0)
+    with open(sys.argv[1], "w") as f:
+        f.write(str(threading.current_thread().daemon))
+
+backend.cuda_threads("gpuseq-exit-test", 1).submit(task)
+time.sleep(0.1)
+"""
+
+
+def test_the_interpreter_waits_at_exit_for_a_task_on_a_kept_thread(tmp_path):
+    """Kept threads are daemons, so that the interpreter's exit does not end them (a thread
+    that used CUDA ending beside the exit's own CUDA calls). The interpreter still waits for
+    a task under way at exit: a daemon thread coming back from the driver while the
+    interpreter ends is stopped inside C++, which aborts the process (a script whose search
+    failed early, its error uncaught)."""
+    done = tmp_path / "done"
+    run = subprocess.run([sys.executable, "-c", _KEPT_TASK_AT_EXIT, str(done)],
+                         capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert done.read_text() == "True"
 
 
 def test_the_models_thread_stops_when_the_search_ends_in_an_error(example_models, tmp_path,

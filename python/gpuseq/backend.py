@@ -6,10 +6,12 @@ GPU is visible, and the algorithm's GPU kernels exist (``GPU_ALGORITHMS``).
 
 from __future__ import annotations
 
+import atexit
 import os
+import queue
 import threading
 import warnings
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future
 
 from . import _core
 from .errors import BackendError
@@ -46,27 +48,85 @@ def cuda_host_wait() -> str:
     return wait
 
 
-_cuda_pools: dict[tuple[str, int], ThreadPoolExecutor] = {}
+class KeptThreads(Executor):
+    """Up to `workers` daemon threads, made as tasks need them and never ended: they wait for
+    the next task, and end only with the process (threads that call CUDA: cuda_threads).
+
+    Daemon threads, so that the interpreter's exit does not end them either (it joins the
+    threads of a ThreadPoolExecutor, which would then run the driver's thread-local
+    destructors beside the exit's own CUDA calls). At exit the tasks under way are waited
+    for (_finish_kept_tasks): a daemon thread coming back from the driver while the
+    interpreter ends is stopped inside C++, which aborts the process (a search whose model
+    file was missing, its error left uncaught in a script)."""
+
+    def __init__(self, name: str, workers: int) -> None:
+        self._name, self._workers = name, workers
+        self._tasks: queue.SimpleQueue = queue.SimpleQueue()
+        self._idle = threading.Semaphore(0)  # released by each thread waiting for a task
+        self._lock = threading.Lock()
+        self._threads = 0
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        self._tasks.put((future, fn, args, kwargs))
+        if not self._idle.acquire(blocking=False):  # no thread waiting: one more, if allowed
+            with self._lock:
+                if self._threads < self._workers:
+                    name = f"{self._name}_{self._threads}"
+                    self._threads += 1
+                    threading.Thread(target=self._serve, name=name, daemon=True).start()
+        return future
+
+    def _serve(self) -> None:
+        while True:
+            future, fn, args, kwargs = self._tasks.get()
+            if future.set_running_or_notify_cancel():
+                with _busy:
+                    _busy.count += 1
+                try:
+                    future.set_result(fn(*args, **kwargs))
+                except BaseException as exc:
+                    future.set_exception(exc)
+                finally:
+                    with _busy:
+                        _busy.count -= 1
+                        _busy.notify_all()
+            # (nothing of the task is held while waiting: GPU memory is freed with it)
+            del future, fn, args, kwargs
+            self._idle.release()
+
+
+class _Busy(threading.Condition):
+    count = 0  # tasks of KeptThreads under way
+
+
+_busy = _Busy()
+_cuda_pools: dict[tuple[str, int], KeptThreads] = {}
 _cuda_pools_lock = threading.Lock()
 
 
-def cuda_threads(name: str, workers: int) -> ThreadPoolExecutor:
+@atexit.register
+def _finish_kept_tasks() -> None:
+    """At exit, the tasks under way on kept threads end first (a GPU upload, a cascade, an
+    NVRTC compilation: seconds at most; a reader left waiting on a pipe is let go)."""
+    with _busy:
+        _busy.wait_for(lambda: _busy.count == 0, timeout=10)
+
+
+def cuda_threads(name: str, workers: int) -> KeptThreads:
     """The pool of `workers` threads named `name` for work that calls CUDA, made on first use
-    and never shut down: its threads end with the process, not before.
+    and kept for the process's life (KeptThreads).
 
     A thread that has used CUDA runs the driver's thread-local destructor when it ends, and
     one ending while other threads of the process called CUDA hung the process now and then
     on an H200 (driver 580.159.04): the ending thread waited inside the destructor while a
     driver thread and another thread's cudaMalloc spun. A pool of cascade threads made and
     ended for every chunk of a packed database hung 9 to 11 of 14 fuzzing processes within
-    3-4 minutes (benchmarks/results/gpu-h200-20261130-c). Not daemons: the interpreter waits
-    for a task under way before it ends, since a daemon thread coming back from the driver
-    while the interpreter ends is stopped inside C++ and aborts the process (a search whose
-    model file was missing, its error left uncaught in a script)."""
+    3-4 minutes (benchmarks/results/gpu-h200-20261130-c)."""
     with _cuda_pools_lock:
         pool = _cuda_pools.get((name, workers))
         if pool is None:
-            pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name)
+            pool = KeptThreads(name, workers)
             _cuda_pools[name, workers] = pool
         return pool
 

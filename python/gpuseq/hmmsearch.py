@@ -23,7 +23,7 @@ import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import fields
 from typing import Any
 
@@ -480,7 +480,7 @@ class _ModelStream:
     BATCH_LIMIT: int | None = None  # at most this many models a batch (tests)
 
     def __init__(
-        self, hmms: HmmSource, bit_cutoffs: str | None, tables: ThreadPoolExecutor | None = None
+        self, hmms: HmmSource, bit_cutoffs: str | None, tables: Executor | None = None
     ) -> None:
         items: queue.Queue = queue.Queue()
         stop = threading.Event()

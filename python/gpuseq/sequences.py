@@ -20,7 +20,7 @@ import re
 import sys
 import threading
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any, TypeVar, Union
 
@@ -479,7 +479,7 @@ class ReadAhead(Iterator[T]):
     are made there instead of on a thread of their own: the GPU uploads run on a kept thread
     (backend.cuda_threads)."""
 
-    def __init__(self, chunks: Iterator[T], threads: ThreadPoolExecutor | None = None) -> None:
+    def __init__(self, chunks: Iterator[T], threads: Executor | None = None) -> None:
         ready: queue.Queue = queue.Queue(maxsize=1)
         stop, ended = threading.Event(), threading.Event()
         producer: list[threading.Thread] = []
