@@ -21,8 +21,8 @@ namespace {
 
 // pieces [0, n) shared out among `workers`: the caller and workers - 1 kept threads
 // (common/kept_threads.hpp: threads that call CUDA never end before the process). Each calls
-// piece(index, worker) for the pieces it takes;
-// after an exception the others take no more, and the first is rethrown once all are done.
+// piece(index, worker) for the pieces it takes; after an exception the others take no more,
+// and the first is rethrown once all are done.
 void for_each_piece(int64_t n, int workers, const std::function<void(int64_t, int)>& piece) {
   std::atomic<int64_t> next{0};
   auto work = [&](int worker) {
