@@ -363,6 +363,46 @@ def test_a_chunk_the_gpu_cannot_hold_is_split(tmp_path):
         assert getattr(gpu, frame).equals(getattr(cpu, frame)), frame
 
 
+def test_a_chunk_the_gpu_cannot_hold_is_uploaded_once_for_every_model(tmp_path, monkeypatch):
+    """With allocations capped, the upload thread cuts the chunk into parts that fit and each
+    part is uploaded once for the three models (before, each model uploaded the chunk's halves
+    for itself); the results equal the CPU backend's."""
+    import threading
+
+    rng = np.random.default_rng(9)
+    tut = HMMER_EXAMPLES / "tutorial"
+    names = ("globins4", "fn3", "Pkinase")
+    seqs = random_proteins(rng, 1500, mean_length=300)
+    for name in names:
+        seqs += [plant(rng, s) for s in hmmemit(tut / f"{name}.hmm", 10, seed=7)]
+    fasta = write_fasta(tmp_path / "db.fa", [(f"t{i}", s) for i, s in enumerate(seqs)])
+    models = tmp_path / "three.hmm"
+    models.write_text("".join((tut / f"{name}.hmm").read_text() for name in names))
+    cpu = gpuseq.hmmsearch(models, fasta, backend="cpu", cpus=4)
+    uploaded: dict[str, int] = {}
+    real = _core.GpuTargets
+
+    def counted(residues, offsets):
+        made = real(residues, offsets)
+        upload_thread = threading.current_thread().name.startswith("gpuseq-upload")
+        thread = "upload" if upload_thread else "other"
+        uploaded[thread] = uploaded.get(thread, 0) + len(offsets) - 1
+        return made
+
+    monkeypatch.setattr(_core, "GpuTargets", counted)
+    _core.gpu_allocation_limit_for_tests(40_000)
+    try:
+        gpu = gpuseq.hmmsearch(models, fasta, backend="cuda", cpus=4)
+    finally:
+        _core.gpu_allocation_limit_for_tests(0)
+    assert uploaded.get("upload") == len(seqs), uploaded
+    # A model's work buffers that do not fit beside a part split it again for that model.
+    assert uploaded.get("other", 0) < len(seqs), uploaded
+    assert len(cpu.hits) > 20
+    for frame in ("hits", "domains", "pipeline"):
+        assert getattr(gpu, frame).equals(getattr(cpu, frame)), frame
+
+
 def test_a_held_database_stays_on_the_gpu_between_searches(tmp_path):
     """A SequenceDatabase the caller holds is uploaded by the first GPU search and the next
     searches use those copies (the same objects); with allocations capped the copies are

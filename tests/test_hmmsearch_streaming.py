@@ -492,7 +492,7 @@ import gpuseq
 hs = importlib.import_module("gpuseq.hmmsearch")
 hs.resolve_backend = lambda requested, algorithm: "cuda"
 hs.start_cuda = lambda name: None
-hs._upload = lambda chunk: None
+hs._GpuChunks.__call__ = lambda self, chunks: ((chunk, None) for chunk in chunks)
 start = time.perf_counter()
 try:
     gpuseq.hmmsearch(sys.argv[1], "-", block_bytes=1 << 16)
@@ -633,9 +633,9 @@ def test_the_gpu_paths_threads_that_call_cuda_outlive_the_search(example_models,
     def on(role):
         used[role].add(threading.current_thread())
 
-    def upload(chunk):
+    def upload(residues, offsets):
         on("upload")
-        return chunk
+        return types.SimpleNamespace(residues=residues, offsets=offsets)
 
     def tables(profile):
         on("tables")
@@ -650,7 +650,7 @@ def test_the_gpu_paths_threads_that_call_cuda_outlive_the_search(example_models,
     cpu = gpuseq.hmmsearch(example_models["globins4"], db, backend="cpu", cpus=2)
     monkeypatch.setattr(hs, "resolve_backend", lambda requested, algorithm: "cuda")
     monkeypatch.setattr(_core, "cuda_initialize", lambda wait: on("start"))
-    monkeypatch.setattr(hs, "_upload", upload)
+    monkeypatch.setattr(_core, "GpuTargets", upload)
     monkeypatch.setattr(hs, "_gpu_tables", tables)
     monkeypatch.setattr(_core, "gpu_run_cascade", cascade, raising=False)
     for _ in range(2):
@@ -663,3 +663,63 @@ def test_the_gpu_paths_threads_that_call_cuda_outlive_the_search(example_models,
     ended = {role: [t.name for t in threads if not t.is_alive()] for role, threads in used.items()}
     assert not any(ended.values()), ended
     assert len(used["cascade"]) <= hs.GPU_CASCADES_IN_FLIGHT
+
+
+def test_a_chunk_the_gpu_cannot_hold_is_cut_once_for_every_model(tmp_path, monkeypatch):
+    """_GpuChunks with GpuTargets standing in for the GPU (an upload over CAP residues runs out
+    of memory): a chunk is cut in halves until each part fits, the parts cover its targets in
+    order, each uploaded once; a target alone over CAP comes with no copy (the CPU filters);
+    later chunks are cut before upload; a database the caller holds keeps the parts, and the
+    next search uses them without an upload."""
+    import importlib
+
+    from gpuseq import _core
+
+    hs = importlib.import_module("gpuseq.hmmsearch")
+    CAP = 20_000
+    uploads: list[int] = []
+
+    class Targets:
+        def __init__(self, residues, offsets):
+            if len(residues) > CAP:
+                raise _core.DeviceOutOfMemory("over the stand-in's cap")
+            uploads.append(len(offsets) - 1)
+
+    monkeypatch.setattr(_core, "GpuTargets", Targets)
+    rng = np.random.default_rng(3)
+    seqs = random_proteins(rng, 600, mean_length=250)
+    records = [(f"t{i}", s) for i, s in enumerate(seqs)]
+    db = gpuseq.read_fasta(write_fasta(tmp_path / "db.fa", records))
+    records[400] = ("t400", "M" * (CAP + 1))  # alone over the cap
+    with_long = gpuseq.read_fasta(write_fasta(tmp_path / "long.fa", records))
+    chunk_residues = db.total_residues // 3
+
+    def search(database, resident=False):
+        uploads.clear()
+        gpu = hs._GpuChunks()
+        chunks = list(database.chunks(chunk_residues, resident=resident))
+        whole = {(c.name(0), len(c)) for c in chunks}
+        parts = list(gpu(chunks))
+        names = [p.name(i) for p, _ in parts for i in range(len(p))]
+        assert names == [f"t{i}" for i in range(600)]
+        assert [p.ends_database for p, _ in parts] == [False] * (len(parts) - 1) + [True]
+        for part, copy in parts:
+            assert (copy is None) == (part.total_residues > CAP)
+            # Halved no further than needed (the long target's neighbours are cut off it,
+            # however few; a database's last chunk may be small).
+            if database is db and (part.name(0), len(part)) not in whole:
+                assert part.total_residues > CAP // 4
+        return gpu, parts
+
+    gpu, parts = search(with_long)
+    assert len(parts) > 6
+    assert sum(uploads) == 599  # each target once, but the one over the cap
+    # The first chunk's upload failed: the later chunks were cut before theirs.
+    assert gpu.most_residues is not None and gpu.most_residues <= chunk_residues // 2
+
+    search(db, resident=True)
+    assert sum(uploads) == 600
+    held = dict(db.device_copies)
+    search(db, resident=True)
+    assert uploads == []  # every part found resident
+    assert db.device_copies == held

@@ -174,7 +174,7 @@ def hmmsearch(
             sequences, threads, block_bytes or DEFAULT_BLOCK_BYTES, tformat, database_residues
         )
 
-    uploaded = chunks = opening_error = None
+    uploaded = chunks = opening_error = gpu_chunks = None
     if where == "cuda":
         # The CUDA context is made; the targets are read on a thread and uploaded on a kept
         # one (backend.cuda_threads), which waits only on the reader and so can always be
@@ -186,9 +186,9 @@ def hmmsearch(
             label, total, chunks = open_targets()
             if not isinstance(chunks, ReadAhead):
                 chunks = ReadAhead(chunks)
+            gpu_chunks = _GpuChunks()
             uploaded = ReadAhead(
-                ((chunk, _upload(chunk)) for chunk in chunks),
-                cuda_threads("gpuseq-upload", GPU_UPLOAD_THREADS),
+                gpu_chunks(chunks), cuda_threads("gpuseq-upload", GPU_UPLOAD_THREADS)
             )
         except Exception as exc:
             opening_error = exc
@@ -272,7 +272,8 @@ def hmmsearch(
             # The first chunk takes the models as they are read; the others, all of them.
             batches = first_chunk_batches() if first_chunk else [range(len(counts))]
             first_alone, first_chunk = first_chunk, False
-            for q, r in filters.run(chunk, targets, threads, batches, first_alone):
+            shrink = gpu_chunks.shrink if gpu_chunks is not None else None
+            for q, r in filters.run(chunk, targets, threads, batches, first_alone, shrink):
                 for key in counts[q]:
                     counts[q][key] += r[key]
                 if "survivors" in r:  # the GPU's (after its Forward bound, if it ran)
@@ -461,13 +462,85 @@ def _stop_reading(uploaded, chunks) -> None:
         uploaded.close()
 
 
-def _upload(chunk):
-    """The chunk's GPU copy, for every model: the resident one, or a new one (kept when the
-    chunk belongs to a database the caller holds, SequenceDatabase.device_copies). Out of GPU
-    memory: resident copies are dropped and the upload tried once more, then None (the
-    filters split the chunk, or run on the CPU)."""
-    return kept_device_copy(chunk.device_copies, chunk.device_key,
-                            lambda: _core.GpuTargets(chunk.residues, chunk.offsets))
+class _GpuChunks:
+    """The chunks and their GPU copies, made on the upload thread: (part, copy) pairs for
+    every model to filter. A chunk the GPU cannot hold is cut in halves until each part
+    fits, and each part is uploaded once for all the models (a target that does not fit
+    alone comes with None: the CPU filters). After a failed allocation, here or in a model's
+    cascade (shrink), later chunks are cut to the size that failed halved before upload."""
+
+    def __init__(self) -> None:
+        self.most_residues: int | None = None  # a part's residues at most, once memory ran out
+
+    def shrink(self, chunk) -> None:
+        """An allocation failed with `chunk` on the GPU: later parts hold at most half of it.
+        (Called from the cascades' threads too; a race only loses one of two halvings.)"""
+        half = max(1, chunk.total_residues // 2)
+        if self.most_residues is None or half < self.most_residues:
+            self.most_residues = half
+
+    def __call__(self, chunks) -> Iterator[tuple]:
+        for chunk in chunks:
+            yield from self._parts(chunk)
+
+    def _parts(self, chunk, evict: bool = True) -> Iterator[tuple]:
+        """With a database the caller holds, an upload that fails drops the copies it keeps
+        (kept_device_copy) until a part of this chunk is kept (`evict`): the parts uploaded
+        since are still in use, and those of other chunks are gone."""
+        most = self.most_residues
+        whole = len(chunk) <= 1 or (
+            (most is None or chunk.total_residues <= most) and not _held_in_parts(chunk)
+        )
+        if whole:
+            copy = kept_device_copy(
+                chunk.device_copies, chunk.device_key,
+                lambda: _core.GpuTargets(chunk.residues, chunk.offsets), evict=evict,
+            )
+            if copy is not None or len(chunk) <= 1:
+                yield chunk, copy
+                return
+            self.shrink(chunk)
+        first, second = _halves(chunk)
+        yield from self._parts(first, evict)
+        yield from self._parts(second, evict=False)
+
+
+def _half_point(offsets, stop: int) -> int:
+    """Where targets 0..stop-1 are cut in two of about half their residues each."""
+    half = int(np.searchsorted(offsets, offsets[0] + (offsets[stop] - offsets[0]) // 2))
+    return min(max(half, 1), stop - 1)
+
+
+def _halves(chunk) -> tuple:
+    """The chunk as two views (_half_point), which share its database's resident copies
+    under their own ranges."""
+    n = len(chunk)
+    half = _half_point(chunk.offsets, n)
+    parts = []
+    for start, stop in ((0, half), (half, n)):
+        part = chunk.slice(start, stop)
+        part.ends_database = chunk.ends_database and stop == n
+        if chunk.device_copies is not None:
+            first = chunk.device_key[0]
+            part.device_copies = chunk.device_copies
+            part.device_key = (first + start, first + stop)
+        parts.append(part)
+    return tuple(parts)
+
+
+def _held_in_parts(chunk) -> bool:
+    """Whether a database the caller holds keeps parts that an earlier search cut from this
+    chunk (the first part of each cut is uploaded first, so the first halves are looked up):
+    those copies are used, where an upload of the whole would fail and drop them."""
+    copies, key = chunk.device_copies, chunk.device_key
+    if not copies or key in copies:
+        return False
+    stop = len(chunk)
+    while stop > 1:
+        stop = _half_point(chunk.offsets, stop)
+        if (key[0], key[0] + stop) in copies:
+            return True
+    return False
 
 
 class _ModelStream:
@@ -560,9 +633,11 @@ class _Filters:
     model runs.
 
     Within each batch of models, the longest run first: their survivors cost the downstream
-    the most, and it works on them while the other models are filtered. What the GPU cannot
-    hold is split in halves (a single target that does not fit, and a model longer than the
-    GPU kernels take, run on the CPU filters): the results are the same."""
+    the most, and it works on them while the other models are filtered. A chunk that the
+    GPU cannot hold comes cut (_GpuChunks); a model whose work buffers do not fit beside a
+    chunk splits it in halves for itself (_split; a single target that does not fit, and a
+    model longer than the GPU kernels take, run on the CPU filters): the results are the
+    same."""
 
     def __init__(self, where: str, F1: float, F2: float, bias_on: bool, F3: float = 1.0):
         self.where, self.F1, self.F2, self.bias_on, self.F3 = where, F1, F2, bias_on, F3
@@ -618,10 +693,13 @@ class _Filters:
             first = self._split(q, residues, offsets[: half + 1], threads)
             return _concatenate_cascades(first, self._split(q, residues, offsets[half:], threads))
 
-    def run(self, chunk, targets, threads: int, batches, first_alone: bool = False):
+    def run(self, chunk, targets, threads: int, batches, first_alone: bool = False,
+            shrink: Callable | None = None):
         """Results for the models of `batches` (lists of model indices, each taken when the
         one before is under way); on the GPU, GPU_CASCADES_IN_FLIGHT models at once, after
-        the first alone with `first_alone` (see below)."""
+        the first alone with `first_alone` (see below). A model whose work buffers do not fit
+        beside the chunk calls `shrink(chunk)` (_GpuChunks.shrink: later chunks are cut
+        smaller) and the chunk's remaining models split it (_split)."""
         uploaded = [targets]  # None once the GPU ran out of memory for this chunk
 
         def one(q: int) -> dict:
@@ -633,6 +711,8 @@ class _Filters:
             try:
                 return self._cascade(q, chunk.residues, chunk.offsets, on_gpu, threads)
             except _core.DeviceOutOfMemory:  # the model's work buffers did not fit
+                if shrink is not None:
+                    shrink(chunk)
                 if chunk.device_copies:
                     chunk.device_copies.clear()
                 uploaded[0] = None

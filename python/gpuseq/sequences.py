@@ -310,11 +310,11 @@ _FIELDS = (
 )
 
 
-def kept_device_copy(copies: dict | None, key, upload, keep=None):
+def kept_device_copy(copies: dict | None, key, upload, keep=None, evict: bool = True):
     """``copies[key]``, or ``upload()``'s new GPU copy, kept there for later searches
     (``copies`` None: a database nobody holds, nothing kept). Out of GPU memory the kept
-    copies are dropped (all but ``keep``'s entry) and the upload tried once more; then None,
-    and the caller shrinks its work or uploads for itself."""
+    copies are dropped (all but ``keep``'s entry; not with ``evict`` False) and the upload
+    tried once more; then None, and the caller shrinks its work or uploads for itself."""
     if copies is not None and key in copies:
         return copies[key]
     for attempt in range(2):
@@ -322,7 +322,7 @@ def kept_device_copy(copies: dict | None, key, upload, keep=None):
             made = upload()
             break
         except _core.DeviceOutOfMemory:
-            if attempt or not copies:
+            if attempt or not copies or not evict:
                 return None
             kept = {keep: copies[keep]} if keep in copies else {}
             copies.clear()
