@@ -448,7 +448,7 @@ def run_gpuseq_filters(gsdb: str, hmms: list, cpus: int, backend: str):
     import gpuseq
     from gpuseq.backend import resolve_backend
     from gpuseq.hmm import search_profile
-    from gpuseq.hmmsearch import _Filters, _upload
+    from gpuseq.hmmsearch import _Filters, _GpuChunks
     from gpuseq.sequences import DEFAULT_BLOCK_BYTES
 
     profiles = [(h.name if isinstance(h.name, str) else h.name.decode(), search_profile(h))
@@ -473,8 +473,9 @@ def run_gpuseq_filters(gsdb: str, hmms: list, cpus: int, backend: str):
         for _, p in profiles:
             filters.add(p)
         every = [range(len(profiles))]
-        for chunk in db.chunks(DEFAULT_BLOCK_BYTES):
-            for q, r in filters.run(chunk, _upload(chunk), cpus, every):
+        gpu_chunks = _GpuChunks()
+        for chunk, targets in gpu_chunks(db.chunks(DEFAULT_BLOCK_BYTES)):
+            for q, r in filters.run(chunk, targets, cpus, every, shrink=gpu_chunks.shrink):
                 name = profiles[q][0]
                 per_model[name] += sum(r.get("seconds", {}).values())
                 count(name, chunk, r)
