@@ -13,7 +13,8 @@ t=$(date +%s)
 export PYTHONPATH=$PYTHONPATH:$PWD/tests
 GPUSEQ_CACHE_DIR=/tmp/kc-t timeout 300 python3 -m pytest -n 12 -q -ra -p no:cacheprovider --ignore tests/test_notebooks.py tests > $OUT/pytest-all-1.log 2>&1
 echo "whole suite rc $? after $(( $(date +%s) - t )) s"; tail -1 $OUT/pytest-all-1.log; grep -E "^(FAILED|ERROR)" $OUT/pytest-all-1.log | head -30
-P=benchmarks/results/gpu-h200-20261130-d/probes; SPY=$PWD/.carry/tools/py-spy
+# (the call ran an identical copy of session 66's fuzzing script, since removed)
+P=benchmarks/results/gpu-h200-20261130-c/probes; SPY=$PWD/.carry/tools/py-spy
 O=/tmp/o1; mkdir -p $O; t2=$(date +%s)
 declare -A PIDS
 for s in $(seq 31 42); do
