@@ -679,9 +679,12 @@ def test_a_chunk_the_gpu_cannot_hold_is_cut_once_for_every_model(tmp_path, monke
     CAP = 20_000
     uploads: list[int] = []
 
+    failed: list[tuple[int, int]] = []
+
     class Targets:
         def __init__(self, residues, offsets):
             if len(residues) > CAP:
+                failed.append((len(offsets) - 1, len(residues)))
                 raise _core.DeviceOutOfMemory("over the stand-in's cap")
             uploads.append(len(offsets) - 1)
 
@@ -696,9 +699,11 @@ def test_a_chunk_the_gpu_cannot_hold_is_cut_once_for_every_model(tmp_path, monke
 
     def search(database, resident=False):
         uploads.clear()
+        failed.clear()
         gpu = hs._GpuChunks()
         chunks = list(database.chunks(chunk_residues, resident=resident))
         whole = {(c.name(0), len(c)) for c in chunks}
+        assert len(chunks) >= 3 and all(c.total_residues > 2 * CAP for c in chunks[:3])
         parts = list(gpu(chunks))
         names = [p.name(i) for p, _ in parts for i in range(len(p))]
         assert names == [f"t{i}" for i in range(600)]
@@ -711,11 +716,17 @@ def test_a_chunk_the_gpu_cannot_hold_is_cut_once_for_every_model(tmp_path, monke
                 assert part.total_residues > CAP // 4
         return gpu, parts
 
-    gpu, parts = search(with_long)
+    gpu, parts = search(db)
     assert len(parts) > 6
+    assert sum(uploads) == 600  # each target once
+    # The first chunk's upload failed, and its halves': the later chunks were cut before
+    # their uploads, to parts smaller than the smallest that failed.
+    first, *later = [(len(c), c.total_residues) for c in db.chunks(chunk_residues)]
+    assert failed[0] == first and not set(failed) & set(later)
+    assert gpu.most_residues < min(residues for _, residues in failed)
+
+    search(with_long)
     assert sum(uploads) == 599  # each target once, but the one over the cap
-    # The first chunk's upload failed: the later chunks were cut before theirs.
-    assert gpu.most_residues is not None and gpu.most_residues <= chunk_residues // 2
 
     search(db, resident=True)
     assert sum(uploads) == 600

@@ -467,17 +467,18 @@ class _GpuChunks:
     every model to filter. A chunk the GPU cannot hold is cut in halves until each part
     fits, and each part is uploaded once for all the models (a target that does not fit
     alone comes with None: the CPU filters). After a failed allocation, here or in a model's
-    cascade (shrink), later chunks are cut to the size that failed halved before upload."""
+    cascade (shrink), later chunks are cut before upload until each part is smaller than the
+    smallest that failed."""
 
     def __init__(self) -> None:
         self.most_residues: int | None = None  # a part's residues at most, once memory ran out
 
     def shrink(self, chunk) -> None:
-        """An allocation failed with `chunk` on the GPU: later parts hold at most half of it.
-        (Called from the cascades' threads too; a race only loses one of two halvings.)"""
-        half = max(1, chunk.total_residues // 2)
-        if self.most_residues is None or half < self.most_residues:
-            self.most_residues = half
+        """An allocation failed with `chunk` on the GPU: later parts are smaller. (Called from
+        the cascades' threads too; a race between two only keeps the larger limit.)"""
+        smaller = max(1, chunk.total_residues - 1)
+        if self.most_residues is None or smaller < self.most_residues:
+            self.most_residues = smaller
 
     def __call__(self, chunks) -> Iterator[tuple]:
         for chunk in chunks:
