@@ -175,7 +175,7 @@ def test_gpu_cascade_equals_cpu_cascade(tmp_path):
 
 def test_targets_that_start_inside_the_residues_equal_the_cpu():
     """Targets whose offsets do not start at 0 (the later half of a chunk split for GPU
-    memory, hmmsearch's _Filters._split): every filter, every Viterbi kernel the launch
+    memory, hmmsearch's _ChunkCopies): every filter, every Viterbi kernel the launch
     chooses among, and the cascade read each target's own residues."""
     rng = np.random.default_rng(21)
     tut = HMMER_EXAMPLES / "tutorial"
@@ -366,7 +366,8 @@ def test_a_chunk_the_gpu_cannot_hold_is_split(tmp_path):
 def test_a_chunk_the_gpu_cannot_hold_is_uploaded_once_for_every_model(tmp_path, monkeypatch):
     """With allocations capped, the upload thread cuts the chunk into parts that fit and each
     part is uploaded once for the three models (before, each model uploaded the chunk's halves
-    for itself); the results equal the CPU backend's."""
+    for itself), and so is each part cut again where a model's buffers do not fit beside one;
+    the results equal the CPU backend's."""
     import threading
 
     rng = np.random.default_rng(9)
@@ -380,6 +381,7 @@ def test_a_chunk_the_gpu_cannot_hold_is_uploaded_once_for_every_model(tmp_path, 
     models.write_text("".join((tut / f"{name}.hmm").read_text() for name in names))
     cpu = gpuseq.hmmsearch(models, fasta, backend="cpu", cpus=4)
     uploaded: dict[str, int] = {}
+    ranges: list[tuple] = []  # those uploaded beside the upload thread, by their residues
     real = _core.GpuTargets
 
     def counted(residues, offsets):
@@ -387,6 +389,9 @@ def test_a_chunk_the_gpu_cannot_hold_is_uploaded_once_for_every_model(tmp_path, 
         upload_thread = threading.current_thread().name.startswith("gpuseq-upload")
         thread = "upload" if upload_thread else "other"
         uploaded[thread] = uploaded.get(thread, 0) + len(offsets) - 1
+        if not upload_thread:
+            first, last = int(offsets[0]), int(offsets[-1])
+            ranges.append((first, last, hash(residues[first:last].tobytes())))
         return made
 
     monkeypatch.setattr(_core, "GpuTargets", counted)
@@ -396,8 +401,10 @@ def test_a_chunk_the_gpu_cannot_hold_is_uploaded_once_for_every_model(tmp_path, 
     finally:
         _core.gpu_allocation_limit_for_tests(0)
     assert uploaded.get("upload") == len(seqs), uploaded
-    # A model's work buffers that do not fit beside a part split it again for that model.
+    # Where a model's work buffers do not fit beside a part, the models cut it again, each
+    # range uploaded once for all three (hmmsearch._ChunkCopies).
     assert uploaded.get("other", 0) < len(seqs), uploaded
+    assert len(ranges) == len(set(ranges)), ranges
     assert len(cpu.hits) > 20
     for frame in ("hits", "domains", "pipeline"):
         assert getattr(gpu, frame).equals(getattr(cpu, frame)), frame

@@ -304,7 +304,7 @@ def test_the_first_model_of_a_gpu_search_runs_alone(monkeypatch):
     filters = hs._Filters("cuda", 0.02, 1e-3, True)
     filters.profiles = [SimpleNamespace(M=M) for M in (100, 300, 200)]
     filters.gpu = [SimpleNamespace(sequences_per_warp=1) for _ in range(3)]
-    chunk = SimpleNamespace(residues=None, offsets=None, device_copies=None)
+    chunk = SimpleNamespace(residues=None, offsets=np.array([0, 5]), device_copies=None)
     targets = object()  # an uploaded chunk
 
     order = [q for q, r in filters.run(chunk, targets, 1, [range(3)], first_alone=True)]
@@ -734,3 +734,90 @@ def test_a_chunk_the_gpu_cannot_hold_is_cut_once_for_every_model(tmp_path, monke
     search(db, resident=True)
     assert uploads == []  # every part found resident
     assert db.device_copies == held
+
+
+def test_a_chunk_whose_models_buffers_do_not_fit_is_cut_once_for_every_model(
+    tmp_path, monkeypatch, example_models
+):
+    """_Filters.run with the GPU standing in (an upload over UPLOAD_CAP residues, and a
+    model's work buffers beside over BUFFER_CAP, run out of memory): where a model's buffers
+    do not fit beside the chunk, the models cut it in halves, each range uploaded at most once
+    for the three models (before, each model cut it for itself); a range too large is not
+    tried again, a target alone too large runs on the CPU filters, later chunks are cut
+    (shrink), a held database drops its copies, and every model's results equal the CPU
+    cascade's over the whole chunk."""
+    import importlib
+    import threading
+    from types import SimpleNamespace
+
+    from pyhmmer.plan7 import HMMFile
+
+    from gpuseq import _core
+    from gpuseq.hmm import search_profile
+    from synthetic import hmmemit, plant
+
+    hs = importlib.import_module("gpuseq.hmmsearch")
+    UPLOAD_CAP, BUFFER_CAP = 120_000, 50_000
+    lock = threading.Lock()
+    uploads: list[tuple[int, int]] = []  # (first, last residue) of each upload
+    cascades: list[tuple[int, int, int]] = []  # (model, first, last residue) that ran
+
+    class Targets:
+        def __init__(self, residues, offsets):
+            self.residues, self.offsets = residues, offsets
+            if offsets[-1] - offsets[0] > UPLOAD_CAP:
+                raise _core.DeviceOutOfMemory("over the stand-in's upload cap")
+            with lock:
+                uploads.append((int(offsets[0]), int(offsets[-1])))
+
+    def gpu_run_cascade(tables, targets, F1, F2, bias_filter, threads, F3, all_scores):
+        span = (int(targets.offsets[0]), int(targets.offsets[-1]))
+        if span[1] - span[0] > BUFFER_CAP:
+            raise _core.DeviceOutOfMemory("over the stand-in's buffer cap")
+        with lock:
+            cascades.append((tables.q, *span))
+        return _core.run_cascade(tables.profile, targets.residues, targets.offsets, F1, F2,
+                                 bias_filter, threads)
+
+    monkeypatch.setattr(_core, "GpuTargets", Targets, raising=False)  # (CUDA builds only)
+    monkeypatch.setattr(_core, "gpu_run_cascade", gpu_run_cascade, raising=False)
+    rng = np.random.default_rng(5)
+    seqs = random_proteins(rng, 400, mean_length=250)
+    for name in THREE:
+        seqs += [plant(rng, s) for s in hmmemit(example_models[name], 4, seed=2)]
+    seqs.insert(200, random_proteins(rng, 1, 60_000, 60_000, 60_000)[0])  # alone over BUFFER_CAP
+    db = gpuseq.read_fasta(write_fasta(tmp_path / "db.fa", [(f"t{i}", s)
+                                                          for i, s in enumerate(seqs)]))
+    (chunk,) = db.chunks(db.total_residues, resident=True)
+    n = len(chunk)
+    assert UPLOAD_CAP < chunk.total_residues
+    whole = SimpleNamespace(residues=chunk.residues, offsets=chunk.offsets)  # its copy
+    chunk.device_copies[chunk.device_key] = whole
+    profiles = []
+    for name in THREE:
+        with HMMFile(example_models[name]) as f:
+            profiles.append(search_profile(next(iter(f))))
+    filters = hs._Filters("cuda", 0.02, 1e-3, True)
+    for q, profile in enumerate(profiles):
+        filters.add(profile, SimpleNamespace(sequences_per_warp=1, profile=profile, q=q))
+    shrunk: list[int] = []
+
+    results = dict(filters.run(chunk, whole, 2, [range(3)], True, shrunk.append))
+    assert not chunk.device_copies  # dropped at the first failure
+    assert len(uploads) == len(set(uploads)), uploads  # each range once for the three models
+    assert min(last - first for first, last in uploads) > BUFFER_CAP // 4  # cut no further
+    for q, profile in enumerate(profiles):
+        cpu = _core.run_cascade(profile, chunk.residues, chunk.offsets, 0.02, 1e-3, True, 2)
+        for key in ("stage", "msv_score", "bias_score", "viterbi_score"):
+            assert np.array_equal(results[q][key], cpu[key], equal_nan=True), (q, key)
+        assert all(results[q][key] == cpu[key] for key in ("n_past_msv", "n_past_bias",
+                                                          "n_past_vit"))
+        # Every target on the stand-in GPU once, in contiguous ranges, but the long one
+        # (alone over BUFFER_CAP: the CPU filters).
+        ran = sorted(span[1:] for span in cascades if span[0] == q)
+        ran.append((int(chunk.offsets[200]), int(chunk.offsets[201])))
+        ran.sort()
+        assert ran[0][0] == 0 and ran[-1][1] == chunk.total_residues, q
+        assert all(a[1] == b[0] for a, b in zip(ran, ran[1:], strict=False)), q
+    assert shrunk and min(shrunk) <= BUFFER_CAP * 2  # the smallest range that failed
+    assert n == len(seqs)

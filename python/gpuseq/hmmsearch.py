@@ -273,7 +273,9 @@ def hmmsearch(
             batches = first_chunk_batches() if first_chunk else [range(len(counts))]
             first_alone, first_chunk = first_chunk, False
             shrink = gpu_chunks.shrink if gpu_chunks is not None else None
-            for q, r in filters.run(chunk, targets, threads, batches, first_alone, shrink):
+            results = filters.run(chunk, targets, threads, batches, first_alone, shrink)
+            del targets  # (run drops the chunk's GPU copy if a model's buffers do not fit)
+            for q, r in results:
                 for key in counts[q]:
                     counts[q][key] += r[key]
                 if "survivors" in r:  # the GPU's (after its Forward bound, if it ran)
@@ -473,10 +475,11 @@ class _GpuChunks:
     def __init__(self) -> None:
         self.most_residues: int | None = None  # a part's residues at most, once memory ran out
 
-    def shrink(self, chunk) -> None:
-        """An allocation failed with `chunk` on the GPU: later parts are smaller. (Called from
-        the cascades' threads too; a race between two only keeps the larger limit.)"""
-        smaller = max(1, chunk.total_residues - 1)
+    def shrink(self, residues: int) -> None:
+        """An allocation failed with a part of `residues` on the GPU: later parts are smaller.
+        (Called from the cascades' threads too; a race between two only keeps the larger
+        limit.)"""
+        smaller = max(1, residues - 1)
         if self.most_residues is None or smaller < self.most_residues:
             self.most_residues = smaller
 
@@ -500,7 +503,7 @@ class _GpuChunks:
             if copy is not None or len(chunk) <= 1:
                 yield chunk, copy
                 return
-            self.shrink(chunk)
+            self.shrink(chunk.total_residues)
         first, second = _halves(chunk)
         yield from self._parts(first, evict)
         yield from self._parts(second, evict=False)
@@ -635,9 +638,9 @@ class _Filters:
 
     Within each batch of models, the longest run first: their survivors cost the downstream
     the most, and it works on them while the other models are filtered. A chunk that the
-    GPU cannot hold comes cut (_GpuChunks); a model whose work buffers do not fit beside a
-    chunk splits it in halves for itself (_split; a single target that does not fit, and a
-    model longer than the GPU kernels take, run on the CPU filters): the results are the
+    GPU cannot hold comes cut (_GpuChunks); where a model's work buffers do not fit beside a
+    chunk, the models cut it in halves (_ChunkCopies; a single target that does not fit, and
+    a model longer than the GPU kernels take, run on the CPU filters): the results are the
     same."""
 
     def __init__(self, where: str, F1: float, F2: float, bias_on: bool, F3: float = 1.0):
@@ -681,43 +684,41 @@ class _Filters:
             threads=threads, F3=self.F3, all_scores=False,
         )
 
-    def _split(self, q: int, residues, offsets, threads: int) -> dict:
-        """Model q's cascade over targets that did not fit the GPU at once, in halves."""
-        try:
-            return self._cascade(q, residues, offsets, _core.GpuTargets(residues, offsets),
-                                 threads)
-        except _core.DeviceOutOfMemory:
-            n = len(offsets) - 1
-            if n <= 1:
-                return self._cascade(q, residues, offsets, None, threads)
-            half = n // 2
-            first = self._split(q, residues, offsets[: half + 1], threads)
-            return _concatenate_cascades(first, self._split(q, residues, offsets[half:], threads))
+    def _in_parts(self, q: int, copies: _ChunkCopies, start: int, stop: int,
+                  threads: int) -> dict:
+        """Model q's cascade over targets start..stop-1 of the chunk: on their GPU copy, or
+        in halves where there is none or the model's work buffers do not fit beside it."""
+        chunk = copies.chunk
+        offsets = chunk.offsets[start : stop + 1]
+        targets = copies.copy(start, stop)
+        if targets is not None:
+            try:
+                return self._cascade(q, chunk.residues, offsets, targets, threads)
+            except _core.DeviceOutOfMemory:  # the model's work buffers did not fit
+                copies.too_large(start, stop)
+                targets = None  # (dropped before its halves are uploaded)
+        if stop - start <= 1:
+            return self._cascade(q, chunk.residues, offsets, None, threads)
+        half = start + _half_point(offsets, stop - start)
+        first = self._in_parts(q, copies, start, half, threads)
+        return _concatenate_cascades(first, self._in_parts(q, copies, half, stop, threads))
 
     def run(self, chunk, targets, threads: int, batches, first_alone: bool = False,
             shrink: Callable | None = None):
         """Results for the models of `batches` (lists of model indices, each taken when the
         one before is under way); on the GPU, GPU_CASCADES_IN_FLIGHT models at once, after
-        the first alone with `first_alone` (see below). A model whose work buffers do not fit
-        beside the chunk calls `shrink(chunk)` (_GpuChunks.shrink: later chunks are cut
-        smaller) and the chunk's remaining models split it (_split)."""
-        uploaded = [targets]  # None once the GPU ran out of memory for this chunk
+        the first alone with `first_alone` (see below). `targets` is the chunk's GPU copy
+        (the caller keeps no reference: it is dropped when a model's work buffers do not fit
+        beside it, and the models then share copies of its halves, _ChunkCopies; `shrink`,
+        _GpuChunks.shrink, cuts later chunks smaller)."""
+        on_gpu = targets is not None and self.where == "cuda"
+        copies = _ChunkCopies(chunk, targets, shrink)
+        del targets
 
         def one(q: int) -> dict:
             if self._tables(q) is None:
                 return self._cascade(q, chunk.residues, chunk.offsets, None, threads)
-            on_gpu = uploaded[0]  # read once: another model's thread may drop it
-            if on_gpu is None:
-                return self._split(q, chunk.residues, chunk.offsets, threads)
-            try:
-                return self._cascade(q, chunk.residues, chunk.offsets, on_gpu, threads)
-            except _core.DeviceOutOfMemory:  # the model's work buffers did not fit
-                if shrink is not None:
-                    shrink(chunk)
-                if chunk.device_copies:
-                    chunk.device_copies.clear()
-                uploaded[0] = None
-                return self._split(q, chunk.residues, chunk.offsets, threads)
+            return self._in_parts(q, copies, 0, copies.targets, threads)
 
         def ordered():
             for batch in batches:
@@ -725,7 +726,7 @@ class _Filters:
                 self._share_ssv_blocks(batch)
                 yield from sorted(batch, key=lambda q: -self.profiles[q].M)
 
-        in_flight = GPU_CASCADES_IN_FLIGHT if targets is not None and self.where == "cuda" else 1
+        in_flight = GPU_CASCADES_IN_FLIGHT if on_gpu else 1
         if in_flight == 1:
             for q in ordered():
                 yield q, one(q)
@@ -752,6 +753,53 @@ class _Filters:
             for _q, future in pending:
                 future.cancel()
             wait([future for _q, future in pending])
+
+
+class _ChunkCopies:
+    """The GPU copies of a chunk's targets that its models filter: the whole chunk's, or,
+    once a model's work buffers do not fit beside a copy, those of its halves (cut at
+    _half_point), each uploaded once for the models after it. A range found too large (its
+    upload, or a model's buffers beside it, ran out of memory) is not tried again, and later
+    chunks are cut smaller (`shrink`). A database the caller holds drops the copies it keeps
+    at the first failure, as _GpuChunks does; the halves are this search's own."""
+
+    def __init__(self, chunk, whole, shrink: Callable | None) -> None:
+        self.chunk, self._shrink = chunk, shrink
+        self.targets = n = len(chunk.offsets) - 1
+        self._copies: dict[tuple[int, int], Any] = {} if whole is None else {(0, n): whole}
+        self._too_large: set[tuple[int, int]] = set() if whole is not None else {(0, n)}
+        self._lock = threading.Lock()
+
+    def copy(self, start: int, stop: int):
+        """The GPU copy of targets start..stop-1 (uploaded now, unless made before), or None
+        when the range is too large."""
+        key = (start, stop)
+        with self._lock:  # (one upload at a time: a range's next user waits for its copy)
+            if key in self._too_large:
+                return None
+            if key not in self._copies:
+                offsets = self.chunk.offsets[start : stop + 1]
+                try:
+                    self._copies[key] = _core.GpuTargets(self.chunk.residues, offsets)
+                except _core.DeviceOutOfMemory:
+                    self._failed(key)
+                    return None
+            return self._copies[key]
+
+    def too_large(self, start: int, stop: int) -> None:
+        """A model's work buffers did not fit beside the copy of targets start..stop-1: it is
+        dropped (freed once the models using it end), and the models use its halves."""
+        with self._lock:
+            self._failed((start, stop))
+
+    def _failed(self, key: tuple[int, int]) -> None:
+        self._too_large.add(key)
+        self._copies.pop(key, None)
+        offsets = self.chunk.offsets
+        if self._shrink is not None:
+            self._shrink(int(offsets[key[1]] - offsets[key[0]]))
+        if self.chunk.device_copies:
+            self.chunk.device_copies.clear()
 
 
 def _gpu_tables(profile):
