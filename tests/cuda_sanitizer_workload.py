@@ -21,6 +21,9 @@ SECTIONS = os.environ.get("SECTIONS")
 # FILTER_M=3,130 runs the `filters` section on those of its model lengths only: under racecheck
 # the whole section takes longer than one device call, so it runs as a process per length.
 FILTER_M = [int(m) for m in os.environ.get("FILTER_M", "3,130,700,3000").split(",")]
+# FILTER_STEPS=ssv,msv runs only those of its steps (ssv, msv, viterbi, cascade, bias,
+# forward): M = 3000 under racecheck takes longer than one call even alone, so a process each.
+FILTER_STEPS = os.environ.get("FILTER_STEPS", "ssv,msv,viterbi,cascade,bias,forward").split(",")
 
 
 def want(section: str) -> bool:
@@ -93,24 +96,28 @@ if want("filters"):
         gp = core.GpuProfile(profile)
         targets = core.GpuTargets(db.residues, db.offsets)
         for which in ("ssv", "msv", "viterbi"):
-            gpu = core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
-            cpu = core.filter_scores(profile, which, db.residues, db.offsets)
+            if which in FILTER_STEPS:
+                gpu = core.gpu_filter_scores(gp, targets, which, db.residues, db.offsets)
+                cpu = core.filter_scores(profile, which, db.residues, db.offsets)
+                failures += not np.array_equal(gpu, cpu, equal_nan=True)
+        if "cascade" in FILTER_STEPS:
+            gpu = core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 0.02, 1e-3, True,
+                                       2, F3=1e-5)  # with the Forward bound's kernel
+            cpu = core.run_cascade(profile, db.residues, db.offsets, 0.02, 1e-3, True, 2)
+            failures += not np.array_equal(gpu["stage"], cpu["stage"])
+            gpu = core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 1.0, 1e-3, True,
+                                       2, all_scores=False)  # every target past the SSV's floors
+            cpu = core.run_cascade(profile, db.residues, db.offsets, 1.0, 1e-3, True, 2)
+            failures += not np.array_equal(gpu["survivors"], np.flatnonzero(cpu["stage"] == 4))
+        if "bias" in FILTER_STEPS:
+            gpu, _ = core.gpu_bias_filter_scores(gp, targets, db.residues, db.offsets, 2)
+            cpu = core.filter_scores(profile, "bias", db.residues, db.offsets)
             failures += not np.array_equal(gpu, cpu, equal_nan=True)
-        gpu = core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 0.02, 1e-3, True, 2,
-                                           F3=1e-5)  # with the Forward bound's kernel
-        cpu = core.run_cascade(profile, db.residues, db.offsets, 0.02, 1e-3, True, 2)
-        failures += not np.array_equal(gpu["stage"], cpu["stage"])
-        gpu = core.gpu_run_cascade(gp, targets, db.residues, db.offsets, 1.0, 1e-3, True, 2,
-                                   all_scores=False)  # every target past the SSV's floors
-        cpu = core.run_cascade(profile, db.residues, db.offsets, 1.0, 1e-3, True, 2)
-        failures += not np.array_equal(gpu["survivors"], np.flatnonzero(cpu["stage"] == 4))
-        gpu, _ = core.gpu_bias_filter_scores(gp, targets, db.residues, db.offsets, 2)
-        cpu = core.filter_scores(profile, "bias", db.residues, db.offsets)
-        failures += not np.array_equal(gpu, cpu, equal_nan=True)
-        cpu = core.forward_scores(profile, db.residues, db.offsets)
-        for registers in (True, False):  # the Forward bound's two kernels
-            gpu = core.gpu_forward_scores(gp, targets, rows_in_registers=registers)
-            failures += not np.array_equal(gpu, cpu, equal_nan=True)
+        if "forward" in FILTER_STEPS:
+            cpu = core.forward_scores(profile, db.residues, db.offsets)
+            for registers in (True, False):  # the Forward bound's two kernels
+                gpu = core.gpu_forward_scores(gp, targets, rows_in_registers=registers)
+                failures += not np.array_equal(gpu, cpu, equal_nan=True)
 # The SSV/MSV warp kernels with the table copied into shared memory (msv.cuh, *_shared: 25 to
 # 48 stripes), NVRTC's and the static ones: a smaller workload than `filters` for racecheck.
 if want("warp_tables"):
