@@ -235,6 +235,43 @@ def test_every_allocation_that_fails_leaves_the_targets_usable():
     assert refused >= 8 and n < 200, refused
 
 
+def test_a_cascade_that_fails_has_waited_for_its_launches():
+    """Each device allocation of a cascade refused in turn, its SSV kernel long (M = 2000, a
+    target of 100,000 residues claimed last): the cascade raises only once its launches have
+    ended, the thread's stream idle. Before, one that failed after the SSV's launch left it
+    writing to the targets' shared SSV buffers, and another model's cascade, on another
+    thread's stream, took them at once: hmmsearch's results changed now and then when an
+    allocation failed (results/gpu-h200-20261130-e)."""
+    rng = np.random.default_rng(23)
+    hmm = HMM.sample(Alphabet.amino(), 2000, 23)
+    hmm.set_composition()
+    profile = search_profile(hmm)
+    seqs = random_proteins(rng, 3000, mean_length=300)
+    seqs.append(random_proteins(rng, 1, 100_000, 100_000, 100_000)[0])
+    residues, offsets = _digitize(seqs)
+    gp = _core.GpuProfile(profile)
+    targets = _core.GpuTargets(residues, offsets)
+    cpu = _core.run_cascade(profile, residues, offsets, 0.02, 1e-3, True, 4)
+    # The targets' shared buffers and the kernels made first: the refusals then reach the
+    # cascade's own allocations, those after the SSV's launch among them.
+    assert_cascades_equal(_core.gpu_run_cascade(gp, targets, residues, offsets, 0.02, 1e-3,
+                                                True, 4), cpu, "M = 2000")
+    refused = 0
+    for n in range(1, 100):
+        _core.gpu_fail_allocation_for_tests(n)
+        try:
+            _core.gpu_run_cascade(gp, targets, residues, offsets, 0.02, 1e-3, True, 4)
+        except MemoryError as exc:
+            assert "test allocation countdown" in str(exc)
+            refused += 1
+            assert _core.gpu_thread_stream_idle_for_tests(), f"allocation {n} refused"
+        else:
+            break  # past the cascade's last allocation
+        finally:
+            _core.gpu_fail_allocation_for_tests(0)
+    assert refused >= 2 and n < 100, refused
+
+
 @pytest.mark.parametrize("claimed", [True, False])
 def test_many_targets_claimed_longest_first_equal_the_cpu(claimed):
     """From 8,192 targets (kLongestFirstMinTargets) the warps of the SSV/MSV warp kernels claim

@@ -397,6 +397,8 @@ void bind_gpu_hmm(py::module_& m) {
       "gpu_fail_allocation_for_tests", [](int64_t n) { gh::fail_allocation_for_tests(n); },
       py::arg("n"),
       "Testing hook: the n-th device allocation from now fails as on a full device (0: none).");
+  m.def("gpu_thread_stream_idle_for_tests", &gh::thread_stream_idle_for_tests,
+        "Testing hook: whether the calling thread's CUDA stream has no work queued or running.");
   m.def(
       "gpu_warp_tables_in_shared", [](bool on) { gh::set_warp_tables_in_shared(on); },
       py::arg("on"),

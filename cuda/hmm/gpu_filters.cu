@@ -8,6 +8,7 @@
 #include <cub/device/device_select.cuh>
 #include <limits>
 #include <map>
+#include <exception>
 #include <mutex>
 #include <memory>
 #include <future>
@@ -1309,6 +1310,8 @@ void set_allocation_limit_for_tests(size_t bytes) { allocation_limit_for_tests()
 
 void fail_allocation_for_tests(int64_t n) { allocations_before_failure_for_tests().store(n); }
 
+bool thread_stream_idle_for_tests() { return cudaStreamQuery(kStream) == cudaSuccess; }
+
 void set_warp_tables_in_shared(bool on) { warp_tables_in_shared_switch().store(on); }
 
 void set_viterbi_rows_without_floors(bool on) { viterbi_rows_without_floors_switch().store(on); }
@@ -2349,6 +2352,19 @@ std::vector<float> bias_filter_scores(const DeviceProfile& dp, const DeviceTarge
   return out;
 }
 
+namespace {
+
+// Waits for `stream`'s work when its scope is left by an exception (see run_cascade).
+struct WaitForStreamOnUnwind {
+  cudaStream_t stream;
+  int exceptions = std::uncaught_exceptions();
+  ~WaitForStreamOnUnwind() {
+    if (std::uncaught_exceptions() > exceptions) cudaStreamSynchronize(stream);
+  }
+};
+
+}  // namespace
+
 cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
                                const cpu::CascadeOptions& options, CascadeSeconds* seconds,
                                bool all_scores) {
@@ -2378,6 +2394,11 @@ cpu::CascadeResult run_cascade(const DeviceProfile& dp, const DeviceTargets& dt,
       n > 0 ? ssv_pass_floors(p, dt, options.F1) : std::vector<int16_t>();
   const auto t_wait = Clock::now();
   std::unique_lock<std::mutex> workspace(buffers.cascade_mutex);
+  // A cascade that fails while it holds the buffers (a refused allocation) leaves its launches
+  // writing to them: it waits for them before the next cascade, on another thread's stream,
+  // takes the buffers (unwound before `workspace`). Without it, one model's refused allocation
+  // changed another model's SSV results now and then (results/gpu-h200-20261130-e).
+  const WaitForStreamOnUnwind wait_on_unwind{kStream};
   const double ssv_wait_s = since(t_wait);
   if (n > 0) {
     if (!buffers.ssv_best) {

@@ -200,6 +200,8 @@ int default_msv_bits();
 void set_allocation_limit_for_tests(size_t bytes);
 // Testing hook: the n-th device allocation from now fails as on a full device (0: none).
 void fail_allocation_for_tests(int64_t n);
+// Testing hook: whether the calling thread's stream has no work queued or running.
+bool thread_stream_idle_for_tests();
 
 // Testing and benchmark hook: whether the 16-bit SSV/MSV warp kernels of long models read their
 // table from shared memory where it fits (on, the default) or from L1.
