@@ -434,6 +434,95 @@ def test_the_models_gpu_tables_are_made_side_by_side_as_they_are_read(example_mo
     assert [hmm.name for hmm, _, _ in triples] == list(THREE)
 
 
+def test_a_later_models_error_read_after_the_first_batch_comes_after_it(example_models,
+                                                                          tmp_path, monkeypatch):
+    """The first batch taken (first()) holds two models, and the third model's error is read
+    before the search asks for more (batches()): the two are still searched, and the error
+    raised after them. (The error was raised at once, and the two models were lost:
+    test_cli's test_the_models_before_one_that_cannot_be_searched_are_written failed about
+    one run in twelve.)"""
+    import importlib
+    import threading
+
+    from gpuseq.errors import HmmFormatError
+
+    hs = importlib.import_module("gpuseq.hmmsearch")
+    read = hs.iter_hmms
+    two_handed, go_on = threading.Event(), threading.Event()
+
+    def then_an_error(source):
+        for i, hmm in enumerate(read(source)):
+            if i == 2:
+                two_handed.set()
+                go_on.wait(10)
+                raise HmmFormatError("three.hmm", None, "Expected amino alphabet")
+            yield hmm
+
+    monkeypatch.setattr(hs, "iter_hmms", then_an_error)
+    queries = tmp_path / "three.hmm"
+    queries.write_text("".join(example_models[m].read_text() for m in THREE))
+    models = hs._ModelStream(queries, None)
+    assert two_handed.wait(10)
+    taken = models.first()
+    assert [hmm.name for hmm, _, _ in taken] == list(THREE[:2])
+    (reader,) = [t for t in threading.enumerate() if t.name == "gpuseq-models"]
+    go_on.set()
+    reader.join(timeout=10)  # the error handed over
+    batches = models.batches(taken)
+    assert [hmm.name for hmm, _, _ in next(batches)] == list(THREE[:2])
+    with pytest.raises(HmmFormatError, match="Expected amino alphabet"):
+        next(batches)
+
+
+def test_the_thread_that_reads_the_models_frees_no_gpu_tables(example_models, tmp_path,
+                                                              monkeypatch):
+    """A search that ends while its models are still read (an error, or the caller stops)
+    drops the models' GPU tables at once; the reading thread, which ends later, holds none
+    of them, so none is freed on it (a thread that frees GPU memory and then ends may hang
+    the driver: backend.cuda_threads). Stand-in tables record the thread they are freed on."""
+    import gc
+    import importlib
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    hs = importlib.import_module("gpuseq.hmmsearch")
+    freed_on: list[str] = []
+
+    class Tables:
+        def __del__(self):
+            freed_on.append(threading.current_thread().name)
+
+    read = hs.iter_hmms
+    asked_for_third, go_on = threading.Event(), threading.Event()
+
+    def slowly(source):  # the third model comes from a pipe that waits
+        for i, hmm in enumerate(read(source)):
+            if i == 2:
+                asked_for_third.set()
+                go_on.wait(10)
+            yield hmm
+
+    monkeypatch.setattr(hs, "iter_hmms", slowly)
+    monkeypatch.setattr(hs, "_gpu_tables", lambda profile: Tables())
+    queries = tmp_path / "three.hmm"
+    queries.write_text("".join(example_models[m].read_text() for m in THREE))
+    with ThreadPoolExecutor(2) as pool:
+        models = hs._ModelStream(queries, None, pool)
+        first = models.first()
+        assert asked_for_third.wait(10)  # the first two handed over
+        (reader,) = [t for t in threading.enumerate() if t.name == "gpuseq-models"]
+        first[0][2].result()
+        models.close()
+        del models, first
+        gc.collect()
+        assert freed_on == ["MainThread", "MainThread"], freed_on
+        go_on.set()
+        reader.join(timeout=10)
+        assert not reader.is_alive()
+    gc.collect()
+    assert freed_on == ["MainThread", "MainThread"], freed_on
+
+
 def test_a_threads_kept_pipeline_gives_what_a_new_one_gives(example_models):
     """Each downstream thread keeps its pyhmmer Pipeline from part to part (cleared between
     them). A part run after others on the same thread (a longer target grew its matrices, an

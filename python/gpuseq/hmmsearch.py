@@ -21,6 +21,7 @@ import os
 import queue
 import sys
 import threading
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor, wait
@@ -559,9 +560,23 @@ class _ModelStream:
     def __init__(
         self, hmms: HmmSource, bit_cutoffs: str | None, tables: Executor | None = None
     ) -> None:
-        items: queue.Queue = queue.Queue()
+        handoff = _ModelHandoff()
         stop = threading.Event()
-        started: list[Future] = []  # the GPU tables asked for
+        # The thread holds the handoff weakly, and no model's GPU tables past handing them
+        # over: the caller's thread, or the tables' kept pool, frees them. (A thread that frees
+        # GPU memory and then ends may hang the driver: backend.cuda_threads. This one ends
+        # when the models end, or at the next model once the search is over.)
+        caller = weakref.ref(handoff)
+
+        def hand(item) -> bool:
+            """Give the caller `item`; False once it is gone (its search ended)."""
+            to = caller()
+            if to is None:
+                return False
+            if isinstance(item, tuple) and item[2] is not None:
+                to.started.append(item[2])
+            to.items.put(item)
+            return True
 
         def produce() -> None:
             try:
@@ -572,14 +587,15 @@ class _ModelStream:
                         _check_cutoffs([hmm], bit_cutoffs, hmms)
                     profile = search_profile(hmm)
                     gpu = None if tables is None else tables.submit(_gpu_tables, profile)
-                    if gpu is not None:
-                        started.append(gpu)
-                    items.put((hmm, profile, gpu))
-                items.put(_END_OF_MODELS)
+                    handed = hand((hmm, profile, gpu))
+                    del gpu
+                    if not handed:
+                        return
+                hand(_END_OF_MODELS)
             except BaseException as exc:  # raised on the caller's thread
-                items.put(exc)
+                hand(exc)
 
-        self._items, self._stop, self._tables_started = items, stop, started
+        self._handoff, self._stop = handoff, stop
         self._error: BaseException | None = None  # read after the models in the last batch
         self.reading = True  # until batches() has handed out the last model
         threading.Thread(target=produce, name="gpuseq-models", daemon=True).start()
@@ -593,7 +609,7 @@ class _ModelStream:
         batch: list = []
         while self.reading and (self.BATCH_LIMIT is None or len(batch) < self.BATCH_LIMIT):
             try:
-                item = self._items.get(block=wait and not batch)
+                item = self._handoff.items.get(block=wait and not batch)
             except queue.Empty:
                 break
             if item is _END_OF_MODELS:
@@ -611,7 +627,7 @@ class _ModelStream:
         """Stop reading models (a search that ended in an error): the thread ends at the
         next model; GPU tables not started yet are not made."""
         self._stop.set()
-        for future in list(self._tables_started):
+        for future in list(self._handoff.started):
             future.cancel()
 
     def first(self) -> list:
@@ -621,13 +637,28 @@ class _ModelStream:
     def batches(self, taken: list) -> Iterator[list]:
         """The models, a batch of those read so far at a time: the first `taken` (from
         first()) with those read since, then the rest as they come."""
-        batch = taken if self._error is not None else taken + self._take(wait=False)
+        batch = taken
+        if self._error is None:
+            try:
+                batch = taken + self._take(wait=False)
+            except Exception as exc:  # a later model's: raised once `taken` are searched
+                self._error = exc
         while batch:
             yield batch
             batch = self._take()
 
 
 _END_OF_MODELS = object()
+
+
+class _ModelHandoff:
+    """What _ModelStream's reading thread hands its caller: the models read (items: (hmm,
+    profile, GPU tables future or None) triples, then _END_OF_MODELS or an error) and the
+    GPU tables asked for (started)."""
+
+    def __init__(self) -> None:
+        self.items: queue.Queue = queue.Queue()
+        self.started: list[Future] = []
 
 
 class _Filters:
