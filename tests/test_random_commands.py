@@ -1,0 +1,291 @@
+"""`gpuseq hmmsearch` and `gpuseq blastp` against Debian's hmmsearch 3.3.2 and blastp 2.12, as
+processes, on random cases: models, targets and flags drawn from a seed.
+
+Each case is a function of its seed, so a failure names the case that reproduces it. The
+generators draw what the fixed-case tests name one at a time, together: several models of
+random length (hmmbuild's models of random alignments, from 1 to 3,000 columns, beside HMMER's
+and pyhmmer's real ones), targets of every odd kind (empty, one residue, every residue code, low
+complexity, lower case, planted homologs in flanks of up to 100,000 residues), any set of the
+flags gpuseq implements, and the database as FASTA, gzipped FASTA or `gpuseq makedb`'s. Every
+output file is compared: report body and header options, the three tables and the -A alignment
+for hmmsearch, every `6 std qlen slen score` row for blastp. Both tools must fail or neither.
+
+The same generators ran as fuzzers on an H200 in session 69 (benchmarks/results/
+gpu-h200-20261130-f: about 3,100 hmmsearch and 1,900 blastp cases, none differed); here a fixed
+handful runs each time, on the CPU and (marked cuda) on the GPU."""
+
+from __future__ import annotations
+
+import gzip
+import subprocess
+import sys
+from pathlib import Path
+
+import blast_data
+import numpy as np
+import pyhmmer
+import pytest
+from test_cli import header_options
+
+from conftest import HMMER_EXAMPLES
+from synthetic import (
+    AMINO,
+    hmmemit,
+    mutate,
+    plant,
+    random_protein,
+    random_proteins,
+    require_tool,
+    write_fasta,
+)
+from test_hmmsearch import report_body, rows
+
+TUTORIAL = HMMER_EXAMPLES / "tutorial"
+PYHMMER_MODELS = Path(pyhmmer.__file__).parent / "tests" / "data" / "hmms" / "txt"
+REAL_MODELS = [TUTORIAL / "globins4.hmm", TUTORIAL / "fn3.hmm", TUTORIAL / "Pkinase.hmm"] + [
+    PYHMMER_MODELS / f"{name}.hmm"
+    for name in ("PF02826", "KR", "Thioesterase", "LuxC", "RREFam")  # RREFam: 10 models
+]
+BACKENDS = ["cpu", pytest.param("cuda", marks=pytest.mark.cuda)]
+SEEDS = range(14)
+
+
+def gpuseq_command(*args) -> list[str]:
+    return [sys.executable, "-m", "gpuseq.cli", *map(str, args)]
+
+
+def database_forms(rng, fasta: Path) -> tuple[str, Path]:
+    """gpuseq's copy of a FASTA database: the file, gzipped or packed by `gpuseq makedb`."""
+    kind = str(rng.choice(["fasta", "gzip", "packed"]))
+    if kind == "gzip":
+        path = fasta.with_suffix(".fa.gz")
+        path.write_bytes(gzip.compress(fasta.read_bytes()))
+        return kind, path
+    if kind == "packed":
+        path = fasta.with_suffix(".gsdb")
+        subprocess.run(gpuseq_command("makedb", fasta, path), check=True, capture_output=True)
+        return kind, path
+    return kind, fasta
+
+
+# ---- hmmsearch ------------------------------------------------------------------------------
+
+
+def random_model(rng, work: Path, i: int) -> Path:
+    """hmmbuild's model of a random alignment: an ancestor of 1-3,000 residues, 4-30 mutated
+    copies with gaps."""
+    length = int(rng.choice([1, 2, 3, 5, 10, 30, 60, 120, 250, 500, 900, 1200, 2000, 3000]))
+    ancestor = random_protein(rng, length)
+    lines = ["# STOCKHOLM 1.0"]
+    for s in range(int(rng.integers(4, 31))):
+        chars = list(mutate(rng, ancestor, float(rng.uniform(0.05, 0.6))))
+        for p in np.nonzero(rng.random(length) < rng.uniform(0, 0.15))[0]:
+            chars[p] = "-"
+        lines.append(f"r{s} {''.join(chars)}")
+    sto, hmm = work / f"m{i}.sto", work / f"m{i}.hmm"
+    sto.write_text("\n".join(lines) + "\n//\n")
+    subprocess.run([require_tool("hmmbuild"), "--amino", "-n", f"rand{i}_{length}", hmm, sto],
+                   check=True, capture_output=True)  # fmt: skip
+    return hmm
+
+
+def random_queries(rng, work: Path) -> Path:
+    chosen = [REAL_MODELS[int(rng.integers(len(REAL_MODELS)))] if rng.random() < 0.5
+              else random_model(rng, work, i) for i in range(int(rng.integers(1, 4)))]  # fmt: skip
+    path = work / "queries.hmm"
+    path.write_text("".join(p.read_text() for p in chosen))
+    return path
+
+
+def random_targets(rng, queries: Path) -> list[tuple[str, str]]:
+    seqs = random_proteins(rng, int(rng.integers(0, 800)), mean_length=float(rng.choice([80, 300])))
+    emitted = hmmemit(queries, int(rng.integers(1, 12)), seed=int(rng.integers(1, 1 << 30)))
+    seqs += [plant(rng, mutate(rng, s, float(rng.choice([0.0, 0.2, 0.4, 0.6])))) for s in emitted]
+    odd = [
+        lambda: "",
+        lambda: random_protein(rng, 1),
+        lambda: "".join(rng.choice(list(AMINO + "BJZOUX*"), size=int(rng.integers(5, 400)))),
+        lambda: "X" * int(rng.integers(1, 500)),
+        lambda: str(rng.choice(["KE", "A", "GS", "Q", "PPG"])) * int(rng.integers(10, 400)),
+        lambda: random_protein(rng, int(rng.integers(50, 400))).lower(),
+        lambda: plant(rng, emitted[0], 20000),
+        lambda: random_protein(rng, int(rng.integers(10000, 60000))),
+        lambda: "".join(emitted[: int(rng.integers(1, 4))]) * 2,
+    ]
+    seqs += [odd[int(rng.integers(len(odd)))]() for _ in range(int(rng.integers(0, 8)))]
+    names = [f"t{i}" + (f" a description {i}" if rng.random() < 0.2 else "")
+             for i in range(len(seqs))]  # fmt: skip
+    return [(names[i], seqs[i]) for i in rng.permutation(len(seqs))]
+
+
+def random_hmmsearch_flags(rng) -> list[str]:
+    def pick(p):
+        return rng.random() < p
+
+    def evalue():
+        return str(rng.choice(["10", "1", "0.01", "1e-5", "1e-20", "1000"]))
+
+    def score():
+        return str(rng.choice(["0", "5", "15.5", "30", "-5"]))
+
+    f: list[str] = []
+    for e_flag, t_flag, p in (("-E", "-T", 0.3), ("--domE", "--domT", 0.3),
+                              ("--incE", "--incT", 0.2), ("--incdomE", "--incdomT", 0.2)):
+        if pick(p):
+            f += [e_flag, evalue()]
+        elif pick(p / 2):
+            f += [t_flag, score()]
+    if pick(0.15):
+        f += ["--max"]
+    else:
+        for flag in ("--F1", "--F2", "--F3"):
+            if pick(0.15):
+                f += [flag, str(rng.choice(["1", "0.5", "0.1", "0.02", "1e-3", "1e-5", "1e-8"]))]
+        f += ["--nobias"] if pick(0.2) else []
+    f += ["--nonull2"] if pick(0.2) else []
+    f += ["-Z", str(rng.choice(["1", "7", "1000", "1e6", "45.5"]))] if pick(0.2) else []
+    f += ["--domZ", str(rng.choice(["1", "3", "100", "0.5"]))] if pick(0.15) else []
+    f += ["--seed", str(rng.integers(1, 100))] if pick(0.2) else []
+    f += ["--acc"] if pick(0.3) else []
+    f += ["--noali"] if pick(0.4) else []
+    if pick(0.1):
+        f += ["--notextw"]
+    elif pick(0.1):
+        f += ["--textw", str(rng.integers(120, 300))]
+    return f
+
+
+def hmmsearch_outputs(program: list[str], flags, base: Path, queries: Path, db: Path):
+    """Runs a command with every output file; returns (process, {ext: text}) with the file
+    names in the texts replaced."""
+    files = ["-o", "out", "--tblout", "tbl", "--domtblout", "dom", "--pfamtblout", "pfam",
+             "-A", "sto"]  # fmt: skip
+    args = [f"{base}.{a}" if i % 2 else a for i, a in enumerate(files)]
+    run = subprocess.run([*program, *flags, *args, str(queries), str(db)], capture_output=True,
+                         text=True, timeout=600)  # fmt: skip
+    texts = {}
+    for ext in ("out", "tbl", "dom", "pfam", "sto"):
+        path = Path(f"{base}.{ext}")
+        texts[ext] = path.read_text().replace(str(base), "X").replace(str(db), "DB") \
+            if path.exists() else ""
+    return run, texts
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_hmmsearch_command_equals_hmmsearch(seed, backend, tmp_path):
+    rng = np.random.default_rng([69, seed])
+    queries = random_queries(rng, tmp_path)
+    fasta = write_fasta(tmp_path / "db.fa", random_targets(rng, queries),
+                        width=int(rng.choice([60, 80, 1000])))  # fmt: skip
+    kind, ours_db = database_forms(rng, fasta)
+    flags = random_hmmsearch_flags(rng)
+    # hmmsearch reads a .gz file for one model only ("isn't rewindable"): it reads the FASTA.
+    ref, ref_out = hmmsearch_outputs([require_tool("hmmsearch"), "--cpu", "2"], flags,
+                                     tmp_path / "ref", queries, fasta)  # fmt: skip
+    ours, ours_out = hmmsearch_outputs(
+        gpuseq_command("hmmsearch", "--cpu", "2", "--backend", backend, "--no-progress"), flags,
+        tmp_path / "ours", queries, ours_db)  # fmt: skip
+    case = f"{kind} database, flags {' '.join(flags) or '(none)'}"
+    assert ours.returncode == ref.returncode == 0, (case, ours.stderr, ref.stderr)
+    assert header_options(ours_out["out"]) == header_options(ref_out["out"]), case
+    assert report_body(ours_out["out"]) == report_body(ref_out["out"]), case
+    for ext in ("tbl", "dom"):
+        assert rows(ours_out[ext]) == rows(ref_out[ext]), (case, ext)
+    assert ours_out["pfam"].split("# Program:")[0] == ref_out["pfam"].split("# Program:")[0], case
+    no_author = [[x for x in texts["sto"].splitlines() if not x.startswith("#=GF AU")]
+                 for texts in (ours_out, ref_out)]  # fmt: skip
+    assert no_author[0] == no_author[1], case
+
+
+# ---- blastp ---------------------------------------------------------------------------------
+
+
+def random_blast_query(rng) -> str:
+    n = int(rng.choice([1, 5, 11, 30, 100, 300, 800, 2000]))
+    q = blast_data.random_protein(rng, n)
+    r = rng.random()
+    if r < 0.15:
+        q = blast_data.with_rare_letters(rng, q, int(rng.integers(3, 20)))
+    elif r < 0.25:
+        q = "".join(rng.choice(list("KEPSAGLD"), size=n))
+    elif r < 0.32:
+        q = q[: n // 3] + q[n // 3 :].lower()
+    elif r < 0.38:
+        q = q + str(rng.choice(["Q", "GS", "PPG"])) * int(rng.integers(10, 60)) + q
+    return q
+
+
+def random_subjects(rng, queries: list[str]) -> list[tuple[str, str]]:
+    subjects = [blast_data.random_protein(rng, int(rng.integers(1, 900)))
+                for _ in range(int(rng.integers(1, 800)))]  # fmt: skip
+    for q in queries:
+        for _ in range(int(rng.integers(0, 8))):
+            body = blast_data.mutated(rng, q.upper(), float(rng.uniform(0.25, 0.95)),
+                                      float(rng.choice([0.0, 0.01, 0.03])))  # fmt: skip
+            r = rng.random()
+            if r < 0.2 and len(body) > 3:  # a part
+                a, b = sorted(int(x) for x in rng.integers(0, len(body), size=2))
+                body = body[a : b + 1]
+            elif r < 0.3:  # repeats
+                body = body * int(rng.integers(2, 4))
+            elif r < 0.35:  # inside a long subject
+                body = blast_data.random_protein(rng, int(rng.integers(50000, 100000))) + body
+            flank = int(rng.integers(0, 150))
+            subjects.append(blast_data.random_protein(rng, flank) + body
+                            + blast_data.random_protein(rng, flank // 2))  # fmt: skip
+    for _ in range(int(rng.integers(0, 4))):
+        subjects.append(str(rng.choice(["".join(rng.choice(blast_data.RARE, size=40)), "X" * 60,
+                                        blast_data.with_rare_letters(rng, "ACDEFGHIKL" * 20, 4)])))
+    subjects = [subjects[i] for i in rng.permutation(len(subjects))]
+    if rng.random() < 0.2:  # identical subjects (the later one is ranked first)
+        subjects.append(subjects[int(rng.integers(len(subjects)))])
+    # (makeblastdb's format guess refuses a file that starts with rare letters alone)
+    return [("s0", "MKTAYIAKQR")] + [(f"s{i + 1}", s) for i, s in enumerate(subjects) if s]
+
+
+def random_blastp_flags(rng) -> list[str]:
+    def pick(p):
+        return rng.random() < p
+
+    f: list[str] = []
+    f += ["-evalue", str(rng.choice(["10", "1", "1e-3", "1e-10", "100", "1000"]))] if pick(0.5) \
+        else []
+    f += ["-max_target_seqs", str(rng.choice([1, 2, 5, 20, 100, 600]))] if pick(0.3) else []
+    if pick(0.25):  # (blastp takes -ungapped with -comp_based_stats 0 only)
+        f += ["-ungapped", "-comp_based_stats", "0"]
+    elif pick(0.7):
+        f += ["-comp_based_stats", str(rng.choice(["0", "1", "2", "3"]))]
+    if pick(0.4):
+        f += ["-seg", str(rng.choice(["yes", "no", "12 2.2 2.5", "10 1.8 2.1", "20 3.0 3.3"]))]
+    for flag, values, p in (("-threshold", [9, 11, 13, 15, 20], 0.25),
+                            ("-window_size", [10, 20, 40, 60], 0.2),
+                            ("-xdrop_ungap", [5, 7, 10, 20], 0.2),
+                            ("-xdrop_gap", [10, 15, 30, 50], 0.2),
+                            ("-xdrop_gap_final", [15, 25, 50, 100], 0.2),
+                            ("-dbsize", [1000, 1000000, 500000000, 5000000000], 0.25)):
+        f += [flag, str(rng.choice(values))] if pick(p) else []
+    return f
+
+
+@pytest.mark.skipif(blast_data.MISSING, reason=blast_data.SKIP_REASON)
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
+    rng = np.random.default_rng([6969, seed])
+    queries = [random_blast_query(rng) for _ in range(int(rng.integers(1, 7)))]
+    query_fasta, fasta = tmp_path / "q.fa", tmp_path / "db.fa"
+    blast_data.write_fasta(query_fasta, [(f"q{i}", q) for i, q in enumerate(queries)])
+    blast_data.write_fasta(fasta, random_subjects(rng, queries))
+    subprocess.run([blast_data.MAKEBLASTDB, "-in", fasta, "-dbtype", "prot", "-out",
+                    tmp_path / "db"], check=True, capture_output=True)  # fmt: skip
+    kind, ours_db = database_forms(rng, fasta)
+    flags = random_blastp_flags(rng)
+    common = ["-query", query_fasta, "-outfmt", blast_data.OUTFMT, "-num_threads", "2", *flags]
+    ref = subprocess.run([blast_data.BLASTP, "-db", tmp_path / "db", *common],
+                         capture_output=True, text=True)  # fmt: skip
+    ours = subprocess.run(gpuseq_command("blastp", "-db", ours_db, "--backend", backend, *common),
+                          capture_output=True, text=True)  # fmt: skip
+    case = f"{kind} database, flags {' '.join(flags) or '(none)'}"
+    assert ours.returncode == ref.returncode == 0, (case, ours.stderr, ref.stderr)
+    assert ours.stdout.splitlines() == ref.stdout.splitlines(), case
