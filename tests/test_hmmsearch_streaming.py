@@ -395,6 +395,49 @@ def test_survivors_past_the_forward_bound_go_in_parts_of_equal_work(monkeypatch)
     assert sorted(len(p) for p in seen["unbounded"]) == [50, 50, 50, 50]  # by count
 
 
+def test_a_part_that_ends_while_the_parts_are_merged_keeps_its_hits(monkeypatch):
+    """end_chunk merges a query's finished parts and keeps the others. A part that ended
+    while it looked was in neither list before, and its hits were lost: under load, a
+    search with many parts a query (--max, small blocks) missed the last 32-96 targets of
+    its last model, one run in a few (api_fuzz.py, session 69). A stand-in part that ends
+    between two looks; stand-in TopHits (lists)."""
+    import importlib
+    from concurrent.futures import Future
+    from types import SimpleNamespace
+
+    from gpuseq.hmmsearch_options import HmmsearchOptions
+
+    hs = importlib.import_module("gpuseq.hmmsearch")
+
+    class EndsAfterFirstLook(Future):
+        looks = 0
+
+        def done(self):
+            self.looks += 1
+            if self.looks == 2:
+                self.set_result(["late"])
+            return super().done()
+
+    def finished(hits):
+        future = Future()
+        future.set_result(hits)
+        return future
+
+    monkeypatch.setattr(hs, "_merged", lambda parts, Z: [h for part in parts for h in part])
+    ds = hs._Downstream(HmmsearchOptions(), threads=1)
+    try:
+        ds.add(SimpleNamespace(name="q", M=10))
+        ds.MERGE_AFTER = 2
+        late = EndsAfterFirstLook()
+        ds.parts[0] = [finished(["a"]), finished(["b"]), late, finished(["c"])]
+        ds.end_chunk(100)
+        late.done()  # (ended by now, if it did not end inside end_chunk)
+        kept = [p.result() if isinstance(p, Future) else p for p in ds.parts[0]]
+    finally:
+        ds.close()
+    assert sorted(h for part in kept for h in part) == ["a", "b", "c", "late"]
+
+
 def test_the_models_gpu_tables_are_made_side_by_side_as_they_are_read(example_models, tmp_path,
                                                                        monkeypatch):
     """On the GPU each model's tables (its kernels, compiled for seconds where the disk cache

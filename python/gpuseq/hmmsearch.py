@@ -389,9 +389,12 @@ class _Downstream:
         for q, parts in enumerate(self.parts):
             if self.final[q] is not None:  # the reporting thread merges it
                 continue
-            done = [p for p in parts if not isinstance(p, Future) or p.done()]
+            # One look at each part: a part that ended between two looks would be in neither
+            # list, and its hits lost (api_fuzz.py found it, session 69).
+            done, pending = [], []
+            for p in parts:
+                (pending if isinstance(p, Future) and not p.done() else done).append(p)
             if len(done) > self.MERGE_AFTER:  # (hits sort by key, then name: order is free)
-                pending = [p for p in parts if isinstance(p, Future) and not p.done()]
                 merged = _merged([p.result() if isinstance(p, Future) else p for p in done], Z)
                 self.parts[q] = [merged, *pending]
 
