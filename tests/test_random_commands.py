@@ -12,7 +12,9 @@ for hmmsearch, every `6 std qlen slen score` row for blastp. Both tools must fai
 
 The same generators ran as fuzzers on an H200 in session 69 (benchmarks/results/
 gpu-h200-20261130-f: about 3,100 hmmsearch and 1,900 blastp cases, none differed); here a fixed
-handful runs each time, on the CPU and (marked cuda) on the GPU."""
+handful runs each time, on the CPU and (marked cuda) on the GPU. Since session 70 each
+hmmsearch case also draws --cpu (0-3, for both tools) and, for gpuseq only, the database or the
+models piped into '-' (gpu-h200-20261130-g: 1,718 cases on an H200, none differed)."""
 
 from __future__ import annotations
 
@@ -153,20 +155,33 @@ def random_hmmsearch_flags(rng) -> list[str]:
     return f
 
 
-def hmmsearch_outputs(program: list[str], flags, base: Path, queries: Path, db: Path):
+def hmmsearch_outputs(program: list[str], flags, base: Path, queries, db, stdin=None):
     """Runs a command with every output file; returns (process, {ext: text}) with the file
-    names in the texts replaced."""
+    names in the texts replaced. ``stdin``: a file piped in (the argument that reads it is '-')."""
     outputs = {"-o": "out", "--tblout": "tbl", "--domtblout": "dom", "--pfamtblout": "pfam",
                "-A": "sto"}  # fmt: skip
     files = [arg for flag, ext in outputs.items() for arg in (flag, f"{base}.{ext}")]
     run = subprocess.run([*program, *flags, *files, str(queries), str(db)], capture_output=True,
-                         text=True, timeout=600)  # fmt: skip
+                         input=stdin.read_bytes() if stdin else None, timeout=600)  # fmt: skip
     texts = {}
     for ext in outputs.values():
         path = Path(f"{base}.{ext}")
-        texts[ext] = path.read_text().replace(str(base), "X").replace(str(db), "DB") \
-            if path.exists() else ""
+        text = path.read_text().replace(str(base), "X") if path.exists() else ""
+        texts[ext] = text.replace(str(db), "DB") if str(db) != "-" else text
     return run, texts
+
+
+def random_run(rng, kind: str, queries: Path, db: Path):
+    """How the command is given its inputs: threads for both tools (hmmsearch's --cpu 0 is its
+    serial mode) and, for ours only, the database or the models piped into '-' (hmmsearch
+    rereads its targets per model, and refuses a pipe with several)."""
+    cpu = str(rng.choice(["0", "1", "2", "3"]))
+    r = rng.random()
+    if r < 0.25 and kind != "packed":
+        return cpu, queries, "-", db
+    if r < 0.35:
+        return cpu, "-", db, queries
+    return cpu, queries, db, None
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -178,13 +193,22 @@ def test_random_hmmsearch_command_equals_hmmsearch(seed, backend, tmp_path):
                         width=int(rng.choice([60, 80, 1000])))  # fmt: skip
     kind, ours_db = database_forms(rng, fasta)
     flags = random_hmmsearch_flags(rng)
+    # Drawn apart, so that the cases session 69 ran (from rng alone) stay as they were.
+    cpu, ours_queries, ours_db, piped = random_run(np.random.default_rng([70, seed]), kind,
+                                                   queries, ours_db)  # fmt: skip
     # hmmsearch reads a .gz file for one model only ("isn't rewindable"): it reads the FASTA.
-    ref, ref_out = hmmsearch_outputs([require_tool("hmmsearch"), "--cpu", "2"], flags,
+    ref, ref_out = hmmsearch_outputs([require_tool("hmmsearch"), "--cpu", cpu], flags,
                                      tmp_path / "ref", queries, fasta)  # fmt: skip
     ours, ours_out = hmmsearch_outputs(
-        [*GPUSEQ, "hmmsearch", "--cpu", "2", "--backend", backend, "--no-progress"], flags,
-        tmp_path / "ours", queries, ours_db)  # fmt: skip
-    case = f"{kind} database, flags {' '.join(flags) or '(none)'}"
+        [*GPUSEQ, "hmmsearch", "--cpu", cpu, "--backend", backend, "--no-progress"], flags,
+        tmp_path / "ours", ours_queries, ours_db, piped)  # fmt: skip
+    case = f"{kind} database, --cpu {cpu}, flags {' '.join(flags) or '(none)'}"
+    if piped:  # the report names the pipe '-' where hmmsearch names the file
+        case += f", {piped.name} piped"
+        ours_out["out"] = "\n".join(
+            line.replace(" -", " DB" if ours_db == "-" else f" {queries}", 1)
+            if line.startswith(("# query HMM file:", "# target sequence database:")) else line
+            for line in ours_out["out"].split("\n"))  # fmt: skip
     assert ours.returncode == ref.returncode == 0, (case, ours.stderr, ref.stderr)
     assert_same_hmmsearch_files(ours_out, ref_out, case)
 
