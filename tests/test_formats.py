@@ -277,6 +277,24 @@ def test_line_formats_on_standard_input_are_detected_as_hmmsearch_does(records, 
     assert re.search(rb"Target sequences: +%d  \(" % len(records), out.stdout)
 
 
+@pytest.mark.parametrize("fmt", ["embl", "genbank", "stockholm"])
+def test_formats_asserted_on_standard_input_plain_or_gzip(records, tmp_path, fmt):
+    """--tformat on a pipe: Easel's parser for that format reads what the native reader
+    takes from the pipe, so gzip is read as it is without --tformat (hmmsearch is given the
+    plain text). Found as the random commands were given formats (session 70): gzip with
+    --tformat failed with "failed to find ID line"."""
+    writers = {"embl": write_embl, "genbank": write_genbank,
+               "stockholm": lambda path, recs: write_alignment(path, recs, "stockholm")}
+    text = writers[fmt](tmp_path / f"targets.{fmt}", records).read_bytes()
+    hmm = TUTORIAL / "globins4.hmm"
+    ref = hmmsearch_tbl(hmm, "-", tmp_path, fmt, stdin=text)
+    assert len(ref) > 5
+    for piped in (text, gzip.compress(text)):
+        tbl = tmp_path / "stdin.tbl"
+        gpuseq_cli("hmmsearch", "--tformat", fmt, "--tblout", tbl, hmm, "-", stdin=piped)
+        assert rows(tbl.read_text()) == ref
+
+
 def test_alignment_on_standard_input_without_tformat_is_refused_as_hmmsearch_does(
     records, tmp_path
 ):

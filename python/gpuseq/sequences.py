@@ -432,8 +432,8 @@ def iter_sequence_chunks(
         if fmt is None and database.is_database(path):
             db = SequenceDatabase.open(path)
             return db.source, db.total_residues, db.chunks(residues)
-        if fmt is None and label == "-":
-            return label, None, ReadAhead(_stdin_chunks(threads, block_bytes))
+        if label == "-" and fmt not in ("fasta", "ncbi"):
+            return label, None, ReadAhead(_stdin_chunks(threads, block_bytes, fmt))
         if fmt is None:
             fmt = "fasta" if _detected_as_fasta(label) else None
         if fmt == "fasta":
@@ -572,16 +572,20 @@ def _fasta_reader(label: str, threads: int) -> _core.FastaReader:
     return _core.FastaReader(label, threads or os.cpu_count() or 1)
 
 
-def _stdin_chunks(threads: int, block_bytes: int) -> Iterator[SequenceDatabase]:
+def _stdin_chunks(
+    threads: int, block_bytes: int, fmt: str | None = None
+) -> Iterator[SequenceDatabase]:
     """Standard input in the format its first line shows, as hmmsearch reads it: FASTA by
     the native reader, anything else by Easel's detection (EMBL/UniProt, GenBank) over the
-    same reader's bytes, since a pipe cannot be read twice. On the read-ahead thread from
-    its first block: a search checks its models meanwhile, however slow the pipe."""
+    same reader's bytes, since a pipe cannot be read twice; or in the format ``fmt`` asserts,
+    by Easel's parser over those bytes. Either way gzip is read as the native reader reads it.
+    On the read-ahead thread from its first block: a search checks its models meanwhile,
+    however slow the pipe."""
     reader = _fasta_reader("-", threads)  # reads the first block, as Easel's detection does
-    if reader.first_text_char("-") in (ord(">"), -1):  # -1: white space only, "no sequences"
+    if fmt is None and reader.first_text_char("-") in (ord(">"), -1):  # -1: blank only
         yield from _fasta_chunks("-", threads, block_bytes, reader)
     else:
-        yield from _easel_chunks("-", None, block_bytes, handle=_RawStream(reader, "-"))
+        yield from _easel_chunks("-", fmt, block_bytes, handle=_RawStream(reader, "-"))
 
 
 class _RawStream(io.RawIOBase):
