@@ -13,8 +13,9 @@ for hmmsearch, every `6 std qlen slen score` row for blastp. Both tools must fai
 The same generators ran as fuzzers on an H200 in session 69 (benchmarks/results/
 gpu-h200-20261130-f: about 3,100 hmmsearch and 1,900 blastp cases, none differed); here a fixed
 handful runs each time, on the CPU and (marked cuda) on the GPU. Since session 70 each
-hmmsearch case also draws --cpu (0-3, for both tools) and, for gpuseq only, the database or the
-models piped into '-' (gpu-h200-20261130-g: 1,718 cases on an H200, none differed)."""
+hmmsearch case also draws --cpu (0-3, for both tools), the targets' format (FASTA, or EMBL or
+GenBank as Biopython writes them, with --tformat or detected) and, for gpuseq only, the
+database or the models piped into '-' (gpu-h200-20261130-g)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,9 @@ import blast_data
 import numpy as np
 import pyhmmer
 import pytest
+from Bio import SeqIO
+from Bio.Seq import Seq
+from Bio.SeqRecord import SeqRecord
 from test_cli import assert_same_hmmsearch_files, gpuseq_cli
 
 from conftest import HMMER_EXAMPLES
@@ -54,18 +58,18 @@ SEEDS = range(14)
 GPUSEQ = [sys.executable, "-m", "gpuseq.cli"]
 
 
-def database_forms(rng, fasta: Path) -> tuple[str, Path]:
-    """gpuseq's copy of a FASTA database: the file, gzipped or packed by `gpuseq makedb`."""
+def database_forms(rng, file: Path) -> tuple[str, Path]:
+    """gpuseq's copy of a sequence file: the file, gzipped or packed by `gpuseq makedb`."""
     kind = str(rng.choice(["fasta", "gzip", "packed"]))
     if kind == "gzip":
-        path = fasta.with_suffix(".fa.gz")
-        path.write_bytes(gzip.compress(fasta.read_bytes()))
+        path = file.with_name(file.name + ".gz")
+        path.write_bytes(gzip.compress(file.read_bytes()))
         return kind, path
     if kind == "packed":
-        path = fasta.with_suffix(".gsdb")
-        gpuseq_cli("makedb", fasta, path)
+        path = file.with_suffix(".gsdb")
+        gpuseq_cli("makedb", file, path)
         return kind, path
-    return kind, fasta
+    return kind, file
 
 
 # ---- hmmsearch ------------------------------------------------------------------------------
@@ -171,17 +175,30 @@ def hmmsearch_outputs(program: list[str], flags, base: Path, queries, db, stdin=
     return run, texts
 
 
-def random_run(rng, kind: str, queries: Path, db: Path):
+def random_run(rng) -> tuple[str, str | None]:
     """How the command is given its inputs: threads for both tools (hmmsearch's --cpu 0 is its
-    serial mode) and, for ours only, the database or the models piped into '-' (hmmsearch
-    rereads its targets per model, and refuses a pipe with several)."""
+    serial mode) and, for ours only, "targets" or "models" piped into '-' (hmmsearch rereads
+    its targets per model, and refuses a pipe with several)."""
     cpu = str(rng.choice(["0", "1", "2", "3"]))
     r = rng.random()
-    if r < 0.25 and kind != "packed":
-        return cpu, queries, "-", db
-    if r < 0.35:
-        return cpu, "-", db, queries
-    return cpu, queries, db, None
+    return cpu, "targets" if r < 0.25 else "models" if r < 0.35 else None
+
+
+def random_target_file(rng, records, fasta: Path) -> tuple[Path, list[str]]:
+    """The targets as FASTA, EMBL or GenBank (written by Biopython, read by both tools through
+    Easel's parsers but FASTA), and the --tformat that names the format, or none (detected)."""
+    fmt = str(rng.choice(["fasta"] * 8 + ["embl", "genbank"]))
+    asserted = ["--tformat", fmt] if rng.random() < (0.1 if fmt == "fasta" else 0.5) else []
+    if fmt == "fasta":
+        return fasta, asserted
+    path = fasta.with_suffix({"embl": ".embl", "genbank": ".gb"}[fmt])
+    entries = []
+    for name, seq in records:
+        ident, _, description = name.partition(" ")
+        entries.append(SeqRecord(Seq(seq), id=ident, name=ident, description=description,
+                                 annotations={"molecule_type": "protein"}))  # fmt: skip
+    SeqIO.write(entries, path, fmt)
+    return path, asserted
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -189,20 +206,29 @@ def random_run(rng, kind: str, queries: Path, db: Path):
 def test_random_hmmsearch_command_equals_hmmsearch(seed, backend, tmp_path):
     rng = np.random.default_rng([69, seed])
     queries = random_queries(rng, tmp_path)
-    fasta = write_fasta(tmp_path / "db.fa", random_targets(rng, queries),
-                        width=int(rng.choice([60, 80, 1000])))  # fmt: skip
-    kind, ours_db = database_forms(rng, fasta)
+    records = random_targets(rng, queries)
+    fasta = write_fasta(tmp_path / "db.fa", records, width=int(rng.choice([60, 80, 1000])))
+    # How it runs is drawn apart, so that session 69's cases (rng alone) stay as they were.
+    run_rng = np.random.default_rng([70, seed])
+    cpu, pipe = random_run(run_rng)
+    db, asserted = random_target_file(run_rng, records, fasta)
+    kind, ours_db = database_forms(rng, db)
     flags = random_hmmsearch_flags(rng)
-    # Drawn apart, so that the cases session 69 ran (from rng alone) stay as they were.
-    cpu, ours_queries, ours_db, piped = random_run(np.random.default_rng([70, seed]), kind,
-                                                   queries, ours_db)  # fmt: skip
-    # hmmsearch reads a .gz file for one model only ("isn't rewindable"): it reads the FASTA.
-    ref, ref_out = hmmsearch_outputs([require_tool("hmmsearch"), "--cpu", cpu], flags,
-                                     tmp_path / "ref", queries, fasta)  # fmt: skip
+    if kind == "packed":  # (its format is its own; and nothing packed comes from a pipe)
+        asserted, pipe = [], None if pipe == "targets" else pipe
+    ours_queries, piped = queries, None
+    if pipe == "targets":
+        ours_db, piped = "-", ours_db
+    elif pipe == "models":
+        ours_queries, piped = "-", queries
+    # hmmsearch reads a .gz file for one model only ("isn't rewindable"): it reads the file.
+    ref, ref_out = hmmsearch_outputs([require_tool("hmmsearch"), "--cpu", cpu, *asserted], flags,
+                                     tmp_path / "ref", queries, db)  # fmt: skip
     ours, ours_out = hmmsearch_outputs(
-        [*GPUSEQ, "hmmsearch", "--cpu", cpu, "--backend", backend, "--no-progress"], flags,
-        tmp_path / "ours", ours_queries, ours_db, piped)  # fmt: skip
-    case = f"{kind} database, --cpu {cpu}, flags {' '.join(flags) or '(none)'}"
+        [*GPUSEQ, "hmmsearch", "--cpu", cpu, *asserted, "--backend", backend, "--no-progress"],
+        flags, tmp_path / "ours", ours_queries, ours_db, piped)  # fmt: skip
+    case = (f"{kind} {db.suffix} database {' '.join(asserted)}, --cpu {cpu}, "
+            f"flags {' '.join(flags) or '(none)'}")  # fmt: skip
     if piped:  # the report names the pipe '-' where hmmsearch names the file
         case += f", {piped.name} piped"
         ours_out["out"] = "\n".join(
