@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from functools import partial
 
 import numpy as np
 import pytest
@@ -146,6 +147,36 @@ def test_empty_sequence_file(tmp_path):
     path.write_text("")
     with pytest.raises(gpuseq.FormatError, match="empty"):
         gpuseq.hmmsearch(GLOBINS, path)
+
+
+def test_a_truncated_gzip_file_is_an_error_not_a_smaller_database(tmp_path):
+    """zlib ends a gzip stream cut short as if it were whole (hmmsearch, through gzip -dc,
+    searches the part and leaves gzip's warning on stderr): ours is an InputError naming the
+    file, wherever the cut falls, for every reader of the native FASTA path."""
+    import gzip
+
+    whole = gzip.compress(GLOBIN_SEQS.read_bytes())
+    for cut in (len(whole) // 3, len(whole) - 9, len(whole) - 1):  # deflate data, trailer
+        path = tmp_path / f"cut{cut}.fa.gz"
+        path.write_bytes(whole[:cut])
+        readers = (partial(gpuseq.hmmsearch, GLOBINS, path, backend="cpu"),
+                   partial(gpuseq.read_fasta, path),
+                   partial(gpuseq.blastp, GLOBIN_SEQS, path, backend="cpu"))  # fmt: skip
+        for read in readers:
+            with pytest.raises(gpuseq.InputError, match="gzip stream ends early") as err:
+                read()
+            assert err.value.path == str(path)
+        piped = subprocess.run([sys.executable, "-m", "gpuseq.cli", "hmmsearch", GLOBINS, "-"],
+                               input=whole[:cut], capture_output=True)  # fmt: skip
+        assert piped.returncode == 1
+        assert b"-: read error: the gzip stream ends early" in piped.stderr
+    # Whole streams, one member or several (as bgzip writes them), are the plain file.
+    text = GLOBIN_SEQS.read_bytes()
+    members = tmp_path / "members.fa.gz"
+    members.write_bytes(gzip.compress(text[:3000]) + gzip.compress(text[3000:]))
+    read, plain = gpuseq.read_fasta(members), gpuseq.read_fasta(GLOBIN_SEQS)
+    assert len(read) == len(plain) == 45
+    assert [read.sequence(i) for i in range(45)] == [plain.sequence(i) for i in range(45)]
 
 
 def test_bad_records_in_python_input():

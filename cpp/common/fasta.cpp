@@ -233,11 +233,16 @@ struct FastaReader::Input {
     while (got < n) {
       const unsigned want = static_cast<unsigned>(std::min<int64_t>(n - got, 1 << 30));
       const int r = gzread(gz, dst + got, want);
-      if (r < 0) {
-        int errnum = 0;
-        throw std::runtime_error(std::string("read error: ") + gzerror(gz, &errnum));
+      int errnum = 0;
+      if (r < 0) throw std::runtime_error(std::string("read error: ") + gzerror(gz, &errnum));
+      if (r == 0) {
+        // zlib ends a gzip stream that is cut short as if it were whole, and says so only
+        // through gzerror (Z_BUF_ERROR): a partly copied file must not be a smaller database.
+        gzerror(gz, &errnum);
+        if (errnum == Z_BUF_ERROR)
+          throw std::runtime_error("read error: the gzip stream ends early (a truncated file?)");
+        break;
       }
-      if (r == 0) break;
       got += r;
     }
     return got;
