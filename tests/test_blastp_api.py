@@ -37,10 +37,12 @@ def _gpuseq_blastp(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize(
-    "outfmt", [OUTFMT, "6", "6 qseqid qseqid evalue", "6 evalue std", "6 std qlen std slen"]
+    "outfmt", [OUTFMT, "6", "6 qseqid qseqid evalue", "6 evalue std", "6 std qlen std slen",
+               "6 sseqid bitscore std qaccver", "6 sacc qacc std qseqid saccver"]
 )
 def test_command_output_equals_blastp(blast_data, tmp_path, outfmt):
-    """Every field list, fields named twice too (written once, where first named)."""
+    """Every field list, fields named twice too (written once, where first named; std's ids
+    are the fields qaccver and saccver, apart from qseqid and sseqid though they print alike)."""
     expected = run_blastp(blast_data, blast_data["query_fasta"], "-outfmt", outfmt,
                           "-evalue", "100", ungapped=False)
     assert len(expected) > 30

@@ -656,9 +656,14 @@ def outfmt6_lines(hits: pd.DataFrame) -> list[str]:
 
 # ---- the search as blastp's users call it -------------------------------------------------
 
-#: blastp's ``-outfmt 6`` field names that we write, with their order in ``std``.
-STD_FIELDS = OUTFMT6_COLUMNS[:12]
-TABULAR_FIELDS = OUTFMT6_COLUMNS
+#: blastp's ``-outfmt 6`` id fields that print the columns qseqid and sseqid hold. blastp 2.12's
+#: ``std`` names the ids qaccver and saccver; for FASTA (as gpuseq reads it, and makeblastdb
+#: without -parse_seqids) these and qacc, sacc print the id as qseqid and sseqid do, yet they
+#: are other fields: "6 sseqid std" writes the subject's id twice.
+_ID_FIELDS = {"qaccver": "qseqid", "qacc": "qseqid", "saccver": "sseqid", "sacc": "sseqid"}
+#: blastp's ``-outfmt 6`` field names that we write, and ``std`` in its order.
+STD_FIELDS = ["qaccver", "saccver", *OUTFMT6_COLUMNS[2:12]]
+TABULAR_FIELDS = [*OUTFMT6_COLUMNS, *_ID_FIELDS]
 _BLAST_DB_SUFFIXES = (".pin", ".psq", ".phr", ".pal", ".pdb", ".pot")
 
 
@@ -835,12 +840,12 @@ def write_tabular(
 ) -> None:
     """Rows as blastp ``-outfmt "6 FIELDS"`` writes them, to a path or a text stream
     (fields: None or ``["std"]`` for the 12 standard columns; ``std`` may be combined with
-    ``qlen``, ``slen``, ``score`` and the standard names). ``hits``: :func:`blastp`'s result,
+    any of :data:`TABULAR_FIELDS`). ``hits``: :func:`blastp`'s result,
     a DataFrame or (``as_frame=False``) a dict of columns."""
     names = tabular_fields(fields)
     formatters = {"pident": lambda v: f"{v:.3f}", "evalue": format_evalue,
                   "bitscore": format_bitscore}
-    columns = [hits[name].tolist() for name in names]
+    columns = [hits[_ID_FIELDS.get(name, name)].tolist() for name in names]
     lines = ["\t".join(formatters.get(name, str)(value) for name, value in zip(names, row))
              for row in zip(*columns)]
     text = "".join(line + "\n" for line in lines)

@@ -276,7 +276,8 @@ def _blastp_parser(sub) -> None:
                    help="subjects: FASTA (plain or gzip) or a database made by 'gpuseq makedb'")
     p.add_argument("-out", default="-", help="output file [stdout]")
     p.add_argument("-outfmt", default="6",
-                   help="'6' or '6 FIELDS' with std, qlen, slen, score and the std names [6]")
+                   help="'6' or '6 FIELDS' of std, its fields (ids qaccver saccver), qseqid, "
+                   "sseqid, qacc, sacc, qlen, slen, score [6]")
     p.add_argument("-evalue", type=float, default=10.0)
     p.add_argument("-max_target_seqs", type=int, default=500)
     p.add_argument("-num_threads", type=int, default=0, help="threads [all cores]")
