@@ -15,7 +15,8 @@ gpu-h200-20261130-f: about 3,100 hmmsearch and 1,900 blastp cases, none differed
 handful runs each time, on the CPU and (marked cuda) on the GPU. Since session 70 each
 hmmsearch case also draws --cpu (0-3, for both tools), the targets' format (FASTA, or EMBL or
 GenBank as Biopython writes them, with --tformat or detected) and, for gpuseq only, the
-database or the models piped into '-' (gpu-h200-20261130-g)."""
+database or the models piped into '-'; each blastp case draws an -outfmt 6 field list and
+-num_threads (gpu-h200-20261130-g)."""
 
 from __future__ import annotations
 
