@@ -392,6 +392,13 @@ def test_fasta_read_as_embl(tmp_path):
     assert err.value.line == 1
 
 
+def test_a_format_asserted_for_a_packed_database_is_refused_naming_it(tmp_path):
+    db = gpuseq.makedb(TUTORIAL / "globins45.fa", tmp_path / "db.gsdb")
+    for tformat in ("fasta", "embl"):
+        with pytest.raises(gpuseq.InputError, match="is a gpuseq database, which has no format"):
+            gpuseq.hmmsearch(TUTORIAL / "globins4.hmm", db, tformat=tformat)
+
+
 def test_missing_files_with_a_format(tmp_path):
     for fmt in ("stockholm", "ncbi"):
         with pytest.raises(gpuseq.InputError) as err:

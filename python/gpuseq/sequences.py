@@ -429,7 +429,10 @@ def iter_sequence_chunks(
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         label = os.fspath(source)
-        if fmt is None and database.is_database(path):
+        if database.is_database(path):
+            if fmt is not None:  # (else a folder that is no sequence file, in other words)
+                raise InputError(label, None, f"is a gpuseq database, which has no format to "
+                                 f"assert: give it without a target format ({format})")
             db = SequenceDatabase.open(path)
             return db.source, db.total_residues, db.chunks(residues)
         if label == "-" and fmt not in ("fasta", "ncbi"):
