@@ -216,6 +216,9 @@ def test_random_hmmsearch_command_equals_hmmsearch(seed, backend, tmp_path):
     db, asserted = random_target_file(run_rng, records, fasta)
     kind, ours_db = database_forms(rng, db)
     flags = random_hmmsearch_flags(rng)
+    # Pfam's cutoffs: the real Pfam models have them, hmmbuild's have none (both tools fail).
+    cutoff = str(run_rng.choice(["--cut_ga", "--cut_nc", "--cut_tc"]))
+    flags += [cutoff] if run_rng.random() < 0.12 else []
     if kind == "packed":  # (its format is its own; and nothing packed comes from a pipe)
         asserted, pipe = [], None if pipe == "targets" else pipe
     ours_queries, piped = queries, None
@@ -237,8 +240,11 @@ def test_random_hmmsearch_command_equals_hmmsearch(seed, backend, tmp_path):
             line.replace(" -", " DB" if ours_db == "-" else f" {queries}", 1)
             if line.startswith(("# query HMM file:", "# target sequence database:")) else line
             for line in ours_out["out"].split("\n"))  # fmt: skip
-    assert ours.returncode == ref.returncode == 0, (case, ours.stderr, ref.stderr)
-    assert_same_hmmsearch_files(ours_out, ref_out, case)
+    assert ours.returncode == ref.returncode, (case, ours.stderr, ref.stderr)
+    if ref.returncode == 0:
+        assert_same_hmmsearch_files(ours_out, ref_out, case)
+    else:  # (e.g. a cutoff a model lacks: hmmsearch names the model, so must we)
+        assert b"error" in ours.stderr.lower() and b"Traceback" not in ours.stderr, case
 
 
 # ---- blastp ---------------------------------------------------------------------------------
