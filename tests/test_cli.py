@@ -357,3 +357,33 @@ def test_the_models_before_one_that_cannot_be_searched_are_written(tmp_path, cas
     assert [line for line in sto[1].splitlines() if not line.startswith("#=GF AU")] == [
         line for line in sto[0].splitlines() if not line.startswith("#=GF AU")
     ]
+
+
+def test_targets_named_with_a_leading_hash_are_rows_not_comments(tmp_path):
+    """A name may start with '#' (Easel takes any non-blank word), and then so does its tblout
+    and domtblout row. The report's hit list and the DataFrame read pyhmmer's rows and took
+    those for comments: the command failed ("tblout gave 6 rows for 7 reported hits") and
+    the DataFrame shifted the later hits' exp..inc columns. Names keep their lengths here,
+    so that the widths are those of any run."""
+    import re
+
+    fasta = tmp_path / "hashes.fa"
+    fasta.write_text(re.sub(r"^>\S", ">#", (TUTORIAL / "globins45.fa").read_text(), flags=re.M))
+    hmm = TUTORIAL / "globins4.hmm"
+    out = {"-o": "out", "--tblout": "tbl", "--domtblout": "dom", "--pfamtblout": "pfam"}
+    texts = {}
+    for who, command in (("ref", [require_tool("hmmsearch"), "--cpu", "0"]),
+                         ("ours", [sys.executable, "-m", "gpuseq.cli", "hmmsearch"])):  # fmt: skip
+        files = [x for flag, ext in out.items() for x in (flag, str(tmp_path / f"{who}.{ext}"))]
+        subprocess.run([*command, *files, str(hmm), str(fasta)], check=True, capture_output=True)
+        texts[who] = {ext: (tmp_path / f"{who}.{ext}").read_text() for ext in out.values()}
+    assert report_body(texts["ours"]["out"]) == report_body(texts["ref"]["out"])
+    for ext in ("tbl", "dom", "pfam"):  # every line but the trailer, which names the files
+        assert texts["ours"][ext].split("# Program:")[0] == texts["ref"][ext].split("# Program:")[0]
+    data = [line.split() for line in texts["ref"]["tbl"].splitlines()[3:] if line[:2] != "# "]
+    data = [row for row in data if len(row) > 17]  # (the trailer's '#' line)
+    assert len(data) == 45 and sum(row[0].startswith("#") for row in data) == 45
+    hits = gpuseq.hmmsearch(hmm, fasta).hits
+    assert hits.target_name.tolist() == [row[0] for row in data]
+    counts = hits[["exp", "reg", "clu", "ov", "env", "dom", "rep", "inc"]]
+    assert counts.astype(str).values.tolist() == [row[10:18] for row in data]

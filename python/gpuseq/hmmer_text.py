@@ -240,7 +240,7 @@ def write_footer(fh: TextIO) -> None:
 
 
 def tabular_rows(hits: Any, fmt: str) -> list[list[str]]:
-    """Non-comment rows of pyhmmer's own tblout/domtblout writer (HMMER's C code), split into
+    """The rows of pyhmmer's own tblout/domtblout writer (HMMER's C code), split into
     fields (split_row): the source of the few values pyhmmer's Python API does not expose
     (exp, reg, clu, ov, env, acc)."""
     return [split_row(line) for line in tabular_lines(hits, fmt)]
@@ -258,13 +258,14 @@ def split_row(line: str, maxsplit: int = 0) -> list[str]:
 
 
 def tabular_lines(hits: Any, fmt: str) -> list[str]:
-    """Non-comment lines of pyhmmer's tblout/domtblout writer, decoded with surrogateescape.
-    Split at LF only: a description may hold VT, FF, U+0085 or U+2028, which str.splitlines
-    takes for line ends (Easel ends a header at CR or LF only)."""
+    """The rows of pyhmmer's tblout/domtblout writer, decoded with surrogateescape. Without
+    its header it writes rows only, and a row may start with '#' (a target named '#x'), so
+    none is taken for a comment. Split at LF only: a description may hold VT, FF, U+0085 or
+    U+2028, which str.splitlines takes for line ends (Easel ends a header at CR or LF only)."""
     buf = io.BytesIO()
     hits.write(buf, format=fmt, header=False)
     text = buf.getvalue().decode("utf-8", "surrogateescape")
-    return [line for line in text.split("\n") if line and not line.startswith("#")]
+    return [line for line in text.split("\n") if line]
 
 
 def _target_rows(hits: Any, reported: list[Any]) -> list[list[str]]:

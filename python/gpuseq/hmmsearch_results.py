@@ -128,7 +128,7 @@ class HmmsearchResult:
         for top in self.top_hits:
             qname, qacc = _query_ids(top)
             extra = tabular_rows(top, "targets")
-            for hit, cols in zip(_reported(top), extra):
+            for hit, cols in zip(_reported(top), extra, strict=True):
                 best = hit.best_domain
                 rows.append(
                     [
