@@ -118,6 +118,20 @@ def test_missing_files(tmp_path):
         gpuseq.hmmsearch(GLOBINS, tmp_path / "missing.fa")
 
 
+def test_models_on_standard_input_stopped_early_end_cleanly():
+    """A search that stops after the first of the models piped in (here: a cutoff it lacks)
+    closes the model reader once. It closed it twice, and pyhmmer's HMMFile on a stream
+    then aborted the process ("free(): double free detected"); found by the random
+    commands (session 70)."""
+    models = (GLOBINS.read_bytes() + (HMMER_EXAMPLES / "tutorial" / "fn3.hmm").read_bytes())
+    for flag in ("--cut_ga", "--cut_tc", "--cut_nc"):
+        run = subprocess.run([sys.executable, "-m", "gpuseq.cli", "hmmsearch", flag,
+                              "--backend", "cpu", "-", str(GLOBIN_SEQS)],
+                             input=models, capture_output=True)  # fmt: skip
+        assert run.returncode == 1, run.stderr
+        assert b"'globins4': has no" in run.stderr and b"bit score thresholds" in run.stderr
+
+
 def test_cutoffs_missing_from_model():
     with pytest.raises(gpuseq.HmmFormatError, match="GA"):
         gpuseq.hmmsearch(GLOBINS, GLOBIN_SEQS, bit_cutoffs="gathering")

@@ -77,7 +77,11 @@ def _parsed(HMMFile, source, label: str) -> Iterator:
     """The models as HMMER's parser reads them, its errors as ours."""
     try:
         with HMMFile(source) as hmm_file:
-            yield from hmm_file
+            # Not `yield from`: closing this generator early would close the file twice
+            # (yield from closes the iterator, then the with block), and pyhmmer's HMMFile
+            # on a file object (standard input) frees its buffer twice: "double free".
+            for hmm in hmm_file:  # noqa: UP028
+                yield hmm
     except EOFError:
         raise EmptyInputError(label, None, "HMM file is empty") from None
     except ValueError as exc:
