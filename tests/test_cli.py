@@ -387,3 +387,39 @@ def test_targets_named_with_a_leading_hash_are_rows_not_comments(tmp_path):
     assert hits.target_name.tolist() == [row[0] for row in data]
     counts = hits[["exp", "reg", "clu", "ov", "env", "dom", "rep", "inc"]]
     assert counts.astype(str).values.tolist() == [row[10:18] for row in data]
+
+
+@pytest.mark.parametrize("flags", [["--max"], ["--max", "-E", "1e-3"], ["--F3", "1", "-E", "0.1"],
+                                   ["--max", "-Z", "50"], ["--max", "-T", "0"]])  # fmt: skip
+def test_name_widths_are_those_of_the_hits_hmmsearch_keeps(tmp_path, flags):
+    """hmmsearch keeps every target that passes Forward and whose E-value with Z = the
+    targets counted so far (itself included) meets -E: more than it reports, and the longest
+    of their names sets the widths of the hit list and of the tables. Names of 1-90
+    characters; --max and a high F3 send most targets to Forward. Against hmmsearch on one
+    thread (on several, each worker counts its own targets)."""
+    import numpy as np
+
+    from synthetic import random_proteins
+
+    rng = np.random.default_rng(70)
+    globins = (TUTORIAL / "globins45.fa").read_text().split(">")[1:]
+    records = [(f"g{i}_" + "w" * int(rng.integers(0, 30)), g.partition("\n")[2])
+               for i, g in enumerate(globins)]  # fmt: skip
+    records += [(f"r{i}_" + "z" * int(rng.integers(0, 90)), s)
+                for i, s in enumerate(random_proteins(rng, 300, mean_length=200))]  # fmt: skip
+    order = rng.permutation(len(records))
+    fasta = tmp_path / "named.fa"
+    fasta.write_text("".join(f">{records[i][0]}\n{records[i][1]}" + ("" if records[i][1]
+                     .endswith("\n") else "\n") for i in order))  # fmt: skip
+    hmm = TUTORIAL / "globins4.hmm"
+    out = {"-o": "out", "--tblout": "tbl", "--domtblout": "dom", "--pfamtblout": "pfam"}
+    texts = {}
+    for who, command in (("ref", [require_tool("hmmsearch"), "--cpu", "0"]),
+                         ("ours", [sys.executable, "-m", "gpuseq.cli", "hmmsearch"])):  # fmt: skip
+        files = [x for flag, ext in out.items() for x in (flag, str(tmp_path / f"{who}.{ext}"))]
+        subprocess.run([*command, *flags, *files, str(hmm), str(fasta)], check=True,
+                       capture_output=True)  # fmt: skip
+        texts[who] = {ext: (tmp_path / f"{who}.{ext}").read_text() for ext in out.values()}
+    assert report_body(texts["ours"]["out"]) == report_body(texts["ref"]["out"])
+    for ext in ("tbl", "dom", "pfam"):  # every line but the trailer, which names the files
+        assert texts["ours"][ext].split("# Program:")[0] == texts["ref"][ext].split("# Program:")[0]

@@ -368,7 +368,7 @@ def test_survivors_past_the_forward_bound_go_in_parts_of_equal_work(monkeypatch)
     lock = threading.Lock()
     seen: dict[str, list] = {}
 
-    def downstream(hmm, part, options, Z):
+    def downstream(hmm, part, options, Z, positions=None):
         with lock:
             seen.setdefault(hmm.name, []).append(list(part))
         return part

@@ -5,18 +5,21 @@ gpuseq must stop with a message that says so."""
 
 from __future__ import annotations
 
+import io
 import subprocess
 
 import pytest
-from pyhmmer.easel import Alphabet, SequenceFile
+from pyhmmer.easel import Alphabet, DigitalSequenceBlock, SequenceFile
 from pyhmmer.plan7 import HMMFile, Pipeline
 
 from conftest import HMMER_EXAMPLES
 from gpuseq._pyhmmer_state import (
     PIPELINE_FIELDS,
     PyhmmerStateError,
+    found_order,
     pipeline_state,
     set_pipeline_state,
+    without_hits,
 )
 from synthetic import require_tool
 
@@ -61,6 +64,35 @@ def test_written_state_is_kept():
     assert len(top) == 45  # the hits survive the round trip
     with pytest.raises(ValueError, match="not a pipeline field"):
         set_pipeline_state(top, n_past_everything=1)
+
+
+def test_hits_taken_out_leave_the_search_of_the_other_targets():
+    """without_hits: the hits of the targets left are those of a search of those targets
+    alone, once thresholds are applied again (merge); found_order gives the targets' order."""
+    with HMMFile(TUTORIAL / "globins4.hmm") as f:
+        hmm = next(iter(f))
+    with SequenceFile(str(TUTORIAL / "globins45.fa"), digital=True,
+                      alphabet=Alphabet.amino()) as f:  # fmt: skip
+        seqs = list(f)
+    top = Pipeline(hmm.alphabet, Z=45).search_hmm(hmm, DigitalSequenceBlock(hmm.alphabet, seqs))
+    assert [top[rank].name for rank in found_order(top)] == [s.name for s in seqs]
+    ranks = {0, 7, 30, 44}
+    gone = {top[rank].name for rank in ranks}
+    alone = Pipeline(hmm.alphabet, Z=45).search_hmm(
+        hmm, DigitalSequenceBlock(hmm.alphabet, [s for s in seqs if s.name not in gone]))
+
+    def written(hits):
+        out = []
+        for fmt in ("targets", "domains"):
+            buf = io.BytesIO()
+            hits.merge().write(buf, format=fmt, header=False)
+            out.append(buf.getvalue())
+        return out
+
+    kept = without_hits(top, ranks)
+    assert len(kept) == 41 and len(top) == 45
+    assert written(kept) == written(alone)
+    assert pipeline_state(kept) == pipeline_state(top)
 
 
 class _ChangedTopHits:

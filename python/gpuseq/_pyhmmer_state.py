@@ -1,10 +1,12 @@
-"""The one place that uses a pyhmmer internal: the pipeline state inside ``TopHits``.
+"""The one place that uses a pyhmmer internal: the state of a ``TopHits``.
 
 pyhmmer's public API has no setter for the pipeline's counters and no getter for some of them
-(the "Passed ... filter" counts, nres, nnodes, how Z was set). ``TopHits.__getstate__()`` (made
-for pickling) returns them as ``state["pipeline"]``, a dict of HMMER's P7_PIPELINE fields, and
-``__setstate__`` takes them back. A pyhmmer that lays that state out differently must fail
-here, with a message saying so, not deep inside a writer.
+(the "Passed ... filter" counts, nres, nnodes, how Z was set), and no way to take hits out of
+a ``TopHits``. ``TopHits.__getstate__()`` (made for pickling) returns the pipeline as
+``state["pipeline"]``, a dict of HMMER's P7_PIPELINE fields, and the hits as HMMER's P7_TOPHITS
+keeps them (``unsrt``: the hits in the order they were found, ``hit``: their sorted order, as
+indices into ``unsrt``; ``N``), and ``__setstate__`` takes them back. A pyhmmer that lays that
+state out differently must fail here, with a message saying so, not deep inside a writer.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from typing import Any
 from . import _pyhmmer
 from .errors import GpuseqError
 
-__all__ = ["PyhmmerStateError", "pipeline_state", "set_pipeline_state"]
+__all__ = ["PyhmmerStateError", "found_order", "pipeline_state", "set_pipeline_state",
+           "without_hits"]
 
 # The P7_PIPELINE fields gpuseq reads (report statistics, HmmsearchResult.pipeline) or writes
 # (the whole search's counters and filter settings).
@@ -87,3 +90,46 @@ def set_pipeline_state(top: Any, **values: Any) -> None:
     state = _state(top)
     state["pipeline"].update(values)
     top.__setstate__(state)
+
+
+def _hit_lists(state: dict) -> tuple[list, list[int]]:
+    try:
+        unsrt, order, n = state["unsrt"], list(state["hit"]), state["N"]
+    except KeyError as exc:
+        raise _layout_error(f"its state has no {exc.args[0]!r}") from None
+    if len(order) != n or len(unsrt) < n or sorted(order) != list(range(n)):
+        raise _layout_error("its 'hit' list is not an order of its N hits in 'unsrt'")
+    return list(unsrt[:n]), order
+
+
+def found_order(top: Any) -> list[int]:
+    """The ranks of ``top``'s hits (its sorted order) in the order the pipeline found them,
+    which is the order of the targets it was given."""
+    _, order = _hit_lists(_state(top))
+    ranks = [0] * len(order)
+    for rank, found in enumerate(order):
+        ranks[found] = rank
+    return ranks
+
+
+def without_hits(top: Any, ranks: set[int]) -> Any:
+    """A ``TopHits`` of the same query holding ``top``'s hits but those at ``ranks`` (its
+    sorted order), in the same order, flags as they were."""
+    from pyhmmer.plan7 import TopHits
+
+    state = _state(top)
+    unsrt, order = _hit_lists(state)
+    gone = {order[rank] for rank in ranks}
+    renumbered: dict[int, int] = {}
+    kept = []
+    for found, hit in enumerate(unsrt):
+        if found not in gone:
+            renumbered[found] = len(kept)
+            kept.append(hit)
+    state.update(unsrt=kept, hit=[renumbered[f] for f in order if f not in gone], N=len(kept))
+    left = [top[rank] for rank in range(len(order)) if rank not in ranks]
+    state.update(nreported=sum(hit.reported for hit in left),
+                 nincluded=sum(hit.included for hit in left))
+    copy = TopHits(top.query)  # (as pickle makes one: its query, then its state)
+    copy.__setstate__(state)
+    return copy

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from . import _core, _pyhmmer
-from ._pyhmmer_state import set_pipeline_state
+from ._pyhmmer_state import found_order, set_pipeline_state, without_hits
 from .backend import cuda_threads, resolve_backend, start_cuda
 from .errors import HmmFormatError, SequenceTooLongError
 from .hmm import HmmSource, iter_hmms, search_profile
@@ -284,7 +284,9 @@ def hmmsearch(
                 else:
                     passed = np.flatnonzero(r["stage"] == _STAGE_PASSED)
                 bounded = r.get("forward_bound", False)
-                downstream.submit(q, chunk.to_pyhmmer(passed), nseqs, bounded)
+                first = nseqs - len(chunk) + 1  # the chunk's first target's place, from 1
+                downstream.submit(q, chunk.to_pyhmmer(passed), nseqs, bounded,
+                                  (first + np.asarray(passed, dtype=np.int64)).tolist())
                 if last_chunk:
                     downstream.finalize(q, nseqs, dict(nres=nres, **counts[q]))
             downstream.end_chunk(nseqs)
@@ -317,12 +319,12 @@ class _Downstream:
     parts, which hold only the hits, are merged as they pile up.
 
     E-values need Z, the number of targets, known only at the end for a sequence file. Each
-    part runs with the targets counted so far, which keeps every hit that the final Z
-    reports (a smaller Z only gives smaller E-values; hmmsearch's own workers count their
-    targets as they go too), and finish() sets the final Z and lets TopHits.merge apply the
-    thresholds again. The worker threads run with flush-to-zero as hmmsearch's do
-    (impl_Init): E-values below ~1e-307 print as 0 as in hmmsearch (spec section 8), and
-    Forward/Backward avoid denormal slow paths.
+    part keeps the hits hmmsearch keeps, by each target's place (_run_hmmer_downstream): all
+    that the final Z reports and more (a smaller Z only gives smaller E-values), and
+    finish() sets the final Z and lets TopHits.merge apply the thresholds again. The worker
+    threads run with flush-to-zero as hmmsearch's do (impl_Init): E-values below ~1e-307
+    print as 0 as in hmmsearch (spec section 8), and Forward/Backward avoid denormal slow
+    paths.
     """
 
     # Fewest survivors worth a task of their own: most Viterbi survivors fail HMMER's Forward
@@ -365,16 +367,24 @@ class _Downstream:
         self.parts.append([])
         self.final.append(None)
 
-    def submit(self, q: int, survivors: list, nseqs_so_far: int, bounded: bool = False) -> None:
+    def submit(
+        self, q: int, survivors: list, nseqs_so_far: int, bounded: bool = False,
+        positions: list[int] | None = None,
+    ) -> None:
+        """Query q's survivors of a chunk (``positions``: each one's place among all the
+        targets, from 1, which decides the hits HMMER keeps; see _run_hmmer_downstream)."""
+        order = list(range(len(survivors)))
         if bounded:
             M = self.hmms[q].M
             costs = [self.HIT_SECONDS + self.CELL_SECONDS * M * len(s) for s in survivors]
-            parts = _split_by_cost(survivors, costs, self.PART_SECONDS, self.threads)
+            pieces = _split_by_cost(order, costs, self.PART_SECONDS, self.threads)
         else:  # by count
-            parts = _split_by_cost(survivors, [1.0] * len(survivors), self.MIN_PART, self.threads)
-        for part in parts:
+            pieces = _split_by_cost(order, [1.0] * len(survivors), self.MIN_PART, self.threads)
+        for piece in pieces:
+            start, stop = piece[0], piece[-1] + 1
             future = self.pool.submit(
-                _run_hmmer_downstream, self.hmms[q], part, self.options, nseqs_so_far
+                _run_hmmer_downstream, self.hmms[q], survivors[start:stop], self.options,
+                nseqs_so_far, None if positions is None else positions[start:stop],
             )
             self.parts[q].append(future)
             self.chunk_futures.append(future)
@@ -895,16 +905,46 @@ def _split_by_cost(items: list, costs: list[float], min_cost: float, parts: int)
     return pieces
 
 
-def _run_hmmer_downstream(hmm, sequences: list, options: HmmsearchOptions, Z_all: int):
+def _run_hmmer_downstream(
+    hmm, sequences: list, options: HmmsearchOptions, Z_all: int,
+    positions: list[int] | None = None,
+):
     """Forward filter onwards with HMMER's own code. The filters already ran, so they are
     opened (F1 = F2 = 1) but the bias filter stays on when it was on: its score replaces the
-    null score in the Forward filter's test, exactly as in a full hmmsearch run."""
+    null score in the Forward filter's test, exactly as in a full hmmsearch run.
+
+    The hits kept are hmmsearch's. HMMER keeps a target that passes Forward if its E-value
+    with Z = the targets counted so far, itself included, meets -E (p7_pli_NewSeq sets Z,
+    p7_pli_TargetReportable tests it): a longer list than is reported, and its names set the
+    widths of the hit list and the tables. With ``positions`` (each target's place among all
+    the targets, from 1, in order) the part runs with the smallest, which keeps those and
+    perhaps more, and the others are taken out, as hmmsearch run on one thread keeps them
+    (on several, each worker counts its own targets). Without, Z_all."""
     _pyhmmer.load()
     from pyhmmer.easel import Alphabet, DigitalSequenceBlock
 
     pipeline = _thread_pipeline(options)
-    pipeline.Z = options.Z if options.Z is not None else float(Z_all)
-    return pipeline.search_hmm(hmm, DigitalSequenceBlock(Alphabet.amino(), sequences))
+    by_E = options.Z is None and options.T is None and options.bit_cutoffs is None
+    if not (positions and by_E):  # (-Z: Z is fixed; -T and cutoffs: Z plays no part)
+        pipeline.Z = options.Z if options.Z is not None else float(Z_all)
+        return pipeline.search_hmm(hmm, DigitalSequenceBlock(Alphabet.amino(), sequences))
+    pipeline.Z = float(positions[0])
+    top = pipeline.search_hmm(hmm, DigitalSequenceBlock(Alphabet.amino(), sequences))
+    if all(hit.pvalue * positions[-1] <= options.E for hit in top):
+        return top  # (kept wherever in the part they are)
+    # The hits in the order they were found are the targets that made them, in order.
+    # (Of two targets of one name, the first is taken: at worst a hit is kept or dropped by
+    # the other's place.)
+    places, t = {}, 0
+    for rank in found_order(top):
+        name = top[rank].name
+        while t < len(sequences) and sequences[t].name != name:
+            t += 1
+        if t == len(sequences):  # (cannot be: every hit is one of the targets)
+            raise RuntimeError(f"hit {name!r} is none of the part's targets")
+        places[rank], t = positions[t], t + 1
+    dropped = {rank for rank, hit in enumerate(top) if hit.pvalue * places[rank] > options.E}
+    return without_hits(top, dropped) if dropped else top
 
 
 _thread_pipelines = threading.local()
