@@ -953,3 +953,35 @@ def test_a_chunk_whose_models_buffers_do_not_fit_is_cut_once_for_every_model(
         assert all(a[1] == b[0] for a, b in zip(ran, ran[1:], strict=False)), q
     assert shrunk and min(shrunk) <= BUFFER_CAP * 2  # the smallest range that failed
     assert n == len(seqs)
+
+
+def test_a_part_keeps_the_hits_its_targets_places_keep_in_any_order():
+    """_run_hmmer_downstream with the targets' places: a target that passes Forward is kept
+    when pvalue x its place <= E (hmmsearch's Z = targets so far), whatever order the part
+    gives them in (the GPU's survivors need not be sorted). The rule is checked here against
+    pyhmmer's own p-values of a search that keeps every Forward pass."""
+    import importlib
+
+    from pyhmmer.easel import Alphabet, DigitalSequenceBlock, TextSequence
+    from pyhmmer.plan7 import HMMFile, Pipeline
+
+    from gpuseq.hmmsearch_options import HmmsearchOptions
+
+    hs = importlib.import_module("gpuseq.hmmsearch")
+    abc = Alphabet.amino()
+    with HMMFile(HMMER_EXAMPLES / "tutorial" / "globins4.hmm") as f:
+        hmm = next(iter(f))
+    rng = np.random.default_rng(70)
+    texts = random_proteins(rng, 150, mean_length=150)
+    seqs = [TextSequence(name=f"t{i}".encode(), sequence=s).digitize(abc)
+            for i, s in enumerate(texts)]  # fmt: skip
+    every = Pipeline(abc, F1=1.0, F2=1.0, F3=1.0, bias_filter=False, Z=1e-9).search_hmm(
+        hmm, DigitalSequenceBlock(abc, seqs))
+    pvalue = {h.name: h.pvalue for h in every}
+    options = HmmsearchOptions(max=True)  # (E = 10)
+    places = (rng.permutation(len(seqs)) * 3 + 1).tolist()  # scattered, out of order
+    kept = hs._run_hmmer_downstream(hmm, seqs, options, 10**6, places)
+    expected = {s.name for s, at in zip(seqs, places, strict=True)
+                if s.name in pvalue and pvalue[s.name] * at <= 10.0}  # fmt: skip
+    assert {h.name for h in kept} == expected
+    assert 10 < len(expected) < len(pvalue)  # some kept by their place only, some not

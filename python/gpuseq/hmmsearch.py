@@ -917,7 +917,7 @@ def _run_hmmer_downstream(
     with Z = the targets counted so far, itself included, meets -E (p7_pli_NewSeq sets Z,
     p7_pli_TargetReportable tests it): a longer list than is reported, and its names set the
     widths of the hit list and the tables. With ``positions`` (each target's place among all
-    the targets, from 1, in order) the part runs with the smallest, which keeps those and
+    the targets, from 1) the part runs with the smallest, which keeps those and
     perhaps more, and the others are taken out, as hmmsearch run on one thread keeps them
     (on several, each worker counts its own targets). Without, Z_all."""
     _pyhmmer.load()
@@ -928,9 +928,10 @@ def _run_hmmer_downstream(
     if not (positions and by_E):  # (-Z: Z is fixed; -T and cutoffs: Z plays no part)
         pipeline.Z = options.Z if options.Z is not None else float(Z_all)
         return pipeline.search_hmm(hmm, DigitalSequenceBlock(Alphabet.amino(), sequences))
-    pipeline.Z = float(positions[0])
+    pipeline.Z = float(min(positions))  # (the GPU's survivors need not come in order)
     top = pipeline.search_hmm(hmm, DigitalSequenceBlock(Alphabet.amino(), sequences))
-    if all(hit.pvalue * positions[-1] <= options.E for hit in top):
+    last = max(positions)
+    if all(hit.pvalue * last <= options.E for hit in top):
         return top  # (kept wherever in the part they are)
     # The hits in the order they were found are the targets that made them, in order.
     # (Of two targets of one name, the first is taken: at worst a hit is kept or dropped by
