@@ -359,6 +359,24 @@ def test_the_models_before_one_that_cannot_be_searched_are_written(tmp_path, cas
     ]
 
 
+def assert_same_as_serial_hmmsearch(tmp_path, flags, hmm, fasta) -> str:
+    """`gpuseq hmmsearch` and hmmsearch on one thread (--cpu 0), every output file compared
+    whole: the report's body, and the tables' every line (rows that start with '#' too; the
+    widths) but the trailer, which names the files. Returns hmmsearch's tblout."""
+    out = {"-o": "out", "--tblout": "tbl", "--domtblout": "dom", "--pfamtblout": "pfam"}
+    texts = {}
+    for who, command in (("ref", [require_tool("hmmsearch"), "--cpu", "0"]),
+                         ("ours", [sys.executable, "-m", "gpuseq.cli", "hmmsearch"])):  # fmt: skip
+        files = [x for flag, ext in out.items() for x in (flag, str(tmp_path / f"{who}.{ext}"))]
+        subprocess.run([*command, *flags, *files, str(hmm), str(fasta)], check=True,
+                       capture_output=True)  # fmt: skip
+        texts[who] = {ext: (tmp_path / f"{who}.{ext}").read_text() for ext in out.values()}
+    assert report_body(texts["ours"]["out"]) == report_body(texts["ref"]["out"])
+    for ext in ("tbl", "dom", "pfam"):
+        assert texts["ours"][ext].split("# Program:")[0] == texts["ref"][ext].split("# Program:")[0]
+    return texts["ref"]["tbl"]
+
+
 def test_targets_named_with_a_leading_hash_are_rows_not_comments(tmp_path):
     """A name may start with '#' (Easel takes any non-blank word), and then so does its tblout
     and domtblout row. The report's hit list and the DataFrame read pyhmmer's rows and took
@@ -370,17 +388,8 @@ def test_targets_named_with_a_leading_hash_are_rows_not_comments(tmp_path):
     fasta = tmp_path / "hashes.fa"
     fasta.write_text(re.sub(r"^>\S", ">#", (TUTORIAL / "globins45.fa").read_text(), flags=re.M))
     hmm = TUTORIAL / "globins4.hmm"
-    out = {"-o": "out", "--tblout": "tbl", "--domtblout": "dom", "--pfamtblout": "pfam"}
-    texts = {}
-    for who, command in (("ref", [require_tool("hmmsearch"), "--cpu", "0"]),
-                         ("ours", [sys.executable, "-m", "gpuseq.cli", "hmmsearch"])):  # fmt: skip
-        files = [x for flag, ext in out.items() for x in (flag, str(tmp_path / f"{who}.{ext}"))]
-        subprocess.run([*command, *files, str(hmm), str(fasta)], check=True, capture_output=True)
-        texts[who] = {ext: (tmp_path / f"{who}.{ext}").read_text() for ext in out.values()}
-    assert report_body(texts["ours"]["out"]) == report_body(texts["ref"]["out"])
-    for ext in ("tbl", "dom", "pfam"):  # every line but the trailer, which names the files
-        assert texts["ours"][ext].split("# Program:")[0] == texts["ref"][ext].split("# Program:")[0]
-    data = [line.split() for line in texts["ref"]["tbl"].splitlines()[3:] if line[:2] != "# "]
+    ref_tbl = assert_same_as_serial_hmmsearch(tmp_path, [], hmm, fasta)
+    data = [line.split() for line in ref_tbl.splitlines()[3:] if line[:2] != "# "]
     data = [row for row in data if len(row) > 17]  # (the trailer's '#' line)
     assert len(data) == 45 and sum(row[0].startswith("#") for row in data) == 45
     hits = gpuseq.hmmsearch(hmm, fasta).hits
@@ -399,27 +408,13 @@ def test_name_widths_are_those_of_the_hits_hmmsearch_keeps(tmp_path, flags):
     thread (on several, each worker counts its own targets)."""
     import numpy as np
 
-    from synthetic import random_proteins
+    from synthetic import random_proteins, write_fasta
 
     rng = np.random.default_rng(70)
-    globins = (TUTORIAL / "globins45.fa").read_text().split(">")[1:]
-    records = [(f"g{i}_" + "w" * int(rng.integers(0, 30)), g.partition("\n")[2])
-               for i, g in enumerate(globins)]  # fmt: skip
+    globins = ["".join(g.partition("\n")[2].split())
+               for g in (TUTORIAL / "globins45.fa").read_text().split(">")[1:]]  # fmt: skip
+    records = [(f"g{i}_" + "w" * int(rng.integers(0, 30)), g) for i, g in enumerate(globins)]
     records += [(f"r{i}_" + "z" * int(rng.integers(0, 90)), s)
                 for i, s in enumerate(random_proteins(rng, 300, mean_length=200))]  # fmt: skip
-    order = rng.permutation(len(records))
-    fasta = tmp_path / "named.fa"
-    fasta.write_text("".join(f">{records[i][0]}\n{records[i][1]}" + ("" if records[i][1]
-                     .endswith("\n") else "\n") for i in order))  # fmt: skip
-    hmm = TUTORIAL / "globins4.hmm"
-    out = {"-o": "out", "--tblout": "tbl", "--domtblout": "dom", "--pfamtblout": "pfam"}
-    texts = {}
-    for who, command in (("ref", [require_tool("hmmsearch"), "--cpu", "0"]),
-                         ("ours", [sys.executable, "-m", "gpuseq.cli", "hmmsearch"])):  # fmt: skip
-        files = [x for flag, ext in out.items() for x in (flag, str(tmp_path / f"{who}.{ext}"))]
-        subprocess.run([*command, *flags, *files, str(hmm), str(fasta)], check=True,
-                       capture_output=True)  # fmt: skip
-        texts[who] = {ext: (tmp_path / f"{who}.{ext}").read_text() for ext in out.values()}
-    assert report_body(texts["ours"]["out"]) == report_body(texts["ref"]["out"])
-    for ext in ("tbl", "dom", "pfam"):  # every line but the trailer, which names the files
-        assert texts["ours"][ext].split("# Program:")[0] == texts["ref"][ext].split("# Program:")[0]
+    fasta = write_fasta(tmp_path / "named.fa", [records[i] for i in rng.permutation(len(records))])
+    assert_same_as_serial_hmmsearch(tmp_path, flags, TUTORIAL / "globins4.hmm", fasta)
