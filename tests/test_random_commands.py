@@ -32,7 +32,7 @@ import pytest
 from Bio import SeqIO
 from Bio.Seq import Seq
 from Bio.SeqRecord import SeqRecord
-from test_cli import assert_same_hmmsearch_files, gpuseq_cli
+from test_cli import assert_same_hmmsearch_files, gpuseq_cli, hmmsearch_outputs
 
 from conftest import HMMER_EXAMPLES
 from gpuseq.blast import TABULAR_FIELDS
@@ -159,22 +159,6 @@ def random_hmmsearch_flags(rng) -> list[str]:
     elif pick(0.1):
         f += ["--textw", str(rng.integers(120, 300))]
     return f
-
-
-def hmmsearch_outputs(program: list[str], flags, base: Path, queries, db, stdin=None):
-    """Runs a command with every output file; returns (process, {ext: text}) with the file
-    names in the texts replaced. ``stdin``: a file piped in (the argument that reads it is '-')."""
-    outputs = {"-o": "out", "--tblout": "tbl", "--domtblout": "dom", "--pfamtblout": "pfam",
-               "-A": "sto"}  # fmt: skip
-    files = [arg for flag, ext in outputs.items() for arg in (flag, f"{base}.{ext}")]
-    run = subprocess.run([*program, *flags, *files, str(queries), str(db)], capture_output=True,
-                         input=stdin.read_bytes() if stdin else None, timeout=600)  # fmt: skip
-    texts = {}
-    for ext in outputs.values():
-        path = Path(f"{base}.{ext}")
-        text = path.read_text().replace(str(base), "X") if path.exists() else ""
-        texts[ext] = text.replace(str(db), "DB") if str(db) != "-" else text
-    return run, texts
 
 
 def random_run(rng) -> tuple[str, str | None]:
