@@ -184,6 +184,38 @@ def test_sequence_blocks_refuse_bad_arguments():
         _core.sequence_blocks(residues, offsets, 2, 0)
 
 
+def test_target_length_index_equals_numpy():
+    """The upload's index of the target lengths (cpp/hmm/sequence_blocks.cpp): the counting
+    pass, and the sort for a target longer than 2^24, give NumPy's non-empty targets, distinct
+    lengths, classes and stable longest-first order."""
+    rng = np.random.default_rng(71)
+    mixes = [
+        [],
+        [0, 0],
+        [7],
+        rng.integers(0, 3, 50),
+        np.clip(rng.lognormal(5.6, 0.7, 20000), 0, 40000).astype(int),
+        [(1 << 24) + 1, 0, 3, 1 << 24, 3, 1],
+    ]
+    for lengths in mixes:
+        lengths = np.asarray(lengths, dtype=np.int64)
+        offsets = np.concatenate([[5], 5 + np.cumsum(lengths)]).astype(np.int64)
+        for order_from in (0, len(lengths) + 1):
+            index = _core.target_length_index(offsets, order_from)
+            non_empty = np.flatnonzero(lengths > 0)
+            distinct = np.unique(lengths[non_empty])
+            classes = np.full(len(lengths), -1)
+            classes[non_empty] = np.searchsorted(distinct, lengths[non_empty])
+            assert np.array_equal(index["non_empty"], non_empty)
+            assert np.array_equal(index["lengths"], distinct)
+            assert np.array_equal(index["length_class"], classes)
+            order = np.argsort(-lengths[non_empty], kind="stable")
+            expected = order if len(non_empty) >= order_from else order[:0]
+            assert np.array_equal(index["longest_first"], expected), (lengths[:8], order_from)
+    with pytest.raises(ValueError, match="not increasing"):
+        _core.target_length_index(np.array([0, 4, 2], dtype=np.int64))
+
+
 # ---- the kernels, on the GPU --------------------------------------------------------------
 
 

@@ -740,6 +740,31 @@ void bind_hmm(py::module_& m) {
       "host: blocks (warp w's rows x S bytes at warp_offset[w]), per column the targets top "
       "down (column_start, column_items), each target's first byte (item_offset, -1 for "
       "targets left to the warp-per-target kernel: single).");
+  m.def(
+      "target_length_index",
+      [](CArray<int64_t> offsets, int64_t order_from) {
+        if (offsets.ndim() != 1 || offsets.shape(0) < 1)
+          throw std::invalid_argument("offsets must be a 1-D array of count + 1 entries");
+        const SequenceBatch b{nullptr, offsets.data(), offsets.shape(0) - 1};
+        for (int64_t i = 0; i < b.count; ++i)
+          if (b.length(i) < 0) throw std::invalid_argument("offsets are not increasing");
+        hmm::TargetLengthIndex index;
+        {
+          py::gil_scoped_release release;
+          index = hmm::index_target_lengths(b, order_from);
+        }
+        py::dict d;
+        d["non_empty"] = to_numpy(std::move(index.non_empty));
+        d["lengths"] = to_numpy(std::move(index.lengths));
+        d["length_class"] = to_numpy(std::move(index.length_class));
+        d["longest_first"] = to_numpy(std::move(index.longest_first));
+        return d;
+      },
+      py::arg("offsets"), py::arg("order_from") = 0,
+      "The targets' lengths as the GPU search indexes them with the upload: non_empty targets, "
+      "their distinct lengths ascending, each target's index among them (length_class, -1: "
+      "empty) and, from order_from non-empty targets, the positions in non_empty longest "
+      "first (longest_first).");
   m.attr("block_end_marker") = static_cast<int>(hmm::kBlockEndMarker);
   m.attr("block_pad_marker") = static_cast<int>(hmm::kBlockPadMarker);
   m.attr("block_limit_over_mean") = hmm::kBlockLimitOverMean;

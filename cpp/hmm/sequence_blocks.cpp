@@ -101,6 +101,64 @@ std::vector<int32_t> longest_first_order(const std::vector<int64_t>& lengths) {
   return sort_longest_first(lengths, nullptr);
 }
 
+TargetLengthIndex index_target_lengths(const SequenceBatch& batch, int64_t order_from) {
+  TargetLengthIndex index;
+  const int64_t n = batch.count;
+  index.length_class.assign(static_cast<size_t>(n), -1);
+  int64_t longest = 0, non_empty = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    longest = std::max(longest, batch.length(i));
+    non_empty += batch.length(i) > 0;
+  }
+  index.non_empty.reserve(static_cast<size_t>(non_empty));
+  const bool order = non_empty >= order_from;
+  if (longest > (int64_t{1} << 24)) {  // a sort of the lengths
+    for (int64_t i = 0; i < n; ++i)
+      if (batch.length(i) > 0) {
+        index.non_empty.push_back(static_cast<int32_t>(i));
+        index.lengths.push_back(batch.length(i));
+      }
+    std::vector<int64_t> lengths = index.lengths;  // per non-empty target
+    std::sort(index.lengths.begin(), index.lengths.end());
+    index.lengths.erase(std::unique(index.lengths.begin(), index.lengths.end()),
+                        index.lengths.end());
+    for (int32_t i : index.non_empty)
+      index.length_class[i] = static_cast<int32_t>(
+          std::lower_bound(index.lengths.begin(), index.lengths.end(), batch.length(i)) -
+          index.lengths.begin());
+    if (order) index.longest_first = longest_first_order(lengths);
+    return index;
+  }
+  // Targets per length, then each length's class in place of its count.
+  std::vector<int32_t> class_of(static_cast<size_t>(longest) + 1, 0);
+  for (int64_t i = 0; i < n; ++i)
+    if (const int64_t L = batch.length(i); L > 0) {
+      ++class_of[L];
+      index.non_empty.push_back(static_cast<int32_t>(i));
+    }
+  std::vector<int32_t> first_place;  // per class: its first place longest first
+  for (int64_t L = 1; L <= longest; ++L)
+    if (class_of[L] > 0) {
+      first_place.push_back(class_of[L]);
+      class_of[L] = static_cast<int32_t>(index.lengths.size());
+      index.lengths.push_back(L);
+    }
+  int32_t place = 0;  // the classes' counts become their first places, the longest first
+  for (size_t c = first_place.size(); c-- > 0;) {
+    const int32_t count = first_place[c];
+    first_place[c] = place;
+    place += count;
+  }
+  for (int32_t i : index.non_empty) index.length_class[i] = class_of[batch.length(i)];
+  if (order) {
+    index.longest_first.resize(index.non_empty.size());
+    for (size_t j = 0; j < index.non_empty.size(); ++j)
+      index.longest_first[first_place[index.length_class[index.non_empty[j]]]++] =
+          static_cast<int32_t>(j);
+  }
+  return index;
+}
+
 SequenceBlockPlan plan_sequence_blocks(const std::vector<int64_t>& lengths, int sequences_per_warp,
                                        int max_warps) {
   const int S = sequences_per_warp;

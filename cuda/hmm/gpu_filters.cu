@@ -896,55 +896,41 @@ struct DeviceTargets::Buffers {
 
 DeviceTargets::DeviceTargets(const SequenceBatch& batch)
     : count_(batch.count), host_(batch), buffers_(std::make_unique<Buffers>()) {
-  tjb_.resize(static_cast<size_t>(count_));
-  ncj_move_.resize(static_cast<size_t>(count_));
-  null1_.resize(static_cast<size_t>(count_));
-  parallel_for_blocks(count_, 4096, default_thread_count(), [&](int64_t begin, int64_t end, int) {
-    for (int64_t i = begin; i < end; ++i) {
-      const int64_t L = batch.length(i);
-      tjb_[i] = cpu::msv_tjb(L);
-      ncj_move_[i] = cpu::viterbi_ncj_move(L);
-      null1_[i] = cpu::null1_score(L);
-    }
-  });
-  // Distinct lengths, by counting where the longest target allows it.
-  length_class_.assign(static_cast<size_t>(count_), -1);
-  int64_t longest = 0;
-  for (int64_t i = 0; i < count_; ++i) {
-    const int64_t L = batch.length(i);
-    if (L == 0) continue;
-    non_empty_.push_back(static_cast<int32_t>(i));
-    longest = std::max(longest, L);
-  }
-  if (longest <= (int64_t{1} << 24)) {
-    std::vector<int32_t> index(static_cast<size_t>(longest + 1), -1);
-    for (int32_t i : non_empty_) index[batch.length(i)] = 0;
-    for (int64_t L = 1; L <= longest; ++L)
-      if (index[L] == 0) {
-        index[L] = static_cast<int32_t>(lengths_.size());
-        lengths_.push_back(L);
-      }
-    for (int32_t i : non_empty_) length_class_[i] = index[batch.length(i)];
-  } else {
-    for (int32_t i : non_empty_) lengths_.push_back(batch.length(i));
-    std::sort(lengths_.begin(), lengths_.end());
-    lengths_.erase(std::unique(lengths_.begin(), lengths_.end()), lengths_.end());
-    for (int32_t i : non_empty_)
-      length_class_[i] = static_cast<int32_t>(
-          std::lower_bound(lengths_.begin(), lengths_.end(), batch.length(i)) - lengths_.begin());
+  cpu::TargetLengthIndex index = cpu::index_target_lengths(batch, kLongestFirstMinTargets);
+  non_empty_ = std::move(index.non_empty);
+  lengths_ = std::move(index.lengths);
+  length_class_ = std::move(index.length_class);
+  // What depends on the length alone, once a distinct length (logf is most of the upload's host
+  // work when it runs per target), then spread to the targets with the offsets rebased to the
+  // uploaded residues.
+  const size_t classes = lengths_.size();
+  std::vector<uint8_t> class_tjb(classes + 1, cpu::msv_tjb(0));  // [classes]: empty targets
+  std::vector<int16_t> class_ncj_move(classes + 1, cpu::viterbi_ncj_move(0));
+  std::vector<float> class_null1(classes + 1, cpu::null1_score(0));
+  for (size_t c = 0; c < classes; ++c) {
+    class_tjb[c] = cpu::msv_tjb(lengths_[c]);
+    class_ncj_move[c] = cpu::viterbi_ncj_move(lengths_[c]);
+    class_null1[c] = cpu::null1_score(lengths_[c]);
   }
   const int64_t first = batch.count ? batch.offsets[0] : 0;
   residues_ = batch.count ? batch.offsets[batch.count] - first : 0;
-  // Offsets rebased to the uploaded residues.
-  std::vector<int64_t> offsets(batch.offsets, batch.offsets + batch.count + 1);
-  for (int64_t& o : offsets) o -= first;
-  buffers_->host_offsets = std::move(offsets);
-  std::vector<int32_t> longest_first;  // positions in non_empty_
-  if (non_empty_.size() >= static_cast<size_t>(kLongestFirstMinTargets)) {
-    std::vector<int64_t> lengths(non_empty_.size());
-    for (size_t j = 0; j < lengths.size(); ++j) lengths[j] = batch.length(non_empty_[j]);
-    longest_first = cpu::longest_first_order(lengths);
-  }
+  tjb_.resize(static_cast<size_t>(count_));
+  ncj_move_.resize(static_cast<size_t>(count_));
+  null1_.resize(static_cast<size_t>(count_));
+  std::vector<int64_t>& offsets = buffers_->host_offsets;
+  offsets.resize(static_cast<size_t>(count_) + 1);
+  offsets[count_] = residues_;
+  auto spread = [&](int64_t begin, int64_t end, int) {
+    for (int64_t i = begin; i < end; ++i) {
+      const size_t c = length_class_[i] < 0 ? classes : static_cast<size_t>(length_class_[i]);
+      tjb_[i] = class_tjb[c];
+      ncj_move_[i] = class_ncj_move[c];
+      null1_[i] = class_null1[c];
+      offsets[i] = batch.offsets[i] - first;
+    }
+  };
+  parallel_for_blocks(count_, 1 << 16, default_thread_count(), spread);
+  const std::vector<int32_t>& longest_first = index.longest_first;  // positions in non_empty_
   buffers_->residues = device_copy(batch.residues + first, static_cast<size_t>(residues_));
   buffers_->offsets = device_copy(buffers_->host_offsets.data(), buffers_->host_offsets.size());
   buffers_->non_empty = device_copy(non_empty_.data(), non_empty_.size());

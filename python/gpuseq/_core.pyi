@@ -161,6 +161,11 @@ def sequence_blocks(
     (uint8), ``warp_offset``, ``warp_rows``, ``column_start``, ``column_items``,
     ``item_offset`` (-1: left to the warp-per-target kernel), ``single``, ``warps``."""
 
+def target_length_index(offsets: ArrayLike, order_from: int = 0) -> dict[str, Any]:
+    """The targets' lengths as the GPU search indexes them with the upload: ``non_empty``,
+    ``lengths`` (distinct, ascending), ``length_class`` (-1: empty) and, from ``order_from``
+    non-empty targets, ``longest_first`` (positions in ``non_empty``)."""
+
 block_end_marker: int
 block_pad_marker: int
 block_limit_over_mean: int
