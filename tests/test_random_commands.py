@@ -55,6 +55,10 @@ REAL_MODELS = [TUTORIAL / "globins4.hmm", TUTORIAL / "fn3.hmm", TUTORIAL / "Pkin
 ]
 BACKENDS = ["cpu", pytest.param("cuda", marks=pytest.mark.cuda)]
 SEEDS = range(14)
+# Seeds the fuzzing found a difference at, kept once fixed: 9200568 (session 71), a query with
+# an internal repeat against a repeated subject, -comp_based_stats 3: HSPs whose scaled scores
+# differ by 6/32 report one score, and blastp writes them in subject order.
+BLASTP_SEEDS = [*SEEDS, 9200568]
 
 
 GPUSEQ = [sys.executable, "-m", "gpuseq.cli"]
@@ -313,7 +317,7 @@ def random_blastp_run(rng) -> tuple[str, str]:
 
 @pytest.mark.skipif(blast_data.MISSING, reason=blast_data.SKIP_REASON)
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", BLASTP_SEEDS)
 def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
     rng = np.random.default_rng([6969, seed])
     queries = [random_blast_query(rng) for _ in range(int(rng.integers(1, 7)))]

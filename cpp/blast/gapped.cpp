@@ -251,11 +251,14 @@ void ContainmentSet::add(const GappedHsp& h) {
   members_.push_back(copy);
 }
 
+bool ranks_before(const GappedHsp& a, const GappedHsp& b) {
+  return std::make_tuple(-a.score, a.s_off, -a.s_end, a.q_off, -a.q_end) <
+         std::make_tuple(-b.score, b.s_off, -b.s_end, b.q_off, -b.q_end);
+}
+
 void sort_by_score(std::vector<GappedHsp>& hsps) {
-  std::stable_sort(hsps.begin(), hsps.end(), [](const GappedHsp& a, const GappedHsp& b) {
-    return std::make_tuple(-a.score, a.s_off, -a.s_end, a.q_off, -a.q_end) <
-           std::make_tuple(-b.score, b.s_off, -b.s_end, b.q_off, -b.q_end);
-  });
+  std::stable_sort(hsps.begin(), hsps.end(),
+                   [](const GappedHsp& a, const GappedHsp& b) { return ranks_before(a, b); });
 }
 
 void purge_common_endpoints(std::vector<GappedHsp>& hsps) {

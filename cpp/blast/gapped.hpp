@@ -62,8 +62,10 @@ class ContainmentSet {
   std::vector<GappedHsp> members_;  // coordinates and scores only
 };
 
-// Blast_HSPListPurgeHSPsWithCommonEndpoints then the score order (ScoreCompareHSPs).
+// Blast_HSPListPurgeHSPsWithCommonEndpoints then the score order (ScoreCompareHSPs: score
+// descending, s_off ascending, s_end descending, q_off ascending, q_end descending).
 void purge_common_endpoints(std::vector<GappedHsp>& hsps);
+bool ranks_before(const GappedHsp& a, const GappedHsp& b);
 void sort_by_score(std::vector<GappedHsp>& hsps);
 
 // The preliminary stage's exact extension of one ungapped HSP (semi_gapped.hpp), as the GPU

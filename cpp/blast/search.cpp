@@ -118,6 +118,18 @@ int compare_evalues(double a, double b) {
   return a < b ? -1 : (a > b ? 1 : 0);
 }
 
+// Blast_HSPListSortByEvalue, the order blastp writes a subject's HSPs in (it sorts each list so
+// as it makes their Seq-aligns): E-value (below 1e-180 tie), then the score order. It differs
+// from the score order after the composition-based realignment, which ranks by scaled scores:
+// two of them a fraction of a unit apart report the same score, and the offsets then decide.
+void sort_for_report(std::vector<GappedSearchHit>& hits) {
+  std::stable_sort(hits.begin(), hits.end(),
+                   [](const GappedSearchHit& a, const GappedSearchHit& b) {
+                     const int c = compare_evalues(a.hsp.evalue, b.hsp.evalue);
+                     return c != 0 ? c < 0 : ranks_before(a.hsp, b.hsp);
+                   });
+}
+
 // A subject's place in a hit list (s_EvalueCompareHSPLists): best E-value (values below
 // 1e-180 tie), then the score of its first HSP, then the higher index first.
 double evalue_of(const SearchHit& h) { return h.evalue; }
@@ -631,8 +643,10 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
       final_found.add(0, work[w].query, work[w].subject, std::move(traced[w]));
   std::vector<std::vector<SubjectList<GappedSearchHit>>> lists = final_found.per_query(nq);
   for (size_t k = 0; k < nq; ++k)
-    for (size_t j : ranked_lists(lists[k], static_cast<size_t>(n)))
+    for (size_t j : ranked_lists(lists[k], static_cast<size_t>(n))) {
+      sort_for_report(lists[k][j].hits);
       for (GappedSearchHit& h : lists[k][j].hits) result[k].push_back(std::move(h));
+    }
   if (counters) {
     merge_counters(worker_counters, counters);
     merge_counters(std::vector<SearchCounters>{stage_counters}, counters);
