@@ -308,6 +308,19 @@ def test_alignment_pfam_table_nonull2_seed_flags_equal_hmmsearch(tmp_path):
         ["-Z", "0"],
         ["--seed", "-1"],
         ["--incd", "0.5"],
+        # Values Easel's parser refuses (strtol/strtod over the whole word, a C int's range).
+        ["--cpu", "-1"],
+        ["--cpu", "2147483648"],
+        ["--cpu", "1.5"],
+        ["--cpu", "0x10"],
+        ["--textw", "2147483648"],
+        ["--seed", "1e3"],
+        ["--seed", "99999999999999999999"],
+        ["-E", "1_0"],
+        ["-E", "1e3x"],
+        ["-E", ".e3"],
+        ["-E", "nan"],
+        ["--domZ", "-inf"],
     ],
 )
 def test_command_lines_hmmsearch_refuses_are_refused(flags):
@@ -319,6 +332,38 @@ def test_command_lines_hmmsearch_refuses_are_refused(flags):
     ours = gpuseq_cli("hmmsearch", *args, check=False)
     assert ours.returncode == 1, ours.stderr
     assert "error:" in ours.stderr.lower() and ours.stdout == ""
+
+
+@pytest.mark.parametrize("backend", ["cpu", pytest.param("cuda", marks=pytest.mark.cuda)])
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--F1", "0", "--F2", "-1"],  # only an overflowing MSV score's P (0) passes F1 = 0
+        ["--F3", "0", "--nonull2"],
+        ["--F1", "nan", "--F3", "nan"],  # P > NaN is false: everything passes
+        ["--F2", "-inf", "--F3", "inf"],
+        ["-T", "-1e3", "--domT", "-inf", "--incT", "-5"],  # values that start with '-'
+        ["-E", "0x1p-4", "-Z", "0x10p2", "--textw", " 150", "--cpu", " 2", "--seed", "+5"],
+        ["--F1", "0x1p-3", "--incdomT", "-0x10"],
+    ],
+)
+def test_option_values_hmmsearch_takes_are_taken(flags, backend, tmp_path):
+    """Option values hmmsearch takes that a Python parser would not, or would refuse: filter
+    thresholds of any real (hmmsearch has no range for F1-F3; a target passes unless P > F, and
+    the pipeline caps them with ESL_MIN(1.0, F), which keeps NaN), negative scores as separate
+    words, and what strtod and strtol read (hex reals, signs, spaces). Every output file and
+    the report's header equal hmmsearch's, on models whose true hits overflow the MSV filter."""
+    queries = tmp_path / "q.hmm"
+    queries.write_text((TUTORIAL / "globins4.hmm").read_text()
+                       + (TUTORIAL / "Pkinase.hmm").read_text())  # fmt: skip
+    db = TUTORIAL / "globins45.fa"
+    ref, ref_out = hmmsearch_outputs([require_tool("hmmsearch")], flags, tmp_path / "ref",
+                                     queries, db)  # fmt: skip
+    ours, ours_out = hmmsearch_outputs(
+        [sys.executable, "-m", "gpuseq.cli", "hmmsearch", "--backend", backend], flags,
+        tmp_path / "ours", queries, db)  # fmt: skip
+    assert ours.returncode == ref.returncode == 0, ours.stderr
+    assert_same_hmmsearch_files(ours_out, ref_out, " ".join(flags))
 
 
 def test_abbreviated_and_attached_options_are_echoed_as_hmmsearch_echoes_them(tmp_path):

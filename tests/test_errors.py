@@ -3,6 +3,7 @@ HMMER accepts (empty sequences, 100,000 residues) are handled exactly as hmmsear
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from functools import partial
@@ -267,6 +268,49 @@ def test_invalid_options():
         gpuseq.hmmsearch(GLOBINS, GLOBIN_SEQS, E=0)
     with pytest.raises(ValueError, match="backend"):
         gpuseq.hmmsearch(GLOBINS, GLOBIN_SEQS, backend="tpu")
+
+
+def test_thread_counts_below_zero_are_refused_and_above_the_cores_are_the_cores(tmp_path):
+    """One rule for every threads/--cpu/-num_threads value (backend.worker_threads): 0 is every
+    core, a negative count is a ValueError naming the argument, and a count past the cores runs
+    on the cores, as blastp reduces it (--cpu 2147483647 asked for 2**31 workspaces: a
+    MemoryError from the core). The results are those of one thread."""
+    cores = os.cpu_count() or 1
+    assert gpuseq.backend.worker_threads(0) == cores
+    assert gpuseq.backend.worker_threads(2**31 - 1) == cores
+    assert gpuseq.backend.worker_threads(1) == 1
+    for bad in (-1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="cpus must be an integer >= 0"):
+            gpuseq.backend.worker_threads(bad, "cpus")
+    X = np.random.default_rng(0).integers(0, 3, (20, 70))
+    with pytest.raises(ValueError, match="cpus"):
+        gpuseq.hmmsearch(GLOBINS, GLOBIN_SEQS, cpus=-1, backend="cpu")
+    with pytest.raises(ValueError, match="threads"):
+        gpuseq.pairwise_distances(X, threads=-1, backend="cpu")
+    with pytest.raises(ValueError, match="threads"):
+        gpuseq.read_fasta(GLOBIN_SEQS, threads=-1)
+    with pytest.raises(ValueError, match="threads"):
+        gpuseq.makedb(GLOBIN_SEQS, tmp_path / "x.gsdb", threads=-2)
+    with pytest.raises(ValueError, match="-num_threads"):
+        gpuseq.blastp(GLOBIN_SEQS, GLOBIN_SEQS, num_threads=-1, backend="cpu")
+
+    one = gpuseq.hmmsearch(GLOBINS, GLOBIN_SEQS, cpus=1, backend="cpu").hits
+    many = gpuseq.hmmsearch(GLOBINS, GLOBIN_SEQS, cpus=2**31 - 1, backend="cpu").hits
+    assert one.equals(many) and len(one) == 45
+    np.testing.assert_array_equal(gpuseq.pairwise_distances(X, threads=2**40, backend="cpu"),
+                                  gpuseq.pairwise_distances(X, threads=1, backend="cpu"))
+    query = tmp_path / "q.fa"
+    query.write_text(">" + GLOBIN_SEQS.read_text().split(">")[1])  # the first globin
+    one = gpuseq.blastp(query, GLOBIN_SEQS, num_threads=1, backend="cpu")
+    assert one.equals(gpuseq.blastp(query, GLOBIN_SEQS, num_threads=2**31 - 1, backend="cpu"))
+    assert len(one) > 10
+    for command in (["makedb", "--cpu", "-1", GLOBIN_SEQS, tmp_path / "y.gsdb"],
+                    ["distance", "--cpu", "-1", tmp_path / "X.npy", tmp_path / "D.npy"]):
+        np.save(tmp_path / "X.npy", X.astype(np.int8))
+        run = subprocess.run([sys.executable, "-m", "gpuseq.cli", *map(str, command)],
+                             capture_output=True, text=True)  # fmt: skip
+        assert run.returncode == 1 and "must be an integer >= 0" in run.stderr, run.stderr
+        assert "Traceback" not in run.stderr
 
 
 def test_makedb_refuses_to_overwrite_and_detects_damage(tmp_path):

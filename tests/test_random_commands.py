@@ -16,7 +16,8 @@ handful runs each time, on the CPU and (marked cuda) on the GPU. Since session 7
 hmmsearch case also draws --cpu (0-3, for both tools), the targets' format (FASTA, or EMBL or
 GenBank as Biopython writes them, with --tformat or detected) and, for gpuseq only, the
 database or the models piped into '-'; each blastp case draws an -outfmt 6 field list and
--num_threads (gpu-h200-20261130-g)."""
+-num_threads (gpu-h200-20261130-g). Since session 72 an hmmsearch case may also draw filter
+thresholds of any real and negative score thresholds (odd_option_values)."""
 
 from __future__ import annotations
 
@@ -165,6 +166,21 @@ def random_hmmsearch_flags(rng) -> list[str]:
     return f
 
 
+def odd_option_values(rng, flags: list[str]) -> list[str]:
+    """Values hmmsearch takes that a Python parser might not: a filter threshold of any real
+    (0, below 0, NaN, infinity, a hex real; hmmsearch has no range for F1-F3), and score
+    thresholds below 0 as separate words ("-T -1e3"). Added where the flags leave room."""
+    if "--max" not in flags and rng.random() < 0.3:
+        free = [f for f in ("--F1", "--F2", "--F3") if f not in flags]
+        if free:
+            flags = [*flags, str(rng.choice(free)),
+                     str(rng.choice(["0", "-1", "nan", "inf", "0x1p-6", " 0.5", "1e-400"]))]
+    for t_flag, e_flag in (("-T", "-E"), ("--domT", "--domE"), ("--incT", "--incE")):
+        if rng.random() < 0.15 and t_flag not in flags and e_flag not in flags:
+            flags = [*flags, t_flag, str(rng.choice(["-1e3", "-inf", "-5", "-0.5"]))]
+    return flags
+
+
 def random_run(rng) -> tuple[str, str | None]:
     """How the command is given its inputs: threads for both tools (hmmsearch's --cpu 0 is its
     serial mode) and, for ours only, "targets" or "models" piped into '-' (hmmsearch rereads
@@ -207,6 +223,7 @@ def test_random_hmmsearch_command_equals_hmmsearch(seed, backend, tmp_path):
     # Pfam's cutoffs: the real Pfam models have them, hmmbuild's have none (both tools fail).
     cutoff = str(run_rng.choice(["--cut_ga", "--cut_nc", "--cut_tc"]))
     flags += [cutoff] if run_rng.random() < 0.12 else []
+    flags = odd_option_values(np.random.default_rng([72, seed]), flags)  # (session 72)
     if kind == "packed":  # (its format is its own; and nothing packed comes from a pipe)
         asserted, pipe = [], None if pipe == "targets" else pipe
     ours_queries, piped = queries, None

@@ -7,6 +7,7 @@ GPU is visible, and the algorithm's GPU kernels exist (``GPU_ALGORITHMS``).
 from __future__ import annotations
 
 import atexit
+import numbers
 import os
 import queue
 import threading
@@ -16,7 +17,8 @@ from concurrent.futures import Executor, Future
 from . import _core
 from .errors import BackendError
 
-__all__ = ["cuda_devices", "resolve_backend", "GPU_ALGORITHMS", "BackendFallbackWarning"]
+__all__ = ["cuda_devices", "resolve_backend", "worker_threads", "GPU_ALGORITHMS",
+           "BackendFallbackWarning"]
 
 #: Algorithms with CUDA kernels in this version.
 GPU_ALGORITHMS: frozenset[str] = frozenset({"distance", "hmm_filters", "mrf", "blastp"})
@@ -36,6 +38,21 @@ class BackendFallbackWarning(UserWarning):
 #: (benchmarks/results/gpu-h100-80gb-hbm3-20261128-d/).
 CUDA_HOST_WAITS = ("auto", "spin", "yield", "block")
 CUDA_HOST_WAIT = "auto"
+
+
+def worker_threads(requested, name: str = "threads") -> int:
+    """The CPU threads a run uses for a request of `requested` (a ``threads=``, ``--cpu`` or
+    ``-num_threads`` value): 0 is every core, and more than the cores is the cores, as blastp
+    does it ("Number of threads was reduced ... to match the number of available CPUs"). No
+    result depends on the count, more threads than cores only wait for them, and each thread
+    has its workspace (--cpu 2147483647 asked for one each). ValueError for anything but an
+    integer >= 0, named by `name`."""
+    if isinstance(requested, bool) or not isinstance(requested, numbers.Integral):
+        raise ValueError(f"{name} must be an integer >= 0 (0: all cores), not {requested!r}")
+    if requested < 0:
+        raise ValueError(f"{name} must be an integer >= 0 (0: all cores), not {requested}")
+    cores = os.cpu_count() or 1
+    return cores if requested == 0 else min(int(requested), cores)
 
 
 def cuda_host_wait() -> str:

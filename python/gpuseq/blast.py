@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _core
+from .backend import worker_threads
 from .errors import EmptyInputError, FormatError
 from .sequences import (
     SequenceDatabase,
@@ -440,7 +441,7 @@ def blastp_ungapped(
         int(threshold),
         int(window_size),
         float(xdrop_ungap),
-        int(threads),
+        worker_threads(threads),
         segments,
         *stage,
     )
@@ -496,7 +497,7 @@ def blastp_gapped(
         float(xdrop_ungap),
         float(xdrop_gap),
         float(xdrop_gap_final),
-        int(threads),
+        worker_threads(threads),
         int(comp_based_stats),
         segments,
         *stage,
@@ -744,7 +745,7 @@ def blastp(
     common = dict(evalue=float(evalue), max_target_seqs=int(max_target_seqs),
                   # (No word scores more than 3 x 11: a larger threshold is that one.)
                   threshold=min(int(threshold), 1 << 20), window_size=int(window_size),
-                  xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=int(num_threads),
+                  xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=num_threads,
                   seg=_seg_parameters(seg), backend=backend, as_frame=as_frame,
                   gpu_options=gpu_options, counters=counters)
     if ungapped:
@@ -781,8 +782,7 @@ def _check_blastp_options(o: dict) -> None:
         unsupported("window_size", 0, "two-hit seeding (a window of 1 or more)")
     if not float(o["xdrop_ungap"]) > 0:
         raise ValueError(f"-xdrop_ungap must be greater than zero, not {o['xdrop_ungap']!r}")
-    if int(o["num_threads"]) < 0:
-        raise ValueError(f"-num_threads must be 0 (all cores) or more, not {o['num_threads']}")
+    worker_threads(o["num_threads"], "-num_threads")  # (checked)
     if str(o["matrix"]).upper() != "BLOSUM62":
         unsupported("matrix", o["matrix"], "BLOSUM62")
     if (int(o["gapopen"]), int(o["gapextend"])) != (11, 1):

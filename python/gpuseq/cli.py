@@ -70,7 +70,8 @@ def _hmmsearch_parser(sub) -> argparse.ArgumentParser:
             group = exclusive[dest]
         shown = f"{flag.help} [{default}]" if flag.hmmer_default is not None else flag.help
         if flag.takes_value:
-            metavar = "S" if dest == "tformat" else {None: "FILE", int: "N"}.get(flag.type, "X")
+            metavar = ("S" if dest == "tformat" else "N" if flag.echo in ("int", "seed")
+                       else "FILE" if flag.type is None else "X")
             group.add_argument(
                 flag.flag, dest=dest, type=flag.type, default=default, help=shown, metavar=metavar
             )
@@ -152,6 +153,43 @@ def _run_hmmsearch(args, argv: list[str]) -> int:
     return 0
 
 
+def _flag_name(token: str, takes_value: dict[str, bool]) -> tuple[str, str | None]:
+    """(hmmsearch's full spelling of an option word, the value attached to it or None). An
+    abbreviation (``--nob``) is resolved as the parser resolves it; a value is attached with
+    '=' or to a short flag (``-E1e-5``)."""
+    name, eq, value = token.partition("=")
+    if name.startswith("--") and name not in takes_value:
+        matches = [flag for flag in takes_value if flag.startswith(name)]
+        name = matches[0] if len(matches) == 1 else name
+    elif not name.startswith("--") and len(name) > 2 and takes_value.get(name[:2]):
+        return name[:2], token[2:]
+    return name, value if eq else None
+
+
+def _hmmsearch_words(argv: list[str]) -> list[str]:
+    """The hmmsearch command line as argparse must see it. An option that takes a value takes
+    the next word whatever it is, as Easel's getopts does (``-T -1e3``, ``--domT -inf``,
+    ``-o -``), where argparse would take a word that starts with '-' for an option: such a
+    value is attached with '='."""
+    from .hmmsearch_options import all_flags
+
+    takes_value = {f.flag: f.takes_value for f in all_flags()} | _OWN_FLAGS
+    words, tokens = argv[:1], iter(argv[1:])
+    for token in tokens:
+        if token == "--":
+            words += [token, *tokens]
+            break
+        words.append(token)
+        if not token.startswith("-") or token == "-":
+            continue
+        name, attached = _flag_name(token, takes_value)
+        if attached is None and takes_value.get(name, False):
+            value = next(tokens, None)
+            if value is not None:
+                words[-1:] = [f"{name}={value}"] if value.startswith("-") else [token, value]
+    return words
+
+
 def _typed_options(argv: list[str]) -> list[tuple[str, str]]:
     """The hmmsearch command's options as typed, in order: (hmmsearch's full spelling, value;
     "" for a flag without one). Abbreviations (``--nob``) and values attached to a short flag
@@ -166,16 +204,11 @@ def _typed_options(argv: list[str]) -> list[tuple[str, str]]:
             continue
         if token == "--":
             break  # positional arguments only from here
-        name, eq, value = token.partition("=")
-        if name.startswith("--") and name not in takes_value:
-            matches = [flag for flag in takes_value if flag.startswith(name)]
-            name = matches[0] if len(matches) == 1 else name
-        elif not name.startswith("--") and len(name) > 2 and takes_value.get(name[:2]):
-            name, eq, value = name[:2], "=", token[2:]
+        name, attached = _flag_name(token, takes_value)
         if not takes_value.get(name, False):
             typed.append((name, ""))
-        elif eq:
-            typed.append((name, value))
+        elif attached is not None:
+            typed.append((name, attached))
         else:
             typed.append((name, next(tokens, "")))
     return typed
@@ -501,7 +534,7 @@ def main(argv: list[str] | None = None) -> int:
     _blastp_parser(sub)
     _segment_parser(sub)
     sub.add_parser("info", help="show the build and the GPUs gpuseq can use")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_hmmsearch_words(argv) if argv[:1] == ["hmmsearch"] else argv)
     if args.command == "hmmsearch":
         problem = _hmmsearch_usage_problem(argv)
         if problem is not None:

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from . import _core
-from .backend import resolve_backend
+from .backend import resolve_backend, worker_threads
 from .errors import BackendError, InvalidDataError, OutputTooLargeError
 
 __all__ = [
@@ -348,7 +348,7 @@ def _engine(x, y, metric, alphabet_size, has_missing, kernel, backend, threads):
     else:
         kernel = "bitplane"
         where = resolve_backend(backend, "distance")
-    nthreads = threads if threads > 0 else (os.cpu_count() or 1)
+    nthreads = worker_threads(threads)
     engine = _core.DistanceEngine(x, y, metric, alphabet_size, has_missing, kernel, where, nthreads)
     return engine, where
 

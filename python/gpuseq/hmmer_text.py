@@ -37,7 +37,7 @@ from typing import Any, TextIO
 
 from . import _pyhmmer
 from ._pyhmmer_state import pipeline_state
-from .hmmsearch_options import all_flags
+from .hmmsearch_options import all_flags, real
 
 __all__ = ["write_header", "write_query_report", "write_footer", "write_report"]
 
@@ -139,9 +139,14 @@ def _all_target_ids(hits: Any) -> list[tuple[str, str | None, str | None]]:
     return ids
 
 
+def _real(v: str | float) -> float:
+    """An option's value as hmmsearch read it (strtod: "0x1p-4" too)."""
+    return real(v) if isinstance(v, str) else float(v)
+
+
 def _fmt_real(v: str | float) -> str:
     """C ``%g`` of an option value (how hmmsearch echoes real-valued options)."""
-    return "%g" % float(v)
+    return "%g" % _real(v)
 
 
 def _gpuseq_version() -> str:
@@ -219,7 +224,7 @@ def write_header(
         elif kind == "real":
             w(f"{label}{_fmt_real(value)}\n")
         elif kind == "zreal":
-            w("%s%.0f\n" % (label, float(value)))
+            w("%s%.0f\n" % (label, _real(value)))
         elif kind == "seed":
             seed = int(value)
             # hmmsearch's if/else here falls through for seed 0 (the first fprintf

@@ -32,7 +32,7 @@ import numpy as np
 
 from . import _core, _pyhmmer
 from ._pyhmmer_state import found_order, set_pipeline_state, without_hits
-from .backend import cuda_threads, resolve_backend, start_cuda
+from .backend import cuda_threads, resolve_backend, start_cuda, worker_threads
 from .errors import HmmFormatError, SequenceTooLongError
 from .hmm import HmmSource, iter_hmms, search_profile
 from .hmmsearch_options import HmmsearchOptions
@@ -162,7 +162,7 @@ def hmmsearch(
     options = HmmsearchOptions(**options)
     if _is_stdin(hmms) and _is_stdin(sequences):
         raise ValueError(BOTH_STDIN_MESSAGE)
-    threads = cpus if cpus and cpus > 0 else (os.cpu_count() or 1)
+    threads = worker_threads(cpus, "cpus")
     where = resolve_backend(backend, "hmm_filters")  # raises if 'cuda' cannot be honoured
     # Sequence files in blocks of block_bytes; a packed or in-memory database on the GPU in
     # larger chunks (fewer cascade calls), unless block_bytes says otherwise.

@@ -11,6 +11,7 @@ hmmsearch``) and the report header (``hmmer_text.write_header``) all read them f
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -25,20 +26,60 @@ _FILTERS = "options controlling acceleration heuristics"
 _EXPERT = "other expert options"
 
 
+# How Easel reads an option's value (esl_str_IsReal, esl_str_IsInteger: strtod and strtol
+# base 10 over the whole string, spaces around allowed), so that gpuseq takes and refuses the
+# values hmmsearch does: "1e-5", " +3", "inf", "nan" and "0x1p-4" (a real) are values; "1_000",
+# "0x10" (an integer) and "1e" are not.
+_C_DECIMAL = re.compile(r"\s*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?"
+                        r"|nan(?:\(\w*\))?)\s*", re.IGNORECASE | re.ASCII)
+_C_HEX = re.compile(r"\s*[+-]?0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?\d+)?\s*",
+                    re.IGNORECASE | re.ASCII)
+_C_INTEGER = re.compile(r"\s*[+-]?\d+\s*", re.ASCII)
+_INT_MAX = 2**31 - 1  # hmmsearch's integer options are C ints
+
+
+def real(text: str) -> float:
+    """A real option value, as strtod reads it (hmmsearch's eslARG_REAL)."""
+    if _C_DECIMAL.fullmatch(text):
+        return float(text.strip().split("(")[0])
+    if _C_HEX.fullmatch(text):
+        return float.fromhex(text.strip())
+    raise argparse.ArgumentTypeError(f"takes a real number, not {text!r}")
+
+
 def positive_float(text: str) -> float:
     """An option value that must be > 0 (hmmsearch's ``(x>0)``)."""
-    value = float(text)
+    value = real(text)
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be > 0: {text}")
     return value
 
 
-def text_width(text: str) -> int:
-    """A --textw value (hmmsearch's ``n>=120``)."""
-    value = int(text)
-    if value < 120:
-        raise argparse.ArgumentTypeError(f"must be >= 120: {text}")
-    return value
+def integer_at_least(least: int) -> Callable[[str], int]:
+    """Parser of an integer option value in hmmsearch's range ``n>=least``. hmmsearch keeps
+    such a value in a C int: beyond 2**31 - 1 it wraps (--seed 4294967296 became 0, its
+    "one-time arbitrary seed"), where gpuseq says so instead."""
+
+    def parse(text: str) -> int:
+        if not _C_INTEGER.fullmatch(text):
+            raise argparse.ArgumentTypeError(f"takes an integer, not {text!r}")
+        value = int(text)
+        if not least <= value <= _INT_MAX:
+            raise argparse.ArgumentTypeError(f"must be an integer from {least} to {_INT_MAX}: "
+                                             f"{text}")
+        return value
+
+    parse.__name__ = f"integer_at_least_{least}"
+    return parse
+
+
+text_width = integer_at_least(120)  # --textw: hmmsearch's n>=120
+natural = integer_at_least(0)  # --cpu, --seed: n>=0
+
+
+def esl_min(a: float, b: float) -> float:
+    """Easel's ESL_MIN(a, b), ``a < b ? a : b``: b where either is NaN (min() gives a)."""
+    return a if a < b else b
 
 
 @dataclass(frozen=True)
@@ -82,8 +123,10 @@ def _option(default: Any, *flags: Flag) -> Any:
     return field(default=default, metadata={"flags": flags})
 
 
-def _threshold(flag: str, help: str, group: str, header: str, default: str | None) -> Flag:
-    kind = positive_float if default is not None else float
+def _threshold(flag: str, help: str, group: str, header: str, default: str | None,
+               kind: Callable[[str], float] = positive_float) -> Flag:
+    """An E-value (x>0), a score (any real: its default is None) or a filter's P (any real)."""
+    kind = kind if default is not None else real
     return Flag(flag, help, group, header, "real", hmmer_default=default, type=kind)
 
 
@@ -156,17 +199,17 @@ class HmmsearchOptions:
     F1: float = _option(
         0.02,
         _threshold("--F1", "Stage 1 (MSV) threshold: promote hits w/ P <= F1", _FILTERS,
-                   "# MSV filter P threshold:       <= ", "0.02"),
+                   "# MSV filter P threshold:       <= ", "0.02", kind=real),
     )
     F2: float = _option(
         1e-3,
         _threshold("--F2", "Stage 2 (Vit) threshold: promote hits w/ P <= F2", _FILTERS,
-                   "# Vit filter P threshold:       <= ", "1e-3"),
+                   "# Vit filter P threshold:       <= ", "1e-3", kind=real),
     )
     F3: float = _option(
         1e-5,
         _threshold("--F3", "Stage 3 (Fwd) threshold: promote hits w/ P <= F3", _FILTERS,
-                   "# Fwd filter P threshold:       <= ", "1e-5"),
+                   "# Fwd filter P threshold:       <= ", "1e-5", kind=real),
     )
     bias_filter: bool = _option(
         True,
@@ -191,11 +234,13 @@ class HmmsearchOptions:
     seed: int = _option(
         42,
         Flag("--seed", "set RNG seed to <n> (if 0: one-time arbitrary seed)", _EXPERT,
-             "", "seed", hmmer_default="42", type=int),
+             "", "seed", hmmer_default="42", type=natural),
     )
 
     def __post_init__(self) -> None:
-        for name in ("E", "domE", "incE", "incdomE", "F1", "F2", "F3"):
+        # (F1-F3 take any real, as hmmsearch's: a target passes a filter unless P > F, so 0
+        # passes only a P that underflowed, an overflowing MSV score's, and NaN passes all.)
+        for name in ("E", "domE", "incE", "incdomE"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, not {getattr(self, name)!r}")
         for name in ("Z", "domZ"):
@@ -210,15 +255,16 @@ class HmmsearchOptions:
             given = [n for n in ("T", "domT", "incT", "incdomT") if getattr(self, n) is not None]
             if given:
                 raise ValueError(f"bit_cutoffs cannot be combined with {', '.join(given)}")
-        if not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be an integer >= 0, not {self.seed!r}")
+        if not isinstance(self.seed, int) or not 0 <= self.seed < 2**32:
+            raise ValueError(f"seed must be an integer from 0 to 2**32 - 1, not {self.seed!r}")
 
     @property
     def filter_thresholds(self) -> tuple[float, float, float, bool]:
         """(F1, F2, F3, bias filter on) as the pipeline applies them (``--max`` opens all)."""
         if self.max:
             return 1.0, 1.0, 1.0, False
-        return min(1.0, self.F1), min(1.0, self.F2), min(1.0, self.F3), self.bias_filter
+        return (esl_min(1.0, self.F1), esl_min(1.0, self.F2), esl_min(1.0, self.F3),
+                self.bias_filter)  # (p7_pipeline_Create's ESL_MIN(1.0, F))
 
     @classmethod
     def flags(cls) -> Iterator[tuple[str, Flag]]:
@@ -275,7 +321,7 @@ RUN_FLAGS: tuple[Flag, ...] = (
     Flag("--tformat", "assert target <seqfile> is in format <s>: no autodetection", _EXPERT,
          "# targ <seqfile> format asserted:  ", dest="tformat"),
     Flag("--cpu", "number of parallel CPU workers to use for multithreads (0: all cores)",
-         _EXPERT, "# number of worker threads:        ", "int", hmmer_default="2", type=int,
+         _EXPERT, "# number of worker threads:        ", "int", hmmer_default="2", type=natural,
          dest="cpu", default=0),
 )
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .backend import resolve_backend
+from .backend import resolve_backend, worker_threads
 from .errors import InvalidDataError
 
 __all__ = ["MrfResult", "segment_mrf", "kmeans_means"]
@@ -147,7 +147,8 @@ def segment_mrf(
 
     where = resolve_backend(backend, "mrf")
     out = _core.mrf_segment(data, labels, classes, float(beta), neighbourhood, mode,
-                            max_sweeps, float(tolerance), float(threshold), int(seed), threads,
+                            max_sweeps, float(tolerance), float(threshold), int(seed),
+                            worker_threads(threads),
                             where, kernel)
     component = None
     if seed_position is not None:
@@ -252,8 +253,7 @@ def _check_parameters(classes, beta, neighbourhood, mode, max_sweeps, tolerance,
         raise ValueError(f"threshold must be a finite number, not {threshold!r}")
     if not integer(seed) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, not {seed!r}")
-    if not integer(threads) or threads < 0:
-        raise ValueError(f"threads must be an integer >= 0 (0: all cores), not {threads!r}")
+    worker_threads(threads)  # (checked)
 
 
 def _checked_volume(volume, classes: int) -> np.ndarray:

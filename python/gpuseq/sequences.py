@@ -27,6 +27,7 @@ from typing import Any, TypeVar, Union
 import numpy as np
 
 from . import _core, _pyhmmer, database
+from .backend import worker_threads
 from .errors import EmptyInputError, FormatError, InputError
 
 __all__ = [
@@ -572,7 +573,7 @@ def _fasta_reader(label: str, threads: int) -> _core.FastaReader:
         raise InputError(label, None, "no such file")
     if os.path.isdir(label):
         raise InputError(label, None, "is a directory, not a FASTA file or gpuseq database")
-    return _core.FastaReader(label, threads or os.cpu_count() or 1)
+    return _core.FastaReader(label, worker_threads(threads))
 
 
 def _stdin_chunks(
