@@ -1145,34 +1145,6 @@ bool corners_inside(const GappedHsp& outer, const GappedHsp& inner) {
   return inside(inner.q_off, inner.s_off) && inside(inner.q_end, inner.s_end);
 }
 
-// Removes a gap run at either end of the columns, giving its cost back to the score (the
-// traceback keeps none; they appear when the matrix changed since the preliminary stage).
-void strip_end_gaps(GappedHsp& h, int32_t gap_open, int32_t gap_extend) {
-  auto run = [](auto begin, auto end) {
-    int32_t n = 0;
-    for (auto it = begin; it != end && *it != 'M' && *it == *begin; ++it) ++n;
-    return n;
-  };
-  if (!h.ops.empty() && h.ops.front() != 'M') {
-    const int32_t n = run(h.ops.begin(), h.ops.end());
-    if (h.ops.front() == 'I')
-      h.q_off += n;
-    else
-      h.s_off += n;
-    h.score += gap_open + n * gap_extend;
-    h.ops.erase(h.ops.begin(), h.ops.begin() + n);
-  }
-  if (!h.ops.empty() && h.ops.back() != 'M') {
-    const int32_t n = run(h.ops.rbegin(), h.ops.rend());
-    if (h.ops.back() == 'I')
-      h.q_end -= n;
-    else
-      h.s_end -= n;
-    h.score += gap_open + n * gap_extend;
-    h.ops.resize(h.ops.size() - n);
-  }
-}
-
 }  // namespace
 
 std::vector<GappedHsp> composition_realign(const uint8_t* query, int32_t query_length,

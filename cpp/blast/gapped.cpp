@@ -216,6 +216,32 @@ DpEnd traceback_align(const Letters& a, const Letters& b, int32_t x_drop, std::v
   return end;
 }
 
+void strip_end_gaps(GappedHsp& h, int32_t gap_open, int32_t gap_extend) {
+  auto run = [](auto begin, auto end) {
+    int32_t n = 0;
+    for (auto it = begin; it != end && *it != 'M' && *it == *begin; ++it) ++n;
+    return n;
+  };
+  if (!h.ops.empty() && h.ops.front() != 'M') {
+    const int32_t n = run(h.ops.begin(), h.ops.end());
+    if (h.ops.front() == 'I')
+      h.q_off += n;
+    else
+      h.s_off += n;
+    h.score += gap_open + n * gap_extend;
+    h.ops.erase(h.ops.begin(), h.ops.begin() + n);
+  }
+  if (!h.ops.empty() && h.ops.back() != 'M') {
+    const int32_t n = run(h.ops.rbegin(), h.ops.rend());
+    if (h.ops.back() == 'I')
+      h.q_end -= n;
+    else
+      h.s_end -= n;
+    h.score += gap_open + n * gap_extend;
+    h.ops.resize(h.ops.size() - n);
+  }
+}
+
 bool ContainmentSet::contains(const GappedHsp& h) const {
   for (const GappedHsp& t : members_) {
     if (h.score <= t.score && t.q_off <= h.q_off && h.q_off <= t.q_end && t.s_off <= h.s_off &&
@@ -400,6 +426,7 @@ std::vector<GappedHsp> traceback_gapped(const uint8_t* query, int32_t query_leng
     // The left walk runs from the alignment's start to the seed, the right one from its end.
     h.ops = left_ops;
     h.ops.insert(h.ops.end(), right_ops.rbegin(), right_ops.rend());
+    strip_end_gaps(h, kGapOpen, kGapExtend);
     tree.add(h);
     done.push_back(std::move(h));
   }

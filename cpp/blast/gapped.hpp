@@ -62,6 +62,14 @@ class ContainmentSet {
   std::vector<GappedHsp> members_;  // coordinates and scores only
 };
 
+// Removes a gap run at either end of an HSP's columns and gives its cost back to the score,
+// as blastp's traceback does (spec section 12.2). The left walk starts at the seed pair, which
+// it need not align: where nothing is aligned right of the seed, the columns can end in gaps
+// (seed 9700940 of the random commands: a seed two query letters past the best end), and
+// where the matrix changed since the preliminary stage (composition-based statistics) either
+// end can.
+void strip_end_gaps(GappedHsp& h, int32_t gap_open, int32_t gap_extend);
+
 // Blast_HSPListPurgeHSPsWithCommonEndpoints then the score order (ScoreCompareHSPs: score
 // descending, s_off ascending, s_end descending, q_off ascending, q_end descending).
 void purge_common_endpoints(std::vector<GappedHsp>& hsps);
