@@ -100,7 +100,7 @@ def test_options_blastp_takes_but_gpuseq_does_not_implement(blast_data):
 
 def test_values_blastp_rejects(blast_data):
     q, db = blast_data["query_fasta"], blast_data["db_fasta"]
-    for options in (dict(evalue=-1), dict(max_target_seqs=0), dict(comp_based_stats="x"),
+    for options in (dict(evalue=-1), dict(max_target_seqs=0), dict(comp_based_stats=4),
                     dict(ungapped=True, comp_based_stats=2), dict(seg="12 2.2"),
                     dict(seg="abc"), dict(evalue=float("inf")), dict(xdrop_ungap=0),
                     dict(xdrop_ungap=-1), dict(max_target_seqs=3_000_000_000),
@@ -120,6 +120,29 @@ def test_values_blastp_rejects(blast_data):
     # One-hit seeding (window 0), which blastp runs, is refused as not implemented.
     with pytest.raises(gpuseq.UnsupportedOptionError, match="window_size 0"):
         gpuseq.blastp(q, db, window_size=0)
+
+
+def test_comp_based_stats_text_is_read_as_blastp_reads_it(blast_data):
+    """blastp reads -comp_based_stats by its first letter and takes any other as 0 (no
+    adjustment): "2x" is 2, "1.0" is 1, "4", "x", "02" and " 2" are 0, and -ungapped takes
+    those. The rows equal blastp's for each text."""
+    q = blast_data["query_fasta"]
+    rows = {}
+    for text in ("4", "x", "2x", "t", "02", " 2", "1.0", "F"):
+        ref = subprocess.run([BLASTP, "-query", q, "-db", blast_data["db"], "-outfmt", OUTFMT,
+                              "-evalue", "100", "-comp_based_stats", text],
+                             capture_output=True, text=True, check=True)  # fmt: skip
+        ours = _gpuseq_blastp("-query", q, "-db", blast_data["db_fasta"], "-outfmt", OUTFMT,
+                              "-evalue", "100", "-comp_based_stats", text, "--backend", "cpu")
+        assert ours.returncode == 0, ours.stderr
+        assert ours.stdout.splitlines() == ref.stdout.splitlines(), text
+        rows[text] = ref.stdout
+    assert rows["4"] == rows["F"] != rows["2x"] == rows["t"] != rows["1.0"]
+    for text, refused in (("4", False), ("2x", True)):
+        args = ["-query", q, "-outfmt", OUTFMT, "-ungapped", "-comp_based_stats", text]
+        ref = subprocess.run([BLASTP, "-db", blast_data["db"], *args], capture_output=True)
+        ours = _gpuseq_blastp("-db", blast_data["db_fasta"], *args, "--backend", "cpu")
+        assert (ref.returncode != 0, ours.returncode != 0) == (refused, refused), text
 
 
 def test_an_output_that_cannot_be_written_fails_before_the_search(blast_data, tmp_path):

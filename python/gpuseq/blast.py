@@ -709,8 +709,10 @@ def blastp(
         xdrop_gap, xdrop_gap_final, dbsize: blastp's flags of the same names, with its
             defaults. Implemented so far: BLOSUM62 with gap costs 11/1, words of 3,
             ``comp_based_stats`` 0, 1, 2 (blastp's default, the conditional
-            composition-based score adjustment; also ``"D"``, ``"T"``, ``"F"``) and 3 (the
-            full adjustment for every subject), ``seg`` ``"no"`` (blastp's default),
+            composition-based score adjustment) and 3 (the full adjustment for every
+            subject); a string is read as blastp reads the flag, by its first letter (``"D"``,
+            ``"T"``: 2; ``"F"``: 0; a letter blastp does not know: 0), ``seg`` ``"no"``
+            (blastp's default),
             ``"yes"`` (SEG on the queries, window 12, cutoffs 2.2 and 2.5) or
             ``"window locut hicut"`` (SEG with those, 0 <= locut <= hicut).
         backend: ``"cuda"``: hit detection and the ungapped extension on the GPU
@@ -752,13 +754,25 @@ def blastp(
         return blastp_ungapped(query, db, **common)
     return blastp_gapped(query, db, xdrop_gap=float(xdrop_gap),
                          xdrop_gap_final=float(xdrop_gap_final),
-                         comp_based_stats=_COMP_BASED_STATS[str(comp_based_stats).upper()],
+                         comp_based_stats=_comp_based_stats_mode(comp_based_stats),
                          **common)
 
 
-# blastp's -comp_based_stats values -> mode (D and T: the default, conditional adjustment;
-# 3: the full adjustment for every subject).
+# blastp's -comp_based_stats by the value's first letter -> mode (D and T: the default,
+# conditional adjustment; 3: the full adjustment for every subject). blastp reads no more than
+# that letter, and any other (4, x, a space, an empty value) is mode 0: "2x" is 2, "02" is 0.
 _COMP_BASED_STATS = {"0": 0, "F": 0, "1": 1, "2": 2, "D": 2, "T": 2, "3": 3}
+
+
+def _comp_based_stats_mode(value: int | str) -> int:
+    """The composition-based statistics mode of a comp_based_stats value: a string as blastp
+    reads its flag's text, an integer from 0 to 3 as it is (ValueError otherwise)."""
+    if isinstance(value, str):
+        return _COMP_BASED_STATS.get(value[:1].upper(), 0)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+        raise ValueError(f"comp_based_stats must be 0, 1, 2 or 3 (or blastp's flag text), "
+                         f"not {value!r}")
+    return value
 
 
 def _check_blastp_options(o: dict) -> None:
@@ -789,10 +803,7 @@ def _check_blastp_options(o: dict) -> None:
         unsupported("gapopen/-gapextend", f"{o['gapopen']}/{o['gapextend']}", "11/1")
     if int(o["word_size"]) != 3:
         unsupported("word_size", o["word_size"], "3")
-    cbs = str(o["comp_based_stats"]).upper()
-    if cbs not in _COMP_BASED_STATS:
-        raise ValueError(f"-comp_based_stats must be 0, 1, 2, 3, D, F or T, not {cbs!r}")
-    if o["ungapped"] and _COMP_BASED_STATS[cbs] != 0:
+    if o["ungapped"] and _comp_based_stats_mode(o["comp_based_stats"]) != 0:
         raise ValueError("-ungapped needs -comp_based_stats 0 (blastp's own rule)")
     _seg_parameters(o["seg"])
 
