@@ -89,7 +89,6 @@ def test_options_blastp_takes_but_gpuseq_does_not_implement(blast_data):
         (dict(matrix="PAM30"), "matrix"),
         (dict(gapopen=10), "gapopen"),
         (dict(word_size=2), "word_size"),
-        (dict(seg="12 2.5 2.2"), "seg"),  # cutoffs out of order: blastp's own rules
     ):
         with pytest.raises(gpuseq.UnsupportedOptionError, match=words):
             gpuseq.blastp(q, db, comp_based_stats=0, **options)
@@ -143,6 +142,28 @@ def test_comp_based_stats_text_is_read_as_blastp_reads_it(blast_data):
         ref = subprocess.run([BLASTP, "-db", blast_data["db"], *args], capture_output=True)
         ours = _gpuseq_blastp("-db", blast_data["db_fasta"], *args, "--backend", "cpu")
         assert (ref.returncode != 0, ours.returncode != 0) == (refused, refused), text
+
+
+def test_seg_text_is_read_as_blastp_reads_it(blast_data):
+    """-seg as blastp reads it: "yes" and "no" as written, three words at single spaces, an
+    integer window and plain numbers (else blastp's two errors); a window or cutoff not above
+    0 keeps SEG's default, and a hicut below the locut is raised to it. Rows equal blastp's,
+    or both refuse."""
+    q = blast_data["query_fasta"]
+    rows = {}
+    for text in ("yes", "12 2.5 2.2", "0 2.2 2.5", "12 -1 0", "8 2.0 1.0", "1 2.2 2.5",
+                 "+12 2.2 2.5e0", "YES", "no ", "12  2.2 2.5", "12.0 2.2 2.5", "12 nan 2.5"):
+        args = ["-query", q, "-outfmt", OUTFMT, "-evalue", "100", "-comp_based_stats", "0",
+                "-seg", text]
+        ref = subprocess.run([BLASTP, "-db", blast_data["db"], *args], capture_output=True,
+                             text=True)  # fmt: skip
+        ours = _gpuseq_blastp("-db", blast_data["db_fasta"], *args, "--backend", "cpu")
+        assert (ours.returncode != 0) == (ref.returncode != 0), (text, ours.stderr)
+        assert ours.stdout.splitlines() == ref.stdout.splitlines(), text
+        rows[text] = ref.stdout if ref.returncode == 0 else None
+    assert rows["yes"] == rows["0 2.2 2.5"] == rows["12 -1 0"] == rows["+12 2.2 2.5e0"]
+    assert len({rows["yes"], rows["12 2.5 2.2"], rows["8 2.0 1.0"], rows["1 2.2 2.5"]}) == 4
+    assert rows["YES"] is rows["12 nan 2.5"] is None
 
 
 def test_an_output_that_cannot_be_written_fails_before_the_search(blast_data, tmp_path):

@@ -17,7 +17,8 @@ hmmsearch case also draws --cpu (0-3, for both tools), the targets' format (FAST
 GenBank as Biopython writes them, with --tformat or detected) and, for gpuseq only, the
 database or the models piped into '-'; each blastp case draws an -outfmt 6 field list and
 -num_threads (gpu-h200-20261130-g). Since session 72 an hmmsearch case may also draw filter
-thresholds of any real and negative score thresholds (odd_option_values)."""
+thresholds of any real and negative score thresholds (odd_option_values), and a blastp case
+-seg and -comp_based_stats texts blastp reads by rules of its own (odd_blastp_values)."""
 
 from __future__ import annotations
 
@@ -61,7 +62,8 @@ SEEDS = range(14)
 # differ by 6/32 report one score, and blastp writes them in subject order. 9700940 (session
 # 72), -comp_based_stats 0: a traceback seed two query letters past the best end; the left walk
 # from it gaps those letters, and blastp strips that end gap from the HSP (strip_end_gaps).
-BLASTP_SEEDS = [*SEEDS, 9200568, 9700940]
+BLASTP_KEPT = (9200568, 9700940)
+BLASTP_SEEDS = [*SEEDS, *BLASTP_KEPT]
 
 
 GPUSEQ = [sys.executable, "-m", "gpuseq.cli"]
@@ -324,6 +326,18 @@ def random_blastp_flags(rng) -> list[str]:
     return f
 
 
+def odd_blastp_values(rng, flags: list[str]) -> list[str]:
+    """Flag texts blastp reads by rules of its own, where the flags leave room: SEG
+    parameters not above 0 (the default is kept) or with hicut below locut (raised to it), and
+    -comp_based_stats by its first letter ("2x" is 2, "4" is 0)."""
+    if "-seg" not in flags and rng.random() < 0.2:
+        flags = [*flags, "-seg", str(rng.choice(["0 2.2 2.5", "12 2.5 2.2", "8 2.0 1.0",
+                                                 "12 -1 0", "5 1.5 1.5", "30 3.5 3.8"]))]
+    if "-comp_based_stats" not in flags and rng.random() < 0.15:
+        flags = [*flags, "-comp_based_stats", str(rng.choice(["4", "2x", "t", "1.0", "d"]))]
+    return flags
+
+
 def random_blastp_run(rng) -> tuple[str, str]:
     """-outfmt 6 with fields gpuseq writes in any order, at times named twice (blastp writes a
     field once, where it first came), or session 69's fields; and -num_threads."""
@@ -347,6 +361,8 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
                     tmp_path / "db"], check=True, capture_output=True)  # fmt: skip
     kind, ours_db = database_forms(rng, fasta)
     flags = random_blastp_flags(rng)
+    if seed not in BLASTP_KEPT:  # (the kept cases stay as they were found)
+        flags = odd_blastp_values(np.random.default_rng([6972, seed]), flags)
     # How it runs is drawn apart, so that session 69's cases (rng alone) stay as they were.
     outfmt, threads = random_blastp_run(np.random.default_rng([6970, seed]))
     common = ["-query", query_fasta, "-outfmt", outfmt, "-num_threads", threads, *flags]

@@ -26,6 +26,7 @@ from __future__ import annotations
 import copy
 import math
 import os
+import re
 import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -714,7 +715,8 @@ def blastp(
             ``"T"``: 2; ``"F"``: 0; a letter blastp does not know: 0), ``seg`` ``"no"``
             (blastp's default),
             ``"yes"`` (SEG on the queries, window 12, cutoffs 2.2 and 2.5) or
-            ``"window locut hicut"`` (SEG with those, 0 <= locut <= hicut).
+            ``"window locut hicut"`` (SEG with those; as in blastp, one not above 0 is the
+            default, and a hicut below the locut is raised to it).
         backend: ``"cuda"``: hit detection and the ungapped extension on the GPU
             (``cuda/blast``, with the preliminary gapped extension of every ungapped HSP),
             the rest on the CPU, the same rows; ``"cpu"``: all on the CPU; ``"auto"``
@@ -810,26 +812,31 @@ def _check_blastp_options(o: dict) -> None:
 
 def _seg_parameters(seg) -> bool | tuple[int, float, float]:
     """blastp's -seg value: False ("no"), True ("yes": window 12, cutoffs 2.2 and 2.5) or
-    (window, locut, hicut) from "window locut hicut"."""
-    from .errors import UnsupportedOptionError
-
-    text = str(seg).strip().lower()
+    (window, locut, hicut) from "window locut hicut", read as blastp reads them: "yes" and
+    "no" as written, three words split at single spaces, an integer window. A window or cutoff
+    that is not above 0 is SEG's default (BlastSetUp_Filter: "12 0 0" is "yes"), and SEG raises
+    a hicut below the locut to it (seg_segments)."""
+    if isinstance(seg, bool):
+        return seg
+    text = str(seg)
     if text in ("yes", "no"):
         return text == "yes"
-    fields = text.split()
-    try:
-        window, locut, hicut = int(fields[0]), float(fields[1]), float(fields[2])
-        if len(fields) != 3:
-            raise ValueError
-    except (ValueError, IndexError):
+    fields = text.split(" ")
+    if len(fields) != 3:
         raise ValueError(f"-seg must be 'yes', 'no' or 'window locut hicut', not {seg!r} "
-                         "(blastp: invalid number of arguments to filtering option)") from None
-    # blastp runs other values too (a window below 1, cutoffs out of order, with rules of
-    # its own that gpuseq does not reproduce).
-    if window < 1 or not 0 <= locut <= hicut:
-        raise UnsupportedOptionError(f"blastp -seg {seg!r}: gpuseq implements windows of 1 "
-                                     "or more and 0 <= locut <= hicut so far")
-    return (window, locut, hicut)
+                         "(blastp: invalid number of arguments to filtering option)")
+    try:
+        number = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"  # (no nan or inf)
+        if not (re.fullmatch(r"[+-]?[0-9]+", fields[0]) and re.fullmatch(number, fields[1])
+                and re.fullmatch(number, fields[2])):
+            raise ValueError
+        window, locut, hicut = int(fields[0]), float(fields[1]), float(fields[2])
+    except ValueError:
+        raise ValueError(f"-seg {seg!r}: the window must be an integer and the cutoffs numbers "
+                         "(blastp: invalid input for filtering parameters)") from None
+    default_window, default_locut, default_hicut = _QUERY_SEG
+    return (window if window > 0 else default_window, locut if locut > 0 else default_locut,
+            hicut if hicut > 0 else default_hicut)
 
 
 def _refuse_blast_database(db):
