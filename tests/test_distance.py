@@ -381,6 +381,15 @@ def test_cli_writes_npy(tmp_path):
                     "--normalize", "--condensed", str(tmp_path / "g.npy"),
                     str(tmp_path / "f.npy")], check=True, capture_output=True)
     np.testing.assert_array_equal(np.load(tmp_path / "f.npy"), pdist(X, "hamming"))
+    # --knn 0 is a k out of range (it was taken for no --knn), and --knn writes counts only.
+    for flags, words in ((["--knn", "0"], "k must be between 1 and 11"),
+                         (["--knn", "2", "--normalize"], "--normalize cannot be combined"),
+                         (["--knn", "2", "--condensed"], "--condensed cannot be combined")):
+        run = subprocess.run([sys.executable, "-m", "gpuseq.cli", "distance", "--backend", "cpu",
+                              *flags, str(tmp_path / "g.npy"), str(tmp_path / "k.npy")],
+                             capture_output=True, text=True)  # fmt: skip
+        assert run.returncode == 1 and words in run.stderr, (flags, run.stderr)
+        assert not (tmp_path / "k.npy").exists()
 
 
 # ---- errors ---------------------------------------------------------------------------------

@@ -281,7 +281,12 @@ def _run_distance(args) -> int:
 
     common = dict(alphabet_size=args.alphabet_size, missing=args.missing, kernel=args.kernel,
                   backend=args.backend, threads=args.cpu)
-    if args.knn:
+    if args.knn is not None:
+        ignored = [flag for flag, given in (("--normalize", args.normalize),
+                                            ("--condensed", args.condensed)) if given]
+        if ignored:  # (the k nearest are counts, one row an instance)
+            raise ValueError(f"--knn writes neighbour indices and counts: {', '.join(ignored)} "
+                             "cannot be combined with it")
         idx, dist = nearest_neighbors(args.input, args.knn, args.against, args.metric, **common)
         np.save(args.output, idx)
         np.save(args.output.removesuffix(".npy") + "_dist.npy", dist)
