@@ -116,6 +116,12 @@ def test_values_blastp_rejects(blast_data):
         assert ref.returncode != 0, flags
         run = _gpuseq_blastp("-query", q, "-db", db, *flags)
         assert run.returncode == 1 and run.stderr.count("\n") == 1, (flags, run.stderr)
+    # Command lines blastp cannot parse: status 1, as blastp's (argparse's own would be 2).
+    for flags in (["-bogus", "1"], ["-evalue", "1e3x"], ["-max_target_seqs", "1e3"]):
+        ref = subprocess.run([BLASTP, "-query", q, "-db", blast_data["db"], *flags],
+                             capture_output=True, text=True)
+        run = _gpuseq_blastp("-query", q, "-db", db, *flags)
+        assert ref.returncode == run.returncode == 1, (flags, run.stderr)
     # One-hit seeding (window 0), which blastp runs, is refused as not implemented.
     with pytest.raises(gpuseq.UnsupportedOptionError, match="window_size 0"):
         gpuseq.blastp(q, db, window_size=0)

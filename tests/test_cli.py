@@ -321,6 +321,7 @@ def test_alignment_pfam_table_nonull2_seed_flags_equal_hmmsearch(tmp_path):
         ["-E", ".e3"],
         ["-E", "nan"],
         ["--domZ", "-inf"],
+        ["--bogus"],  # an option neither has
     ],
 )
 def test_command_lines_hmmsearch_refuses_are_refused(flags):

@@ -309,6 +309,12 @@ def _blastp_parser(sub) -> None:
         "blastp 2.12's; the flags are blastp's (single dash), the output its -outfmt 6.",
         allow_abbrev=False,
     )
+
+    def usage_error(message: str):
+        p.print_usage(sys.stderr)
+        p.exit(1, f"{p.prog}: error: {message}\n")  # blastp's status for a bad command line
+
+    p.error = usage_error  # type: ignore[method-assign]
     p.add_argument("-query", required=True, help="query FASTA file (several records allowed)")
     p.add_argument("-db", required=True,
                    help="subjects: FASTA (plain or gzip) or a database made by 'gpuseq makedb'")
@@ -539,7 +545,10 @@ def main(argv: list[str] | None = None) -> int:
     _blastp_parser(sub)
     _segment_parser(sub)
     sub.add_parser("info", help="show the build and the GPUs gpuseq can use")
-    args = parser.parse_args(_hmmsearch_words(argv) if argv[:1] == ["hmmsearch"] else argv)
+    args, unknown = parser.parse_known_args(
+        _hmmsearch_words(argv) if argv[:1] == ["hmmsearch"] else argv)
+    if unknown:  # told by the command's own parser: hmmsearch and blastp exit with 1 for it
+        sub.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command == "hmmsearch":
         problem = _hmmsearch_usage_problem(argv)
         if problem is not None:
