@@ -145,6 +145,26 @@ def test_errors_exit_1_with_a_message(tmp_path):
     assert out.returncode == 1 and "--max" in out.stderr
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full (Linux's full device)")
+def test_a_full_disk_is_an_error_naming_the_output(tmp_path):
+    """A write that fails (here /dev/full: no space left) ends the command with status 1 and a
+    line naming the file, for each of hmmsearch's outputs and blastp's -out (hmmsearch 3.3.2
+    aborts with a core dump on such an output)."""
+    query, targets = TUTORIAL / "globins4.hmm", TUTORIAL / "globins45.fa"
+    for flag in ("-o", "--tblout", "--domtblout", "--pfamtblout", "-A"):
+        run = gpuseq_cli("hmmsearch", "--backend", "cpu", flag, "/dev/full", query, targets,
+                         check=False)
+        assert run.returncode == 1 and "No space left on device: '/dev/full'" in run.stderr, flag
+        assert "Traceback" not in run.stderr
+    fasta = tmp_path / "q.fa"
+    fasta.write_text(">q\n" + "MKVLAAGIVGLLLAAGCSSQQWERTYIPASDFGHKLCVNM\n")
+    run = gpuseq_cli("blastp", "-query", fasta, "-db", fasta, "-out", "/dev/full", "--backend",
+                     "cpu", check=False)
+    assert run.returncode == 1 and "No space left on device: '/dev/full'" in run.stderr
+    with pytest.raises(OSError, match="/dev/full"):
+        gpuseq.blast.write_tabular(gpuseq.blastp(fasta, fasta, backend="cpu"), "/dev/full")
+
+
 def test_info_reports_the_build():
     info = json.loads(gpuseq_cli("info").stdout)
     assert {"version", "built_with_cuda", "cuda_devices", "cpu_kernels"} <= set(info)

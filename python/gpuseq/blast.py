@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _core
+from ._output import OutputFile
 from .backend import worker_threads
 from .errors import EmptyInputError, FormatError
 from .sequences import (
@@ -868,8 +869,11 @@ def write_tabular(
              for row in zip(*columns)]
     text = "".join(line + "\n" for line in lines)
     if isinstance(out, (str, os.PathLike)):
-        with open(out, "w") as f:
+        f = OutputFile(out)
+        try:
             f.write(text)
+        finally:
+            f.close()
     else:
         out.write(text)
 

@@ -346,6 +346,7 @@ def _blastp_parser(sub) -> None:
 
 
 def _run_blastp(args) -> int:
+    from ._output import OutputFile
     from .blast import blastp, tabular_fields, write_tabular
 
     words = args.outfmt.split()
@@ -353,7 +354,7 @@ def _run_blastp(args) -> int:
         raise ValueError(f"-outfmt {args.outfmt!r}: gpuseq writes the tabular format 6")
     fields = tabular_fields(words[1:] or None)  # checked before the search
     # Opened before the search too, as blastp checks it (an unwritable path fails at once).
-    out = sys.stdout if args.out == "-" else open(args.out, "w")
+    out = sys.stdout if args.out == "-" else OutputFile(args.out)
     try:
         hits = blastp(args.query, args.db, evalue=args.evalue,
                       max_target_seqs=args.max_target_seqs, num_threads=args.num_threads,

@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # pandas is imported when a DataFrame is asked for: the CLI's
     import pandas as pd  # none, and importing it takes longer than a small search
 
 from . import _pyhmmer
+from ._output import OutputFile
 from ._pyhmmer_state import pipeline_state
 from .hmmer_text import named_hits, tabular_rows
 from .hmmsearch_options import HmmsearchOptions
@@ -441,8 +442,7 @@ class _open_text:
     def __init__(self, out) -> None:
         self.written = 0
         self.owned = isinstance(out, (str, os.PathLike))
-        # surrogateescape: target names decoded from non-UTF-8 bytes are written back as is
-        self.fh = open(out, "w", encoding="utf-8", errors="surrogateescape") if self.owned else out
+        self.fh = OutputFile(out) if self.owned else out
 
     def close(self) -> None:
         if self.owned:
