@@ -261,6 +261,20 @@ def test_length_limit_is_hmmers(tmp_path):
 # ---- options and databases ------------------------------------------------------------------
 
 
+def test_options_of_the_wrong_type_are_type_errors_naming_them():
+    """A string for a number failed a comparison with an obscure TypeError, and a truthy
+    string for a flag (null2="no") or a bool for a number (E=True) was taken silently."""
+    for kwargs, name in ((dict(E="1e-5"), "E"), (dict(E=None), "E"), (dict(T="5"), "T"),
+                         (dict(F1="0.1"), "F1"), (dict(Z="5"), "Z"), (dict(domZ=True), "domZ"),
+                         (dict(E=True), "E"), (dict(null2="no"), "null2"),
+                         (dict(max="yes"), "max"), (dict(bias_filter=0), "bias_filter")):
+        with pytest.raises(TypeError, match=f"^{name} must be"):
+            gpuseq.HmmsearchOptions(**kwargs)
+    # NumPy's scalars are numbers and flags like Python's.
+    options = gpuseq.HmmsearchOptions(E=np.float32(1e-3), Z=np.int64(5), null2=np.bool_(False))
+    assert options.null2 == False and options.Z == 5  # noqa: E712
+
+
 def test_invalid_options():
     with pytest.raises(ValueError, match="max"):
         gpuseq.hmmsearch(GLOBINS, GLOBIN_SEQS, max=True, F1=0.1)
