@@ -275,6 +275,29 @@ def test_options_of_the_wrong_type_are_type_errors_naming_them():
     assert options.null2 == False and options.Z == 5  # noqa: E712
 
 
+def test_arguments_of_the_wrong_type_are_type_errors_naming_them():
+    """The same for blastp's and the distances' arguments (gpuseq._checks): blastp took
+    ungapped="no" for True and max_target_seqs=5.5 for 5, pairwise_distances took
+    condensed="no" for True and tile=-1 for the default."""
+    seqs = GLOBIN_SEQS
+    for kwargs, name in ((dict(ungapped="no"), "ungapped"), (dict(evalue="1e-5"), "evalue"),
+                         (dict(max_target_seqs=5.5), "max_target_seqs"), (dict(evalue=True),
+                         "evalue"), (dict(dbsize="1000"), "dbsize"), (dict(xdrop_gap="x"),
+                         "xdrop_gap")):  # fmt: skip
+        with pytest.raises(TypeError, match=f"^{name} must be"):
+            gpuseq.blastp(seqs, seqs, backend="cpu", **kwargs)
+    X = np.random.default_rng(0).integers(0, 3, (10, 20))
+    for kwargs, name in ((dict(condensed="no"), "condensed"), (dict(normalize="yes"),
+                         "normalize"), (dict(tile=2.5), "tile"), (dict(alphabet_size=3.0),
+                         "alphabet_size")):  # fmt: skip
+        with pytest.raises(TypeError, match=f"^{name} must be"):
+            gpuseq.pairwise_distances(X, backend="cpu", **kwargs)
+    with pytest.raises(ValueError, match="tile must be 1 or more"):
+        gpuseq.pairwise_distances(X, backend="cpu", tile=-1)
+    with pytest.raises(TypeError, match="^k must be"):
+        gpuseq.nearest_neighbors(X, 2.0, backend="cpu")
+
+
 def test_invalid_options():
     with pytest.raises(ValueError, match="max"):
         gpuseq.hmmsearch(GLOBINS, GLOBIN_SEQS, max=True, F1=0.1)

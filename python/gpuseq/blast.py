@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import _checks as checks
 from . import _core
 from ._output import OutputFile
 from .backend import worker_threads
@@ -785,14 +786,18 @@ def _check_blastp_options(o: dict) -> None:
         raise UnsupportedOptionError(f"blastp -{flag} {value}: gpuseq implements {supported} "
                                      "so far")
 
-    if not (isinstance(o["evalue"], (int, float)) and 0 < o["evalue"] < math.inf):
+    for name in ("ungapped", "as_frame"):
+        checks.flag(o[name], name)
+    for name in ("evalue", "xdrop_ungap", "xdrop_gap", "xdrop_gap_final"):
+        checks.real(o[name], name)
+    if not 0 < o["evalue"] < math.inf:
         raise ValueError(f"-evalue must be a positive number, not {o['evalue']!r}")
     # (Integers as blastp's own parser bounds them: 32-bit, -dbsize 64-bit.)
     for flag, least, most in (("max_target_seqs", 1, 2**31 - 1), ("threshold", 1, None),
                               ("window_size", 0, 2**31 - 1), ("dbsize", 0, 2**63 - 1)):
         if o[flag] is None:  # (dbsize: the database's)
             continue
-        value = int(o[flag])
+        value = checks.integer(o[flag], flag)
         if value < least or (most is not None and value > most):
             raise ValueError(f"-{flag} must be from {least} to {most or 'any'}, not {o[flag]!r}")
     if int(o["window_size"]) == 0:
@@ -802,9 +807,10 @@ def _check_blastp_options(o: dict) -> None:
     worker_threads(o["num_threads"], "-num_threads")  # (checked)
     if str(o["matrix"]).upper() != "BLOSUM62":
         unsupported("matrix", o["matrix"], "BLOSUM62")
-    if (int(o["gapopen"]), int(o["gapextend"])) != (11, 1):
+    if (checks.integer(o["gapopen"], "gapopen"), checks.integer(o["gapextend"], "gapextend")) \
+            != (11, 1):
         unsupported("gapopen/-gapextend", f"{o['gapopen']}/{o['gapextend']}", "11/1")
-    if int(o["word_size"]) != 3:
+    if checks.integer(o["word_size"], "word_size") != 3:
         unsupported("word_size", o["word_size"], "3")
     if o["ungapped"] and _comp_based_stats_mode(o["comp_based_stats"]) != 0:
         raise ValueError("-ungapped needs -comp_based_stats 0 (blastp's own rule)")

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import _checks as checks
 from . import _core
 from .backend import resolve_backend, worker_threads
 from .errors import BackendError, InvalidDataError, OutputTooLargeError
@@ -103,6 +104,10 @@ def pairwise_distances(
     """
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {METRICS}, not {metric!r}")
+    for name, value in (("normalize", normalize), ("condensed", condensed),
+                        ("return_compared", return_compared)):
+        checks.flag(value, name)
+    _check_tile(tile)
     if kernel not in KERNELS:
         raise ValueError(f"kernel must be one of {KERNELS}, not {kernel!r}")
     if condensed and Y is not None:
@@ -179,6 +184,8 @@ def nearest_neighbors(
         ``(indices, distances)``: int64 and int32 arrays of shape (n, k), each row sorted by
         distance, ties by index.
     """
+    checks.integer(k, "k")
+    _check_tile(tile)
     x, x_missing = _genotype_matrix(X, "X", alphabet_size, missing)
     y, y_missing = (x, x_missing) if Y is None else _genotype_matrix(Y, "Y", alphabet_size, missing)
     m = y.shape[0] - (1 if Y is None else 0)
@@ -283,7 +290,7 @@ def _genotype_matrix(data, name: str, alphabet_size: int, missing) -> tuple[np.n
                                 or str(data).endswith(VCF_SUFFIXES)):
             missing = _MISSING  # read_genotypes marks missing calls so
         data = read_genotypes(data)
-    if not 2 <= alphabet_size <= 16:
+    if not 2 <= checks.integer(alphabet_size, "alphabet_size") <= 16:
         raise ValueError("alphabet_size must be between 2 and 16")
     try:
         arr = np.asarray(data)
@@ -331,6 +338,11 @@ def _genotype_matrix(data, name: str, alphabet_size: int, missing) -> tuple[np.n
         out = out.copy() if out is arr else out
         out[missing_mask] = _MISSING
     return out, has_missing
+
+
+def _check_tile(tile) -> None:
+    if tile is not None and checks.integer(tile, "tile") < 1:
+        raise ValueError(f"tile must be 1 or more (or None: the default), not {tile}")
 
 
 def _engine(x, y, metric, alphabet_size, has_missing, kernel, backend, threads):
