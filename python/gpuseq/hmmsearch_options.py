@@ -11,11 +11,12 @@ hmmsearch``) and the report header (``hmmer_text.write_header``) all read them f
 from __future__ import annotations
 
 import argparse
-import numbers
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any
+
+from . import _checks as checks
 
 __all__ = ["Flag", "HmmsearchOptions", "OUTPUT_FLAGS", "RUN_FLAGS", "all_flags"]
 
@@ -241,19 +242,13 @@ class HmmsearchOptions:
     def __post_init__(self) -> None:
         # Types first: a string would fail a comparison with an obscure TypeError, and a
         # truthy string (null2="no") or a bool for a number (E=True) would be taken silently.
-        def boolean(value) -> bool:  # (NumPy's bool too, without importing NumPy here)
-            return isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind",
-                                                      None) == "b"
-
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name in ("max", "bias_filter", "null2"):
-                if not boolean(value):
-                    raise TypeError(f"{f.name} must be True or False, not {value!r}")
+                checks.flag(value, f.name)
             elif f.name not in ("bit_cutoffs", "seed") and (value is not None
-                                                            or f.default is not None) and (
-                    boolean(value) or not isinstance(value, numbers.Real)):
-                raise TypeError(f"{f.name} must be a number, not {value!r}")
+                                                            or f.default is not None):
+                checks.real(value, f.name)
         # (F1-F3 take any real, as hmmsearch's: a target passes a filter unless P > F, so 0
         # passes only a P that underflowed, an overflowing MSV score's, and NaN passes all.)
         for name in ("E", "domE", "incE", "incdomE"):
