@@ -361,6 +361,9 @@ def test_bad_init(init, match):
     {"backend": "gpu"}, {"kernel": "fast"}, {"means": [1.0, 2.0]},
     {"means": [0.0, np.nan, 1.0]},
     {"means": [0.0, 1.0, 2.0], "init": np.zeros((3, 4, 5), dtype=int)},
+    # (a float neighbourhood reached the core as a binding error; a bool is not a number)
+    {"neighbourhood": 6.0}, {"beta": True}, {"tolerance": True}, {"threshold": True},
+    {"means": ["a", "b", "c"]},
 ])
 def test_bad_parameters(kwargs):
     with pytest.raises(ValueError):

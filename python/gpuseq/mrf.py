@@ -135,7 +135,10 @@ def segment_mrf(
         if means is None:
             means = kmeans_means(data, classes)
         else:
-            means = np.asarray(means, dtype=np.float64)
+            try:
+                means = np.asarray(means, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise ValueError(f"means must be {classes} finite numbers, not {means!r}") from None
             if means.shape != (classes,) or not np.all(np.isfinite(means)):
                 raise ValueError(f"means must be {classes} finite numbers")
         labels = nearest_mean_labels(data, means)
@@ -237,19 +240,22 @@ def _check_parameters(classes, beta, neighbourhood, mode, max_sweeps, tolerance,
     def integer(value):
         return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
+    def real(value):  # (a bool is not taken for a number)
+        return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
     if not integer(classes) or not 2 <= classes <= 255:
         raise ValueError(f"classes must be an integer from 2 to 255, not {classes!r}")
-    if not isinstance(beta, numbers.Real) or not math.isfinite(beta):
+    if not real(beta) or not math.isfinite(beta):
         raise ValueError(f"beta must be a finite number, not {beta!r}")
-    if neighbourhood not in NEIGHBOURHOODS:
+    if not integer(neighbourhood) or neighbourhood not in NEIGHBOURHOODS:
         raise ValueError(f"neighbourhood must be one of {NEIGHBOURHOODS}, not {neighbourhood!r}")
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     if not integer(max_sweeps) or max_sweeps < 0:
         raise ValueError(f"max_sweeps must be an integer >= 0, not {max_sweeps!r}")
-    if not isinstance(tolerance, numbers.Real) or not 0 <= tolerance <= 1:
+    if not real(tolerance) or not 0 <= tolerance <= 1:
         raise ValueError(f"tolerance must be a fraction from 0 to 1, not {tolerance!r}")
-    if not isinstance(threshold, numbers.Real) or not math.isfinite(threshold):
+    if not real(threshold) or not math.isfinite(threshold):
         raise ValueError(f"threshold must be a finite number, not {threshold!r}")
     if not integer(seed) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, not {seed!r}")
