@@ -296,6 +296,13 @@ def test_arguments_of_the_wrong_type_are_type_errors_naming_them():
         gpuseq.pairwise_distances(X, backend="cpu", tile=-1)
     with pytest.raises(TypeError, match="^k must be"):
         gpuseq.nearest_neighbors(X, 2.0, backend="cpu")
+    # hmmsearch's own arguments: block_bytes 0 or below was the default, progress="no" drew
+    # the bar, a callback that is not one failed after the first chunk.
+    for kwargs, error in ((dict(block_bytes=0), ValueError), (dict(block_bytes=1.5), TypeError),
+                          (dict(progress="no"), TypeError), (dict(callback=5), TypeError),
+                          (dict(on_query=5), TypeError)):  # fmt: skip
+        with pytest.raises(error, match=f"^{next(iter(kwargs))} must be"):
+            gpuseq.hmmsearch(GLOBINS, GLOBIN_SEQS, backend="cpu", **kwargs)
 
 
 def test_invalid_options():

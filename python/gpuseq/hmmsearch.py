@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _checks as checks
 from . import _core, _pyhmmer
 from ._pyhmmer_state import found_order, set_pipeline_state, without_hits
 from .backend import cuda_threads, resolve_backend, start_cuda, worker_threads
@@ -163,6 +164,13 @@ def hmmsearch(
     if _is_stdin(hmms) and _is_stdin(sequences):
         raise ValueError(BOTH_STDIN_MESSAGE)
     threads = worker_threads(cpus, "cpus")
+    if block_bytes is not None and checks.integer(block_bytes, "block_bytes") < 1:
+        raise ValueError(f"block_bytes must be 1 or more (or None: the default), not {block_bytes}")
+    if progress is not None:
+        checks.flag(progress, "progress")
+    for name, function in (("callback", callback), ("on_query", on_query)):
+        if function is not None and not callable(function):
+            raise TypeError(f"{name} must be a function, not {function!r}")
     where = resolve_backend(backend, "hmm_filters")  # raises if 'cuda' cannot be honoured
     # Sequence files in blocks of block_bytes; a packed or in-memory database on the GPU in
     # larger chunks (fewer cascade calls), unless block_bytes says otherwise.
