@@ -35,6 +35,17 @@ _OWN_FLAGS = {"--backend": True, "--progress": False, "--no-progress": False, "-
               "--help": False}
 
 
+def _exit_1_on_usage_errors(p: argparse.ArgumentParser) -> None:
+    """A command line the parser refuses ends with status 1, hmmsearch's and blastp's for
+    one (argparse's is 2)."""
+
+    def usage_error(message: str):
+        p.print_usage(sys.stderr)
+        p.exit(1, f"{p.prog}: error: {message}\n")
+
+    p.error = usage_error  # type: ignore[method-assign]
+
+
 def _hmmsearch_parser(sub) -> argparse.ArgumentParser:
     from .hmmsearch_options import OUTPUT_FLAGS, RUN_FLAGS, HmmsearchOptions
 
@@ -44,12 +55,7 @@ def _hmmsearch_parser(sub) -> argparse.ArgumentParser:
         description="Search profile HMM(s) against a protein sequence database. Results equal "
         "HMMER3 hmmsearch's; options and output formats are hmmsearch's.",
     )
-
-    def usage_error(message: str):
-        p.print_usage(sys.stderr)
-        p.exit(1, f"{p.prog}: error: {message}\n")  # hmmsearch's status for a bad command line
-
-    p.error = usage_error  # type: ignore[method-assign]
+    _exit_1_on_usage_errors(p)
     p.add_argument("hmmfile", help="query HMM file (one or more models), '-' for stdin")
     p.add_argument(
         "seqdb",
@@ -309,12 +315,7 @@ def _blastp_parser(sub) -> None:
         "blastp 2.12's; the flags are blastp's (single dash), the output its -outfmt 6.",
         allow_abbrev=False,
     )
-
-    def usage_error(message: str):
-        p.print_usage(sys.stderr)
-        p.exit(1, f"{p.prog}: error: {message}\n")  # blastp's status for a bad command line
-
-    p.error = usage_error  # type: ignore[method-assign]
+    _exit_1_on_usage_errors(p)
     p.add_argument("-query", required=True, help="query FASTA file (several records allowed)")
     p.add_argument("-db", required=True,
                    help="subjects: FASTA (plain or gzip) or a database made by 'gpuseq makedb'")
