@@ -150,6 +150,25 @@ def test_comp_based_stats_text_is_read_as_blastp_reads_it(blast_data):
         assert (ref.returncode != 0, ours.returncode != 0) == (refused, refused), text
 
 
+def test_threshold_is_a_real_as_blastp_reads_it(blast_data):
+    """blastp's -threshold is a real, truncated for the lookup table: 11.5 is 11, 10.9 is 10,
+    and 0 < t < 1 is 0, which keeps the query's own words only, as a threshold no word reaches
+    does (1e9). 0 and below are refused, by both."""
+    q = blast_data["query_fasta"]
+    rows = {}
+    for text in ("11.5", "10.9", "0.5", "1e9", "11", "10", "0", "-1"):
+        args = ["-query", q, "-outfmt", OUTFMT, "-evalue", "100", "-comp_based_stats", "0",
+                "-threshold", text]
+        ref = subprocess.run([BLASTP, "-db", blast_data["db"], *args], capture_output=True,
+                             text=True)  # fmt: skip
+        ours = _gpuseq_blastp("-db", blast_data["db_fasta"], *args, "--backend", "cpu")
+        assert (ours.returncode != 0) == (ref.returncode != 0), (text, ours.stderr)
+        assert ours.stdout.splitlines() == ref.stdout.splitlines(), text
+        rows[text] = ref.stdout if ref.returncode == 0 else None
+    assert rows["11.5"] == rows["11"] != rows["10.9"] == rows["10"]
+    assert rows["0.5"] == rows["1e9"] != rows["11"] and rows["0"] is rows["-1"] is None
+
+
 def test_seg_text_is_read_as_blastp_reads_it(blast_data):
     """-seg as blastp reads it: "yes" and "no" as written, three words at single spaces, an
     integer window and plain numbers (else blastp's two errors); a window or cutoff not above

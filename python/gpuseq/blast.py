@@ -682,7 +682,7 @@ def blastp(
     gapopen: int = 11,
     gapextend: int = 1,
     word_size: int = 3,
-    threshold: int = 11,
+    threshold: float = 11,
     comp_based_stats: int | str = 2,
     seg: str = "no",
     ungapped: bool = False,
@@ -749,8 +749,7 @@ def blastp(
     _check_blastp_options(locals())
     db = _refuse_blast_database(db)
     common = dict(evalue=float(evalue), max_target_seqs=int(max_target_seqs),
-                  # (No word scores more than 3 x 11: a larger threshold is that one.)
-                  threshold=min(int(threshold), 1 << 20), window_size=int(window_size),
+                  threshold=_lookup_threshold(threshold), window_size=int(window_size),
                   xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=num_threads,
                   seg=_seg_parameters(seg), backend=backend, as_frame=as_frame,
                   gpu_options=gpu_options, counters=counters)
@@ -779,6 +778,16 @@ def _comp_based_stats_mode(value: int | str) -> int:
     return value
 
 
+def _lookup_threshold(threshold: float) -> int:
+    """The word score threshold blastp's lookup table uses for -threshold (a real): truncated
+    to an integer, and 0 (from 0 < t < 1) meaning the query's own words only
+    (BlastAaLookupIndexQuery). The lookup always holds the query's words, so that is a
+    threshold no word reaches (3 x 11 at most with BLOSUM62): 1 << 20, which larger values
+    are too."""
+    words = int(threshold)
+    return 1 << 20 if words == 0 else min(words, 1 << 20)
+
+
 def _check_blastp_options(o: dict) -> None:
     from .errors import UnsupportedOptionError
 
@@ -793,7 +802,10 @@ def _check_blastp_options(o: dict) -> None:
     if not 0 < o["evalue"] < math.inf:
         raise ValueError(f"-evalue must be a positive number, not {o['evalue']!r}")
     # (Integers as blastp's own parser bounds them: 32-bit, -dbsize 64-bit.)
-    for flag, least, most in (("max_target_seqs", 1, 2**31 - 1), ("threshold", 1, None),
+    threshold = checks.real(o["threshold"], "threshold")
+    if not 0 < threshold < 2**31:  # (blastp: >= 0, "Non-zero threshold required"; a C int)
+        raise ValueError(f"-threshold must be above 0 and below 2**31, not {o['threshold']!r}")
+    for flag, least, most in (("max_target_seqs", 1, 2**31 - 1),
                               ("window_size", 0, 2**31 - 1), ("dbsize", 0, 2**63 - 1)):
         if o[flag] is None:  # (dbsize: the database's)
             continue

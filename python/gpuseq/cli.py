@@ -330,7 +330,7 @@ def _blastp_parser(sub) -> None:
     p.add_argument("-gapopen", type=int, default=11)
     p.add_argument("-gapextend", type=int, default=1)
     p.add_argument("-word_size", type=int, default=3)
-    p.add_argument("-threshold", type=int, default=11)
+    p.add_argument("-threshold", type=float, default=11.0)
     p.add_argument("-comp_based_stats", default="2",
                    help="0 (F), 1, 2 (D, T: conditional adjustment) or 3 [2]")
     p.add_argument("-seg", default="no",
