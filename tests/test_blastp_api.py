@@ -127,44 +127,41 @@ def test_values_blastp_rejects(blast_data):
         gpuseq.blastp(q, db, window_size=0)
 
 
-def test_comp_based_stats_text_is_read_as_blastp_reads_it(blast_data):
-    """blastp reads -comp_based_stats by its first letter and takes any other as 0 (no
-    adjustment): "2x" is 2, "1.0" is 1, "4", "x", "02" and " 2" are 0, and -ungapped takes
-    those. The rows equal blastp's for each text."""
-    q = blast_data["query_fasta"]
+def _rows_for_texts(blast_data, flag: str, texts, *others: str) -> dict:
+    """blastp and `gpuseq blastp` (CPU) with `flag` set to each text: both refuse it, or both
+    write the same rows. Returns {text: blastp's rows, or None where both refused}."""
     rows = {}
-    for text in ("4", "x", "2x", "t", "02", " 2", "1.0", "F"):
-        ref = subprocess.run([BLASTP, "-query", q, "-db", blast_data["db"], "-outfmt", OUTFMT,
-                              "-evalue", "100", "-comp_based_stats", text],
-                             capture_output=True, text=True, check=True)  # fmt: skip
-        ours = _gpuseq_blastp("-query", q, "-db", blast_data["db_fasta"], "-outfmt", OUTFMT,
-                              "-evalue", "100", "-comp_based_stats", text, "--backend", "cpu")
-        assert ours.returncode == 0, ours.stderr
-        assert ours.stdout.splitlines() == ref.stdout.splitlines(), text
-        rows[text] = ref.stdout
-    assert rows["4"] == rows["F"] != rows["2x"] == rows["t"] != rows["1.0"]
-    for text, refused in (("4", False), ("2x", True)):
-        args = ["-query", q, "-outfmt", OUTFMT, "-ungapped", "-comp_based_stats", text]
-        ref = subprocess.run([BLASTP, "-db", blast_data["db"], *args], capture_output=True)
-        ours = _gpuseq_blastp("-db", blast_data["db_fasta"], *args, "--backend", "cpu")
-        assert (ref.returncode != 0, ours.returncode != 0) == (refused, refused), text
-
-
-def test_threshold_is_a_real_as_blastp_reads_it(blast_data):
-    """blastp's -threshold is a real, truncated for the lookup table: 11.5 is 11, 10.9 is 10,
-    and 0 < t < 1 is 0, which keeps the query's own words only, as a threshold no word reaches
-    does (1e9). 0 and below are refused, by both."""
-    q = blast_data["query_fasta"]
-    rows = {}
-    for text in ("11.5", "10.9", "0.5", "1e9", "11", "10", "0", "-1"):
-        args = ["-query", q, "-outfmt", OUTFMT, "-evalue", "100", "-comp_based_stats", "0",
-                "-threshold", text]
+    for text in texts:
+        args = ["-query", blast_data["query_fasta"], "-outfmt", OUTFMT, "-evalue", "100",
+                *others, flag, text]
         ref = subprocess.run([BLASTP, "-db", blast_data["db"], *args], capture_output=True,
                              text=True)  # fmt: skip
         ours = _gpuseq_blastp("-db", blast_data["db_fasta"], *args, "--backend", "cpu")
         assert (ours.returncode != 0) == (ref.returncode != 0), (text, ours.stderr)
         assert ours.stdout.splitlines() == ref.stdout.splitlines(), text
         rows[text] = ref.stdout if ref.returncode == 0 else None
+    return rows
+
+
+def test_comp_based_stats_text_is_read_as_blastp_reads_it(blast_data):
+    """blastp reads -comp_based_stats by its first letter and takes any other as 0 (no
+    adjustment): "2x" is 2, "1.0" is 1, "4", "x", "02" and " 2" are 0, and -ungapped takes
+    those. The rows equal blastp's for each text."""
+    rows = _rows_for_texts(blast_data, "-comp_based_stats",
+                           ("4", "x", "2x", "t", "02", " 2", "1.0", "F"))
+    assert None not in rows.values()
+    assert rows["4"] == rows["F"] != rows["2x"] == rows["t"] != rows["1.0"]
+    ungapped = _rows_for_texts(blast_data, "-comp_based_stats", ("4", "2x"), "-ungapped")
+    assert ungapped["4"] is not None and ungapped["2x"] is None  # (the adjustment refused)
+
+
+def test_threshold_is_a_real_as_blastp_reads_it(blast_data):
+    """blastp's -threshold is a real, truncated for the lookup table: 11.5 is 11, 10.9 is 10,
+    and 0 < t < 1 is 0, which keeps the query's own words only, as a threshold no word reaches
+    does (1e9). 0 and below are refused, by both."""
+    rows = _rows_for_texts(blast_data, "-threshold",
+                           ("11.5", "10.9", "0.5", "1e9", "11", "10", "0", "-1"),
+                           "-comp_based_stats", "0")
     assert rows["11.5"] == rows["11"] != rows["10.9"] == rows["10"]
     assert rows["0.5"] == rows["1e9"] != rows["11"] and rows["0"] is rows["-1"] is None
 
@@ -174,18 +171,11 @@ def test_seg_text_is_read_as_blastp_reads_it(blast_data):
     integer window and plain numbers (else blastp's two errors); a window or cutoff not above
     0 keeps SEG's default, and a hicut below the locut is raised to it. Rows equal blastp's,
     or both refuse."""
-    q = blast_data["query_fasta"]
-    rows = {}
-    for text in ("yes", "12 2.5 2.2", "0 2.2 2.5", "12 -1 0", "8 2.0 1.0", "1 2.2 2.5",
-                 "+12 2.2 2.5e0", "YES", "no ", "12  2.2 2.5", "12.0 2.2 2.5", "12 nan 2.5"):
-        args = ["-query", q, "-outfmt", OUTFMT, "-evalue", "100", "-comp_based_stats", "0",
-                "-seg", text]
-        ref = subprocess.run([BLASTP, "-db", blast_data["db"], *args], capture_output=True,
-                             text=True)  # fmt: skip
-        ours = _gpuseq_blastp("-db", blast_data["db_fasta"], *args, "--backend", "cpu")
-        assert (ours.returncode != 0) == (ref.returncode != 0), (text, ours.stderr)
-        assert ours.stdout.splitlines() == ref.stdout.splitlines(), text
-        rows[text] = ref.stdout if ref.returncode == 0 else None
+    rows = _rows_for_texts(blast_data, "-seg",
+                           ("yes", "12 2.5 2.2", "0 2.2 2.5", "12 -1 0", "8 2.0 1.0",
+                            "1 2.2 2.5", "+12 2.2 2.5e0", "YES", "no ", "12  2.2 2.5",
+                            "12.0 2.2 2.5", "12 nan 2.5"),
+                           "-comp_based_stats", "0")  # fmt: skip
     assert rows["yes"] == rows["0 2.2 2.5"] == rows["12 -1 0"] == rows["+12 2.2 2.5e0"]
     assert len({rows["yes"], rows["12 2.5 2.2"], rows["8 2.0 1.0"], rows["1 2.2 2.5"]}) == 4
     assert rows["YES"] is rows["12 nan 2.5"] is None
