@@ -12,6 +12,16 @@ def _is_flag(value) -> bool:
     return isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind", None) == "b"
 
 
+def is_integer(value) -> bool:
+    """An integer, Python's or NumPy's, and not a bool."""
+    return not _is_flag(value) and isinstance(value, numbers.Integral)
+
+
+def is_real(value) -> bool:
+    """A real number, Python's or NumPy's, and not a bool."""
+    return not _is_flag(value) and isinstance(value, numbers.Real)
+
+
 def flag(value, name: str) -> bool:
     if not _is_flag(value):
         raise TypeError(f"{name} must be True or False, not {value!r}")
@@ -19,12 +29,12 @@ def flag(value, name: str) -> bool:
 
 
 def integer(value, name: str) -> int:
-    if _is_flag(value) or not isinstance(value, numbers.Integral):
+    if not is_integer(value):
         raise TypeError(f"{name} must be an integer, not {value!r}")
     return int(value)
 
 
 def real(value, name: str) -> float:
-    if _is_flag(value) or not isinstance(value, numbers.Real):
+    if not is_real(value):
         raise TypeError(f"{name} must be a number, not {value!r}")
     return float(value)

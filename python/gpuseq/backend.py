@@ -7,13 +7,13 @@ GPU is visible, and the algorithm's GPU kernels exist (``GPU_ALGORITHMS``).
 from __future__ import annotations
 
 import atexit
-import numbers
 import os
 import queue
 import threading
 import warnings
 from concurrent.futures import Executor, Future
 
+from . import _checks as checks
 from . import _core
 from .errors import BackendError
 
@@ -47,7 +47,7 @@ def worker_threads(requested, name: str = "threads") -> int:
     result depends on the count, more threads than cores only wait for them, and each thread
     has its workspace (--cpu 2147483647 asked for one each). ValueError for anything but an
     integer >= 0, named by `name`."""
-    if isinstance(requested, bool) or not isinstance(requested, numbers.Integral):
+    if not checks.is_integer(requested):
         raise ValueError(f"{name} must be an integer >= 0 (0: all cores), not {requested!r}")
     if requested < 0:
         raise ValueError(f"{name} must be an integer >= 0 (0: all cores), not {requested}")

@@ -26,11 +26,11 @@ takes the GPU when there is one and falls back to the CPU with one notice.
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
+from . import _checks as checks
 from .backend import resolve_backend, worker_threads
 from .errors import InvalidDataError
 
@@ -237,11 +237,7 @@ def nearest_mean_labels(volume: np.ndarray, means) -> np.ndarray:
 
 def _check_parameters(classes, beta, neighbourhood, mode, max_sweeps, tolerance, threshold,
                       seed, threads) -> None:
-    def integer(value):
-        return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-    def real(value):  # (a bool is not taken for a number)
-        return isinstance(value, numbers.Real) and not isinstance(value, bool)
+    integer, real = checks.is_integer, checks.is_real  # (a bool is not taken for a number)
 
     if not integer(classes) or not 2 <= classes <= 255:
         raise ValueError(f"classes must be an integer from 2 to 255, not {classes!r}")
@@ -302,7 +298,7 @@ def _checked_labels(init, shape, classes: int) -> np.ndarray:
 def _checked_seed_voxel(seed_voxel, shape) -> tuple[int, int, int]:
     position = tuple(seed_voxel)
     if len(position) != 3 or not all(
-        isinstance(p, numbers.Integral) and not isinstance(p, bool) for p in position
+        checks.is_integer(p) for p in position
     ):
         raise InvalidDataError(f"seed_voxel must be three integers (z, y, x), not {seed_voxel!r}")
     if not all(0 <= p < n for p, n in zip(position, shape)):
