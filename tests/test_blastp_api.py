@@ -109,15 +109,16 @@ def test_values_blastp_rejects(blast_data):
     run = _gpuseq_blastp("-query", q, "-db", db, "-comp_based_stats", "0", "-outfmt", "5")
     assert run.returncode == 1 and "outfmt" in run.stderr
     # blastp refuses these too, and says so on its first lines (our errors: one line each).
-    for flags in (["-xdrop_ungap", "0"], ["-max_target_seqs", "3000000000"],
-                  ["-dbsize", "30000000000000000000"]):
+    for flags in (["-xdrop_ungap", "0"], ["-evalue", "0"]):
         ref = subprocess.run([BLASTP, "-query", q, "-db", blast_data["db"], *flags],
                              capture_output=True, text=True)
         assert ref.returncode != 0, flags
         run = _gpuseq_blastp("-query", q, "-db", db, *flags)
         assert run.returncode == 1 and run.stderr.count("\n") == 1, (flags, run.stderr)
     # Command lines blastp cannot parse: status 1, as blastp's (argparse's own would be 2).
-    for flags in (["-bogus", "1"], ["-evalue", "1e3x"], ["-max_target_seqs", "1e3"]):
+    # An integer out of its C type's range is one: blastp cannot convert it.
+    for flags in (["-bogus", "1"], ["-evalue", "1e3x"], ["-max_target_seqs", "1e3"],
+                  ["-max_target_seqs", "3000000000"], ["-dbsize", "30000000000000000000"]):
         ref = subprocess.run([BLASTP, "-query", q, "-db", blast_data["db"], *flags],
                              capture_output=True, text=True)
         run = _gpuseq_blastp("-query", q, "-db", db, *flags)
@@ -132,8 +133,9 @@ def _rows_for_texts(blast_data, flag: str, texts, *others: str) -> dict:
     write the same rows. Returns {text: blastp's rows, or None where both refused}."""
     rows = {}
     for text in texts:
-        args = ["-query", blast_data["query_fasta"], "-outfmt", OUTFMT, "-evalue", "100",
-                *others, flag, text]
+        evalue = [] if flag == "-evalue" or "-evalue" in others else ["-evalue", "100"]
+        args = ["-query", blast_data["query_fasta"], "-outfmt", OUTFMT, *evalue, *others, flag,
+                text]
         ref = subprocess.run([BLASTP, "-db", blast_data["db"], *args], capture_output=True,
                              text=True)  # fmt: skip
         ours = _gpuseq_blastp("-db", blast_data["db_fasta"], *args, "--backend", "cpu")
@@ -179,6 +181,45 @@ def test_seg_text_is_read_as_blastp_reads_it(blast_data):
     assert rows["yes"] == rows["0 2.2 2.5"] == rows["12 -1 0"] == rows["+12 2.2 2.5e0"]
     assert len({rows["yes"], rows["12 2.5 2.2"], rows["8 2.0 1.0"], rows["1 2.2 2.5"]}) == 4
     assert rows["YES"] is rows["12 nan 2.5"] is None
+
+
+def test_numbers_are_read_as_blastp_reads_them(blast_data):
+    """blastp's numbers are the whole text (no spaces, "_", "inf" or "nan"); integers are
+    decimal or "0x" hex, within a C int; reals are strtod's decimal or hex forms, a bare
+    trailing "e" taken. The rows equal blastp's for each text, or both refuse it. (Not
+    2147483647 targets: blastp 2.12 dies of a segmentation fault with it against a database.)"""
+    rows = _rows_for_texts(blast_data, "-evalue",
+                           ("16", "0x10", "+16", "16.", "1.6e1", "1.6E1", " 16", "16 ", "1_6",
+                            "inf", "nan", "0.5", "0x1p-1", "5e-1", ".5", "1", "1e", "1e+",
+                            "0x", "1e-400", "-1"),
+                           "-comp_based_stats", "0")  # fmt: skip
+    assert rows["16"] == rows["0x10"] == rows["+16"] == rows["16."] == rows["1.6E1"]
+    assert rows["0.5"] == rows["0x1p-1"] == rows["5e-1"] == rows[".5"] != rows["16"]
+    assert rows["1e"] == rows["1"] not in (rows["16"], rows["0.5"])
+    assert all(rows[t] is None for t in (" 16", "16 ", "1_6", "inf", "nan", "1e+", "0x",
+                                         "1e-400", "-1"))
+    rows = _rows_for_texts(blast_data, "-max_target_seqs",
+                           ("2", "0x2", "+2", "02", "10", "010", "0xa", " 2", "2 ", "2.0", "1_0",
+                            "-0x2", "2147483648", "0x80000000", "0"),
+                           "-comp_based_stats", "0")  # fmt: skip
+    assert rows["2"] == rows["0x2"] == rows["+2"] == rows["02"] != rows["10"]
+    assert rows["10"] == rows["010"] == rows["0xa"]
+    assert all(rows[t] is None for t in (" 2", "2 ", "2.0", "1_0", "-0x2", "2147483648",
+                                         "0x80000000", "0"))
+
+
+def test_a_flag_given_twice_is_refused_as_blastp_refuses_it(blast_data):
+    """blastp refuses a command line that gives a flag twice, the same value or not; so does
+    `gpuseq blastp` (argparse alone would keep the last)."""
+    q, db = blast_data["query_fasta"], blast_data["db_fasta"]
+    for twice in (["-evalue", "1", "-evalue", "1"], ["-ungapped", "-ungapped"],
+                  ["-outfmt", "6", "-outfmt", "6 std"]):
+        args = ["-query", q, "-comp_based_stats", "0", *twice]
+        ref = subprocess.run([BLASTP, "-db", blast_data["db"], *args], capture_output=True,
+                             text=True)  # fmt: skip
+        assert ref.returncode != 0 and "defined already" in ref.stderr
+        run = _gpuseq_blastp("-db", db, *args)
+        assert run.returncode == 1 and "given twice" in run.stderr, run.stderr
 
 
 def test_an_output_that_cannot_be_written_fails_before_the_search(blast_data, tmp_path):

@@ -329,7 +329,8 @@ def random_blastp_flags(rng) -> list[str]:
 def odd_blastp_values(rng, flags: list[str]) -> list[str]:
     """Flag texts blastp reads by rules of its own, where the flags leave room: SEG
     parameters not above 0 (the default is kept) or with hicut below locut (raised to it),
-    -comp_based_stats by its first letter ("2x" is 2, "4" is 0), and a real -threshold."""
+    -comp_based_stats by its first letter ("2x" is 2, "4" is 0), a real -threshold, and
+    numbers in hex."""
     if "-seg" not in flags and rng.random() < 0.2:
         flags = [*flags, "-seg", str(rng.choice(["0 2.2 2.5", "12 2.5 2.2", "8 2.0 1.0",
                                                  "12 -1 0", "5 1.5 1.5", "30 3.5 3.8"]))]
@@ -337,7 +338,18 @@ def odd_blastp_values(rng, flags: list[str]) -> list[str]:
         flags = [*flags, "-comp_based_stats", str(rng.choice(["4", "2x", "t", "1.0", "d"]))]
     if "-threshold" not in flags and rng.random() < 0.1:  # a real, truncated; 0.x: own words
         flags = [*flags, "-threshold", str(rng.choice(["11.5", "12.9", "0.5", "1e9"]))]
+    # Numbers in the other forms blastp reads: an integer in hex, a real as a hex float.
+    flags = list(flags)
+    for i in range(0, len(flags) - 1):
+        if flags[i] in _BLASTP_INTEGER_FLAGS and rng.random() < 0.1:
+            flags[i + 1] = hex(int(flags[i + 1]))
+        elif flags[i] in _BLASTP_REAL_FLAGS and rng.random() < 0.1:
+            flags[i + 1] = float(flags[i + 1]).hex()
     return flags
+
+
+_BLASTP_INTEGER_FLAGS = ("-max_target_seqs", "-window_size", "-dbsize")
+_BLASTP_REAL_FLAGS = ("-evalue", "-xdrop_ungap", "-xdrop_gap", "-xdrop_gap_final")
 
 
 def random_blastp_run(rng) -> tuple[str, str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
 import sys
 from typing import Any
@@ -307,6 +308,54 @@ def _run_distance(args) -> int:
     return 0
 
 
+# How blastp reads a number (its argument parser, probed against blastp 2.12): the whole text,
+# no spaces, no "_", no "inf" or "nan" words. An integer is decimal with a sign, or "0x" hex
+# without one ("010" is 10), within a C int (-dbsize: 64 bits). A real is strtod's decimal or
+# hex form, and a bare trailing "e" is taken ("1e" is 1; "1e+" is refused); one that overflows
+# is infinite ("1e309").
+_BLAST_INTEGER = re.compile(r"[+-]?[0-9]+|0[xX][0-9a-fA-F]+")
+_BLAST_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE](?:[+-]?[0-9]+)?)?")
+_BLAST_HEX = re.compile(r"[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)"
+                        r"(?:[pP][+-]?[0-9]+)?")
+
+
+def _blast_integer(bits: int = 32):
+    """argparse type: an integer flag value as blastp reads it (``bits``: its C type)."""
+
+    def parse(text: str) -> int:
+        if not _BLAST_INTEGER.fullmatch(text):
+            raise argparse.ArgumentTypeError(f"takes an integer, not {text!r}")
+        value = int(text, 16) if text[:2] in ("0x", "0X") else int(text)
+        if not -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
+            raise argparse.ArgumentTypeError(f"{text} is out of range ({bits}-bit integer)")
+        return value
+
+    parse.__name__ = "integer"  # (argparse's message: "invalid integer value")
+    return parse
+
+
+def _blast_real(text: str) -> float:
+    """argparse type: a real flag value as blastp reads it."""
+    if _BLAST_DECIMAL.fullmatch(text):
+        return float(text.rstrip("eE"))
+    if _BLAST_HEX.fullmatch(text):
+        return float.fromhex(text)
+    raise argparse.ArgumentTypeError(f"takes a real number, not {text!r}")
+
+
+class _BlastFlag(argparse.Action):
+    """A blastp flag: given twice, blastp refuses the command line ("Argument with this name
+    is defined already"), where argparse would keep the last."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("given_flags", set())
+        if self.dest in given:
+            parser.error(f"argument {option_string} is given twice (blastp: Argument with this "
+                         f"name is defined already: {self.dest})")
+        given.add(self.dest)
+        setattr(namespace, self.dest, True if self.nargs == 0 else values)
+
+
 def _blastp_parser(sub) -> None:
     p = sub.add_parser(
         "blastp",
@@ -316,31 +365,33 @@ def _blastp_parser(sub) -> None:
         allow_abbrev=False,
     )
     _exit_1_on_usage_errors(p)
-    p.add_argument("-query", required=True, help="query FASTA file (several records allowed)")
-    p.add_argument("-db", required=True,
+    p.add_argument("-query", action=_BlastFlag, required=True,
+                   help="query FASTA file (several records allowed)")
+    p.add_argument("-db", action=_BlastFlag, required=True,
                    help="subjects: FASTA (plain or gzip) or a database made by 'gpuseq makedb'")
-    p.add_argument("-out", default="-", help="output file [stdout]")
-    p.add_argument("-outfmt", default="6",
+    p.add_argument("-out", action=_BlastFlag, default="-", help="output file [stdout]")
+    p.add_argument("-outfmt", action=_BlastFlag, default="6",
                    help="'6' or '6 FIELDS' of std, its fields (ids qaccver saccver), qseqid, "
                    "sseqid, qacc, sacc, qlen, slen, score [6]")
-    p.add_argument("-evalue", type=float, default=10.0)
-    p.add_argument("-max_target_seqs", type=int, default=500)
-    p.add_argument("-num_threads", type=int, default=0, help="threads [all cores]")
-    p.add_argument("-matrix", default="BLOSUM62")
-    p.add_argument("-gapopen", type=int, default=11)
-    p.add_argument("-gapextend", type=int, default=1)
-    p.add_argument("-word_size", type=int, default=3)
-    p.add_argument("-threshold", type=float, default=11.0)
-    p.add_argument("-comp_based_stats", default="2",
+    p.add_argument("-evalue", action=_BlastFlag, type=_blast_real, default=10.0)
+    p.add_argument("-max_target_seqs", action=_BlastFlag, type=_blast_integer(), default=500)
+    p.add_argument("-num_threads", action=_BlastFlag, type=_blast_integer(), default=0,
+                   help="threads [all cores]")
+    p.add_argument("-matrix", action=_BlastFlag, default="BLOSUM62")
+    p.add_argument("-gapopen", action=_BlastFlag, type=_blast_integer(), default=11)
+    p.add_argument("-gapextend", action=_BlastFlag, type=_blast_integer(), default=1)
+    p.add_argument("-word_size", action=_BlastFlag, type=_blast_integer(), default=3)
+    p.add_argument("-threshold", action=_BlastFlag, type=_blast_real, default=11.0)
+    p.add_argument("-comp_based_stats", action=_BlastFlag, default="2",
                    help="0 (F), 1, 2 (D, T: conditional adjustment) or 3 [2]")
-    p.add_argument("-seg", default="no",
+    p.add_argument("-seg", action=_BlastFlag, default="no",
                    help="yes, or 'window locut hicut': SEG on the queries [no]")
-    p.add_argument("-ungapped", action="store_true")
-    p.add_argument("-window_size", type=int, default=40)
-    p.add_argument("-xdrop_ungap", type=float, default=7.0)
-    p.add_argument("-xdrop_gap", type=float, default=15.0)
-    p.add_argument("-xdrop_gap_final", type=float, default=25.0)
-    p.add_argument("-dbsize", type=int, default=None)
+    p.add_argument("-ungapped", action=_BlastFlag, nargs=0, default=False)
+    p.add_argument("-window_size", action=_BlastFlag, type=_blast_integer(), default=40)
+    p.add_argument("-xdrop_ungap", action=_BlastFlag, type=_blast_real, default=7.0)
+    p.add_argument("-xdrop_gap", action=_BlastFlag, type=_blast_real, default=15.0)
+    p.add_argument("-xdrop_gap_final", action=_BlastFlag, type=_blast_real, default=25.0)
+    p.add_argument("-dbsize", action=_BlastFlag, type=_blast_integer(64), default=None)
     p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto",
                    help="cuda: hit detection, ungapped and preliminary gapped extension on the "
                    "GPU [auto: the GPU where one is usable]")
