@@ -250,6 +250,33 @@ def test_bad_inputs_name_the_file_and_record(blast_data, tmp_path):
         gpuseq.blastp(bad, db, comp_based_stats=0)
 
 
+def test_a_gt_inside_a_line_is_refused_where_blastp_reads_it_as_a_residue(blast_data, tmp_path):
+    """Easel starts a record at any '>' (hmmsearch reads " >b" and "AC>b" so); blastp only at
+    a line's first byte, dropping another '>' and reading the rest of its line as sequence
+    ("b" a residue). So that gpuseq blastp never silently reads other sequences than blastp,
+    such a '>' is a FormatError naming file, line and record, as query and as subject. Easel's
+    reading stays for hmmsearch."""
+    q, db = blast_data["query_fasta"], blast_data["db_fasta"]
+    seq = "MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQFEVV"
+    lead = tmp_path / "lead.fa"
+    lead.write_text(f" >q1\n{seq}\n")
+    inside = tmp_path / "inside.fa"
+    inside.write_text(f">a one>two\n{seq}\n{seq[:20]}>b\n{seq}\n")
+    # blastp reads " >q1" as a sequence line of an unnamed query: not the record "q1".
+    ref = subprocess.run([BLASTP, "-query", lead, "-db", blast_data["db"], "-outfmt", "6",
+                          "-evalue", "1000"], capture_output=True, text=True)  # fmt: skip
+    assert ref.returncode == 0 and ref.stdout.startswith("Query_1\t"), ref.stdout[:200]
+    assert gpuseq.read_sequences(lead).name(0) == "q1"  # (Easel's reading)
+    assert len(gpuseq.read_sequences(inside)) == 2
+    for query, subjects, where in ((lead, db, "lead.fa, line 1:"),
+                                   (q, inside, "inside.fa, line 3, record 'a':")):
+        with pytest.raises(gpuseq.FormatError, match="'>' inside a line") as err:
+            gpuseq.blastp(query, subjects, comp_based_stats=0)
+        assert where in str(err.value)
+        run = _gpuseq_blastp("-query", query, "-db", subjects)
+        assert run.returncode == 1 and where in run.stderr, run.stderr
+
+
 def test_translation_by_blocks_equals_one_lookup():
     """Databases larger than a block are translated to NCBIstdaa on several threads: every
     code of every block as one table lookup gives it (the block edges included)."""

@@ -56,13 +56,16 @@ void bind_sequences(py::module_& m) {
                                 "blocks of records on several threads. Thread-safe: concurrent "
                                 "read_chunk calls are serialized and each returns distinct "
                                 "records.")
-      .def(py::init([](const std::string& path, int threads) {
+      .def(py::init([](const std::string& path, int threads, bool line_start_headers) {
              auto self = std::make_unique<LockedFastaReader>();
-             self->reader =
-                 with_errors(path, [&] { return std::make_unique<FastaReader>(path, threads); });
+             self->reader = with_errors(path, [&] {
+               return std::make_unique<FastaReader>(path, threads, line_start_headers);
+             });
              return self;
            }),
-           py::arg("path"), py::arg("threads") = 1)
+           py::arg("path"), py::arg("threads") = 1, py::arg("line_start_headers") = false,
+           "line_start_headers: blastp's rule, a '>' inside a line is an error (Easel's: it "
+           "starts a record).")
       .def(
           "read_chunk",
           [](LockedFastaReader& r, const std::string& path, long long block_bytes) -> py::object {

@@ -1145,6 +1145,20 @@ bool corners_inside(const GappedHsp& outer, const GappedHsp& inner) {
   return inside(inner.q_off, inner.s_off) && inside(inner.q_end, inner.s_end);
 }
 
+// s_IsSameEndPoint: the same start, or the same end, in query and subject.
+bool same_end_point(const GappedHsp& a, const GappedHsp& h) {
+  return (a.q_off == h.q_off && a.s_off == h.s_off) || (a.q_end == h.q_end && a.s_end == h.s_end);
+}
+
+// s_IsSimilarEndPoint: h's start (or end) inside a, on the diagonal of a's start (end).
+bool similar_end_point(const GappedHsp& a, const GappedHsp& h) {
+  auto inside = [&](int32_t q, int32_t s) {
+    return a.q_off <= q && a.q_end >= q && a.s_off <= s && a.s_end >= s;
+  };
+  return (inside(h.q_off, h.s_off) && h.q_off - h.s_off == a.q_off - a.s_off) ||
+         (inside(h.q_end, h.s_end) && h.q_end - h.s_end == a.q_end - a.s_end);
+}
+
 }  // namespace
 
 std::vector<GappedHsp> composition_realign(const uint8_t* query, int32_t query_length,
@@ -1225,11 +1239,14 @@ std::vector<GappedHsp> composition_realign(const uint8_t* query, int32_t query_l
     strip_end_gaps(h, params.gap_open, params.gap_extend);
     if (h.score < 1) continue;
     // s_WithDistinctEnds: an HSP sharing a start or an end with a better one is dropped; a
-    // new one replaces those it shares an end with.
+    // new one replaces those it shares an end with. Once a second matrix adjustment has been
+    // made for the subject (the near-identity status changed: HSPs realigned on the unmasked
+    // subject may reach farther), "sharing" is an end inside the better HSP on the diagonal of
+    // its end (is_same_adjustment false). Found by the random blastp commands (seed 10340131).
+    const bool same_adjustment = adjustments == 1;
     bool include = true;
     for (const GappedHsp& a : aligned)
-      if (((a.q_off == h.q_off && a.s_off == h.s_off) ||
-           (a.q_end == h.q_end && a.s_end == h.s_end)) &&
+      if ((same_adjustment ? same_end_point(a, h) : similar_end_point(a, h)) &&
           h.score <= a.score) {
         include = false;
         break;
@@ -1238,9 +1255,7 @@ std::vector<GappedHsp> composition_realign(const uint8_t* query, int32_t query_l
     std::vector<GappedHsp> next;
     next.push_back(std::move(h));
     for (GappedHsp& a : aligned) {
-      const GappedHsp& n = next.front();
-      if ((a.q_off == n.q_off && a.s_off == n.s_off) || (a.q_end == n.q_end && a.s_end == n.s_end))
-        continue;
+      if (same_end_point(a, next.front())) continue;
       next.push_back(std::move(a));
     }
     aligned = std::move(next);

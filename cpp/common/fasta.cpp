@@ -50,7 +50,11 @@ struct PieceError {
 // text starts a new record; a header ends at CR or LF; the name runs up to the first
 // whitespace (isspace: also VT and FF), the description is the rest of the line after spaces
 // and tabs, up to a ctrl-A (NCBI's separator of merged descriptions; trailing blanks kept).
-bool parse_records(const char* begin, const char* end, SequenceChunk& out, PieceError& err) {
+// With line_start_headers (blastp's inputs), a '>' that does not begin its line is an error:
+// NCBI's FASTA reader opens a record only at a line's first byte and drops any other '>' as an
+// invalid residue, reading on the rest of the line as sequence, where Easel starts a record.
+bool parse_records(const char* begin, const char* end, bool line_start_headers,
+                   SequenceChunk& out, PieceError& err) {
   const char* p = begin;
   auto fail = [&](const char* where, std::string record, std::string message) {
     err.offset = where - begin;
@@ -71,6 +75,12 @@ bool parse_records(const char* begin, const char* end, SequenceChunk& out, Piece
     return fail(p, "", "unexpected " + describe_char(*p) + "; expected FASTA to start with '>'" +
                            hint);
   }
+  const std::string inside_a_line =
+      "'>' inside a line: blastp (NCBI's FASTA reader) opens a record only at a line's start and "
+      "reads this '>' as a residue it drops, and the rest of the line as sequence; move the "
+      "'>' to the line's start, or remove it";
+  if (line_start_headers && p < end && p > begin && !is_line_end(p[-1]))
+    return fail(p, "", inside_a_line);
 
   // One buffer as large as the piece's text (a piece never has more residues than bytes),
   // trimmed at the end; records are written through a cursor.
@@ -110,6 +120,10 @@ bool parse_records(const char* begin, const char* end, SequenceChunk& out, Piece
         return fail(p, std::string(record), what + describe_char(static_cast<unsigned char>(*p)) +
                                    " in sequence (not an amino-acid symbol)");
       }
+    }
+    if (line_start_headers && p < end && !is_line_end(p[-1])) {
+      trim();
+      return fail(p, std::string(record), inside_a_line);
     }
     out.offsets.push_back(static_cast<int64_t>(dst - first));
   }
@@ -177,7 +191,7 @@ int64_t count_lines(const char* begin, const char* end) {
 // number of text[0], used in error messages. Returns the number of line ends in the text
 // (counted by the same threads).
 int64_t parse_block(const char* text, int64_t size, int threads, int64_t first_line,
-                    SequenceChunk& out) {
+                    bool line_start_headers, SequenceChunk& out) {
   const char* end = text + size;
   // Cut points: about equal pieces, each moved forward to a record start.
   const int64_t min_piece = 1 << 20;
@@ -196,7 +210,7 @@ int64_t parse_block(const char* text, int64_t size, int threads, int64_t first_l
   std::vector<int64_t> lines(pieces, 0);
   parallel_for_blocks(pieces, 1, pieces, [&](int64_t begin, int64_t end, int) {
     for (int64_t i = begin; i < end; ++i) {
-      ok[i] = parse_records(cuts[i], cuts[i + 1], parts[i], errors[i]);
+      ok[i] = parse_records(cuts[i], cuts[i + 1], line_start_headers, parts[i], errors[i]);
       lines[i] = count_lines(cuts[i], cuts[i + 1]);
     }
   });
@@ -261,8 +275,10 @@ struct FastaReader::Input {
 #endif
 };
 
-FastaReader::FastaReader(const std::string& path, int threads)
-    : input_(std::make_unique<Input>()), threads_(std::max(1, threads)) {
+FastaReader::FastaReader(const std::string& path, int threads, bool line_start_headers)
+    : input_(std::make_unique<Input>()),
+      threads_(std::max(1, threads)),
+      line_start_headers_(line_start_headers) {
   const bool is_stdin = path == "-";
 #ifdef GPUSEQ_HAVE_ZLIB
   // gzread passes plain files through unchanged, so one code path reads both.
@@ -349,7 +365,8 @@ bool FastaReader::read_chunk(SequenceChunk& out, int64_t block_bytes) {
     out = SequenceChunk();
     return false;
   }
-  buffer_first_line_ += parse_block(buffer_.data(), cut, threads_, buffer_first_line_, out);
+  buffer_first_line_ +=
+      parse_block(buffer_.data(), cut, threads_, buffer_first_line_, line_start_headers_, out);
   buffer_.erase(buffer_.begin(), buffer_.begin() + cut);
   records_read_ += out.count();
   // Whitespace-only input was caught by the constructor; text without any '>' yields no record.
@@ -361,7 +378,7 @@ SequenceChunk parse_fasta(const char* text, int64_t size, int threads) {
   const char* end = text + size;
   const char* first = std::find_if_not(text, end, is_space);
   if (first == end) throw FormatError(0, "", "sequence text is empty");
-  parse_block(text, size, threads, 1, out);
+  parse_block(text, size, threads, 1, false, out);
   return out;
 }
 

@@ -15,8 +15,9 @@ namespace gpuseq {
 class FastaReader {
  public:
   // path "-" reads standard input. Throws std::runtime_error if the file cannot be opened,
-  // FormatError if it is empty or does not start with '>'.
-  FastaReader(const std::string& path, int threads);
+  // FormatError if it is empty or does not start with '>'. line_start_headers: blastp's rule
+  // for where a record starts (a '>' elsewhere in a line is then a FormatError; fasta.cpp).
+  FastaReader(const std::string& path, int threads, bool line_start_headers = false);
   ~FastaReader();
   FastaReader(const FastaReader&) = delete;
   FastaReader& operator=(const FastaReader&) = delete;
@@ -44,6 +45,7 @@ class FastaReader {
 
   std::unique_ptr<Input> input_;
   int threads_;
+  bool line_start_headers_;
   std::vector<char, UninitializedAllocator<char>> buffer_;  // read but not yet parsed
   int64_t buffer_first_line_ = 1;  // line number of buffer_[0]
   bool eof_ = false;

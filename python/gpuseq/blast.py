@@ -177,7 +177,7 @@ def _read(sequences: SequenceSource | _Encoded) -> _Encoded:
     if isinstance(sequences, SequenceDatabase):
         return _Encoded(sequences)
     if isinstance(sequences, (str, os.PathLike)) or isinstance(sequences, Iterable):
-        label, _, chunks = iter_sequence_chunks(sequences)
+        label, _, chunks = iter_sequence_chunks(sequences, line_start_headers=True)
         return _Encoded(SequenceDatabase.concatenate(list(chunks), label))
     raise TypeError(f"cannot read sequences from {type(sequences).__name__}")
 
@@ -582,7 +582,9 @@ def _hits(db, names, searches, results, as_frame: bool):
         columns = {
             "qseqid": np.full(n, name, dtype=object),
             "sseqid": np.array([db.name(i) for i in subject], dtype=object).reshape(n),
-            "pident": 100.0 * identities / np.maximum(length, 1),
+            # As blastp computes it, the division first: 181 of 320 is 56.56250000000001,
+            # printed 56.563, where 100 * 181 / 320 is 56.5625, printed 56.562.
+            "pident": identities / np.maximum(length, 1) * 100.0,
             "length": length,
             "mismatch": length - identities - r.get("gaps", 0),
             "gapopen": each(r.get("gap_opens", 0)),

@@ -404,6 +404,7 @@ def iter_sequence_chunks(
     block_bytes: int = DEFAULT_BLOCK_BYTES,
     format: str | None = None,
     database_residues: int | None = None,
+    line_start_headers: bool = False,
 ) -> tuple[str, int | None, Iterator[SequenceDatabase]]:
     """Open any supported target source as a stream of chunks.
 
@@ -415,6 +416,10 @@ def iter_sequence_chunks(
     FASTA, EMBL/UniProt or GenBank (alignment formats need ``format``). Sequence files are
     read in blocks of ``block_bytes``; a packed or in-memory database goes in chunks of
     ``database_residues`` residues (default ``block_bytes``).
+
+    ``line_start_headers``: FASTA as blastp reads it, where a record starts only at a '>'
+    that begins its line; a '>' inside a line is then a FormatError (Easel starts a record
+    there, blastp drops it as a residue).
 
     Returns:
         ``(label, total_residues_or_None, chunks)``; the total is known for in-memory and
@@ -437,11 +442,13 @@ def iter_sequence_chunks(
             db = SequenceDatabase.open(path)
             return db.source, db.total_residues, db.chunks(residues)
         if label == "-" and fmt not in ("fasta", "ncbi"):
-            return label, None, ReadAhead(_stdin_chunks(threads, block_bytes, fmt))
+            return label, None, ReadAhead(_stdin_chunks(threads, block_bytes, fmt,
+                                                        line_start_headers))
         if fmt is None:
             fmt = "fasta" if _detected_as_fasta(label) else None
         if fmt == "fasta":
-            return label, None, ReadAhead(_fasta_chunks(label, threads, block_bytes))
+            return label, None, ReadAhead(_fasta_chunks(label, threads, block_bytes,
+                                                        line_start_headers=line_start_headers))
         return label, None, _easel_chunks(label, fmt, block_bytes)
     if isinstance(source, (bytes, bytearray)):
         raise TypeError("pass sequence text as a file path, or records as (name, sequence) pairs")
@@ -552,11 +559,12 @@ class ReadAhead(Iterator[T]):
 
 
 def _fasta_chunks(
-    path, threads: int, block_bytes: int, reader: _core.FastaReader | None = None
+    path, threads: int, block_bytes: int, reader: _core.FastaReader | None = None,
+    line_start_headers: bool = False,
 ) -> Iterator[SequenceDatabase]:
     label = os.fspath(path)
     if reader is None:
-        reader = _fasta_reader(label, threads)
+        reader = _fasta_reader(label, threads, line_start_headers)
     any_record = False
     while True:
         chunk = reader.read_chunk(label, block_bytes)
@@ -568,16 +576,17 @@ def _fasta_chunks(
         raise EmptyInputError(label, None, "no sequences found")
 
 
-def _fasta_reader(label: str, threads: int) -> _core.FastaReader:
+def _fasta_reader(label: str, threads: int, line_start_headers: bool = False
+                  ) -> _core.FastaReader:
     if not os.path.exists(label) and label != "-":
         raise InputError(label, None, "no such file")
     if os.path.isdir(label):
         raise InputError(label, None, "is a directory, not a FASTA file or gpuseq database")
-    return _core.FastaReader(label, worker_threads(threads))
+    return _core.FastaReader(label, worker_threads(threads), line_start_headers)
 
 
 def _stdin_chunks(
-    threads: int, block_bytes: int, fmt: str | None = None
+    threads: int, block_bytes: int, fmt: str | None = None, line_start_headers: bool = False
 ) -> Iterator[SequenceDatabase]:
     """Standard input in the format its first line shows, as hmmsearch reads it: FASTA by
     the native reader, anything else by Easel's detection (EMBL/UniProt, GenBank) over the
@@ -585,7 +594,8 @@ def _stdin_chunks(
     by Easel's parser over those bytes. Either way gzip is read as the native reader reads it.
     On the read-ahead thread from its first block: a search checks its models meanwhile,
     however slow the pipe."""
-    reader = _fasta_reader("-", threads)  # reads the first block, as Easel's detection does
+    # (Reads the first block, as Easel's detection does.)
+    reader = _fasta_reader("-", threads, line_start_headers)
     if fmt is None and reader.first_text_char("-") in (ord(">"), -1):  # -1: blank only
         yield from _fasta_chunks("-", threads, block_bytes, reader)
     else:
