@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from blast_data import (
     BLASTP,
+    MAKEBLASTDB,
     MISSING,
     OUTFMT,
     SKIP_REASON,
@@ -275,6 +276,30 @@ def test_a_gt_inside_a_line_is_refused_where_blastp_reads_it_as_a_residue(blast_
         assert where in str(err.value)
         run = _gpuseq_blastp("-query", query, "-db", subjects)
         assert run.returncode == 1 and where in run.stderr, run.stderr
+
+
+def test_ids_are_printed_as_blastp_prints_them(tmp_path):
+    """An id ends at a ctrl-A, NCBI's separator of merged deflines (">a\x01b" is a); a subject
+    id outside ASCII has '#' for each such byte, as makeblastdb writes it after its "Bad char"
+    errors, where a query id keeps its bytes (even bytes that are not UTF-8). Every id field
+    equals blastp's."""
+    seq = ("MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQFEVVHSLAKWKRQ"
+           "TLGQHDFSAGEGLYTHMKALRPDEDRLSPLHSVYVDQWDWERVMGDGERQFSTLKSTVEAIWAGIKATEAAVSEEF")
+    names = [b"na\x01me", "\u00dcid".encode(), b"ok\xff", b"plain", "s\u00e9q x".encode()]
+    subjects, queries = tmp_path / "s.fa", tmp_path / "q.fa"
+    subjects.write_bytes(b"".join(b">%s\n%s\n" % (n, seq[i:].encode() + seq[:i].encode())
+                                  for i, n in enumerate(names)))
+    queries.write_bytes(b"".join(b">%s desc\n%s\n" % (n, seq.encode()) for n in names[:3]))
+    subprocess.run([MAKEBLASTDB, "-in", subjects, "-dbtype", "prot", "-out", tmp_path / "db"],
+                   check=True, capture_output=True)  # fmt: skip
+    fields = ["-outfmt", "6 qseqid sseqid qacc sacc qaccver saccver evalue"]
+    ref = subprocess.run([BLASTP, "-db", tmp_path / "db", "-query", queries, *fields],
+                         capture_output=True, check=True).stdout  # fmt: skip
+    ours = subprocess.run([sys.executable, "-m", "gpuseq.cli", "blastp", "-db", subjects,
+                           "-query", queries, *fields, "--backend", "cpu"],
+                          capture_output=True, check=True).stdout  # fmt: skip
+    assert b"na\t##id\t" in ref and b"ok\xff\t" in ref  # (what the rules say)
+    assert ours.splitlines() == ref.splitlines()
 
 
 def test_translation_by_blocks_equals_one_lookup():

@@ -563,6 +563,17 @@ def _resident_stage(stage: tuple[str, dict], db: _Encoded,
     return stage[0], {**stage[1], "subjects": device}
 
 
+def _blast_id(name: str, subject: bool) -> str:
+    """The id blastp prints for a FASTA record's name: up to a ctrl-A (NCBI's separator of
+    merged deflines: ">a\x01b" is "a"); in a subject, '#' for each byte outside ASCII, which
+    makeblastdb writes in their place (after its "Bad char" errors). Query ids keep them."""
+    name = name.split("\x01", 1)[0]
+    if subject and not name.isascii():
+        name = "".join(c if c.isascii() else "#" * len(c.encode("utf-8", "surrogateescape"))
+                       for c in name)
+    return name
+
+
 def _hits(db, names, searches, results, as_frame: bool):
     """The rows of every query's HSPs (the C++ search's arrays) with OUTFMT6_COLUMNS, as a
     DataFrame or a dict of arrays; the ungapped search gives no gaps and no ends (its HSPs
@@ -580,8 +591,9 @@ def _hits(db, names, searches, results, as_frame: bool):
         q_start, s_start = each(r["q_start"]), each(r["s_start"])
         identities = each(r["identities"])
         columns = {
-            "qseqid": np.full(n, name, dtype=object),
-            "sseqid": np.array([db.name(i) for i in subject], dtype=object).reshape(n),
+            "qseqid": np.full(n, _blast_id(name, subject=False), dtype=object),
+            "sseqid": np.array([_blast_id(db.name(i), subject=True) for i in subject],
+                               dtype=object).reshape(n),
             # As blastp computes it, the division first: 181 of 320 is 56.56250000000001,
             # printed 56.563, where 100 * 181 / 320 is 56.5625, printed 56.562.
             "pident": identities / np.maximum(length, 1) * 100.0,
