@@ -73,6 +73,20 @@ def test_nucleotide_model_is_rejected():
         gpuseq.hmmsearch(HMMER_EXAMPLES / "testsuite" / "ecori.hmm", GLOBIN_SEQS)
 
 
+def test_a_file_of_protein_and_nucleotide_models_is_refused_at_the_first_that_differs(tmp_path):
+    """hmmsearch searches globins4, then stops: 'contains different alphabets'. So do we,
+    naming the model by its place and the one before it."""
+    path = tmp_path / "mixed.hmm"
+    path.write_text(GLOBINS.read_text() + (HMMER_EXAMPLES / "tutorial" / "MADE1.hmm").read_text())
+    ref = subprocess.run([require_tool("hmmsearch"), path, GLOBIN_SEQS], capture_output=True,
+                         text=True)  # fmt: skip
+    assert ref.returncode != 0 and "different alphabets" in ref.stderr
+    assert "Query:       globins4" in ref.stdout
+    with pytest.raises(gpuseq.HmmFormatError, match="model 2 \\(after 'globins4'\\): its "
+                       "alphabet is not the earlier models'"):  # fmt: skip
+        gpuseq.hmmsearch(path, GLOBIN_SEQS)
+
+
 @pytest.mark.parametrize("change, message", [
     (("ALPH  amino\n", ""), "no ALPH line"),       # HMMER's parser segfaults on it
     (("2 | April 2018]\nNAME  globins4\nLENG  149", "\0" "9"),  # and on this

@@ -237,6 +237,48 @@ def test_ncbi_blast_database_made_by_makeblastdb(records, models, tmp_path):
     assert_same_search(models, db, tmp_path, "ncbi", n_targets=len(records))
 
 
+# ---- model files ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", ["cpu", pytest.param("cuda", marks=pytest.mark.cuda)])
+@pytest.mark.parametrize("form", ["binary", "binary piped", "HMMER2", "3/a", "3/b", "3/c", "3/e",
+                                  "3/f gzip"])  # fmt: skip
+def test_model_files_in_every_form_hmmsearch_reads(records, tmp_path, form, backend):
+    """globins4, fn3 and Pkinase as hmmconvert writes them (binary, HMMER2 ASCII, the earlier
+    HMMER3 ASCII versions) or gzipped: every output file of the search equals hmmsearch 3.3.2's
+    on the same file. The filters are opened to 0.5 and -E, --domE to 100, so that each model
+    reports weak hits too."""
+    from test_cli import assert_same_hmmsearch_files, hmmsearch_outputs
+
+    ascii_models = tmp_path / "three.hmm"
+    ascii_models.write_text("".join((TUTORIAL / f"{name}.hmm").read_text()
+                                    for name in ("globins4", "fn3", "Pkinase")))  # fmt: skip
+    models = tmp_path / ("three.hmm.gz" if form == "3/f gzip" else "three.models")
+    if form == "3/f gzip":  # (read as gzip by its name, by both)
+        models.write_bytes(gzip.compress(ascii_models.read_bytes()))
+    else:
+        option = {"HMMER2": ["-2"]}.get(form, ["-b"] if "binary" in form else ["--outfmt", form])
+        models.write_bytes(subprocess.run([require_tool("hmmconvert"), *option, ascii_models],
+                                          capture_output=True, check=True).stdout)  # fmt: skip
+    assert models.read_bytes() != ascii_models.read_bytes()
+    targets = tmp_path / "targets.fa"
+    targets.write_text("".join(f">{n} {d}\n{s}\n" for n, _, d, s in records))
+    flags = ["--F1", "0.5", "--F2", "0.5", "--F3", "0.5", "-E", "100", "--domE", "100"]
+    ref, ref_out = hmmsearch_outputs([require_tool("hmmsearch"), "--cpu", "1"], flags,
+                                     tmp_path / "ref", models, targets)  # fmt: skip
+    piped = models if form == "binary piped" else None
+    ours, ours_out = hmmsearch_outputs(
+        [sys.executable, "-m", "gpuseq.cli", "hmmsearch", "--cpu", "1", "--backend", backend],
+        flags, tmp_path / "ours", "-" if piped else models, targets, piped)  # fmt: skip
+    assert ref.returncode == ours.returncode == 0, (ref.stderr, ours.stderr)
+    if piped:  # the report names the pipe '-'
+        ours_out["out"] = "\n".join(
+            line.replace(" -", f" {models}", 1) if line.startswith("# query HMM file:") else line
+            for line in ours_out["out"].split("\n"))  # fmt: skip
+    assert_same_hmmsearch_files(ours_out, ref_out, form)
+    assert {row[2] for row in rows(ref_out["tbl"])} == {"globins4", "fn3", "Pkinase"}
+
+
 # ---- standard input --------------------------------------------------------------------------
 
 

@@ -168,13 +168,15 @@ def test_models_joining_while_the_first_chunk_is_filtered_equal_hmmsearch(
 
 def test_a_malformed_later_model_is_reported_after_the_search_began(example_models, tmp_path):
     """The third model is cut short: the search started on the first two, and the error
-    still names the file and the model's line."""
+    still names the file, the model by its place and the model before it."""
     text = "".join(example_models[m].read_text() for m in THREE)
     cut = text.rindex("HMM ")  # the third model's main model section, cut inside it
     queries = tmp_path / "three-cut.hmm"
     queries.write_text(text[: cut + 400])
-    with pytest.raises(gpuseq.HmmFormatError, match="three-cut.hmm"):
+    with pytest.raises(gpuseq.HmmFormatError, match="three-cut.hmm: model 3 "
+                       f"\\(after '{THREE[1]}'\\): ") as err:  # fmt: skip
         gpuseq.hmmsearch(queries, REPO / "examples" / "globins45.fa", cpus=2)
+    assert "COMPO line" in err.value.message  # (HMMER's parser's words)
 
 
 @pytest.mark.parametrize("source", ["database", "fasta"])

@@ -254,7 +254,8 @@ def test_random_hmmsearch_command_equals_hmmsearch(seed, backend, tmp_path):
             line.replace(" -", " DB" if ours_db == "-" else f" {queries}", 1)
             if line.startswith(("# query HMM file:", "# target sequence database:")) else line
             for line in ours_out["out"].split("\n"))  # fmt: skip
-    assert ours.returncode == ref.returncode, (case, ours.stderr, ref.stderr)
+    assert ours.returncode == ref.returncode, (case, ours.returncode, ref.returncode,
+                                               ours.stderr, ref.stderr)
     if ref.returncode == 0:
         assert_same_hmmsearch_files(ours_out, ref_out, case)
     else:  # (e.g. a cutoff a model lacks: hmmsearch names the model, so must we)
@@ -389,5 +390,7 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
                          capture_output=True, text=True)  # fmt: skip
     ours = gpuseq_cli("blastp", "-db", ours_db, "--backend", backend, *common, check=False)
     case = f"{kind} database, flags {' '.join(flags) or '(none)'}"
-    assert ours.returncode == ref.returncode == 0, (case, ours.stderr, ref.stderr)
+    # (the status in the message: a negative one is the signal that ended our process)
+    assert ours.returncode == ref.returncode == 0, (case, ours.returncode, ref.returncode,
+                                                    ours.stderr, ref.stderr)
     assert ours.stdout.splitlines() == ref.stdout.splitlines(), case

@@ -74,20 +74,35 @@ def iter_hmms(source: HmmSource) -> Iterator:
 
 
 def _parsed(HMMFile, source, label: str) -> Iterator:
-    """The models as HMMER's parser reads them, its errors as ours."""
+    """The models as HMMER's parser reads them, its errors as ours, naming the model that
+    could not be read by its place in the file and the last one read (HMMER's parser gives
+    no line)."""
+    count, last = 0, None
     try:
         with HMMFile(source) as hmm_file:
             # Not `yield from`: closing this generator early would close the file twice
             # (yield from closes the iterator, then the with block), and pyhmmer's HMMFile
             # on a file object (standard input) frees its buffer twice: "double free".
             for hmm in hmm_file:  # noqa: UP028
+                count, last = count + 1, _name_or_none(hmm)
                 yield hmm
     except EOFError:
         raise EmptyInputError(label, None, "HMM file is empty") from None
     except ValueError as exc:
-        raise HmmFormatError(label, None, _clean_pyhmmer_message(exc)) from None
+        where = f"model {count + 1}" + (f" (after {last!r})" if last else "")
+        message = _clean_pyhmmer_message(exc)
+        if message.startswith("Expected ") and message.endswith(" alphabet"):
+            message = f"its alphabet is not the earlier models' ({message})"
+        raise HmmFormatError(label, None, f"{where}: {message}") from None
     except OSError as exc:
         raise InputError(label, None, str(exc)) from None
+
+
+def _name_or_none(hmm) -> str | None:
+    try:  # (a name that is not UTF-8 is reported by _check_searchable)
+        return hmm.name if isinstance(hmm.name, str) else hmm.name.decode()
+    except UnicodeDecodeError:
+        return None
 
 
 def _only_hmms(items: list, HMM) -> Iterator:
