@@ -57,6 +57,31 @@ def test_command_output_equals_blastp(blast_data, tmp_path, outfmt):
         assert out.read_text().splitlines() == expected, db
 
 
+def test_command_output_is_whole_before_its_quick_exit(blast_data, tmp_path):
+    """`gpuseq blastp` ends as `gpuseq hmmsearch` does, by os._exit once its output is
+    closed: rows on stdout or in -out, and the status of a failed run, are those of a run with
+    the interpreter's teardown (GPUSEQ_FULL_EXIT=1) and blastp's, on the GPU where there is
+    one."""
+    import os
+
+    expected = run_blastp(blast_data, blast_data["query_fasta"], "-outfmt", OUTFMT,
+                          "-evalue", "100", ungapped=False)  # fmt: skip
+    assert len(expected) > 30
+    for full in ("0", "1"):
+        env = dict(os.environ, GPUSEQ_FULL_EXIT=full)
+        common = [sys.executable, "-m", "gpuseq.cli", "blastp", "-query",
+                  blast_data["query_fasta"], "-db", blast_data["db_fasta"], "-outfmt", OUTFMT,
+                  "-evalue", "100", "-comp_based_stats", "0", "--backend", "auto"]  # fmt: skip
+        run = subprocess.run(common, capture_output=True, text=True, env=env)
+        assert run.returncode == 0 and run.stdout.splitlines() == expected, (full, run.stderr)
+        out = tmp_path / f"hits-{full}.tsv"
+        run = subprocess.run([*common, "-out", out], capture_output=True, text=True, env=env)
+        assert run.returncode == 0 and out.read_text().splitlines() == expected, full
+        failed = subprocess.run([*common[:5], tmp_path / "missing.fa", *common[6:]],
+                                capture_output=True, text=True, env=env)  # fmt: skip
+        assert failed.returncode == 1 and "missing.fa: no such file" in failed.stderr, full
+
+
 def test_biopython_reads_the_output_as_blastps(blast_data, tmp_path):
     from Bio import SearchIO
 

@@ -534,14 +534,21 @@ def _run_info() -> int:
     return 0
 
 
+# The commands that end by _exit_now: the searches, whose every output is closed by then.
+# (makedb, distance and segment keep the teardown: not every file they write is closed by
+# hand before it.)
+_QUICK_END = ("hmmsearch", "blastp")
+
+
 def _exit_now(code: int) -> None:
-    """End `gpuseq hmmsearch` once its outputs are written and closed, without the
-    interpreter's teardown (every Python object, the CUDA context, the resident database's
-    memory one allocation at a time); the operating system frees the process's memory and GPU
-    context as it ends. On an H200 host with a packed 490 M-residue database, the process ended
-    0.12-0.18 s after its outputs were closed, 0.17-0.23 s with the teardown (six models; 100
-    models: 0.12-0.16 against 0.17-0.18 s; benchmarks/results/gpu-h200-20261129). It also ends
-    the worker threads of a search that failed, which the teardown could abort in C++.
+    """End `gpuseq hmmsearch` or `gpuseq blastp` once its outputs are written and closed,
+    without the interpreter's teardown (every Python object, the CUDA context, the resident
+    database's memory one allocation at a time); the operating system frees the process's
+    memory and GPU context as it ends. On an H200 host with a packed 490 M-residue database,
+    hmmsearch's process ended 0.12-0.18 s after its outputs were closed, 0.17-0.23 s with the
+    teardown (six models; 100 models: 0.12-0.16 against 0.17-0.18 s;
+    benchmarks/results/gpu-h200-20261129). It also ends the worker threads of a search that
+    failed, which the teardown could abort in C++.
     GPUSEQ_FULL_EXIT=1 keeps the teardown (for atexit hooks: coverage, profilers)."""
     if os.environ.get("GPUSEQ_FULL_EXIT") == "1":
         return
@@ -626,13 +633,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Error: {exc}", file=sys.stderr)        # written, an existing database...)
         code = 1
     except Exception:
-        if not (as_command and args.command == "hmmsearch"):
+        if not (as_command and args.command in _QUICK_END):
             raise
         import traceback
 
         traceback.print_exc()  # as the interpreter would, then the same quick end
         code = 1
-    if as_command and args.command == "hmmsearch":
+    if as_command and args.command in _QUICK_END:
         _exit_now(code)
     return code
 
