@@ -689,6 +689,36 @@ def test_the_cuda_start_runs_on_a_kept_thread(monkeypatch):
     assert len(seen) == 2 and seen[0] is seen[1] and seen[0].is_alive()
 
 
+# The commands start CUDA before NumPy is imported; every write to the environment after the
+# start is recorded (os.putenv, os.unsetenv: os.environ's writes go through them too).
+_ENVIRONMENT_AFTER_THE_CUDA_START = """
+import os, sys
+from gpuseq import backend
+assert "numpy" not in sys.modules
+backend.start_cuda("gpuseq-cuda-environment-test")
+writes = []
+for name in ("putenv", "unsetenv"):
+    def record(*args, _original=getattr(os, name), _name=name):
+        writes.append((_name, args))
+        return _original(*args)
+    setattr(os, name, record)
+import numpy, gpuseq.blast, gpuseq.hmmsearch, pyhmmer.plan7  # (the commands' imports)
+print(writes)
+"""
+
+
+def test_nothing_writes_the_environment_while_the_driver_starts():
+    """The driver reads the environment (getenv) as it starts on its thread, and glibc's
+    putenv may move the array getenv walks: NumPy's first import wrote OPENBLAS_MAIN_FREE
+    there, and `gpuseq blastp` crashed now and then on an H200. start_cuda sets the variable
+    first, so nothing imported meanwhile writes the environment."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("BLAS_MAIN_FREE")}
+    run = subprocess.run([sys.executable, "-c", _ENVIRONMENT_AFTER_THE_CUDA_START],
+                         capture_output=True, text=True, env=env, timeout=120)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
+
+
 # A task under way on a kept thread when the interpreter ends (a script whose search failed
 # early while the CUDA context was being made); it writes argv[1] when done.
 _KEPT_TASK_AT_EXIT = """

@@ -9,6 +9,7 @@ from __future__ import annotations
 import atexit
 import os
 import queue
+import sys
 import threading
 import warnings
 from concurrent.futures import Executor, Future
@@ -150,7 +151,18 @@ def cuda_threads(name: str, workers: int) -> KeptThreads:
 
 def start_cuda(name: str) -> Future:
     """Make the CUDA context on a kept thread (cuda_threads), from now (0.1-0.3 s), with the
-    host wait of cuda_host_wait(); callers go on with their start-up meanwhile."""
+    host wait of cuda_host_wait(); callers go on with their start-up meanwhile.
+
+    The process's environment must not change while the driver starts: it reads variables
+    with getenv, and glibc's putenv may move the array getenv walks. NumPy's first import
+    writes one (os.putenv of OPENBLAS_MAIN_FREE while it loads OpenBLAS, os.unsetenv after;
+    NumPy 1.x also GOTOBLAS_MAIN_FREE). `gpuseq blastp` crashed twice in 4,682 random
+    commands on an H200, each time with its main thread just past that putenv, at the import
+    that follows it (benchmarks/results/gpu-h200-20261201-c). So the variables are set here,
+    before the thread: NumPy then leaves the environment alone."""
+    if "numpy" not in sys.modules:
+        for variable in ("OPENBLAS_MAIN_FREE", "GOTOBLAS_MAIN_FREE"):
+            os.environ.setdefault(variable, "1")  # (NumPy's value)
     return cuda_threads(name, 1).submit(_core.cuda_initialize, cuda_host_wait())
 
 
