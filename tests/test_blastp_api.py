@@ -57,11 +57,11 @@ def test_command_output_equals_blastp(blast_data, tmp_path, outfmt):
         assert out.read_text().splitlines() == expected, db
 
 
-def test_command_output_is_whole_before_its_quick_exit(blast_data, tmp_path):
+@pytest.mark.parametrize("backend", ["cpu", pytest.param("cuda", marks=pytest.mark.cuda)])
+def test_command_output_is_whole_before_its_quick_exit(blast_data, tmp_path, backend):
     """`gpuseq blastp` ends as `gpuseq hmmsearch` does, by os._exit once its output is
     closed: rows on stdout or in -out, and the status of a failed run, are those of a run with
-    the interpreter's teardown (GPUSEQ_FULL_EXIT=1) and blastp's, on the GPU where there is
-    one."""
+    the interpreter's teardown (GPUSEQ_FULL_EXIT=1) and blastp's."""
     import os
 
     expected = run_blastp(blast_data, blast_data["query_fasta"], "-outfmt", OUTFMT,
@@ -71,7 +71,7 @@ def test_command_output_is_whole_before_its_quick_exit(blast_data, tmp_path):
         env = dict(os.environ, GPUSEQ_FULL_EXIT=full)
         common = [sys.executable, "-m", "gpuseq.cli", "blastp", "-query",
                   blast_data["query_fasta"], "-db", blast_data["db_fasta"], "-outfmt", OUTFMT,
-                  "-evalue", "100", "-comp_based_stats", "0", "--backend", "auto"]  # fmt: skip
+                  "-evalue", "100", "-comp_based_stats", "0", "--backend", backend]  # fmt: skip
         run = subprocess.run(common, capture_output=True, text=True, env=env)
         assert run.returncode == 0 and run.stdout.splitlines() == expected, (full, run.stderr)
         out = tmp_path / f"hits-{full}.tsv"
