@@ -98,9 +98,14 @@ def _parsed(HMMFile, source, label: str) -> Iterator:
         raise InputError(label, None, str(exc)) from None
 
 
+def _model_name(hmm) -> str:
+    """The model's NAME (bytes or str by pyhmmer's version); UnicodeDecodeError if not UTF-8."""
+    return hmm.name if isinstance(hmm.name, str) else hmm.name.decode()
+
+
 def _name_or_none(hmm) -> str | None:
     try:  # (a name that is not UTF-8 is reported by _check_searchable)
-        return hmm.name if isinstance(hmm.name, str) else hmm.name.decode()
+        return _model_name(hmm)
     except UnicodeDecodeError:
         return None
 
@@ -128,7 +133,7 @@ def search_profile(hmm) -> _core.SearchProfile:
     if composition is None:
         composition = np.full(20, _COMPO_MISSING, dtype=np.float32)
     return _core.SearchProfile(
-        hmm.name if isinstance(hmm.name, str) else hmm.name.decode(),
+        _model_name(hmm),
         np.asarray(hmm.match_emissions, dtype=np.float32),
         np.asarray(hmm.transition_probabilities, dtype=np.float32),
         np.asarray(composition, dtype=np.float32),
@@ -138,7 +143,7 @@ def search_profile(hmm) -> _core.SearchProfile:
 
 def _check_searchable(hmm, label: str) -> None:
     try:  # pyhmmer decodes these as strict UTF-8; the query's are written in every output
-        name = hmm.name if isinstance(hmm.name, str) else hmm.name.decode()
+        name = _model_name(hmm)
         hmm.accession, hmm.description  # noqa: B018 - read to check they decode
     except UnicodeDecodeError:
         raise HmmFormatError(label, None, "a model's NAME, ACC or DESC line is not UTF-8 text "
