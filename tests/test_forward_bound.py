@@ -7,6 +7,7 @@ that HMMER passes."""
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -62,6 +63,27 @@ def test_a_nan_forward_p_value_passes_as_in_hmmer():
     assert _core.forward_may_pass(-20.0, math.nan, 300, 149, tau, lam, F3)
     assert not _core.forward_may_pass(-20.0, -1.0, 300, 149, tau, lam, F3)
     assert _core.forward_may_pass(300.0, -1.0, 300, 149, tau, lam, F3)
+
+
+def test_a_forward_p_value_below_dbl_min_is_zero_as_in_hmmsearch():
+    """hmmsearch's threads flush denormals to zero (impl_Init), so a Forward P-value below
+    DBL_MIN is 0 there and passes `--F3 1e-400` (which is 0), and a subnormal F3 is 0 too. The
+    bound dropped such a target on the GPU (random command 11740153: a homolog scoring 1,027
+    bits against a model of 3,000 columns, P about 1e-309)."""
+    tau, lam = -4.1637, 0.70957  # globins4's FORWARD STATS
+    L, M, filtersc = 3000, 3000, -1.0
+
+    def plain_p(score):  # P at the bound's score, in plain double (no flush)
+        high = score + _core.forward_margin(L, M, score)
+        return math.exp(-lam * ((high - filtersc) / math.log(2) - tau))
+
+    subnormal, normal = 695.0, 670.0  # nats: P about 3e-314 (a subnormal), and 5e-303
+    assert 0.0 < plain_p(subnormal) < sys.float_info.min
+    assert plain_p(normal) > sys.float_info.min
+    for F3 in (0.0, 1e-400, 5e-324, 1e-310):  # 0, and a subnormal threshold, which is 0 too
+        assert _core.forward_may_pass(subnormal, filtersc, L, M, tau, lam, F3), F3
+        assert not _core.forward_may_pass(normal, filtersc, L, M, tau, lam, F3), F3
+    assert _core.forward_may_pass(normal, filtersc, L, M, tau, lam, 1e-300)
 
 
 def _assert_same_bits(cpu, gpu, label, names):

@@ -69,6 +69,12 @@ SEEDS = range(14)
 # 56.56250000000001, printed 56.563.
 BLASTP_KEPT = (9200568, 9700940, 10340131, 10340200)
 BLASTP_SEEDS = [*SEEDS, *BLASTP_KEPT]
+# 11740153 (session 75, on the GPU only): --F3 1e-400, which is 0, and a planted homolog of a
+# model of 3,000 columns whose Forward P-value, about 1e-309, is 0 in hmmsearch (its threads
+# flush denormals to zero) but was a subnormal above 0 in the GPU cascade's Forward bound,
+# which dropped the target (hmm::fails_threshold).
+HMMSEARCH_KEPT = (11740153,)
+HMMSEARCH_SEEDS = [*SEEDS, *HMMSEARCH_KEPT]
 
 
 GPUSEQ = [sys.executable, "-m", "gpuseq.cli"]
@@ -217,7 +223,7 @@ def random_target_file(rng, records, fasta: Path) -> tuple[Path, list[str]]:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", HMMSEARCH_SEEDS)
 def test_random_hmmsearch_command_equals_hmmsearch(seed, backend, tmp_path):
     rng = np.random.default_rng([69, seed])
     queries = random_queries(rng, tmp_path)

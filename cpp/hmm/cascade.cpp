@@ -15,6 +15,13 @@ float bits_score(float score_nats, float null_nats) {
   return static_cast<float>(static_cast<double>(score_nats - null_nats) / 0.69314718055994529);
 }
 
+bool fails_threshold(double P, double F) {
+  auto flushed = [](double x) {
+    return std::fabs(x) < std::numeric_limits<double>::min() ? 0.0 : x;
+  };
+  return flushed(P) > flushed(F);
+}
+
 double gumbel_survival(double x, double mu, double lambda) {
   const double y = lambda * (x - mu);
   const double ey = -std::exp(-y);
@@ -52,7 +59,7 @@ bool CascadeStages::msv_passes(int64_t i, float msv, double* P) {
   const float null_score = null1_ ? null1_[i] : null1_score(targets_.length(i));
   if (record_scores_) r_.msv_score[i] = msv;
   *P = gumbel_survival(bits_score(msv, null_score), ev[0], ev[1]);
-  if (*P > options_.F1) {
+  if (fails_threshold(*P, options_.F1)) {
     r_.stage[i] = kStageFailedMsv;
     return false;
   }
@@ -64,13 +71,13 @@ bool CascadeStages::after_bias(int64_t i, float msv, float filter_score, double 
   if (options_.bias_filter) {
     if (record_scores_) r_.bias_score[i] = filter_score;
     P = gumbel_survival(bits_score(msv, filter_score), ev[0], ev[1]);
-    if (P > options_.F1) {
+    if (fails_threshold(P, options_.F1)) {
       r_.stage[i] = kStageFailedBias;
       return false;
     }
   }
   // The Viterbi filter runs only if the last P-value computed does not already pass F2.
-  if (P > options_.F2) {
+  if (fails_threshold(P, options_.F2)) {
     r_.stage[i] = kStageFailedViterbi;  // until after_viterbi says otherwise
     return true;
   }
@@ -100,7 +107,7 @@ void CascadeStages::after_viterbi(int64_t i, float vit, float filter_score) {
   const auto& ev = profile_.evalue_parameters;
   if (record_scores_) r_.viterbi_score[i] = vit;
   const double P = gumbel_survival(bits_score(vit, filter_score), ev[2], ev[3]);
-  r_.stage[i] = P > options_.F2 ? kStageFailedViterbi : kStagePassed;
+  r_.stage[i] = fails_threshold(P, options_.F2) ? kStageFailedViterbi : kStagePassed;
 }
 
 CascadeResult CascadeStages::finish() {

@@ -93,5 +93,11 @@ class CascadeStages {
 // Helpers of the pipeline's statistics, shared with tests and the GPU path.
 float bits_score(float score_nats, float null_nats);      // (a - b) / ln 2, stored as float
 double gumbel_survival(double x, double mu, double lambda);  // esl_gumbel_surv
+// p7_Pipeline's test P > F (the target fails the filter) as hmmsearch's threads make it: with
+// flush-to-zero and denormals-are-zero (impl_Init), where a subnormal P or threshold is 0.
+// So `--F3 1e-400` (0) passes a target whose P underflowed below DBL_MIN and drops one whose P
+// is a subnormal in plain double. A NaN P passes (the comparison is false). Every filter
+// decision made ahead of HMMER goes through it, on whatever thread it runs.
+bool fails_threshold(double P, double F);
 
 }  // namespace gpuseq::hmm

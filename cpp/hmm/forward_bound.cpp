@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "hmm/cascade.hpp"
+
 namespace gpuseq::hmm {
 
 namespace {
@@ -163,10 +165,11 @@ bool forward_may_pass(double score, float filtersc, int64_t L, int M, float tau,
   // bits(): (fwdsc - filtersc) / ln 2, then esl_exp_surv: 1 below tau, else exp(-lambda (x - tau)).
   const double bits = (high - static_cast<double>(filtersc)) / kLn2;
   // HMMER drops a target only when P > F3, so a NaN P (a NaN bias filter score, from a model
-  // whose COMPO line holds NaN) passes, as it does in p7_Pipeline.
-  if (bits < static_cast<double>(tau)) return !(1.0 > F3);
+  // whose COMPO line holds NaN) passes, as it does in p7_Pipeline. A P below DBL_MIN is 0 in
+  // hmmsearch (fails_threshold): it passes F3 = 0.
+  if (bits < static_cast<double>(tau)) return !fails_threshold(1.0, F3);
   const double P = std::exp(-static_cast<double>(lambda) * (bits - static_cast<double>(tau)));
-  return !(P > F3);
+  return !fails_threshold(P, F3);
 }
 
 }  // namespace gpuseq::hmm

@@ -2224,7 +2224,8 @@ std::vector<int16_t> ssv_pass_floors(const cpu::SearchProfile& p, const DeviceTa
     auto rejected = [&](int best) {
       const float sc = cpu::ssv_score_for_tjb(om, tjb, best);
       return std::isfinite(sc) &&
-             cpu::gumbel_survival(cpu::bits_score(sc, null_score), ev[0], ev[1]) > F1;
+             cpu::fails_threshold(
+                 cpu::gumbel_survival(cpu::bits_score(sc, null_score), ev[0], ev[1]), F1);
     };
     constexpr int kBestLimit = 256;  // past every overflow level
     if (rejected(b)) {
