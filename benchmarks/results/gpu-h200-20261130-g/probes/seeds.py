@@ -1,6 +1,7 @@
 """Session 70: the random-command tests (tests/test_random_commands.py) as a fuzzer. Runs the
 test of one tool for seeds FIRST, FIRST + STEP, ... until SECONDS have passed, each case in its
-own folder; a case that fails keeps its folder and prints its assertion.
+own folder; a case that fails keeps its folder, prints the end of its assertion and writes the
+whole of it (both commands' stderr) to the folder's failure.txt (session 75).
 
     python3 seeds.py hmmsearch|blastp BACKEND FIRST STEP SECONDS"""
 
@@ -31,8 +32,9 @@ while time.time() < end:
         print(f"seed {seed}: same ({time.time() - start:.1f} s)", flush=True)
     except Exception:  # noqa: BLE001 - every failure is reported and the fuzzing goes on
         failed += 1
-        print(f"seed {seed}: FAILED ({time.time() - start:.1f} s)\n{traceback.format_exc()[-3000:]}",
-              flush=True)
+        whole = traceback.format_exc()
+        (work / "failure.txt").write_text(whole)
+        print(f"seed {seed}: FAILED ({time.time() - start:.1f} s)\n{whole[-3000:]}", flush=True)
     cases += 1
     seed += step
 print(f"{tool} {backend} from seed {first}: {cases} cases, {failed} failed")

@@ -4,9 +4,11 @@ starts crash the process? Each of RUNS processes starts the driver on a thread
 "putenv", adds variables with os.putenv as fast as it can until the start ends (glibc may
 move the environment array that the driver's getenv walks), in mode "numpy" imports NumPy
 without the fix's variable set (the write gpuseq blastp crashed after), in mode "none" waits.
+Mode "fixed" (session 75) starts the driver as the commands do, through backend.start_cuda
+(the fix: NumPy's variable set first), then imports NumPy.
 Prints the count of runs per exit status.
 
-    python3 env_race.py putenv|numpy|none RUNS [PARALLEL]"""
+    python3 env_race.py putenv|numpy|none|fixed RUNS [PARALLEL]"""
 
 from __future__ import annotations
 
@@ -20,6 +22,13 @@ CHILD = """
 import os, sys, threading
 from gpuseq import _core
 mode = sys.argv[1]
+if mode == "fixed":
+    from gpuseq import backend
+    assert "numpy" not in sys.modules
+    started = backend.start_cuda("race")
+    import numpy
+    started.result()
+    sys.exit(0)
 done = threading.Event()
 def start():
     _core.cuda_initialize("auto")
