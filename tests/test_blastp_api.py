@@ -22,6 +22,7 @@ from blast_data import (
 )
 
 import gpuseq
+from conftest import HMMER_EXAMPLES
 from gpuseq import _core, blast
 
 pytestmark = pytest.mark.skipif(MISSING, reason=SKIP_REASON)
@@ -80,6 +81,29 @@ def test_command_output_is_whole_before_its_quick_exit(blast_data, tmp_path, bac
         failed = subprocess.run([*common[:5], tmp_path / "missing.fa", *common[6:]],
                                 capture_output=True, text=True, env=env)  # fmt: skip
         assert failed.returncode == 1 and "missing.fa: no such file" in failed.stderr, full
+
+
+@pytest.mark.parametrize("backend", ["cpu", pytest.param("cuda", marks=pytest.mark.cuda)])
+@pytest.mark.parametrize("cbs", ["0", "1", "2"])
+def test_large_evalues_print_and_rank_as_blastp(tmp_path, backend, cbs):
+    """E-values of ten digits and more (-dbsize 2^63 - 1, -evalue 1e300) on HMMER's 45
+    globins, each globin its own query: every digit as blastp prints it (Spouge's erfc is
+    blastp's port of Boost's erf, which std::erfc misses by up to 1e-9 relative), and subjects
+    whose best E-value is above 2^31 - 1 tied on it as blastp ties them (its best E-value
+    starts from INT4_MAX), so that the score and the index rank them."""
+    globins = HMMER_EXAMPLES / "tutorial" / "globins45.fa"
+    if not globins.exists():
+        pytest.skip("HMMER's tutorial files are not installed (apt-get install hmmer-examples)")
+    subprocess.run([MAKEBLASTDB, "-in", globins, "-dbtype", "prot", "-out", tmp_path / "db"],
+                   check=True, capture_output=True)  # fmt: skip
+    flags = ["-query", globins, "-outfmt", "6 std evalue score", "-dbsize", str(2**63 - 1),
+             "-evalue", "1e300", "-comp_based_stats", cbs]  # fmt: skip
+    expected = subprocess.run([BLASTP, "-db", tmp_path / "db", *flags], check=True,
+                              capture_output=True, text=True).stdout.splitlines()  # fmt: skip
+    ours = _gpuseq_blastp("-db", globins, *flags, "--backend", backend)
+    assert ours.returncode == 0, ours.stderr
+    assert sum(float(row.split("\t")[10]) > 2**31 for row in expected) > 50
+    assert ours.stdout.splitlines() == expected
 
 
 def test_biopython_reads_the_output_as_blastps(blast_data, tmp_path):

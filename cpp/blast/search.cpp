@@ -131,7 +131,9 @@ void sort_for_report(std::vector<GappedSearchHit>& hits) {
 }
 
 // A subject's place in a hit list (s_EvalueCompareHSPLists): best E-value (values below
-// 1e-180 tie), then the score of its first HSP, then the higher index first.
+// 1e-180 tie), then the score of its first HSP, then the higher index first. The best E-value
+// is s_BlastGetBestEvalue's, which starts from INT4_MAX: lists whose HSPs all have E-values
+// above 2^31 - 1 (a huge -dbsize and -evalue) tie on it.
 double evalue_of(const SearchHit& h) { return h.evalue; }
 int32_t score_of(const SearchHit& h) { return h.hsp.score; }
 double evalue_of(const GappedSearchHit& h) { return h.hsp.evalue; }
@@ -142,7 +144,7 @@ int32_t score_of(const GappedHsp& h) { return h.score; }
 template <class List>
 bool ranks_before(const List& a, int32_t ia, const List& b, int32_t ib) {
   auto best = [](const List& l) {
-    double e = evalue_of(l[0]);
+    double e = static_cast<double>(INT32_MAX);
     for (const auto& h : l) e = std::min(e, evalue_of(h));
     return e;
   };

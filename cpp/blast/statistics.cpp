@@ -349,6 +349,97 @@ GumbelBlock gumbel_blosum62_11_1(int64_t db_length) {
   return g;
 }
 
+namespace {
+
+// Horner's rule from the highest coefficient down, the order blastp evaluates its polynomials.
+template <size_t N>
+double horner(const std::array<double, N>& c, double x) {
+  double r = c[N - 1];
+  for (size_t i = N - 1; i-- > 0;) r = r * x + c[i];
+  return r;
+}
+
+// erf (invert false) or erfc (true) as blastp computes them: ErfC of boost_erf.c, NCBI's port
+// of Boost's 53-bit erf. Boost's rational approximations, result = Y + P(x)/Q(x) per range,
+// scaled by exp(-z^2)/z in long double where erfc is computed directly. Not std::erfc: the
+// port leaves out the last Q coefficient of the range 0.5 <= z < 1.5 (0.337511472483094676155e-5),
+// which moves erfc there by up to ~1e-9 relative, enough to change the last printed digits
+// of a large E-value (session 76: -dbsize 1e18 -evalue 1e300 on the globins, where std::erfc
+// gave 768964978987 and blastp prints 768964977289).
+double blast_erf_impl(double z, bool invert) {
+  if (z < 0) {
+    if (!invert) return -blast_erf_impl(-z, false);
+    if (z < -0.5) return 2.0 - blast_erf_impl(-z, true);
+    return 1 + blast_erf_impl(-z, false);
+  }
+  double result;
+  if (z < 0.5) {  // erf
+    if (z < 1e-10) {
+      result = z == 0 ? 0.0 : z * 1.125 + z * 0.003379167095512573896158903121545171688;
+    } else {
+      constexpr double Y = 1.044948577880859375;
+      constexpr std::array<double, 5> P{0.0834305892146531832907, -0.338165134459360935041,
+                                        -0.0509990735146777432841, -0.00772758345802133288487,
+                                        -0.000322780120964605683831};
+      constexpr std::array<double, 5> Q{1.0, 0.455004033050794024546, 0.0875222600142252549554,
+                                        0.00858571925074406212772, 0.000370900071787748000569};
+      const double zz = z * z;
+      result = z * (Y + horner(P, zz) / horner(Q, zz));
+    }
+  } else if (invert ? z < 28.0 : z < 5.8) {  // erfc
+    invert = !invert;
+    if (z < 1.5) {
+      constexpr double Y = 0.405935764312744140625;
+      constexpr std::array<double, 6> P{-0.098090592216281240205, 0.178114665841120341155,
+                                        0.191003695796775433986,  0.0888900368967884466578,
+                                        0.0195049001251218801359, 0.00180424538297014223957};
+      constexpr std::array<double, 6> Q{1.0,                    1.84759070983002217845,
+                                        1.42628004845511324508, 0.578052804889902404909,
+                                        0.12385097467900864233, 0.0113385233577001411017};
+      result = Y + horner(P, z - 0.5) / horner(Q, z - 0.5);
+    } else if (z < 2.5) {
+      constexpr double Y = 0.50672817230224609375;
+      constexpr std::array<double, 6> P{-0.0243500476207698441272, 0.0386540375035707201728,
+                                        0.04394818964209516296,    0.0175679436311802092299,
+                                        0.00323962406290842133584, 0.000235839115596880717416};
+      constexpr std::array<double, 6> Q{1.0,                      1.53991494948552447182,
+                                        0.982403709157920235114,  0.325732924782444448493,
+                                        0.0563921837420478160373, 0.00410369723978904575884};
+      result = Y + horner(P, z - 1.5) / horner(Q, z - 1.5);
+    } else if (z < 4.5) {
+      constexpr double Y = 0.5405750274658203125;
+      constexpr std::array<double, 6> P{0.00295276716530971662634,  0.0137384425896355332126,
+                                        0.00840807615555585383007,  0.00212825620914618649141,
+                                        0.000250269961544794627958, 0.113212406648847561139e-4};
+      constexpr std::array<double, 6> Q{1.0,                      1.04217814166938418171,
+                                        0.442597659481563127003,  0.0958492726301061423444,
+                                        0.0105982906484876531489, 0.000479411269521714493907};
+      result = Y + horner(P, z - 3.5) / horner(Q, z - 3.5);
+    } else {
+      constexpr double Y = 0.5579090118408203125;
+      constexpr std::array<double, 7> P{0.00628057170626964891937, 0.0175389834052493308818,
+                                        -0.212652252872804219852,  -0.687717681153649930619,
+                                        -2.5518551727311523996,    -3.22729451764143718517,
+                                        -2.8175401114513378771};
+      constexpr std::array<double, 7> Q{1.0,                    2.79257750980575282228,
+                                        11.0567237927800161565, 15.930646027911794143,
+                                        22.9367376522880577224, 13.5064170191802889145,
+                                        5.48409182238641741584};
+      result = Y + horner(P, 1.0 / z) / horner(Q, 1.0 / z);
+    }
+    // (-z * z rounds in double; the exponential, the division and the product in long double.)
+    result = static_cast<double>(result * (std::exp(static_cast<long double>(-z * z)) / z));
+  } else {  // erfc has underflowed to 0 (erf is 1)
+    result = 0;
+    invert = !invert;
+  }
+  return invert ? 1 - result : result;
+}
+
+double blast_erfc(double x) { return blast_erf_impl(x, true); }
+
+}  // namespace
+
 double spouge_evalue(int32_t score, const KarlinBlock& kbp, const GumbelBlock& gbp, int32_t m,
                      int32_t n) {
   // a, Alpha and Sigma scale with lambda when scores are scaled (composition-based stats).
@@ -366,14 +457,14 @@ double spouge_evalue(int32_t score, const KarlinBlock& kbp, const GumbelBlock& g
   const double m_var = std::max(2.0 * alpha / lambda, alpha * y + beta);
   const double m_sd = std::sqrt(m_var);
   const double m_z = m_len / m_sd;
-  const double m_P = std::erfc(-m_z / std::sqrt(2.0)) / 2.0;
+  const double m_P = blast_erfc(-m_z / std::sqrt(2.0)) / 2.0;
   const double p1 = m_len * m_P + m_sd * inv_sqrt_2pi * std::exp(-0.5 * m_z * m_z);
 
   const double n_len = n - (a * y + b);
   const double n_var = std::max(2.0 * alpha / lambda, alpha * y + beta);
   const double n_sd = std::sqrt(n_var);
   const double n_z = n_len / n_sd;
-  const double n_P = std::erfc(-n_z / std::sqrt(2.0)) / 2.0;
+  const double n_P = blast_erfc(-n_z / std::sqrt(2.0)) / 2.0;
   const double p2 = n_len * n_P + n_sd * inv_sqrt_2pi * std::exp(-0.5 * n_z * n_z);
 
   const double c = std::max(2.0 * sigma / lambda, sigma * y + tau);
