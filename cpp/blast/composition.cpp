@@ -1,6 +1,7 @@
 // Composition-based statistics (spec: blastp.md 14); see composition.hpp.
 #include "blast/composition.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
@@ -1165,7 +1166,8 @@ std::vector<GappedHsp> composition_realign(const uint8_t* query, int32_t query_l
                                            const AaComposition& query_composition,
                                            const uint8_t* subject, int32_t subject_length,
                                            const std::vector<GappedHsp>& prelim,
-                                           const RedoParams& params) {
+                                           const RedoParams& params,
+                                           int32_t* best_scaled_score) {
   std::vector<GappedHsp> aligned;  // NCBI's list: newest first
   if (prelim.empty()) return aligned;
   const std::vector<uint64_t> words = query_words(query, query_length);
@@ -1281,8 +1283,17 @@ std::vector<GappedHsp> composition_realign(const uint8_t* query, int32_t query_l
     result.push_back(std::move(h));
   }
   if (!any || best > params.evalue) return {};
+  if (best_scaled_score) *best_scaled_score = result.front().score;
   for (GappedHsp& h : result)  // s_HSPListNormalizeScores: back to BLOSUM62 units
     h.score = static_cast<int32_t>(nint(static_cast<double>(h.score) / kCompoScalingFactor));
+  // blastp reports no realigned HSP whose score rounds to 0 (a scaled score below 16, which
+  // only E-value thresholds of 1e16 and more let through). Measured, not traced to its line
+  // in blastp: session 76's random commands with -dbsize 1e15-2^63 and -evalue 1e300 gave 12
+  // cases of such HSPs, blastp printed none of them, and dropping them here (before the
+  // subject is ranked) made all 12 equal.
+  result.erase(std::remove_if(result.begin(), result.end(),
+                              [](const GappedHsp& h) { return h.score == 0; }),
+               result.end());
   return result;
 }
 

@@ -116,12 +116,14 @@ struct RedoParams {
 // prelim: the subject's preliminary HSPs in score order (unscaled scores, seeds). The query
 // has U replaced by C; the subject is SEG-masked here. Returns the subject's HSPs in score
 // order with E-values (from the scaled scores), scores rounded back to BLOSUM62 units, and
-// columns; empty when the best E-value is above params.evalue.
+// columns; empty when the best E-value is above params.evalue. best_scaled_score (if given):
+// the best HSP's score in 1/32 units, which blastp's composition heap ranks subjects on.
 std::vector<GappedHsp> composition_realign(const uint8_t* query, int32_t query_length,
                                            const AaComposition& query_composition,
                                            const uint8_t* subject, int32_t subject_length,
                                            const std::vector<GappedHsp>& prelim,
-                                           const RedoParams& params);
+                                           const RedoParams& params,
+                                           int32_t* best_scaled_score = nullptr);
 
 // Tolerances blastp uses for that lambda (composition_adjustment.c).
 inline constexpr int kCompoLambdaIterationLimit = 100;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 
 #include "blast/alphabet.hpp"
@@ -208,6 +209,42 @@ std::vector<size_t> ranked_lists(const std::vector<SubjectList<Hit>>& lists, siz
   });
   if (ranked.size() > capacity) ranked.resize(capacity);
   return ranked;
+}
+
+// The final lists under composition-based statistics. blastp keeps the realigned subjects in
+// a heap of max_target_seqs (BlastCompo_HeapInsert) ranked by best E-value (compared exactly,
+// capped at INT4_MAX), then the best HSP's scaled score (scaled_best: by subject), then the
+// higher index, and holds every list with E <= 0.002 beyond that size; the hit list is then
+// filled from the heap in hit-list order (s_FillResultsFromCompoHeaps). Where fewer than
+// max_target_seqs lists are that significant, the heap has chosen which of the rest remain:
+// by the scaled score where E-values tie above 2^31 - 1 (a huge -dbsize and -evalue), where
+// ranked_lists would go by the rounded score.
+std::vector<size_t> composition_ranked_lists(
+    const std::vector<SubjectList<GappedSearchHit>>& lists,
+    const std::unordered_map<int32_t, int32_t>& scaled_best, size_t capacity) {
+  constexpr double kInclusionEvalue = 0.002;
+  std::vector<double> best(lists.size(), static_cast<double>(INT32_MAX));
+  size_t significant = 0;
+  for (size_t i = 0; i < lists.size(); ++i) {
+    for (const GappedSearchHit& h : lists[i].hits) best[i] = std::min(best[i], h.hsp.evalue);
+    significant += best[i] <= kInclusionEvalue;
+  }
+  if (lists.size() <= capacity || significant >= capacity) return ranked_lists(lists, capacity);
+  std::vector<size_t> kept(lists.size());
+  for (size_t i = 0; i < lists.size(); ++i) kept[i] = i;
+  auto heap_order = [&](size_t a, size_t b) {
+    if (best[a] != best[b]) return best[a] < best[b];
+    const int32_t sa = scaled_best.at(lists[a].subject), sb = scaled_best.at(lists[b].subject);
+    if (sa != sb) return sa > sb;
+    return lists[a].subject > lists[b].subject;
+  };
+  std::partial_sort(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(capacity),
+                    kept.end(), heap_order);
+  kept.resize(capacity);
+  std::stable_sort(kept.begin(), kept.end(), [&](size_t a, size_t b) {
+    return ranks_before(lists[a].hits, lists[a].subject, lists[b].hits, lists[b].subject);
+  });
+  return kept;
 }
 
 // The valid queries in one buffer, one 0 between neighbours (blastp's concatenated query).
@@ -566,6 +603,7 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
 
   // Traceback per kept (query, subject).
   std::vector<std::vector<GappedSearchHit>> traced(work.size());
+  std::vector<int32_t> scaled_best(work.size(), 0);  // composition: the best scaled score
   std::vector<double> prelim_best(work.size(), 0.0);  // best preliminary E-value
   for (size_t w = 0; w < work.size(); ++w) {
     const std::vector<GappedHsp>& hsps = *work[w].hsps;
@@ -582,7 +620,8 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
           std::vector<GappedHsp> final_hsps =
               composition
                   ? composition_realign(query_cbs[k].data(), queries[k].length,
-                                        query_composition[k], subject, length_at(i), hsps, redo[k])
+                                        query_composition[k], subject, length_at(i), hsps, redo[k],
+                                        &scaled_best[w])
                   : traceback_gapped(queries[k].codes, queries[k].length, subject, length_at(i),
                                      std::move(hsps), gp[k]);
           for (GappedHsp& h : final_hsps) {
@@ -640,12 +679,17 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
 
   // Final hit lists: at most max_target_seqs subjects per query.
   SparseLists<GappedSearchHit> final_found(1);
+  std::vector<std::unordered_map<int32_t, int32_t>> scaled_best_of(nq);  // by subject
   for (size_t w = 0; w < work.size(); ++w)
-    if (!traced[w].empty())
+    if (!traced[w].empty()) {
+      scaled_best_of[work[w].query][work[w].subject] = scaled_best[w];
       final_found.add(0, work[w].query, work[w].subject, std::move(traced[w]));
+    }
   std::vector<std::vector<SubjectList<GappedSearchHit>>> lists = final_found.per_query(nq);
   for (size_t k = 0; k < nq; ++k)
-    for (size_t j : ranked_lists(lists[k], static_cast<size_t>(n))) {
+    for (size_t j : composition ? composition_ranked_lists(lists[k], scaled_best_of[k],
+                                                           static_cast<size_t>(n))
+                                : ranked_lists(lists[k], static_cast<size_t>(n))) {
       sort_for_report(lists[k][j].hits);
       for (GappedSearchHit& h : lists[k][j].hits) result[k].push_back(std::move(h));
     }
