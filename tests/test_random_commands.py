@@ -68,7 +68,13 @@ SEEDS = range(14)
 # (s_IsSimilarEndPoint). 10340200: pident 181/320, which blastp computes as 181 / 320 * 100,
 # 56.56250000000001, printed 56.563.
 BLASTP_KEPT = (9200568, 9700940, 10340131, 10340200)
-BLASTP_SEEDS = [*SEEDS, *BLASTP_KEPT]
+# Session 76, with large_evalues' flags (-dbsize 1e15, -evalue 1e300, -comp_based_stats 2):
+# 12600045, where 500 subjects' best E-values tie above 2^31 - 1 and blastp's composition heap
+# keeps those with the best scaled score (gpuseq kept the higher indices); 12660135, HSPs whose
+# score rounds to 0, which blastp does not report. (Not in BLASTP_KEPT: they were found with
+# the flags odd_blastp_values and large_evalues add, and keep them.)
+BLASTP_KEPT_LARGE = (12600045, 12660135)
+BLASTP_SEEDS = [*SEEDS, *BLASTP_KEPT, *BLASTP_KEPT_LARGE]
 # 11740153 (session 75, on the GPU only): --F3 1e-400, which is 0, and a planted homolog of a
 # model of 3,000 columns whose Forward P-value, 1.3e-317, is 0 in hmmsearch (its threads
 # flush denormals to zero) but was a subnormal above 0 in the GPU cascade's Forward bound,
@@ -196,6 +202,21 @@ def odd_option_values(rng, flags: list[str]) -> list[str]:
     return flags
 
 
+def extreme_thresholds(rng, flags: list[str]) -> list[str]:
+    """An E-value threshold or search size at the ends of a double (session 76): a subnormal,
+    the least double, DBL_MIN, infinity. hmmsearch's threads flush subnormals to zero, so a
+    subnormal -E passes only the hits whose E-value underflowed to 0 and a subnormal -Z makes
+    every E-value 0; gpuseq's downstream must run the same way."""
+    if rng.random() >= 0.15:
+        return flags
+    flag = str(rng.choice(["-E", "--domE", "--incE", "--incdomE", "-Z", "--domZ"]))
+    if flag in flags or {"-E": "-T", "--domE": "--domT", "--incE": "--incT",
+                         "--incdomE": "--incdomT"}.get(flag) in flags:  # fmt: skip
+        return flags
+    value = rng.choice(["1e-310", "4.9e-324", "2.2250738585072014e-308", "1e-300", "inf", "1e300"])
+    return [*flags, flag, str(value)]
+
+
 def random_run(rng) -> tuple[str, str | None]:
     """How the command is given its inputs: threads for both tools (hmmsearch's --cpu 0 is its
     serial mode) and, for ours only, "targets" or "models" piped into '-' (hmmsearch rereads
@@ -239,6 +260,8 @@ def test_random_hmmsearch_command_equals_hmmsearch(seed, backend, tmp_path):
     cutoff = str(run_rng.choice(["--cut_ga", "--cut_nc", "--cut_tc"]))
     flags += [cutoff] if run_rng.random() < 0.12 else []
     flags = odd_option_values(np.random.default_rng([72, seed]), flags)  # (session 72)
+    if seed not in HMMSEARCH_KEPT:  # (a kept case keeps the command it was found with)
+        flags = extreme_thresholds(np.random.default_rng([76, seed]), flags)
     if kind == "packed":  # (its format is its own; and nothing packed comes from a pipe)
         asserted, pipe = [], None if pipe == "targets" else pipe
     ours_queries, piped = queries, None
@@ -360,6 +383,20 @@ def odd_blastp_values(rng, flags: list[str]) -> list[str]:
     return flags
 
 
+def large_evalues(rng, flags: list[str]) -> list[str]:
+    """A search space to the end of blastp's -dbsize and an E-value threshold to match, where
+    the flags name neither (session 76): E-values of ten digits and more are printed whole, so
+    every digit of Spouge's E-value shows (blastp's erfc is its own), and hit lists whose best
+    E-value is above 2^31 - 1 tie on it. Such commands run blastp on one thread: its
+    composition stage keeps a heap of subjects per thread, ranked by the scaled score where
+    E-values tie, and the lists they keep then depend on the thread count (blastp's rows for
+    random seed 12660098 differ between -num_threads 1 and 2; gpuseq gives those of one)."""
+    if "-dbsize" in flags or "-evalue" in flags or rng.random() >= 0.25:
+        return flags
+    dbsize = str(rng.choice(["1000000000000000", "1000000000000000000", str(2**63 - 1)]))
+    return [*flags, "-dbsize", dbsize, "-evalue", str(rng.choice(["1e12", "1e300"]))]
+
+
 _BLASTP_INTEGER_FLAGS = ("-max_target_seqs", "-window_size", "-dbsize")
 _BLASTP_REAL_FLAGS = ("-evalue", "-xdrop_ungap", "-xdrop_gap", "-xdrop_gap_final")
 
@@ -387,10 +424,16 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
                     tmp_path / "db"], check=True, capture_output=True)  # fmt: skip
     kind, ours_db = database_forms(rng, fasta)
     flags = random_blastp_flags(rng)
+    large = False
     if seed not in BLASTP_KEPT:  # (the kept cases stay as they were found)
         flags = odd_blastp_values(np.random.default_rng([6972, seed]), flags)
+        drawn = flags
+        flags = large_evalues(np.random.default_rng([6976, seed]), flags)
+        large = flags is not drawn
     # How it runs is drawn apart, so that session 69's cases (rng alone) stay as they were.
     outfmt, threads = random_blastp_run(np.random.default_rng([6970, seed]))
+    if large:  # (blastp's own rows then depend on its thread count: large_evalues says why)
+        threads = "1"
     common = ["-query", query_fasta, "-outfmt", outfmt, "-num_threads", threads, *flags]
     ref = subprocess.run([blast_data.BLASTP, "-db", tmp_path / "db", *common],
                          capture_output=True, text=True)  # fmt: skip
