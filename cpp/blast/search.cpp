@@ -219,10 +219,11 @@ std::vector<size_t> ranked_lists(const std::vector<SubjectList<Hit>>& lists, siz
 // max_target_seqs lists are that significant, the heap has chosen which of the rest remain:
 // by the scaled score where E-values tie above 2^31 - 1 (a huge -dbsize and -evalue), where
 // ranked_lists would go by the rounded score.
+constexpr double kInclusionEvalue = 0.002;  // the composition heap's ecutoff (inclusion_ethresh)
+
 std::vector<size_t> composition_ranked_lists(
     const std::vector<SubjectList<GappedSearchHit>>& lists,
     const std::unordered_map<int32_t, int32_t>& scaled_best, size_t capacity) {
-  constexpr double kInclusionEvalue = 0.002;
   std::vector<double> best(lists.size(), static_cast<double>(INT32_MAX));
   size_t significant = 0;
   for (size_t i = 0; i < lists.size(); ++i) {
@@ -656,7 +657,7 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   // whose preliminary best E-value is above 5 x 0.002 is skipped. Realigning needs nothing
   // from other subjects, so replaying that order on the finished results is exact.
   if (composition) {
-    constexpr double kInclusionEvalue = 0.002, kEvalueStretch = 5;
+    constexpr double kEvalueStretch = 5;
     std::vector<int64_t> significant(nq, 0);
     std::vector<size_t> order(work.size());
     for (size_t w = 0; w < work.size(); ++w) order[w] = w;
