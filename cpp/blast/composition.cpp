@@ -1286,14 +1286,8 @@ std::vector<GappedHsp> composition_realign(const uint8_t* query, int32_t query_l
   if (best_scaled_score) *best_scaled_score = result.front().score;
   for (GappedHsp& h : result)  // s_HSPListNormalizeScores: back to BLOSUM62 units
     h.score = static_cast<int32_t>(nint(static_cast<double>(h.score) / kCompoScalingFactor));
-  // blastp reports no realigned HSP whose score rounds to 0 (a scaled score below 16, which
-  // only E-value thresholds of 1e16 and more let through). Measured, not traced to its line
-  // in blastp: session 76's random commands with -dbsize 1e15-2^63 and -evalue 1e300 gave 12
-  // cases of such HSPs, blastp printed none of them, and dropping them here (before the
-  // subject is ranked) made all 12 equal.
-  result.erase(std::remove_if(result.begin(), result.end(),
-                              [](const GappedHsp& h) { return h.score == 0; }),
-               result.end());
+  // An HSP whose score rounds to 0 stays: it holds its subject's place in the hit list, and
+  // blastp drops it only as it writes the output (gapped_search's final lists).
   return result;
 }
 

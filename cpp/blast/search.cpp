@@ -692,7 +692,12 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
                                                            static_cast<size_t>(n))
                                 : ranked_lists(lists[k], static_cast<size_t>(n))) {
       sort_for_report(lists[k][j].hits);
-      for (GappedSearchHit& h : lists[k][j].hits) result[k].push_back(std::move(h));
+      // blastp makes no Seq-align of an HSP with score 0 (s_BlastHSP2SeqAlign), so it writes
+      // none of the realigned HSPs whose score rounds to 0 (a scaled score below 16, which
+      // only E-value thresholds of 1e16 and more let through); their subject has taken its
+      // place in the list all the same.
+      for (GappedSearchHit& h : lists[k][j].hits)
+        if (h.hsp.score != 0) result[k].push_back(std::move(h));
     }
   if (counters) {
     merge_counters(worker_counters, counters);
