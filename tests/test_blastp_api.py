@@ -17,6 +17,8 @@ from blast_data import (
     OUTFMT,
     SKIP_REASON,
     make_database,
+    mutated,
+    random_protein,
     run_blastp,
     write_fasta,
 )
@@ -153,7 +155,8 @@ def test_values_blastp_rejects(blast_data):
                     dict(ungapped=True, comp_based_stats=2), dict(seg="12 2.2"),
                     dict(seg="abc"), dict(evalue=float("inf")), dict(xdrop_ungap=0),
                     dict(xdrop_ungap=-1), dict(max_target_seqs=3_000_000_000),
-                    dict(dbsize=30_000_000_000_000_000_000)):
+                    dict(dbsize=30_000_000_000_000_000_000), dict(max_hsps=0),
+                    dict(max_hsps=-1)):
         with pytest.raises(ValueError):
             gpuseq.blastp(q, db, **{"comp_based_stats": 0, **options})
     run = _gpuseq_blastp("-query", q, "-db", db, "-comp_based_stats", "0", "-outfmt", "5")
@@ -193,6 +196,47 @@ def _rows_for_texts(blast_data, flag: str, texts, *others: str) -> dict:
         assert ours.stdout.splitlines() == ref.stdout.splitlines(), text
         rows[text] = ref.stdout if ref.returncode == 0 else None
     return rows
+
+
+def test_max_hsps_keeps_each_subjects_first_hsps_as_blastp(blast_data, tmp_path):
+    """-max_hsps N keeps each subject's first N HSPs in the order blastp writes them, cut
+    after the hit lists are ranked and before the score-0 HSPs are left out. Subjects holding
+    one to four homologs of a query: rows equal blastp's with the composition adjustment
+    (blastp's default), without it, ungapped and with -max_target_seqs 3; 0, -1 and an
+    integer past a C int's range are refused by both."""
+    rng = np.random.default_rng(20261202)
+    subjects = [(f"r{i}", random_protein(rng, int(rng.integers(50, 400)))) for i in range(300)]
+    for name, query in blast_data["queries"][:3]:
+        for copies in range(1, 5):
+            body = "".join(mutated(rng, query.upper(), float(rng.uniform(0.35, 0.8)), 0.01)
+                           + random_protein(rng, 25) for _ in range(copies))  # fmt: skip
+            subjects.append((f"{name}_x{copies}", body))
+    data = {"query_fasta": blast_data["query_fasta"], "db_fasta": tmp_path / "db.fa",
+            "db": tmp_path / "db"}  # fmt: skip
+    write_fasta(data["db_fasta"], [subjects[i] for i in rng.permutation(len(subjects))])
+    subprocess.run([MAKEBLASTDB, "-in", data["db_fasta"], "-dbtype", "prot", "-out",
+                    data["db"]], check=True, capture_output=True)  # fmt: skip
+    for others in ((), ("-comp_based_stats", "0"), ("-ungapped", "-comp_based_stats", "0"),
+                   ("-max_target_seqs", "3")):
+        rows = _rows_for_texts(data, "-max_hsps", ("1", "2", "0x3", "0", "-1", "2147483648"),
+                               *others)  # fmt: skip
+        every = subprocess.run([BLASTP, "-db", data["db"], "-query", data["query_fasta"],
+                                "-outfmt", OUTFMT, "-evalue", "100", *others],
+                               capture_output=True, text=True, check=True).stdout  # fmt: skip
+        pairs = [tuple(line.split("\t")[:2]) for line in every.splitlines()]
+        assert len(set(pairs)) < len(pairs), others  # subjects with several HSPs
+        one = [tuple(line.split("\t")[:2]) for line in rows["1"].splitlines()]
+        assert sorted(one) == sorted(set(pairs)), others  # one row for each pair
+        assert len(one) < len(rows["2"].splitlines()) < len(pairs), others
+        assert rows["0"] is rows["-1"] is rows["2147483648"] is None, others
+        if not others:
+            default_rows = rows["1"].splitlines()
+    # The keyword, on the GPU too where there is one.
+    q, db = blast_data["query_fasta"], data["db_fasta"]
+    for backend in ("cpu", "auto"):
+        hits = gpuseq.blastp(q, db, max_hsps=1, evalue=100, backend=backend)
+        assert not hits.duplicated(["qseqid", "sseqid"]).any()
+        assert len(hits) == len(default_rows)
 
 
 def test_comp_based_stats_text_is_read_as_blastp_reads_it(blast_data):

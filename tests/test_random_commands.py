@@ -397,6 +397,14 @@ def large_evalues(rng, flags: list[str]) -> list[str]:
     return [*flags, "-dbsize", dbsize, "-evalue", str(rng.choice(["1e12", "1e300"]))]
 
 
+def with_max_hsps(rng, flags: list[str]) -> list[str]:
+    """-max_hsps at times (session 78): each subject's first N HSPs, cut after the hit lists
+    are ranked (the subjects with repeats hold several)."""
+    if rng.random() >= 0.3:
+        return flags
+    return [*flags, "-max_hsps", str(rng.choice(["1", "2", "3", "0x1"]))]
+
+
 _BLASTP_INTEGER_FLAGS = ("-max_target_seqs", "-window_size", "-dbsize")
 _BLASTP_REAL_FLAGS = ("-evalue", "-xdrop_ungap", "-xdrop_gap", "-xdrop_gap_final")
 
@@ -430,6 +438,7 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
         drawn = flags
         flags = large_evalues(np.random.default_rng([6976, seed]), flags)
         large = flags is not drawn
+        flags = with_max_hsps(np.random.default_rng([6978, seed]), flags)
     # How it runs is drawn apart, so that session 69's cases (rng alone) stay as they were.
     outfmt, threads = random_blastp_run(np.random.default_rng([6970, seed]))
     if large:  # (blastp's own rows then depend on its thread count: large_evalues says why)

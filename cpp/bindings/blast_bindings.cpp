@@ -118,6 +118,12 @@ py::dict statistics_dict(const QueryStatistics& st) {
   return d;
 }
 
+// -max_hsps (0 in the bindings: blastp's default, every HSP).
+int32_t checked_max_hsps(int32_t max_hsps) {
+  if (max_hsps < 0) throw std::invalid_argument("max_hsps must be 0 (all) or more");
+  return max_hsps;
+}
+
 UngappedSearchOptions search_options(double evalue, int32_t max_target_seqs, int threshold,
                                      int window, double x_drop_bits, int threads) {
   if (!(evalue > 0)) throw std::invalid_argument("evalue must be positive");
@@ -787,12 +793,13 @@ void bind_blast(py::module_& m) {
          CArray<uint8_t> codes, CArray<int64_t> offsets, int64_t db_length, double evalue,
          int32_t max_target_seqs, int threshold, int window, double x_drop_bits, int threads,
          std::optional<std::vector<Segments>> segments, const std::string& stage,
-         const py::dict& stage_options) {
+         const py::dict& stage_options, int32_t max_hsps) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
         UngappedSearchOptions o =
             search_options(evalue, max_target_seqs, threshold, window, x_drop_bits, threads);
+        o.max_hsps = checked_max_hsps(max_hsps);
         o.ungapped_stage = ungapped_stage(stage, stage_options);
         std::vector<QueryStatistics> st;
         SearchCounters counters;
@@ -834,14 +841,15 @@ void bind_blast(py::module_& m) {
       py::arg("db_length"), py::arg("evalue") = 10.0, py::arg("max_target_seqs") = 500,
       py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
       py::arg("x_drop_bits") = 7.0, py::arg("threads") = 0, py::arg("lookup_segments") = py::none(),
-      py::arg("stage") = "cpu", py::arg("stage_options") = py::dict(),
+      py::arg("stage") = "cpu", py::arg("stage_options") = py::dict(), py::arg("max_hsps") = 0,
       "blastp -ungapped for several queries scanned together (stage: 'cpu', 'cuda' the "
       "two-hit stage on the GPU, stage_options its bins, bin_capacity, batch_hits, extension, "
       "scoring; 'cpu-batches' the CPU's stage pipelined as the GPU's, stage_options "
       "batch_subjects): (one dict of rows in output order and statistics per query, "
       "counters: word_hits, extensions, ungapped_hsps, seconds by stage). "
       "lookup_segments: per query the [begin, end) ranges whose words enter the lookup table "
-      "(blastp's query outside its mask).");
+      "(blastp's query outside its mask). max_hsps: -max_hsps, each subject's first HSPs "
+      "(0: all).");
 
   m.def(
       "blast_gapped_search",
@@ -850,7 +858,7 @@ void bind_blast(py::module_& m) {
          int32_t max_target_seqs, int threshold, int window, double x_drop_ungapped_bits,
          double x_drop_gapped_bits, double x_drop_final_bits, int threads, int comp_based_stats,
          std::optional<std::vector<Segments>> segments, const std::string& stage,
-         const py::dict& stage_options) {
+         const py::dict& stage_options, int32_t max_hsps) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
         if (comp_based_stats < 0 || comp_based_stats > 3)
           throw std::invalid_argument("comp_based_stats must be 0, 1, 2 or 3");
@@ -868,6 +876,7 @@ void bind_blast(py::module_& m) {
         o.x_drop_final_bits = x_drop_final_bits;
         o.threads = threads;
         o.comp_based_stats = comp_based_stats;
+        o.max_hsps = checked_max_hsps(max_hsps);
         o.ungapped_stage = ungapped_stage(stage, stage_options);
         std::vector<GappedQueryStatistics> st;
         SearchCounters counters;
@@ -928,10 +937,10 @@ void bind_blast(py::module_& m) {
       py::arg("x_drop_ungapped_bits") = 7.0, py::arg("x_drop_gapped_bits") = 15.0,
       py::arg("x_drop_final_bits") = 25.0, py::arg("threads") = 0, py::arg("comp_based_stats") = 0,
       py::arg("lookup_segments") = py::none(), py::arg("stage") = "cpu",
-      py::arg("stage_options") = py::dict(),
+      py::arg("stage_options") = py::dict(), py::arg("max_hsps") = 0,
       "Gapped blastp (-comp_based_stats 0, 1, 2 or 3) for several queries scanned together: (one "
       "dict of rows in output order per query, counters). lookup_segments, stage, "
-      "stage_options: as blast_ungapped_search.");
+      "stage_options, max_hsps: as blast_ungapped_search.");
 }
 
 }  // namespace gpuseq::bindings

@@ -131,6 +131,16 @@ void sort_for_report(std::vector<GappedSearchHit>& hits) {
                    });
 }
 
+// -max_hsps N: a subject's first N HSPs in the order they are written (blastp's
+// Blast_TrimHSPListByMaxHsps, in the traceback stage's last steps). It cuts each list after
+// the lists are ranked, and before the HSPs of score 0 are left out of the output, as blastp
+// does; the ranking reads only a list's first HSP and best E-value, which the cut keeps.
+template <class Hit>
+void keep_first_hsps(std::vector<Hit>& hits, int32_t max_hsps) {
+  if (max_hsps > 0 && hits.size() > static_cast<size_t>(max_hsps))
+    hits.resize(static_cast<size_t>(max_hsps));
+}
+
 // A subject's place in a hit list (s_EvalueCompareHSPLists): best E-value (values below
 // 1e-180 tie), then the score of its first HSP, then the higher index first. The best E-value
 // is s_BlastGetBestEvalue's, which starts from INT4_MAX: lists whose HSPs all have E-values
@@ -453,8 +463,11 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
                                                       : static_cast<size_t>(subject_count);
   std::vector<std::vector<SubjectList<SearchHit>>> lists = found.per_query(nq);
   for (size_t k = 0; k < nq; ++k)
-    for (size_t j : ranked_lists(lists[k], capacity))
-      result[k].insert(result[k].end(), lists[k][j].hits.begin(), lists[k][j].hits.end());
+    for (size_t j : ranked_lists(lists[k], capacity)) {
+      std::vector<SearchHit>& hits = lists[k][j].hits;
+      keep_first_hsps(hits, options.max_hsps);
+      result[k].insert(result[k].end(), hits.begin(), hits.end());
+    }
   if (counters) {
     merge_counters(worker_counters, counters);
     merge_counters(std::vector<SearchCounters>{stage_counters}, counters);
@@ -692,6 +705,7 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
                                                            static_cast<size_t>(n))
                                 : ranked_lists(lists[k], static_cast<size_t>(n))) {
       sort_for_report(lists[k][j].hits);
+      keep_first_hsps(lists[k][j].hits, options.max_hsps);
       // blastp makes no Seq-align of an HSP with score 0 (s_BlastHSP2SeqAlign), so it writes
       // none of the realigned HSPs whose score rounds to 0 (a scaled score below 16, which
       // only E-value thresholds of 1e16 and more let through); their subject has taken its

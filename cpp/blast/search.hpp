@@ -47,6 +47,7 @@ struct UngappedSearchOptions {
   int window = kTwoHitWindow;
   double x_drop_bits = 7.0;        // -xdrop_ungap
   double gap_trigger_bits = 22.0;  // BLAST_GAP_TRIGGER_PROT (caps the ungapped cutoff)
+  int32_t max_hsps = 0;            // -max_hsps: a subject's first N HSPs (0: all of them)
   int threads = 0;                 // 0: all cores
   UngappedStage ungapped_stage;    // empty: TwoHitFinder on the CPU threads
 };
@@ -123,6 +124,7 @@ struct GappedSearchOptions {
   double x_drop_final_bits = 25.0;    // -xdrop_gap_final
   double gap_trigger_bits = 22.0;
   int comp_based_stats = 0;  // 0, 1, 2 or 3 (spec 14)
+  int32_t max_hsps = 0;      // -max_hsps: a subject's first N HSPs (0: all of them)
   int threads = 0;
   UngappedStage ungapped_stage;  // empty: TwoHitFinder on the CPU threads
 };

@@ -477,6 +477,7 @@ def blast_gapped_search(
     lookup_segments: list[list[tuple[int, int]]] | None = None,
     stage: str = "cpu",
     stage_options: dict[str, int | str] = ...,
+    max_hsps: int = 0,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]: ...
 def blast_word_hits(
     query: ArrayLike, codes: ArrayLike, offsets: ArrayLike, threshold: int = 11
@@ -517,6 +518,7 @@ def blast_ungapped_search(
     lookup_segments: list[list[tuple[int, int]]] | None = None,
     stage: str = "cpu",
     stage_options: dict[str, int | str] = ...,
+    max_hsps: int = 0,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]: ...
 
 # CUDA builds only (cuda/blast): the two-hit stage on the GPU, as blast_ungapped_hsps.

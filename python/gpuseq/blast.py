@@ -398,6 +398,7 @@ def blastp_ungapped(
     dbsize: int | None = None,
     threads: int = 0,
     seg: bool | tuple = False,
+    max_hsps: int | None = None,
     backend: str = "auto",
     as_frame: bool = True,
     gpu_options: dict | None = None,
@@ -407,7 +408,8 @@ def blastp_ungapped(
 
     Arguments are blastp's flags of the same names (``dbsize``: ``-dbsize``, the database
     length used for statistics; default the subjects' total residues; ``seg``: ``-seg yes``,
-    SEG on the queries). ``backend="cuda"`` runs the two-hit stage (hit detection, ungapped
+    SEG on the queries; ``max_hsps``: ``-max_hsps``, each subject's first N HSPs, None for
+    all). ``backend="cuda"`` runs the two-hit stage (hit detection, ungapped
     extension) on the GPU, the same rows; ``"auto"`` (the default) and ``"cpu"`` run it on the
     CPU. ``gpu_options``: the GPU stage's ``sort``, ``bins``, ``bin_capacity``, ``batch_hits``,
     ``extension`` and ``scoring``, as :func:`ungapped_hsps` takes them (the rows do not change).
@@ -447,6 +449,7 @@ def blastp_ungapped(
         worker_threads(threads),
         segments,
         *stage,
+        max_hsps=_max_hsps(max_hsps),
     )
     if counters is not None:
         counters.update(found)
@@ -467,6 +470,7 @@ def blastp_gapped(
     threads: int = 0,
     comp_based_stats: int = 0,
     seg: bool | tuple = False,
+    max_hsps: int | None = None,
     backend: str = "auto",
     as_frame: bool = True,
     gpu_options: dict | None = None,
@@ -504,6 +508,7 @@ def blastp_gapped(
         int(comp_based_stats),
         segments,
         *stage,
+        max_hsps=_max_hsps(max_hsps),
     )
     if counters is not None:
         counters.update(found)
@@ -705,6 +710,7 @@ def blastp(
     xdrop_gap: float = 15.0,
     xdrop_gap_final: float = 25.0,
     dbsize: int | None = None,
+    max_hsps: int | None = None,
     backend: str = "auto",
     as_frame: bool = True,
     gpu_options: dict | None = None,
@@ -723,16 +729,16 @@ def blastp(
             search, on the GPU for the next searches (``db.free_device_memory()`` lets go).
         evalue, max_target_seqs, num_threads (0: all cores), matrix, gapopen, gapextend,
         word_size, threshold, comp_based_stats, seg, ungapped, window_size, xdrop_ungap,
-        xdrop_gap, xdrop_gap_final, dbsize: blastp's flags of the same names, with its
-            defaults. Implemented so far: BLOSUM62 with gap costs 11/1, words of 3,
-            ``comp_based_stats`` 0, 1, 2 (blastp's default, the conditional
-            composition-based score adjustment) and 3 (the full adjustment for every
-            subject); a string is read as blastp reads the flag, by its first letter (``"D"``,
-            ``"T"``: 2; ``"F"``: 0; a letter blastp does not know: 0), ``seg`` ``"no"``
-            (blastp's default),
-            ``"yes"`` (SEG on the queries, window 12, cutoffs 2.2 and 2.5) or
-            ``"window locut hicut"`` (SEG with those; as in blastp, one not above 0 is the
-            default, and a hicut below the locut is raised to it).
+        xdrop_gap, xdrop_gap_final, dbsize, max_hsps: blastp's flags of the same names,
+            with its defaults (``max_hsps``: each subject's first N HSPs in the order they are
+            written; None, blastp's default, keeps them all). Implemented so far: BLOSUM62
+            with gap costs 11/1, words of 3, ``comp_based_stats`` 0, 1, 2 (blastp's default,
+            the conditional composition-based score adjustment) and 3 (the full adjustment
+            for every subject); a string is read as blastp reads the flag, by its first letter
+            (``"D"``, ``"T"``: 2; ``"F"``: 0; a letter blastp does not know: 0), ``seg``
+            ``"no"`` (blastp's default), ``"yes"`` (SEG on the queries, window 12, cutoffs 2.2
+            and 2.5) or ``"window locut hicut"`` (SEG with those; as in blastp, one not above
+            0 is the default, and a hicut below the locut is raised to it).
         backend: ``"cuda"``: hit detection and the ungapped extension on the GPU
             (``cuda/blast``, with the preliminary gapped extension of every ungapped HSP),
             the rest on the CPU, the same rows; ``"cpu"``: all on the CPU; ``"auto"``
@@ -765,7 +771,8 @@ def blastp(
     common = dict(evalue=float(evalue), max_target_seqs=int(max_target_seqs),
                   threshold=_lookup_threshold(threshold), window_size=int(window_size),
                   xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=num_threads,
-                  seg=_seg_parameters(seg), backend=backend, as_frame=as_frame,
+                  seg=_seg_parameters(seg), max_hsps=max_hsps, backend=backend,
+                  as_frame=as_frame,
                   gpu_options=gpu_options, counters=counters)
     if ungapped:
         return blastp_ungapped(query, db, **common)
@@ -802,6 +809,17 @@ def _lookup_threshold(threshold: float) -> int:
     return 1 << 20 if words == 0 else min(words, 1 << 20)
 
 
+def _max_hsps(max_hsps: int | None) -> int:
+    """-max_hsps as the search takes it: 0 for None (every HSP), else an integer of 1 or more
+    (blastp refuses 0: "Illegal value, expected >=1")."""
+    if max_hsps is None:
+        return 0
+    value = checks.integer(max_hsps, "max_hsps")
+    if not 1 <= value < 2**31:
+        raise ValueError(f"-max_hsps must be from 1 to {2**31 - 1}, not {max_hsps!r}")
+    return value
+
+
 def _check_blastp_options(o: dict) -> None:
     from .errors import UnsupportedOptionError
 
@@ -819,9 +837,9 @@ def _check_blastp_options(o: dict) -> None:
     threshold = checks.real(o["threshold"], "threshold")
     if not 0 < threshold < 2**31:  # (blastp: >= 0, "Non-zero threshold required"; a C int)
         raise ValueError(f"-threshold must be above 0 and below 2**31, not {o['threshold']!r}")
-    for flag, least, most in (("max_target_seqs", 1, 2**31 - 1),
+    for flag, least, most in (("max_target_seqs", 1, 2**31 - 1), ("max_hsps", 1, 2**31 - 1),
                               ("window_size", 0, 2**31 - 1), ("dbsize", 0, 2**63 - 1)):
-        if o[flag] is None:  # (dbsize: the database's)
+        if o[flag] is None:  # (dbsize: the database's; max_hsps: every HSP)
             continue
         value = checks.integer(o[flag], flag)
         if value < least or (most is not None and value > most):

@@ -392,6 +392,8 @@ def _blastp_parser(sub) -> None:
     p.add_argument("-xdrop_gap", action=_BlastFlag, type=_blast_real, default=15.0)
     p.add_argument("-xdrop_gap_final", action=_BlastFlag, type=_blast_real, default=25.0)
     p.add_argument("-dbsize", action=_BlastFlag, type=_blast_integer(64), default=None)
+    p.add_argument("-max_hsps", action=_BlastFlag, type=_blast_integer(), default=None,
+                   help="at most this many HSPs of each subject [all]")
     p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto",
                    help="cuda: hit detection, ungapped and preliminary gapped extension on the "
                    "GPU [auto: the GPU where one is usable]")
@@ -416,7 +418,7 @@ def _run_blastp(args) -> int:
                       ungapped=args.ungapped, window_size=args.window_size,
                       xdrop_ungap=args.xdrop_ungap, xdrop_gap=args.xdrop_gap,
                       xdrop_gap_final=args.xdrop_gap_final, dbsize=args.dbsize,
-                      backend=args.backend, as_frame=False)
+                      max_hsps=args.max_hsps, backend=args.backend, as_frame=False)
         write_tabular(hits, out, fields)
     finally:
         if out is not sys.stdout:
