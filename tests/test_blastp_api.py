@@ -156,7 +156,7 @@ def test_values_blastp_rejects(blast_data):
                     dict(seg="abc"), dict(evalue=float("inf")), dict(xdrop_ungap=0),
                     dict(xdrop_ungap=-1), dict(max_target_seqs=3_000_000_000),
                     dict(dbsize=30_000_000_000_000_000_000), dict(max_hsps=0),
-                    dict(max_hsps=-1)):
+                    dict(max_hsps=-1), dict(searchsp=-1), dict(searchsp=2**63)):
         with pytest.raises(ValueError):
             gpuseq.blastp(q, db, **{"comp_based_stats": 0, **options})
     run = _gpuseq_blastp("-query", q, "-db", db, "-comp_based_stats", "0", "-outfmt", "5")
@@ -237,6 +237,21 @@ def test_max_hsps_keeps_each_subjects_first_hsps_as_blastp(blast_data, tmp_path)
         hits = gpuseq.blastp(q, db, max_hsps=1, evalue=100, backend=backend)
         assert not hits.duplicated(["qseqid", "sseqid"]).any()
         assert len(hits) == len(default_rows)
+
+
+def test_searchsp_gives_blastps_classic_evalues(blast_data):
+    """-searchsp N: every E-value over that search space by the classic formula, even for
+    N = 0 (the computed space): blastp sets OLD_FSC with it, which leaves Spouge's finite-size
+    correction and the composition stage's 5-fold preliminary E-value out. Rows equal
+    blastp's with and without the composition adjustment, ungapped and beside -dbsize;
+    -1 and 2**63 are refused by both."""
+    texts = ("0", "1000000", "1000000000", "0x3b9aca00", "-1", "9223372036854775808")
+    for others in ((), ("-comp_based_stats", "0"), ("-ungapped", "-comp_based_stats", "0"),
+                   ("-dbsize", "5000000000", "-comp_based_stats", "1")):
+        rows = _rows_for_texts(blast_data, "-searchsp", texts, *others)
+        assert rows["1000000000"] == rows["0x3b9aca00"] != rows["1000000"], others
+        assert len(rows["1000000"].splitlines()) > len(rows["1000000000"].splitlines())
+        assert rows["-1"] is rows["9223372036854775808"] is None, others
 
 
 def test_comp_based_stats_text_is_read_as_blastp_reads_it(blast_data):

@@ -405,6 +405,14 @@ def with_max_hsps(rng, flags: list[str]) -> list[str]:
     return [*flags, "-max_hsps", str(rng.choice(["1", "2", "3", "0x1"]))]
 
 
+def with_searchsp(rng, flags: list[str]) -> list[str]:
+    """-searchsp at times (session 78): blastp's classic E-values over that space, 0 the
+    computed one."""
+    if rng.random() >= 0.2:
+        return flags
+    return [*flags, "-searchsp", str(rng.choice(["0", "100000", "50000000", "1000000000000"]))]
+
+
 _BLASTP_INTEGER_FLAGS = ("-max_target_seqs", "-window_size", "-dbsize")
 _BLASTP_REAL_FLAGS = ("-evalue", "-xdrop_ungap", "-xdrop_gap", "-xdrop_gap_final")
 
@@ -439,6 +447,7 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
         flags = large_evalues(np.random.default_rng([6976, seed]), flags)
         large = flags is not drawn
         flags = with_max_hsps(np.random.default_rng([6978, seed]), flags)
+        flags = with_searchsp(np.random.default_rng([6980, seed]), flags)
     # How it runs is drawn apart, so that session 69's cases (rng alone) stay as they were.
     outfmt, threads = random_blastp_run(np.random.default_rng([6970, seed]))
     if large:  # (blastp's own rows then depend on its thread count: large_evalues says why)

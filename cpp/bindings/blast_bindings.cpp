@@ -793,13 +793,15 @@ void bind_blast(py::module_& m) {
          CArray<uint8_t> codes, CArray<int64_t> offsets, int64_t db_length, double evalue,
          int32_t max_target_seqs, int threshold, int window, double x_drop_bits, int threads,
          std::optional<std::vector<Segments>> segments, const std::string& stage,
-         const py::dict& stage_options, int32_t max_hsps) {
+         const py::dict& stage_options, int32_t max_hsps, int64_t searchsp) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
         UngappedSearchOptions o =
             search_options(evalue, max_target_seqs, threshold, window, x_drop_bits, threads);
         o.max_hsps = checked_max_hsps(max_hsps);
+        if (searchsp < 0) throw std::invalid_argument("searchsp must be 0 (computed) or more");
+        o.searchsp = searchsp;
         o.ungapped_stage = ungapped_stage(stage, stage_options);
         std::vector<QueryStatistics> st;
         SearchCounters counters;
@@ -842,6 +844,7 @@ void bind_blast(py::module_& m) {
       py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
       py::arg("x_drop_bits") = 7.0, py::arg("threads") = 0, py::arg("lookup_segments") = py::none(),
       py::arg("stage") = "cpu", py::arg("stage_options") = py::dict(), py::arg("max_hsps") = 0,
+      py::arg("searchsp") = 0,
       "blastp -ungapped for several queries scanned together (stage: 'cpu', 'cuda' the "
       "two-hit stage on the GPU, stage_options its bins, bin_capacity, batch_hits, extension, "
       "scoring; 'cpu-batches' the CPU's stage pipelined as the GPU's, stage_options "
@@ -849,7 +852,7 @@ void bind_blast(py::module_& m) {
       "counters: word_hits, extensions, ungapped_hsps, seconds by stage). "
       "lookup_segments: per query the [begin, end) ranges whose words enter the lookup table "
       "(blastp's query outside its mask). max_hsps: -max_hsps, each subject's first HSPs "
-      "(0: all).");
+      "(0: all). searchsp: -searchsp, the search space of the E-values (0: computed).");
 
   m.def(
       "blast_gapped_search",
@@ -858,7 +861,7 @@ void bind_blast(py::module_& m) {
          int32_t max_target_seqs, int threshold, int window, double x_drop_ungapped_bits,
          double x_drop_gapped_bits, double x_drop_final_bits, int threads, int comp_based_stats,
          std::optional<std::vector<Segments>> segments, const std::string& stage,
-         const py::dict& stage_options, int32_t max_hsps) {
+         const py::dict& stage_options, int32_t max_hsps, int64_t searchsp) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
         if (comp_based_stats < 0 || comp_based_stats > 3)
           throw std::invalid_argument("comp_based_stats must be 0, 1, 2 or 3");
@@ -877,6 +880,8 @@ void bind_blast(py::module_& m) {
         o.threads = threads;
         o.comp_based_stats = comp_based_stats;
         o.max_hsps = checked_max_hsps(max_hsps);
+        if (searchsp < -1) throw std::invalid_argument("searchsp must be -1 (not given) or more");
+        o.searchsp = searchsp;
         o.ungapped_stage = ungapped_stage(stage, stage_options);
         std::vector<GappedQueryStatistics> st;
         SearchCounters counters;
@@ -937,10 +942,11 @@ void bind_blast(py::module_& m) {
       py::arg("x_drop_ungapped_bits") = 7.0, py::arg("x_drop_gapped_bits") = 15.0,
       py::arg("x_drop_final_bits") = 25.0, py::arg("threads") = 0, py::arg("comp_based_stats") = 0,
       py::arg("lookup_segments") = py::none(), py::arg("stage") = "cpu",
-      py::arg("stage_options") = py::dict(), py::arg("max_hsps") = 0,
+      py::arg("stage_options") = py::dict(), py::arg("max_hsps") = 0, py::arg("searchsp") = -1,
       "Gapped blastp (-comp_based_stats 0, 1, 2 or 3) for several queries scanned together: (one "
       "dict of rows in output order per query, counters). lookup_segments, stage, "
-      "stage_options, max_hsps: as blast_ungapped_search.");
+      "stage_options, max_hsps: as blast_ungapped_search. searchsp: -searchsp (-1: not given; "
+      "given, even as 0, E-values are the classic formula's over it, 0 the computed space).");
 }
 
 }  // namespace gpuseq::bindings

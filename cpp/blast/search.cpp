@@ -339,7 +339,9 @@ QueryStatistics ungapped_query_statistics(const uint8_t* query, int32_t query_le
       length_adjustment(kbp.K, kbp.logK, kBlosum62Ungapped.alpha / kbp.lambda,
                         kBlosum62Ungapped.beta, query_length, db_length, db_sequences);
   st.search_space =
-      effective_search_space(query_length, db_length, db_sequences, st.length_adjustment);
+      options.searchsp > 0
+          ? options.searchsp
+          : effective_search_space(query_length, db_length, db_sequences, st.length_adjustment);
 
   // BlastInitialWordParametersNew: X-drop in whole raw units, rounded up.
   st.x_drop = static_cast<int32_t>(std::ceil(options.x_drop_bits * kLn2 / kbp.lambda));
@@ -509,11 +511,28 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
         static_cast<int32_t>(std::ceil(options.x_drop_ungapped_bits * kLn2 / s.ungapped.lambda));
     s.gap_trigger = static_cast<int32_t>((options.gap_trigger_bits * kLn2 + s.ungapped.logK) /
                                          s.ungapped.lambda);
+    // -searchsp (OLD_FSC, no Gumbel block): the classic formula over that space or, for 0,
+    // over BLAST_CalcEffLengths' (the gapped block's alpha and beta, -dbsize's length and the
+    // real number of subjects); BlastHitSavingParametersUpdate's cutoff from it, and no
+    // stretch.
+    if (options.searchsp >= 0) {
+      const int32_t adjustment = length_adjustment(
+          p.kbp.K, p.kbp.logK, kBlosum62Gapped11_1.alpha / p.kbp.lambda, kBlosum62Gapped11_1.beta,
+          queries[k].length, db_length, subject_count);
+      p.classic_search_space =
+          options.searchsp > 0
+              ? options.searchsp
+              : effective_search_space(queries[k].length, db_length, subject_count, adjustment);
+    }
     // Composition-based statistics modes 2 and 3 keep 5 times the E-value for the
-    // composition stage to decide (cbs_stretch).
-    const double stretch = options.comp_based_stats >= 2 ? 5.0 : 1.0;
+    // composition stage to decide (cbs_stretch; Spouge's E-values only).
+    const double stretch =
+        options.comp_based_stats >= 2 && p.classic_search_space == 0 ? 5.0 : 1.0;
     p.evalue = options.evalue * stretch;
-    s.prelim_cutoff = spouge_cutoff(p.evalue, p.kbp, p.gbp, queries[k].length, kMinSubjectLength);
+    s.prelim_cutoff =
+        p.classic_search_space > 0
+            ? cutoff_score(p.evalue, p.kbp, p.classic_search_space)
+            : spouge_cutoff(p.evalue, p.kbp, p.gbp, queries[k].length, kMinSubjectLength);
     s.ungapped_cutoff = std::min(s.gap_trigger, s.prelim_cutoff);
     s.x_drop_prelim = static_cast<int32_t>(options.x_drop_gapped_bits * kLn2 / p.kbp.lambda);
     s.x_drop_final = static_cast<int32_t>(
@@ -594,6 +613,7 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
       r.kbp = gp[k].kbp;
       r.kbp.lambda /= kCompoScalingFactor;
       r.gbp = gp[k].gbp;
+      r.classic_search_space = gp[k].classic_search_space;
       r.evalue = options.evalue;
       r.x_drop =
           static_cast<int32_t>(std::max(options.x_drop_final_bits * kLn2 / r.kbp.lambda, 64.0));

@@ -48,6 +48,7 @@ struct UngappedSearchOptions {
   double x_drop_bits = 7.0;        // -xdrop_ungap
   double gap_trigger_bits = 22.0;  // BLAST_GAP_TRIGGER_PROT (caps the ungapped cutoff)
   int32_t max_hsps = 0;            // -max_hsps: a subject's first N HSPs (0: all of them)
+  int64_t searchsp = 0;            // -searchsp: the search space E-values use (0: computed)
   int threads = 0;                 // 0: all cores
   UngappedStage ungapped_stage;    // empty: TwoHitFinder on the CPU threads
 };
@@ -125,6 +126,9 @@ struct GappedSearchOptions {
   double gap_trigger_bits = 22.0;
   int comp_based_stats = 0;  // 0, 1, 2 or 3 (spec 14)
   int32_t max_hsps = 0;      // -max_hsps: a subject's first N HSPs (0: all of them)
+  // -searchsp (-1: not given). Given, even as 0, E-values and cutoffs are the classic
+  // formula's over it (0: over the computed space), as blastp's OLD_FSC makes them.
+  int64_t searchsp = -1;
   int threads = 0;
   UngappedStage ungapped_stage;  // empty: TwoHitFinder on the CPU threads
 };

@@ -545,6 +545,12 @@ double karlin_evalue(int32_t score, const KarlinBlock& kbp, int64_t search_space
   return static_cast<double>(search_space) * std::exp(-kbp.lambda * score + kbp.logK);
 }
 
+double gapped_evalue(int32_t score, const KarlinBlock& kbp, const GumbelBlock& gbp,
+                     int64_t classic_search_space, int32_t m, int32_t n) {
+  return classic_search_space > 0 ? karlin_evalue(score, kbp, classic_search_space)
+                                  : spouge_evalue(score, kbp, gbp, m, n);
+}
+
 int32_t cutoff_score(double evalue, const KarlinBlock& kbp, int64_t search_space) {
   int32_t s = 1;
   if (evalue > 0.0) {

@@ -72,6 +72,14 @@ int64_t effective_search_space(int32_t query_length, int64_t db_length, int32_t 
 // BLAST_KarlinStoE_simple: searchsp * K * exp(-lambda * S).
 double karlin_evalue(int32_t score, const KarlinBlock& kbp, int64_t search_space);
 
+// A gapped HSP's E-value as blastp computes it: Spouge's (gbp), or, where -searchsp was given,
+// the classic searchsp K exp(-lambda S) over classic_search_space (> 0). blastp's -searchsp
+// sets OLD_FSC, and with it blastp makes no Gumbel block (BlastScoreBlkNew), so every gapped
+// E-value and cutoff takes the classic formula, even for -searchsp 0 (then over the
+// computed space).
+double gapped_evalue(int32_t score, const KarlinBlock& kbp, const GumbelBlock& gbp,
+                     int64_t classic_search_space, int32_t m, int32_t n);
+
 // BLAST_Cutoffs without gap decay: the smallest score whose E-value over search_space is at
 // most evalue (BlastKarlinEtoS_simple), and at least 1.
 int32_t cutoff_score(double evalue, const KarlinBlock& kbp, int64_t search_space);

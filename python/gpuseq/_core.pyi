@@ -478,6 +478,7 @@ def blast_gapped_search(
     stage: str = "cpu",
     stage_options: dict[str, int | str] = ...,
     max_hsps: int = 0,
+    searchsp: int = -1,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]: ...
 def blast_word_hits(
     query: ArrayLike, codes: ArrayLike, offsets: ArrayLike, threshold: int = 11
@@ -519,6 +520,7 @@ def blast_ungapped_search(
     stage: str = "cpu",
     stage_options: dict[str, int | str] = ...,
     max_hsps: int = 0,
+    searchsp: int = 0,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]: ...
 
 # CUDA builds only (cuda/blast): the two-hit stage on the GPU, as blast_ungapped_hsps.

@@ -399,6 +399,7 @@ def blastp_ungapped(
     threads: int = 0,
     seg: bool | tuple = False,
     max_hsps: int | None = None,
+    searchsp: int | None = None,
     backend: str = "auto",
     as_frame: bool = True,
     gpu_options: dict | None = None,
@@ -409,7 +410,8 @@ def blastp_ungapped(
     Arguments are blastp's flags of the same names (``dbsize``: ``-dbsize``, the database
     length used for statistics; default the subjects' total residues; ``seg``: ``-seg yes``,
     SEG on the queries; ``max_hsps``: ``-max_hsps``, each subject's first N HSPs, None for
-    all). ``backend="cuda"`` runs the two-hit stage (hit detection, ungapped
+    all; ``searchsp``: ``-searchsp``, the search space of the E-values, None or 0 for the
+    computed one). ``backend="cuda"`` runs the two-hit stage (hit detection, ungapped
     extension) on the GPU, the same rows; ``"auto"`` (the default) and ``"cpu"`` run it on the
     CPU. ``gpu_options``: the GPU stage's ``sort``, ``bins``, ``bin_capacity``, ``batch_hits``,
     ``extension`` and ``scoring``, as :func:`ungapped_hsps` takes them (the rows do not change).
@@ -450,6 +452,7 @@ def blastp_ungapped(
         segments,
         *stage,
         max_hsps=_max_hsps(max_hsps),
+        searchsp=_searchsp(searchsp, given=0),
     )
     if counters is not None:
         counters.update(found)
@@ -471,6 +474,7 @@ def blastp_gapped(
     comp_based_stats: int = 0,
     seg: bool | tuple = False,
     max_hsps: int | None = None,
+    searchsp: int | None = None,
     backend: str = "auto",
     as_frame: bool = True,
     gpu_options: dict | None = None,
@@ -479,12 +483,14 @@ def blastp_gapped(
     """``blastp -seg no`` (gapped, BLOSUM62, gap costs 11/1) of every query against the
     subjects: the preliminary score-only X-drop extension, the traceback, Spouge's E-values.
     Arguments and the returned DataFrame as :func:`blastp_ungapped` (``xdrop_gap``,
-    ``xdrop_gap_final``: blastp's flags of those names, in bits). ``comp_based_stats`` 1, 2
-    or 3 replaces the traceback by blastp's composition stage (each subject SEG-masked, its own
-    adjusted matrix, realigned in 1/32 units); see docs/architecture.md for what of it is
-    still approximate. ``seg``: ``-seg yes`` (SEG on the queries). ``backend``, ``as_frame``,
-    ``gpu_options`` and ``counters`` as :func:`blastp_ungapped` (the gapped stages stay on the
-    CPU, taking each batch of subjects as the GPU finishes it).
+    ``xdrop_gap_final``: blastp's flags of those names, in bits; ``searchsp`` given, even as
+    0, makes every E-value and cutoff the classic formula's, as blastp's does).
+    ``comp_based_stats`` 1, 2 or 3 replaces the traceback by blastp's composition stage
+    (each subject SEG-masked, its own adjusted matrix, realigned in 1/32 units); see
+    docs/architecture.md for what of it is still approximate. ``seg``: ``-seg yes`` (SEG on
+    the queries). ``backend``, ``as_frame``, ``gpu_options`` and ``counters`` as
+    :func:`blastp_ungapped` (the gapped stages stay on the CPU, taking each batch of subjects
+    as the GPU finishes it).
     """
     stage = _stage(backend, gpu_options)
     db, db_length, searches, letters, names, segments = _search_inputs(
@@ -509,6 +515,7 @@ def blastp_gapped(
         segments,
         *stage,
         max_hsps=_max_hsps(max_hsps),
+        searchsp=_searchsp(searchsp, given=-1),
     )
     if counters is not None:
         counters.update(found)
@@ -711,6 +718,7 @@ def blastp(
     xdrop_gap_final: float = 25.0,
     dbsize: int | None = None,
     max_hsps: int | None = None,
+    searchsp: int | None = None,
     backend: str = "auto",
     as_frame: bool = True,
     gpu_options: dict | None = None,
@@ -729,9 +737,11 @@ def blastp(
             search, on the GPU for the next searches (``db.free_device_memory()`` lets go).
         evalue, max_target_seqs, num_threads (0: all cores), matrix, gapopen, gapextend,
         word_size, threshold, comp_based_stats, seg, ungapped, window_size, xdrop_ungap,
-        xdrop_gap, xdrop_gap_final, dbsize, max_hsps: blastp's flags of the same names,
-            with its defaults (``max_hsps``: each subject's first N HSPs in the order they are
-            written; None, blastp's default, keeps them all). Implemented so far: BLOSUM62
+        xdrop_gap, xdrop_gap_final, dbsize, max_hsps, searchsp: blastp's flags of the same
+            names, with its defaults (``max_hsps``: each subject's first N HSPs in the order
+            they are written, None keeping them all; ``searchsp``: the search space of every
+            E-value, and, given, even as 0, blastp's classic E-values without Spouge's
+            finite-size correction). Implemented so far: BLOSUM62
             with gap costs 11/1, words of 3, ``comp_based_stats`` 0, 1, 2 (blastp's default,
             the conditional composition-based score adjustment) and 3 (the full adjustment
             for every subject); a string is read as blastp reads the flag, by its first letter
@@ -771,8 +781,8 @@ def blastp(
     common = dict(evalue=float(evalue), max_target_seqs=int(max_target_seqs),
                   threshold=_lookup_threshold(threshold), window_size=int(window_size),
                   xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=num_threads,
-                  seg=_seg_parameters(seg), max_hsps=max_hsps, backend=backend,
-                  as_frame=as_frame,
+                  seg=_seg_parameters(seg), max_hsps=max_hsps, searchsp=searchsp,
+                  backend=backend, as_frame=as_frame,
                   gpu_options=gpu_options, counters=counters)
     if ungapped:
         return blastp_ungapped(query, db, **common)
@@ -820,6 +830,18 @@ def _max_hsps(max_hsps: int | None) -> int:
     return value
 
 
+def _searchsp(searchsp: int | None, given: int) -> int:
+    """-searchsp as the search takes it: ``given`` for None (-1 in the gapped search: not
+    given; 0 in the ungapped one, whose E-values are the classic formula's anyway), else an
+    integer from 0 (the computed space) to 2**63 - 1."""
+    if searchsp is None:
+        return given
+    value = checks.integer(searchsp, "searchsp")
+    if not 0 <= value < 2**63:
+        raise ValueError(f"-searchsp must be from 0 to {2**63 - 1}, not {searchsp!r}")
+    return value
+
+
 def _check_blastp_options(o: dict) -> None:
     from .errors import UnsupportedOptionError
 
@@ -838,8 +860,9 @@ def _check_blastp_options(o: dict) -> None:
     if not 0 < threshold < 2**31:  # (blastp: >= 0, "Non-zero threshold required"; a C int)
         raise ValueError(f"-threshold must be above 0 and below 2**31, not {o['threshold']!r}")
     for flag, least, most in (("max_target_seqs", 1, 2**31 - 1), ("max_hsps", 1, 2**31 - 1),
-                              ("window_size", 0, 2**31 - 1), ("dbsize", 0, 2**63 - 1)):
-        if o[flag] is None:  # (dbsize: the database's; max_hsps: every HSP)
+                              ("window_size", 0, 2**31 - 1), ("dbsize", 0, 2**63 - 1),
+                              ("searchsp", 0, 2**63 - 1)):
+        if o[flag] is None:  # (dbsize: the database's; max_hsps: all; searchsp: computed)
             continue
         value = checks.integer(o[flag], flag)
         if value < least or (most is not None and value > most):

@@ -394,6 +394,8 @@ def _blastp_parser(sub) -> None:
     p.add_argument("-dbsize", action=_BlastFlag, type=_blast_integer(64), default=None)
     p.add_argument("-max_hsps", action=_BlastFlag, type=_blast_integer(), default=None,
                    help="at most this many HSPs of each subject [all]")
+    p.add_argument("-searchsp", action=_BlastFlag, type=_blast_integer(64), default=None,
+                   help="effective search space of the E-values [computed]")
     p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto",
                    help="cuda: hit detection, ungapped and preliminary gapped extension on the "
                    "GPU [auto: the GPU where one is usable]")
@@ -418,7 +420,8 @@ def _run_blastp(args) -> int:
                       ungapped=args.ungapped, window_size=args.window_size,
                       xdrop_ungap=args.xdrop_ungap, xdrop_gap=args.xdrop_gap,
                       xdrop_gap_final=args.xdrop_gap_final, dbsize=args.dbsize,
-                      max_hsps=args.max_hsps, backend=args.backend, as_frame=False)
+                      max_hsps=args.max_hsps, searchsp=args.searchsp, backend=args.backend,
+                      as_frame=False)
         write_tabular(hits, out, fields)
     finally:
         if out is not sys.stdout:
