@@ -435,9 +435,19 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
     queries = [random_blast_query(rng) for _ in range(int(rng.integers(1, 7)))]
     query_fasta, fasta = tmp_path / "q.fa", tmp_path / "db.fa"
     blast_data.write_fasta(query_fasta, [(f"q{i}", q) for i, q in enumerate(queries)])
-    blast_data.write_fasta(fasta, random_subjects(rng, queries))
-    subprocess.run([blast_data.MAKEBLASTDB, "-in", fasta, "-dbtype", "prot", "-out",
-                    tmp_path / "db"], check=True, capture_output=True)  # fmt: skip
+    subjects = random_subjects(rng, queries)
+    blast_data.write_fasta(fasta, subjects)
+    makedb = [blast_data.MAKEBLASTDB, "-in", fasta, "-dbtype", "prot", "-out", tmp_path / "db"]
+    made = subprocess.run(makedb, capture_output=True, text=True)
+    if made.returncode != 0 and "does not match input format type" in made.stdout + made.stderr:
+        # makeblastdb guesses the format from the file's start and refuses protein FASTA whose
+        # first records are thick with rare letters (seed 14880071: a homolog of a query with
+        # a rare letter every few residues). Both tools then read it with those records last.
+        rare = set(blast_data.RARE)
+        subjects = sorted(subjects, key=lambda record: bool(rare & set(record[1])))
+        blast_data.write_fasta(fasta, subjects)
+        made = subprocess.run(makedb, capture_output=True, text=True)
+    assert made.returncode == 0, made.stdout + made.stderr
     kind, ours_db = database_forms(rng, fasta)
     flags = random_blastp_flags(rng)
     large = False
