@@ -417,6 +417,37 @@ _BLASTP_INTEGER_FLAGS = ("-max_target_seqs", "-window_size", "-dbsize")
 _BLASTP_REAL_FLAGS = ("-evalue", "-xdrop_ungap", "-xdrop_gap", "-xdrop_gap_final")
 
 
+@pytest.mark.skipif(blast_data.MISSING, reason=blast_data.SKIP_REASON)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_new_blastp_flags_on_kept_seeds_data_equal_blastp(backend, tmp_path):
+    """Two pairs from kept seed 9200568's data (found by session 78's review):
+    q2 against s449 with -max_hsps 3 under composition-based statistics, where HSPs with
+    E-values below 1e-180 tie and so do their rounded scores: blastp cuts each list in
+    scaled-score order and writes it in E-value order (the cut made after the sort kept other
+    HSPs); q3 against s395 with -searchsp 0 and -dbsize 2^63 - 1, where the computed space
+    wraps below 0 in blastp's 64-bit product, E-values are negative (printed 0.0) and the
+    cutoff is 1 (the space taken as 'not given' gave one row of 43)."""
+    rng = np.random.default_rng([6969, 9200568])
+    queries = [random_blast_query(rng) for _ in range(int(rng.integers(1, 7)))]
+    subjects = dict(random_subjects(rng, queries))
+    for query, subject, flags in (
+        (2, "s449", ["-max_hsps", "3"]),
+        (3, "s395", ["-comp_based_stats", "0", "-searchsp", "0", "-dbsize", str(2**63 - 1)]),
+        (3, "s395", ["-searchsp", "0", "-dbsize", str(2**63 - 1)]),
+    ):
+        query_fasta, fasta = tmp_path / "q.fa", tmp_path / "db.fa"
+        blast_data.write_fasta(query_fasta, [(f"q{query}", queries[query])])
+        blast_data.write_fasta(fasta, [(subject, subjects[subject])])
+        subprocess.run([blast_data.MAKEBLASTDB, "-in", fasta, "-dbtype", "prot", "-out",
+                        tmp_path / "db"], check=True, capture_output=True)  # fmt: skip
+        common = ["-query", query_fasta, "-outfmt", blast_data.OUTFMT, *flags]
+        ref = subprocess.run([blast_data.BLASTP, "-db", tmp_path / "db", *common],
+                             capture_output=True, text=True, check=True).stdout  # fmt: skip
+        ours = gpuseq_cli("blastp", "-db", fasta, "--backend", backend, *common).stdout
+        assert len(ref.splitlines()) >= 3, flags
+        assert ours.splitlines() == ref.splitlines(), flags
+
+
 def random_blastp_run(rng) -> tuple[str, str]:
     """-outfmt 6 with fields gpuseq writes in any order, at times named twice (blastp writes a
     field once, where it first came), or session 69's fields; and -num_threads."""
@@ -456,8 +487,9 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
         drawn = flags
         flags = large_evalues(np.random.default_rng([6976, seed]), flags)
         large = flags is not drawn
-        flags = with_max_hsps(np.random.default_rng([6978, seed]), flags)
-        flags = with_searchsp(np.random.default_rng([6980, seed]), flags)
+        if seed not in BLASTP_KEPT_LARGE:  # (those keep the flags they were found with)
+            flags = with_max_hsps(np.random.default_rng([6978, seed]), flags)
+            flags = with_searchsp(np.random.default_rng([6980, seed]), flags)
     # How it runs is drawn apart, so that session 69's cases (rng alone) stay as they were.
     outfmt, threads = random_blastp_run(np.random.default_rng([6970, seed]))
     if large:  # (blastp's own rows then depend on its thread count: large_evalues says why)

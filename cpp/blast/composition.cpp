@@ -1276,8 +1276,7 @@ std::vector<GappedHsp> composition_realign(const uint8_t* query, int32_t query_l
   for (size_t r = 0; r < aligned.size(); ++r) {
     if (dropped[r]) continue;
     GappedHsp& h = aligned[r];
-    h.evalue = gapped_evalue(h.score, params.kbp, params.gbp, params.classic_search_space,
-                             query_length, subject_length);
+    h.evalue = params.evalues(h.score, params.kbp, query_length, subject_length);
     if (h.evalue > params.evalue) continue;
     if (!any || h.evalue < best) best = h.evalue;
     any = true;

@@ -107,8 +107,7 @@ struct RedoParams {
   double scaled_lambda = 0.0;  // the ideal ungapped lambda / 32
   ScoreMatrix start_matrix{};  // blosum62_at_lambda(scaled_lambda)
   KarlinBlock kbp;             // the gapped block with lambda / 32
-  GumbelBlock gbp{};
-  int64_t classic_search_space = 0;  // -searchsp given: E-values over it (gapped_evalue)
+  GappedEvalues evalues;  // Spouge's, or the classic ones of -searchsp
   double evalue = 10.0;
   int32_t x_drop = 0;  // trunc(max(25 ln2 / (lambda_g / 32), 64))
   int32_t gap_open = 11 * kCompoScalingFactor, gap_extend = kCompoScalingFactor;

@@ -398,8 +398,7 @@ std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_le
   sort_by_score(hsps);
   std::vector<GappedHsp> kept;
   for (GappedHsp& h : hsps) {
-    h.evalue = gapped_evalue(h.score, params.kbp, params.gbp, params.classic_search_space,
-                             query_length, subject_length);
+    h.evalue = params.evalues(h.score, params.kbp, query_length, subject_length);
     if (h.evalue <= params.evalue) kept.push_back(std::move(h));
   }
   return kept;
@@ -442,8 +441,7 @@ std::vector<GappedHsp> traceback_gapped(const uint8_t* query, int32_t query_leng
   }
   std::vector<GappedHsp> result;
   for (GappedHsp& h : kept) {
-    h.evalue = gapped_evalue(h.score, params.kbp, params.gbp, params.classic_search_space,
-                             query_length, subject_length);
+    h.evalue = params.evalues(h.score, params.kbp, query_length, subject_length);
     if (h.evalue <= params.evalue) result.push_back(std::move(h));
   }
   sort_by_score(result);

@@ -91,8 +91,7 @@ struct GappedParams {
   double evalue = 10.0;
   bool restricted_allowed = true;  // evalue <= 10: blastp may align approximately first
   KarlinBlock kbp;                 // gapped block
-  GumbelBlock gbp;
-  int64_t classic_search_space = 0;  // -searchsp given: E-values over it (gapped_evalue)
+  GappedEvalues evalues;           // Spouge's, or the classic ones of -searchsp
 };
 
 // Preliminary stage for one subject (BLAST_GetGappedScore, then the purge, the score order,

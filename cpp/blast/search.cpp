@@ -131,10 +131,11 @@ void sort_for_report(std::vector<GappedSearchHit>& hits) {
                    });
 }
 
-// -max_hsps N: a subject's first N HSPs in the order they are written (blastp's
-// Blast_TrimHSPListByMaxHsps, in the traceback stage's last steps). It cuts each list after
-// the lists are ranked, and before the HSPs of score 0 are left out of the output, as blastp
-// does; the ranking reads only a list's first HSP and best E-value, which the cut keeps.
+// -max_hsps N: a subject's first N HSPs in its list's order (blastp's
+// Blast_TrimHSPListByMaxHsps, in the traceback stage's last steps; gapped_search says which
+// order that is). It cuts each list after the lists are ranked, and before the HSPs of score
+// 0 are left out of the output, as blastp does; the ranking reads only a list's first HSP and
+// best E-value, which the cut keeps.
 template <class Hit>
 void keep_first_hsps(std::vector<Hit>& hits, int32_t max_hsps) {
   if (max_hsps > 0 && hits.size() > static_cast<size_t>(max_hsps))
@@ -231,16 +232,25 @@ std::vector<size_t> ranked_lists(const std::vector<SubjectList<Hit>>& lists, siz
 // ranked_lists would go by the rounded score.
 constexpr double kInclusionEvalue = 0.002;  // the composition heap's ecutoff (inclusion_ethresh)
 
+// The lists the composition heap keeps whatever their number: best E-value <= 0.002.
+size_t significant_lists(const std::vector<SubjectList<GappedSearchHit>>& lists) {
+  size_t significant = 0;
+  for (const SubjectList<GappedSearchHit>& list : lists) {
+    double best = static_cast<double>(INT32_MAX);
+    for (const GappedSearchHit& h : list.hits) best = std::min(best, h.hsp.evalue);
+    significant += best <= kInclusionEvalue;
+  }
+  return significant;
+}
+
 std::vector<size_t> composition_ranked_lists(
     const std::vector<SubjectList<GappedSearchHit>>& lists,
     const std::unordered_map<int32_t, int32_t>& scaled_best, size_t capacity) {
   std::vector<double> best(lists.size(), static_cast<double>(INT32_MAX));
-  size_t significant = 0;
-  for (size_t i = 0; i < lists.size(); ++i) {
+  for (size_t i = 0; i < lists.size(); ++i)
     for (const GappedSearchHit& h : lists[i].hits) best[i] = std::min(best[i], h.hsp.evalue);
-    significant += best[i] <= kInclusionEvalue;
-  }
-  if (lists.size() <= capacity || significant >= capacity) return ranked_lists(lists, capacity);
+  if (lists.size() <= capacity || significant_lists(lists) >= capacity)
+    return ranked_lists(lists, capacity);
   std::vector<size_t> kept(lists.size());
   for (size_t i = 0; i < lists.size(); ++i) kept[i] = i;
   auto heap_order = [&](size_t a, size_t b) {
@@ -502,7 +512,7 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
     if (!valid[k]) continue;
     GappedParams& p = gp[k];
     p.kbp = gapped_karlin_blosum62();
-    p.gbp = gumbel_blosum62_11_1(db_length);
+    p.evalues.gbp = gumbel_blosum62_11_1(db_length);
     p.evalue = options.evalue;
     p.restricted_allowed = options.evalue <= 10.0;  // RESTRICTED_ALIGNMENT_WORST_EVALUE
     // BlastInitialWordParametersNew/Update, BlastHitSavingParametersUpdate,
@@ -519,20 +529,20 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
       const int32_t adjustment = length_adjustment(
           p.kbp.K, p.kbp.logK, kBlosum62Gapped11_1.alpha / p.kbp.lambda, kBlosum62Gapped11_1.beta,
           queries[k].length, db_length, subject_count);
-      p.classic_search_space =
+      p.evalues.classic = true;
+      p.evalues.search_space =
           options.searchsp > 0
               ? options.searchsp
               : effective_search_space(queries[k].length, db_length, subject_count, adjustment);
     }
     // Composition-based statistics modes 2 and 3 keep 5 times the E-value for the
     // composition stage to decide (cbs_stretch; Spouge's E-values only).
-    const double stretch =
-        options.comp_based_stats >= 2 && p.classic_search_space == 0 ? 5.0 : 1.0;
+    const double stretch = options.comp_based_stats >= 2 && !p.evalues.classic ? 5.0 : 1.0;
     p.evalue = options.evalue * stretch;
     s.prelim_cutoff =
-        p.classic_search_space > 0
-            ? cutoff_score(p.evalue, p.kbp, p.classic_search_space)
-            : spouge_cutoff(p.evalue, p.kbp, p.gbp, queries[k].length, kMinSubjectLength);
+        p.evalues.classic
+            ? cutoff_score(p.evalue, p.kbp, p.evalues.search_space)
+            : spouge_cutoff(p.evalue, p.kbp, p.evalues.gbp, queries[k].length, kMinSubjectLength);
     s.ungapped_cutoff = std::min(s.gap_trigger, s.prelim_cutoff);
     s.x_drop_prelim = static_cast<int32_t>(options.x_drop_gapped_bits * kLn2 / p.kbp.lambda);
     s.x_drop_final = static_cast<int32_t>(
@@ -612,8 +622,7 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
       r.start_matrix = start;
       r.kbp = gp[k].kbp;
       r.kbp.lambda /= kCompoScalingFactor;
-      r.gbp = gp[k].gbp;
-      r.classic_search_space = gp[k].classic_search_space;
+      r.evalues = gp[k].evalues;
       r.evalue = options.evalue;
       r.x_drop =
           static_cast<int32_t>(std::max(options.x_drop_final_bits * kLn2 / r.kbp.lambda, 64.0));
@@ -720,10 +729,18 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
       final_found.add(0, work[w].query, work[w].subject, std::move(traced[w]));
     }
   std::vector<std::vector<SubjectList<GappedSearchHit>>> lists = final_found.per_query(nq);
-  for (size_t k = 0; k < nq; ++k)
+  for (size_t k = 0; k < nq; ++k) {
+    // blastp cuts -max_hsps in each list's order at the traceback's end and sorts by E-value
+    // as it writes. The realigned lists are in scaled-score order, where E-values below
+    // 1e-180 tie and the rounded scores may too, unless the composition heap held more than
+    // N lists (all with E <= 0.002): the hit list then overflowed and sorted each list by
+    // E-value (Blast_HitListUpdate). Without composition, score order is E-value order.
+    const bool cut_in_score_order =
+        composition && significant_lists(lists[k]) <= static_cast<size_t>(n);
     for (size_t j : composition ? composition_ranked_lists(lists[k], scaled_best_of[k],
                                                            static_cast<size_t>(n))
                                 : ranked_lists(lists[k], static_cast<size_t>(n))) {
+      if (cut_in_score_order) keep_first_hsps(lists[k][j].hits, options.max_hsps);
       sort_for_report(lists[k][j].hits);
       keep_first_hsps(lists[k][j].hits, options.max_hsps);
       // blastp makes no Seq-align of an HSP with score 0 (s_BlastHSP2SeqAlign), so it writes
@@ -733,6 +750,7 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
       for (GappedSearchHit& h : lists[k][j].hits)
         if (h.hsp.score != 0) result[k].push_back(std::move(h));
     }
+  }
   if (counters) {
     merge_counters(worker_counters, counters);
     merge_counters(std::vector<SearchCounters>{stage_counters}, counters);

@@ -537,7 +537,10 @@ int64_t effective_search_space(int32_t query_length, int64_t db_length, int32_t 
                                int32_t adjustment) {
   int64_t effective_db = db_length - static_cast<int64_t>(db_sequences) * adjustment;
   if (effective_db <= 0) effective_db = 1;
-  return effective_db * (query_length - adjustment);
+  // blastp's Int8 product wraps past 2^63 (-dbsize 2^63 - 1 with -searchsp 0 makes the space
+  // negative, and its E-values with it); unsigned arithmetic wraps the same way, defined.
+  return static_cast<int64_t>(static_cast<uint64_t>(effective_db) *
+                              static_cast<uint64_t>(int64_t{query_length} - adjustment));
 }
 
 double karlin_evalue(int32_t score, const KarlinBlock& kbp, int64_t search_space) {
@@ -545,10 +548,9 @@ double karlin_evalue(int32_t score, const KarlinBlock& kbp, int64_t search_space
   return static_cast<double>(search_space) * std::exp(-kbp.lambda * score + kbp.logK);
 }
 
-double gapped_evalue(int32_t score, const KarlinBlock& kbp, const GumbelBlock& gbp,
-                     int64_t classic_search_space, int32_t m, int32_t n) {
-  return classic_search_space > 0 ? karlin_evalue(score, kbp, classic_search_space)
-                                  : spouge_evalue(score, kbp, gbp, m, n);
+double GappedEvalues::operator()(int32_t score, const KarlinBlock& kbp, int32_t m,
+                                 int32_t n) const {
+  return classic ? karlin_evalue(score, kbp, search_space) : spouge_evalue(score, kbp, gbp, m, n);
 }
 
 int32_t cutoff_score(double evalue, const KarlinBlock& kbp, int64_t search_space) {
@@ -556,9 +558,11 @@ int32_t cutoff_score(double evalue, const KarlinBlock& kbp, int64_t search_space
   if (evalue > 0.0) {
     if (kbp.lambda < 0.0 || kbp.K < 0.0 || kbp.H < 0.0) return s;
     double e = std::max(evalue, 1.0e-297);
-    auto es = static_cast<int32_t>(
-        std::ceil(std::log(kbp.K * static_cast<double>(search_space) / e) / kbp.lambda));
-    if (es > s) s = es;
+    const double es =
+        std::ceil(std::log(kbp.K * static_cast<double>(search_space) / e) / kbp.lambda);
+    // blastp converts with (Int4), which on x86-64 gives INT4_MIN for NaN (a space below 0)
+    // and for values past the int range, so the cutoff then stays 1.
+    if (es > s && es < 2147483648.0) s = static_cast<int32_t>(es);
   }
   return s;
 }

@@ -72,13 +72,17 @@ int64_t effective_search_space(int32_t query_length, int64_t db_length, int32_t 
 // BLAST_KarlinStoE_simple: searchsp * K * exp(-lambda * S).
 double karlin_evalue(int32_t score, const KarlinBlock& kbp, int64_t search_space);
 
-// A gapped HSP's E-value as blastp computes it: Spouge's (gbp), or, where -searchsp was given,
-// the classic searchsp K exp(-lambda S) over classic_search_space (> 0). blastp's -searchsp
-// sets OLD_FSC, and with it blastp makes no Gumbel block (BlastScoreBlkNew), so every gapped
-// E-value and cutoff takes the classic formula, even for -searchsp 0 (then over the
-// computed space).
-double gapped_evalue(int32_t score, const KarlinBlock& kbp, const GumbelBlock& gbp,
-                     int64_t classic_search_space, int32_t m, int32_t n);
+// How blastp computes gapped E-values: Spouge's (a Gumbel block), or, where -searchsp was given,
+// the classic searchsp K exp(-lambda S) over the query's search space. blastp's -searchsp sets
+// OLD_FSC, and with it blastp makes no Gumbel block (BlastScoreBlkNew), so every gapped E-value
+// and cutoff takes the classic formula, even for -searchsp 0 (then over the computed space,
+// which a huge -dbsize can wrap below 0 as blastp's 64-bit product does).
+struct GappedEvalues {
+  GumbelBlock gbp{};
+  bool classic = false;      // -searchsp given
+  int64_t search_space = 0;  // classic: the query's search space
+  double operator()(int32_t score, const KarlinBlock& kbp, int32_t m, int32_t n) const;
+};
 
 // BLAST_Cutoffs without gap decay: the smallest score whose E-value over search_space is at
 // most evalue (BlastKarlinEtoS_simple), and at least 1.
