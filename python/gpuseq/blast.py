@@ -433,6 +433,7 @@ def blastp_ungapped(
         AlphabetError, FormatError: unreadable sequences (file, line and record named).
     """
     stage = _stage(backend, gpu_options)
+    hsps_kept, space = _max_hsps(max_hsps), _searchsp(searchsp, given=0)
     db, db_length, searches, letters, names, segments = _search_inputs(
         queries, subjects, dbsize, seg
     )
@@ -451,8 +452,8 @@ def blastp_ungapped(
         worker_threads(threads),
         segments,
         *stage,
-        max_hsps=_max_hsps(max_hsps),
-        searchsp=_searchsp(searchsp, given=0),
+        max_hsps=hsps_kept,
+        searchsp=space,
     )
     if counters is not None:
         counters.update(found)
@@ -493,6 +494,7 @@ def blastp_gapped(
     as the GPU finishes it).
     """
     stage = _stage(backend, gpu_options)
+    hsps_kept, space = _max_hsps(max_hsps), _searchsp(searchsp, given=-1)
     db, db_length, searches, letters, names, segments = _search_inputs(
         queries, subjects, dbsize, seg
     )
@@ -514,8 +516,8 @@ def blastp_gapped(
         int(comp_based_stats),
         segments,
         *stage,
-        max_hsps=_max_hsps(max_hsps),
-        searchsp=_searchsp(searchsp, given=-1),
+        max_hsps=hsps_kept,
+        searchsp=space,
     )
     if counters is not None:
         counters.update(found)
@@ -738,8 +740,8 @@ def blastp(
         evalue, max_target_seqs, num_threads (0: all cores), matrix, gapopen, gapextend,
         word_size, threshold, comp_based_stats, seg, ungapped, window_size, xdrop_ungap,
         xdrop_gap, xdrop_gap_final, dbsize, max_hsps, searchsp: blastp's flags of the same
-            names, with its defaults (``max_hsps``: each subject's first N HSPs in the order
-            they are written, None keeping them all; ``searchsp``: the search space of every
+            names, with its defaults (``max_hsps``: each subject's first N HSPs, cut where
+            blastp cuts them, None keeping them all; ``searchsp``: the search space of every
             E-value, and, given, even as 0, blastp's classic E-values without Spouge's
             finite-size correction). Implemented so far: BLOSUM62
             with gap costs 11/1, words of 3, ``comp_based_stats`` 0, 1, 2 (blastp's default,
@@ -859,10 +861,9 @@ def _check_blastp_options(o: dict) -> None:
     threshold = checks.real(o["threshold"], "threshold")
     if not 0 < threshold < 2**31:  # (blastp: >= 0, "Non-zero threshold required"; a C int)
         raise ValueError(f"-threshold must be above 0 and below 2**31, not {o['threshold']!r}")
-    for flag, least, most in (("max_target_seqs", 1, 2**31 - 1), ("max_hsps", 1, 2**31 - 1),
-                              ("window_size", 0, 2**31 - 1), ("dbsize", 0, 2**63 - 1),
-                              ("searchsp", 0, 2**63 - 1)):
-        if o[flag] is None:  # (dbsize: the database's; max_hsps: all; searchsp: computed)
+    for flag, least, most in (("max_target_seqs", 1, 2**31 - 1),
+                              ("window_size", 0, 2**31 - 1), ("dbsize", 0, 2**63 - 1)):
+        if o[flag] is None:  # (dbsize: the database's)
             continue
         value = checks.integer(o[flag], flag)
         if value < least or (most is not None and value > most):
@@ -872,6 +873,8 @@ def _check_blastp_options(o: dict) -> None:
     if not float(o["xdrop_ungap"]) > 0:
         raise ValueError(f"-xdrop_ungap must be greater than zero, not {o['xdrop_ungap']!r}")
     worker_threads(o["num_threads"], "-num_threads")  # (checked)
+    _max_hsps(o["max_hsps"])
+    _searchsp(o["searchsp"], given=-1)
     if str(o["matrix"]).upper() != "BLOSUM62":
         unsupported("matrix", o["matrix"], "BLOSUM62")
     if (checks.integer(o["gapopen"], "gapopen"), checks.integer(o["gapextend"], "gapextend")) \

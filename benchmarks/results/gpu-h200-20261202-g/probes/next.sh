@@ -1,12 +1,6 @@
 # For the next GPU session (written in session 78, not yet run): a module built from HEAD as
-# .carry/$W (W=w121 unless set). Every cuda-marked test (two workers per GPU would do; eight
-# keep the call short), then random commands until S0 + 470 s (cases running then may take
-# up to 60 s more; call 1 of session 77 ended at 560 s and passed its 600 s limit).
-set -uo pipefail
-W=${W:-w121} N=${N:-1}; . benchmarks/results/gpu-h200-20261201-d/probes/setup.sh
-GPUSEQ_CACHE_DIR=/tmp/kc-t timeout 280 python3 -m pytest -n 8 -q -ra -p no:cacheprovider -m cuda tests \
-  > $OUT/pytest-$N.log 2>&1
-echo "pytest rc $? at $(( $(date +%s) - S0 )) s"; grep -E "passed|failed" $OUT/pytest-$N.log; grep -E "^(FAILED|ERROR)" $OUT/pytest-$N.log | head
-BLASTP_SEEDS="15010000 15020000 15030000 15040000 15050000 15060000" \
+# .carry/$W (W=w121 unless set); session 77's next.sh with seeds not yet used: every
+# cuda-marked test, then random commands until S0 + 470 s.
+W=${W:-w121} BLASTP_SEEDS="15010000 15020000 15030000 15040000 15050000 15060000" \
 HMMSEARCH_SEEDS="15110000 15120000 15130000 15140000" \
-  . benchmarks/results/gpu-h200-20261201-d/probes/fuzz.sh 470
+  . benchmarks/results/gpu-h200-20261202-f/probes/next.sh
