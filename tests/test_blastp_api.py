@@ -410,6 +410,48 @@ def test_ids_are_printed_as_blastp_prints_them(tmp_path):
     assert ours.splitlines() == ref.splitlines()
 
 
+@pytest.mark.parametrize("outfmt", ["7", "7 qseqid sseqid qseqid score", "7 evalue std qlen",
+                                    "10", "10 sacc qacc std slen"])
+def test_commented_and_comma_tabular_output_equals_blastp(blast_data, tmp_path, outfmt):
+    """-outfmt 7 (each query's comment lines, its title as blastp takes it from the header
+    line: cut at the first control character, tab included, the spaces around it dropped,
+    the blanks inside kept, bytes that are not UTF-8 kept) and 10 (commas, unquoted), from a
+    FASTA file, its gzip and standard input, against a FASTA and a packed database. Queries
+    without hits keep their comment lines; two queries of one name keep their own blocks.
+    Every byte equals blastp's, the ``# Database:`` line naming the -db each was given."""
+    import gzip
+
+    queries = dict(blast_data["queries"])
+    headers = [b"q100 a plain  description", b"q300", b" q500\tcut at the tab",
+               b"qspecial  two  spaces\x01merged", b"qbiased \xff\xfe not UTF-8  ",
+               b"q100 again\x0bvertical tab", b"a,b none", b"empty_hits x"]
+    bodies = [queries["q100"], queries["q300"], queries["q500"], queries["qspecial"],
+              queries["qbiased"], queries["q100"], "MKVLA", "WWWWWCCCCC"]
+    query = tmp_path / "q.fa"
+    query.write_bytes(b"".join(b">%s\n%s\n" % (h, b.encode()) for h, b in zip(headers, bodies)))
+    (tmp_path / "q.fa.gz").write_bytes(gzip.compress(query.read_bytes()))
+    ref = subprocess.run([BLASTP, "-query", query, "-db", blast_data["db"], "-outfmt", outfmt,
+                          "-comp_based_stats", "0", "-evalue", "100"],
+                         capture_output=True, check=True).stdout  # fmt: skip
+    assert ref.count(b"\n") > 40
+    if outfmt.startswith("7"):
+        assert ref.count(b"# Query: ") == 8 and b"# 0 hits found" in ref
+        assert b"# Query: q500\n" in ref and b"# Query: qbiased \xff\xfe not UTF-8\n" in ref
+    packed = tmp_path / "db.gsdb"
+    gpuseq.makedb(blast_data["db_fasta"], packed)
+    common = [sys.executable, "-m", "gpuseq.cli", "blastp", "-outfmt", outfmt,
+              "-comp_based_stats", "0", "-evalue", "100", "--backend", "cpu"]
+    for source, stdin, db in ((query, None, blast_data["db_fasta"]),
+                              (tmp_path / "q.fa.gz", None, packed),
+                              ("-", query.read_bytes(), packed)):
+        ours = subprocess.run([*common, "-query", source, "-db", db], input=stdin,
+                              capture_output=True)  # fmt: skip
+        assert ours.returncode == 0, ours.stderr
+        named = ref.replace(b"# Database: %s\n" % str(blast_data["db"]).encode(),
+                            b"# Database: %s\n" % str(db).encode())
+        assert ours.stdout.splitlines() == named.splitlines(), (source, db)
+
+
 def test_translation_by_blocks_equals_one_lookup():
     """Databases larger than a block are translated to NCBIstdaa on several threads: every
     code of every block as one table lookup gives it (the block edges included)."""

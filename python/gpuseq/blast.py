@@ -53,6 +53,7 @@ __all__ = [
     "OUTFMT6_COLUMNS",
     "blastp",
     "write_tabular",
+    "query_titles",
     "blastp_ungapped",
     "blastp_gapped",
     "query_statistics",
@@ -419,7 +420,8 @@ def blastp_ungapped(
     ``ungapped_hsps`` and ``seconds`` by stage (``lookup``; ``scan``: the two-hit stage and,
     gapped, the preliminary gapped extension; ``wait``: the CPU threads' mean wait for the GPU's
     batches; ``traceback``; ``lists``; the GPU stage's ``gpu_detect``, ``gpu_sort``, ...;
-    ``resident_upload_s``: the seconds a held database's first GPU search took to upload it).
+    ``resident_upload_s``: the seconds a held database's first GPU search took to upload it;
+    ``query_hsps``: each query's number of rows, in input order, which ``-outfmt 7`` prints).
 
     Returns:
         A DataFrame with :data:`OUTFMT6_COLUMNS` (``evalue``, ``bitscore`` and ``pident`` as
@@ -456,7 +458,7 @@ def blastp_ungapped(
         searchsp=space,
     )
     if counters is not None:
-        counters.update(found)
+        counters.update(found, query_hsps=_query_hsps(results))
     return _hits(db, names, searches, results, as_frame)
 
 
@@ -520,7 +522,7 @@ def blastp_gapped(
         searchsp=space,
     )
     if counters is not None:
-        counters.update(found)
+        counters.update(found, query_hsps=_query_hsps(results))
     return _hits(db, names, searches, results, as_frame)
 
 
@@ -586,6 +588,11 @@ def _blast_id(name: str, subject: bool) -> str:
         name = "".join(c if c.isascii() else "#" * len(c.encode("utf-8", "surrogateescape"))
                        for c in name)
     return name
+
+
+def _query_hsps(results) -> list[int]:
+    """Each query's number of rows (its HSPs), in input order."""
+    return [len(np.asarray(r["subject"]).reshape(-1)) for r in results]
 
 
 def _hits(db, names, searches, results, as_frame: bool):
@@ -930,19 +937,53 @@ def _refuse_blast_database(db):
     return db
 
 
+#: blastp's names of the tabular fields, as ``-outfmt 7`` lists them on its ``# Fields:`` line.
+FIELD_TITLES = {
+    "qseqid": "query id", "sseqid": "subject id", "qacc": "query acc.",
+    "sacc": "subject acc.", "qaccver": "query acc.ver", "saccver": "subject acc.ver",
+    "pident": "% identity", "length": "alignment length", "mismatch": "mismatches",
+    "gapopen": "gap opens", "qstart": "q. start", "qend": "q. end", "sstart": "s. start",
+    "send": "s. end", "evalue": "evalue", "bitscore": "bit score", "qlen": "query length",
+    "slen": "subject length", "score": "score",
+}
+#: The program line of each query's comment block in ``-outfmt 7``: the blastp we equal.
+BLASTP_VERSION_LINE = "# BLASTP 2.12.0+"
+#: The tabular formats blastp's ``-outfmt`` names that gpuseq writes: 6 (tabs), 7 (tabs, with
+#: each query's comment lines) and 10 (commas, no quoting, as blastp writes it).
+TABULAR_FORMATS = (6, 7, 10)
+
+
 def write_tabular(
-    hits: pd.DataFrame | dict[str, np.ndarray], out, fields: list[str] | None = None
+    hits: pd.DataFrame | dict[str, np.ndarray],
+    out,
+    fields: list[str] | None = None,
+    *,
+    outfmt: int = 6,
+    queries: list[tuple[str, int]] | None = None,
+    database: str = "",
 ) -> None:
-    """Rows as blastp ``-outfmt "6 FIELDS"`` writes them, to a path or a text stream
-    (fields: None or ``["std"]`` for the 12 standard columns; ``std`` may be combined with
-    any of :data:`TABULAR_FIELDS`). ``hits``: :func:`blastp`'s result,
-    a DataFrame or (``as_frame=False``) a dict of columns."""
-    names = tabular_fields(fields)
+    """Rows as blastp ``-outfmt "6 FIELDS"`` writes them (or ``7``, ``10``: see ``outfmt``), to
+    a path or a text stream (fields: None or ``["std"]`` for the 12 standard columns; ``std``
+    may be combined with any of :data:`TABULAR_FIELDS`). ``hits``: :func:`blastp`'s result,
+    a DataFrame or (``as_frame=False``) a dict of columns.
+
+    ``outfmt``: 6 separates the fields by tabs, 10 by commas (unquoted, as blastp); 7 writes
+    tabs under each query's comment lines (program, ``# Query:``, ``# Database:``, the
+    ``# Fields:`` when it has rows, ``# N hits found``) and ends with ``# BLAST processed N
+    queries``. For 7, ``queries`` gives every query's (title, number of rows) in input order
+    (:func:`query_titles`; the numbers are the ``query_hsps`` that :func:`blastp`'s
+    ``counters`` receives), and ``database`` the name on the ``# Database:`` lines."""
+    if outfmt not in TABULAR_FORMATS:
+        raise ValueError(f"-outfmt {outfmt}: gpuseq writes the tabular formats 6, 7 and 10")
+    names = tabular_fields(fields, outfmt)
     formatters = {"pident": lambda v: f"{v:.3f}", "evalue": format_evalue,
                   "bitscore": format_bitscore}
     columns = [hits[_ID_FIELDS.get(name, name)].tolist() for name in names]
-    lines = ["\t".join(formatters.get(name, str)(value) for name, value in zip(names, row))
+    separator = "," if outfmt == 10 else "\t"
+    lines = [separator.join(formatters.get(name, str)(value) for name, value in zip(names, row))
              for row in zip(*columns)]
+    if outfmt == 7:
+        lines = _commented(lines, names, queries, database)
     text = "".join(line + "\n" for line in lines)
     if isinstance(out, (str, os.PathLike)):
         f = OutputFile(out)
@@ -954,13 +995,81 @@ def write_tabular(
         out.write(text)
 
 
-def tabular_fields(fields: list[str] | None) -> list[str]:
-    """The column names of an ``-outfmt 6`` field list (``std`` expanded; a field named again,
-    alone or within ``std``, is written once, where it first came, as blastp writes it)."""
+def _commented(rows: list[str], names: list[str], queries, database: str) -> list[str]:
+    """``-outfmt 7``: each query's rows under its comment lines (blastp's
+    CBlastTabularInfo), then the count of queries."""
+    if queries is None:
+        raise ValueError("-outfmt 7 needs every query's title and number of rows (queries=)")
+    if sum(n for _, n in queries) != len(rows):
+        raise ValueError(f"queries= counts {sum(n for _, n in queries)} rows; "
+                         f"the hits have {len(rows)}")
+    fields = "# Fields: " + ", ".join(FIELD_TITLES[name] for name in names)
+    lines, at = [], 0
+    for title, n in queries:
+        lines += [BLASTP_VERSION_LINE, f"# Query: {title}", f"# Database: {database}"]
+        lines += [fields] if n else []
+        lines += [f"# {n} hits found", *rows[at:at + n]]
+        at += n
+    return [*lines, f"# BLAST processed {len(queries)} queries"]
+
+
+# NCBI's FASTA reader ends a title at its first control character; blastp prints it without
+# the spaces around it.
+_TITLE_END = re.compile(rb"[\x00-\x1f]")
+
+
+def _blast_title(header: bytes) -> str:
+    return _TITLE_END.split(header, maxsplit=1)[0].strip(b" ").decode("utf-8", "surrogateescape")
+
+
+def query_titles(query: SequenceSource) -> list[str]:
+    """Every query's title as blastp's ``-outfmt 7`` prints it (``# Query:``): the header line
+    after '>', up to its first control character, without the spaces around it.
+
+    A FASTA path (plain or gzip) is read for its header lines as they are, since blastp keeps
+    the blanks between the name and the description. Records and a
+    :class:`~gpuseq.SequenceDatabase` (a packed one included) keep only the name and the
+    description, so their titles join the two with one space."""
+    if isinstance(query, (str, os.PathLike)) and os.path.isfile(query):
+        titles = _fasta_titles(query)
+        if titles:  # (none: another format, read below as the search reads it)
+            return titles
+    if isinstance(query, SequenceDatabase):
+        db = query
+    else:
+        label, _, chunks = iter_sequence_chunks(query, line_start_headers=True)
+        db = SequenceDatabase.concatenate(list(chunks), label)
+    return [_blast_title(f"{db.name(i)} {db.description(i)}".encode("utf-8", "surrogateescape"))
+            for i in range(len(db))]
+
+
+def _fasta_titles(path) -> list[str]:
+    with open(path, "rb") as f:
+        gzipped = f.read(2) == b"\x1f\x8b"
+    if gzipped:
+        import gzip
+
+        opened = gzip.open(path, "rb")
+    else:
+        opened = open(path, "rb")
+    titles = []
+    with opened as f:
+        for line in f:
+            if not titles:  # (blank text may come before the first record)
+                line = line.lstrip()
+            if line.startswith(b">"):
+                titles.append(_blast_title(line[1:].rstrip(b"\r\n")))
+    return titles
+
+
+def tabular_fields(fields: list[str] | None, outfmt: int = 6) -> list[str]:
+    """The column names of an ``-outfmt 6`` (7, 10) field list (``std`` expanded; a field
+    named again, alone or within ``std``, is written once, where it first came, as blastp
+    writes it)."""
     names: list[str] = []
     for field in fields or ["std"]:
         if field != "std" and field not in TABULAR_FIELDS:
-            raise ValueError(f"-outfmt 6 field {field!r}: gpuseq writes std, "
+            raise ValueError(f"-outfmt {outfmt} field {field!r}: gpuseq writes std, "
                              f"{', '.join(TABULAR_FIELDS)}")
         names += [name for name in (STD_FIELDS if field == "std" else [field])
                   if name not in names]

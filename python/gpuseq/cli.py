@@ -361,7 +361,8 @@ def _blastp_parser(sub) -> None:
         "blastp",
         help="protein search with NCBI blastp's results (tabular output)",
         description="Search protein queries against a protein database. Results equal NCBI "
-        "blastp 2.12's; the flags are blastp's (single dash), the output its -outfmt 6.",
+        "blastp 2.12's; the flags are blastp's (single dash), the output its tabular "
+        "-outfmt 6, 7 or 10.",
         allow_abbrev=False,
     )
     _exit_1_on_usage_errors(p)
@@ -371,8 +372,9 @@ def _blastp_parser(sub) -> None:
                    help="subjects: FASTA (plain or gzip) or a database made by 'gpuseq makedb'")
     p.add_argument("-out", action=_BlastFlag, default="-", help="output file [stdout]")
     p.add_argument("-outfmt", action=_BlastFlag, default="6",
-                   help="'6' or '6 FIELDS' of std, its fields (ids qaccver saccver), qseqid, "
-                   "sseqid, qacc, sacc, qlen, slen, score [6]")
+                   help="'6' (tabs), '7' (tabs, with each query's comment lines) or '10' "
+                   "(commas), alone or with FIELDS of std, its fields (ids qaccver saccver), "
+                   "qseqid, sseqid, qacc, sacc, qlen, slen, score [6]")
     p.add_argument("-evalue", action=_BlastFlag, type=_blast_real, default=10.0)
     p.add_argument("-max_target_seqs", action=_BlastFlag, type=_blast_integer(), default=500)
     p.add_argument("-num_threads", action=_BlastFlag, type=_blast_integer(), default=0,
@@ -403,16 +405,24 @@ def _blastp_parser(sub) -> None:
 
 def _run_blastp(args) -> int:
     from ._output import OutputFile
-    from .blast import blastp, tabular_fields, write_tabular
+    from .blast import TABULAR_FORMATS, blastp, query_titles, tabular_fields, write_tabular
 
     words = args.outfmt.split()
-    if not words or words[0] != "6":
-        raise ValueError(f"-outfmt {args.outfmt!r}: gpuseq writes the tabular format 6")
-    fields = tabular_fields(words[1:] or None)  # checked before the search
+    if not words or words[0] not in map(str, TABULAR_FORMATS):
+        raise ValueError(f"-outfmt {args.outfmt!r}: gpuseq writes the tabular formats 6, 7 "
+                         "and 10")
+    outfmt = int(words[0])
+    fields = tabular_fields(words[1:] or None, outfmt)  # checked before the search
+    query = args.query
+    if outfmt == 7 and query == "-":
+        # The titles are read from the header lines as they are; a pipe is read once, so
+        # it is kept in a file that both reads take.
+        query = _spooled_stdin()
     # Opened before the search too, as blastp checks it (an unwritable path fails at once).
     out = sys.stdout if args.out == "-" else OutputFile(args.out)
     try:
-        hits = blastp(args.query, args.db, evalue=args.evalue,
+        counters: dict = {}
+        hits = blastp(query, args.db, evalue=args.evalue,
                       max_target_seqs=args.max_target_seqs, num_threads=args.num_threads,
                       matrix=args.matrix, gapopen=args.gapopen, gapextend=args.gapextend,
                       word_size=args.word_size, threshold=args.threshold,
@@ -421,12 +431,32 @@ def _run_blastp(args) -> int:
                       xdrop_ungap=args.xdrop_ungap, xdrop_gap=args.xdrop_gap,
                       xdrop_gap_final=args.xdrop_gap_final, dbsize=args.dbsize,
                       max_hsps=args.max_hsps, searchsp=args.searchsp, backend=args.backend,
-                      as_frame=False)
-        write_tabular(hits, out, fields)
+                      as_frame=False, counters=counters)
+        queries = None
+        if outfmt == 7:
+            titles, rows = query_titles(query), counters["query_hsps"]
+            if len(titles) != len(rows):
+                from .errors import FormatError
+
+                raise FormatError(args.query, None, f"{len(titles)} header lines for "
+                                  f"{len(rows)} queries read")
+            queries = list(zip(titles, rows))
+        write_tabular(hits, out, fields, outfmt=outfmt, queries=queries, database=args.db)
     finally:
         if out is not sys.stdout:
             out.close()
+        if query != args.query:
+            os.unlink(query)
     return 0
+
+
+def _spooled_stdin() -> str:
+    import shutil
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(prefix="gpuseq-query-", delete=False) as f:
+        shutil.copyfileobj(sys.stdin.buffer, f)
+    return f.name
 
 
 def _numbers(kind, count=None):
