@@ -453,7 +453,7 @@ def random_blastp_run(rng) -> tuple[str, str]:
     field once, where it first came), or session 69's fields; and -num_threads."""
     if rng.random() < 0.5:
         return blast_data.OUTFMT, "2"
-    names = ["std", *TABULAR_FIELDS]
+    names = ["std", *(name for name in TABULAR_FIELDS if name != "qcovhsp")]  # (as drawn first)
     fields = [str(names[i]) for i in rng.integers(len(names), size=int(rng.integers(1, 9)))]
     return " ".join(["6", *fields]), str(rng.integers(1, 5))
 
@@ -478,6 +478,15 @@ def other_tabular_format(rng, outfmt: str, query_fasta, queries: list[str]) -> s
                 header += separators[int(rng.integers(len(separators)))] + b"".join(words)
             f.write(b">%s\n%s\n" % (header, seq.encode()))
     return " ".join(["7", *fields])
+
+
+def with_qcovhsp(rng, outfmt: str) -> str:
+    """The field qcovhsp at times (session 79), somewhere in the field list."""
+    if rng.random() >= 0.25:
+        return outfmt
+    words = outfmt.split()
+    at = int(rng.integers(1, len(words) + 1))
+    return " ".join([*words[:at], "qcovhsp", *words[at:]])
 
 
 @pytest.mark.skipif(blast_data.MISSING, reason=blast_data.SKIP_REASON)
@@ -517,6 +526,7 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
     if seed not in BLASTP_KEPT and seed not in BLASTP_KEPT_LARGE:
         outfmt = other_tabular_format(np.random.default_rng([6982, seed]), outfmt, query_fasta,
                                       queries)
+        outfmt = with_qcovhsp(np.random.default_rng([6984, seed]), outfmt)
     if large:  # (blastp's own rows then depend on its thread count: large_evalues says why)
         threads = "1"
     common = ["-query", query_fasta, "-outfmt", outfmt, "-num_threads", threads, *flags]

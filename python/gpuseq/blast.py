@@ -702,7 +702,9 @@ def outfmt6_lines(hits: pd.DataFrame) -> list[str]:
 _ID_FIELDS = {"qaccver": "qseqid", "qacc": "qseqid", "saccver": "sseqid", "sacc": "sseqid"}
 #: blastp's ``-outfmt 6`` field names that we write, and ``std`` in its order.
 STD_FIELDS = ["qaccver", "saccver", *OUTFMT6_COLUMNS[2:12]]
-TABULAR_FIELDS = [*OUTFMT6_COLUMNS, *_ID_FIELDS]
+#: Fields blastp computes from the columns: ``qcovhsp``, the share of the query an HSP covers.
+_DERIVED_FIELDS = ["qcovhsp"]
+TABULAR_FIELDS = [*OUTFMT6_COLUMNS, *_ID_FIELDS, *_DERIVED_FIELDS]
 _BLAST_DB_SUFFIXES = (".pin", ".psq", ".phr", ".pal", ".pdb", ".pot")
 
 
@@ -944,7 +946,7 @@ FIELD_TITLES = {
     "pident": "% identity", "length": "alignment length", "mismatch": "mismatches",
     "gapopen": "gap opens", "qstart": "q. start", "qend": "q. end", "sstart": "s. start",
     "send": "s. end", "evalue": "evalue", "bitscore": "bit score", "qlen": "query length",
-    "slen": "subject length", "score": "score",
+    "slen": "subject length", "score": "score", "qcovhsp": "% query coverage per hsp",
 }
 #: The program line of each query's comment block in ``-outfmt 7``: the blastp we equal.
 BLASTP_VERSION_LINE = "# BLASTP 2.12.0+"
@@ -978,7 +980,8 @@ def write_tabular(
     names = tabular_fields(fields, outfmt)
     formatters = {"pident": lambda v: f"{v:.3f}", "evalue": format_evalue,
                   "bitscore": format_bitscore}
-    columns = [hits[_ID_FIELDS.get(name, name)].tolist() for name in names]
+    columns = [(_qcovhsp(hits) if name == "qcovhsp" else hits[_ID_FIELDS.get(name, name)]).tolist()
+               for name in names]
     separator = "," if outfmt == 10 else "\t"
     lines = [separator.join(formatters.get(name, str)(value) for name, value in zip(names, row))
              for row in zip(*columns)]
@@ -993,6 +996,14 @@ def write_tabular(
             f.close()
     else:
         out.write(text)
+
+
+def _qcovhsp(hits) -> np.ndarray:
+    """blastp's percent of the query each HSP covers (Blast_HSPGetQueryCoverage): below 99
+    rounded half up, from 99 on cut, so that only a whole query prints 100."""
+    covered = np.asarray(hits["qend"]) - np.asarray(hits["qstart"]) + 1
+    percent = 100.0 * covered / np.asarray(hits["qlen"])
+    return np.where(percent < 99, percent + 0.5, percent).astype(np.int64)
 
 
 def _commented(rows: list[str], names: list[str], queries, database: str) -> list[str]:
