@@ -43,7 +43,7 @@ def _gpuseq_blastp(*args: str) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize(
     "outfmt", [OUTFMT, "6", "6 qseqid qseqid evalue", "6 evalue std", "6 std qlen std slen",
                "6 sseqid bitscore std qaccver", "6 sacc qacc std qseqid saccver",
-               "6 qcovhsp std qcovhsp"]
+               "6 qcovhsp std qcovhsp", "6 gaps nident std gaps"]
 )
 def test_command_output_equals_blastp(blast_data, tmp_path, outfmt):
     """Every field list, fields named twice too (written once, where first named; std's ids
@@ -412,7 +412,8 @@ def test_ids_are_printed_as_blastp_prints_them(tmp_path):
 
 
 @pytest.mark.parametrize("outfmt", ["7", "7 qseqid sseqid qseqid score",
-                                    "7 evalue std qcovhsp qlen", "10", "10 sacc qacc std slen"])
+                                    "7 evalue std qcovhsp qlen nident gaps", "10",
+                                    "10 sacc qacc std slen"])
 def test_commented_and_comma_tabular_output_equals_blastp(blast_data, tmp_path, outfmt):
     """-outfmt 7 (each query's comment lines, its title as blastp takes it from the header
     line: cut at the first control character, tab included, the spaces around it dropped,

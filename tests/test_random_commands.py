@@ -453,7 +453,7 @@ def random_blastp_run(rng) -> tuple[str, str]:
     field once, where it first came), or session 69's fields; and -num_threads."""
     if rng.random() < 0.5:
         return blast_data.OUTFMT, "2"
-    names = ["std", *(name for name in TABULAR_FIELDS if name != "qcovhsp")]  # (as drawn first)
+    names = ["std", *(name for name in TABULAR_FIELDS if name not in SESSION_79_FIELDS)]
     fields = [str(names[i]) for i in rng.integers(len(names), size=int(rng.integers(1, 9)))]
     return " ".join(["6", *fields]), str(rng.integers(1, 5))
 
@@ -480,13 +480,20 @@ def other_tabular_format(rng, outfmt: str, query_fasta, queries: list[str]) -> s
     return " ".join(["7", *fields])
 
 
-def with_qcovhsp(rng, outfmt: str) -> str:
-    """The field qcovhsp at times (session 79), somewhere in the field list."""
-    if rng.random() >= 0.25:
+# The fields gpuseq wrote from session 79 on: drawn apart, so that earlier cases keep theirs.
+SESSION_79_FIELDS = ("nident", "gaps", "qcovhsp")
+
+
+def with_new_fields(rng, outfmt: str) -> str:
+    """At times (session 79) one to three of nident, gaps and qcovhsp, each somewhere in the
+    field list."""
+    if rng.random() >= 0.3:
         return outfmt
     words = outfmt.split()
-    at = int(rng.integers(1, len(words) + 1))
-    return " ".join([*words[:at], "qcovhsp", *words[at:]])
+    for field in rng.choice(SESSION_79_FIELDS, size=int(rng.integers(1, 4))):
+        at = int(rng.integers(1, len(words) + 1))
+        words.insert(at, str(field))
+    return " ".join(words)
 
 
 @pytest.mark.skipif(blast_data.MISSING, reason=blast_data.SKIP_REASON)
@@ -526,7 +533,7 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
     if seed not in BLASTP_KEPT and seed not in BLASTP_KEPT_LARGE:
         outfmt = other_tabular_format(np.random.default_rng([6982, seed]), outfmt, query_fasta,
                                       queries)
-        outfmt = with_qcovhsp(np.random.default_rng([6984, seed]), outfmt)
+        outfmt = with_new_fields(np.random.default_rng([6984, seed]), outfmt)
     if large:  # (blastp's own rows then depend on its thread count: large_evalues says why)
         threads = "1"
     common = ["-query", query_fasta, "-outfmt", outfmt, "-num_threads", threads, *flags]

@@ -10,7 +10,7 @@ called on its own here, as the GPU stages will be compared against them:
   scanning, as (subject, query offset, subject offset) hits;
 - :func:`ungapped_hsps`: the two-hit rule (window 40) with the ungapped X-drop extension;
 - :func:`blastp_ungapped`: ``blastp -ungapped -comp_based_stats 0 -seg no`` end to end, as
-  a DataFrame of blastp's ``-outfmt "6 std qlen slen score"`` columns;
+  a DataFrame of blastp's ``-outfmt "6 std qlen slen score nident gaps"`` columns;
   :func:`blastp_gapped`: ``blastp -seg no`` (the preliminary score-only X-drop extension,
   the traceback or, with ``comp_based_stats`` 1 or 2, blastp's composition stage, Spouge's
   E-values); :func:`outfmt6_lines` prints either as blastp does.
@@ -67,7 +67,7 @@ __all__ = [
     "format_bitscore",
 ]
 
-#: The DataFrame's columns: outfmt 6 ``std`` plus ``qlen slen score``.
+#: The DataFrame's columns: outfmt 6 ``std`` plus ``qlen slen score nident gaps``.
 OUTFMT6_COLUMNS = [
     "qseqid",
     "sseqid",
@@ -84,6 +84,8 @@ OUTFMT6_COLUMNS = [
     "qlen",
     "slen",
     "score",
+    "nident",
+    "gaps",
 ]
 
 _EASEL_TO_NCBI = np.asarray(_core.blast_easel_to_ncbi, dtype=np.uint8)
@@ -630,6 +632,8 @@ def _hits(db, names, searches, results, as_frame: bool):
             "qlen": each(len(search)),
             "slen": slen[subject],
             "score": each(r["score"]),
+            "nident": identities,
+            "gaps": each(r.get("gaps", 0)),
         }
         for key, column in columns.items():
             parts[key].append(column)
@@ -776,7 +780,7 @@ def blastp(
             (:func:`blastp_ungapped`).
 
     Returns:
-        A DataFrame of blastp's ``-outfmt "6 std qlen slen score"`` columns
+        A DataFrame of blastp's ``-outfmt "6 std qlen slen score nident gaps"`` columns
         (:data:`OUTFMT6_COLUMNS`; E-values and bit scores as numbers), rows in blastp's
         order; :func:`write_tabular` writes it as blastp does. ``as_frame=False``: the same
         columns as a dict of NumPy arrays, without importing pandas.
@@ -946,7 +950,8 @@ FIELD_TITLES = {
     "pident": "% identity", "length": "alignment length", "mismatch": "mismatches",
     "gapopen": "gap opens", "qstart": "q. start", "qend": "q. end", "sstart": "s. start",
     "send": "s. end", "evalue": "evalue", "bitscore": "bit score", "qlen": "query length",
-    "slen": "subject length", "score": "score", "qcovhsp": "% query coverage per hsp",
+    "slen": "subject length", "score": "score", "nident": "identical", "gaps": "gaps",
+    "qcovhsp": "% query coverage per hsp",
 }
 #: The program line of each query's comment block in ``-outfmt 7``: the blastp we equal.
 BLASTP_VERSION_LINE = "# BLASTP 2.12.0+"
