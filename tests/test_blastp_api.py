@@ -43,7 +43,8 @@ def _gpuseq_blastp(*args: str) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize(
     "outfmt", [OUTFMT, "6", "6 qseqid qseqid evalue", "6 evalue std", "6 std qlen std slen",
                "6 sseqid bitscore std qaccver", "6 sacc qacc std qseqid saccver",
-               "6 qcovhsp std qcovhsp", "6 gaps nident std gaps"]
+               "6 qcovhsp std qcovhsp", "6 gaps nident std gaps",
+               "6 ppos positive std pident ppos"]
 )
 def test_command_output_equals_blastp(blast_data, tmp_path, outfmt):
     """Every field list, fields named twice too (written once, where first named; std's ids
@@ -411,8 +412,36 @@ def test_ids_are_printed_as_blastp_prints_them(tmp_path):
     assert ours.splitlines() == ref.splitlines()
 
 
+@pytest.mark.parametrize("ungapped", [False, True])
+def test_positives_of_every_letter_pair_equal_blastp(tmp_path, ungapped):
+    """positive and ppos for every pair of blastp's letters, the rare ones (BZXUOJ*) too: each
+    query and subject differ only at one column between 40 shared residues on each side. The
+    formatter counts U as C and never J, O or '*' (U-C is positive, J-L and B-Z are not)."""
+    letters = "ARNDCQEGHILKMFPSTWYVBZXUOJ*"
+    rng = np.random.default_rng(80)
+    left, right = (random_protein(rng, 40) for _ in range(2))
+    queries, subjects = tmp_path / "q.fa", tmp_path / "s.fa"
+    write_fasta(queries, [(f"q{i}", left + a + right) for i, a in enumerate(letters)])
+    write_fasta(subjects, [(f"s{i}", left + b + right) for i, b in enumerate(letters)])
+    subprocess.run([MAKEBLASTDB, "-in", subjects, "-dbtype", "prot", "-out", tmp_path / "db"],
+                   check=True, capture_output=True)  # fmt: skip
+    flags = ["-query", queries, "-outfmt", "6 qseqid sseqid length nident positive ppos",
+             "-evalue", "1e5", "-comp_based_stats", "0", *(["-ungapped"] if ungapped else [])]
+    ref = subprocess.run([BLASTP, "-db", tmp_path / "db", *flags], capture_output=True,
+                         text=True, check=True).stdout.splitlines()  # fmt: skip
+    ours = _gpuseq_blastp("-db", subjects, *flags, "--backend", "cpu")
+    assert ours.returncode == 0, ours.stderr
+    whole = [row.split("\t") for row in ref if row.split("\t")[2] == "81"]
+    assert len(whole) == len(letters) ** 2  # (every pair aligned end to end)
+    positive = {(letters[int(q[1:])], letters[int(s[1:])]): int(p) > int(n)
+                for q, s, _, n, p, _ in whole}
+    assert sum(positive.values()) > 50  # (mismatched pairs counted positive: 58)
+    assert positive["U", "C"] and not positive["J", "L"] and not positive["B", "Z"]
+    assert ours.stdout.splitlines() == ref
+
+
 @pytest.mark.parametrize("outfmt", ["7", "7 qseqid sseqid qseqid score",
-                                    "7 evalue std qcovhsp qlen nident gaps", "10",
+                                    "7 evalue std qcovhsp qlen nident gaps positive ppos", "10",
                                     "10 sacc qacc std slen"])
 def test_commented_and_comma_tabular_output_equals_blastp(blast_data, tmp_path, outfmt):
     """-outfmt 7 (each query's comment lines, its title as blastp takes it from the header

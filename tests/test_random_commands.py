@@ -453,7 +453,7 @@ def random_blastp_run(rng) -> tuple[str, str]:
     field once, where it first came), or session 69's fields; and -num_threads."""
     if rng.random() < 0.5:
         return blast_data.OUTFMT, "2"
-    names = ["std", *(name for name in TABULAR_FIELDS if name not in SESSION_79_FIELDS)]
+    names = ["std", *(name for name in TABULAR_FIELDS if name not in LATER_FIELDS)]
     fields = [str(names[i]) for i in rng.integers(len(names), size=int(rng.integers(1, 9)))]
     return " ".join(["6", *fields]), str(rng.integers(1, 5))
 
@@ -481,16 +481,16 @@ def other_tabular_format(rng, outfmt: str, query_fasta, queries: list[str]) -> s
 
 
 # The fields gpuseq wrote from session 79 on: drawn apart, so that earlier cases keep theirs.
-SESSION_79_FIELDS = ("nident", "gaps", "qcovhsp")
+LATER_FIELDS = ("nident", "gaps", "qcovhsp", "positive", "ppos")
 
 
 def with_new_fields(rng, outfmt: str) -> str:
-    """At times (session 79) one to three of nident, gaps and qcovhsp, each somewhere in the
-    field list."""
+    """At times (session 79) one to three of LATER_FIELDS, each somewhere in the field
+    list."""
     if rng.random() >= 0.3:
         return outfmt
     words = outfmt.split()
-    for field in rng.choice(SESSION_79_FIELDS, size=int(rng.integers(1, 4))):
+    for field in rng.choice(LATER_FIELDS, size=int(rng.integers(1, 4))):
         at = int(rng.integers(1, len(words) + 1))
         words.insert(at, str(field))
     return " ".join(words)

@@ -813,7 +813,8 @@ void bind_blast(py::module_& m) {
         }
         py::list out;
         for (size_t k = 0; k < hits.size(); ++k) {
-          std::vector<int32_t> subject_index, q_start, s_start, length, score, identities;
+          std::vector<int32_t> subject_index, q_start, s_start, length, score, identities,
+              positives;
           std::vector<double> evalues, bits;
           for (const SearchHit& h : hits[k]) {
             subject_index.push_back(h.subject);
@@ -822,6 +823,7 @@ void bind_blast(py::module_& m) {
             length.push_back(h.hsp.length);
             score.push_back(h.hsp.score);
             identities.push_back(h.identities);
+            positives.push_back(h.positives);
             evalues.push_back(h.evalue);
             bits.push_back(h.bit_score);
           }
@@ -832,6 +834,7 @@ void bind_blast(py::module_& m) {
           d["length"] = to_numpy(std::move(length));
           d["score"] = to_numpy(std::move(score));
           d["identities"] = to_numpy(std::move(identities));
+          d["positives"] = to_numpy(std::move(positives));
           d["evalue"] = to_numpy(std::move(evalues));
           d["bit_score"] = to_numpy(std::move(bits));
           d["statistics"] = statistics_dict(st[k]);
@@ -894,7 +897,7 @@ void bind_blast(py::module_& m) {
         py::list out;
         for (size_t k = 0; k < hits.size(); ++k) {
           std::vector<int32_t> subject_index, q_start, q_end, s_start, s_end, score, identities,
-              columns, gaps, gap_opens;
+              positives, columns, gaps, gap_opens;
           std::vector<double> evalues, bits;
           for (const GappedSearchHit& h : hits[k]) {
             subject_index.push_back(h.subject);
@@ -904,6 +907,7 @@ void bind_blast(py::module_& m) {
             s_end.push_back(h.hsp.s_end);
             score.push_back(h.hsp.score);
             identities.push_back(h.identities);
+            positives.push_back(h.positives);
             columns.push_back(static_cast<int32_t>(h.hsp.ops.size()));
             gaps.push_back(h.gaps);
             gap_opens.push_back(h.gap_opens);
@@ -918,6 +922,7 @@ void bind_blast(py::module_& m) {
           d["s_end"] = to_numpy(std::move(s_end));
           d["score"] = to_numpy(std::move(score));
           d["identities"] = to_numpy(std::move(identities));
+          d["positives"] = to_numpy(std::move(positives));
           d["length"] = to_numpy(std::move(columns));
           d["gaps"] = to_numpy(std::move(gaps));
           d["gap_opens"] = to_numpy(std::move(gap_opens));

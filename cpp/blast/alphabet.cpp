@@ -70,6 +70,14 @@ const ScoreMatrix& blosum62() {
   return matrix;
 }
 
+bool formatter_positive(uint8_t query_code, uint8_t subject_code) {
+  auto in_formatter_matrix = [](uint8_t code) {
+    return code != kGapCode && code <= kCodeU;  // ('*', O, J come after U in NCBIstdaa)
+  };
+  return in_formatter_matrix(query_code) && in_formatter_matrix(subject_code) &&
+         blosum62()[query_code][subject_code] > 0;
+}
+
 const std::array<uint8_t, 256>& easel_to_ncbi() {
   static const std::array<uint8_t, 256> map = build_easel_map();
   return map;

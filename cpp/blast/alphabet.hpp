@@ -26,6 +26,13 @@ using ScoreMatrix = std::array<std::array<int, kAlphabetSize>, kAlphabetSize>;
 // U scores as C, O as X, the gap row and column kScoreMin.
 const ScoreMatrix& blosum62();
 
+// A positive pair as blastp's tabular formatter counts them (the fields positive, ppos:
+// CBlastTabularInfo::SetFields): a score above 0 in blosum62() between two of the letters
+// ARNDCQEGHILKMFPSTWYVBZX and U (as C). O, J, '*' and the gap make no positive pair except as
+// identities, which are counted apart. Measured on blastp 2.12 for every pair of letters
+// (test_blastp_api.py: J-L and B-Z are not positive, U-C is).
+bool formatter_positive(uint8_t query_code, uint8_t subject_code);
+
 // Code of each Easel amino code (gpuseq's digitized alphabet "ACDEFGHIKLMNPQRSTVWY-BJZOUX*~"),
 // or kDropped for the codes blastp removes from a sequence ('.', '~').
 inline constexpr uint8_t kDropped = 255;

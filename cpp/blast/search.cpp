@@ -24,6 +24,15 @@ namespace {
 
 constexpr double kUngappedCutoffEvalue = 1.0e-300;  // CUTOFF_E_BLASTP
 
+// One aligned pair of an HSP's columns (query's original letter, subject code) into its
+// identities and positives, as blastp's tabular formatter counts them.
+template <typename Hit>
+void count_pair(uint8_t query_letter, uint8_t subject_code, Hit& hit) {
+  const bool identical = query_letter == subject_code;
+  hit.identities += identical;
+  hit.positives += identical || formatter_positive(query_letter, subject_code);
+}
+
 // The workers' counters summed into `to` (their waits as a mean over the workers).
 void merge_counters(const std::vector<SearchCounters>& workers, SearchCounters* to) {
   if (!to) return;
@@ -459,7 +468,7 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
           if (hit.evalue > options.evalue) continue;  // s_Blast_HSPListReapByPrelimEvalue
           hit.bit_score = bit_score(h.score, st[k].kbp);
           for (int32_t p = 0; p < h.length; ++p)
-            hit.identities += queries[k].letters[h.q_start + p] == subject[h.s_start + p];
+            count_pair(queries[k].letters[h.q_start + p], subject[h.s_start + p], hit);
           if (lists[k].empty()) touched[worker].push_back(k);
           lists[k].push_back(hit);
         }
@@ -675,7 +684,7 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
             char previous = 'M';
             for (char op : h.ops) {
               if (op == 'M') {
-                hit.identities += letters[q] == subject[s];
+                count_pair(letters[q], subject[s], hit);
                 ++q;
                 ++s;
               } else {

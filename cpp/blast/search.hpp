@@ -77,6 +77,7 @@ struct SearchHit {
   int32_t subject = 0;  // index into the subjects
   UngappedHsp hsp;      // its context: the query's index
   int32_t identities = 0;
+  int32_t positives = 0;  // identities and formatter_positive pairs
   double evalue = 0.0;
   double bit_score = 0.0;
 };
@@ -94,7 +95,7 @@ struct SearchCounters {
 };
 
 // A query: its NCBIstdaa search buffer (O replaced by X, masked residues by X) and its
-// original letters (for identities only).
+// original letters (for identities and positives only).
 struct QueryInput {
   const uint8_t* codes = nullptr;
   const uint8_t* letters = nullptr;
@@ -138,6 +139,7 @@ struct GappedSearchHit {
   GappedHsp hsp;  // final coordinates, score, E-value and alignment columns
   double bit_score = 0.0;
   int32_t identities = 0;
+  int32_t positives = 0;  // identities and formatter_positive pairs
   int32_t gaps = 0;       // gap columns
   int32_t gap_opens = 0;  // runs of gap columns
 };

@@ -10,7 +10,8 @@ called on its own here, as the GPU stages will be compared against them:
   scanning, as (subject, query offset, subject offset) hits;
 - :func:`ungapped_hsps`: the two-hit rule (window 40) with the ungapped X-drop extension;
 - :func:`blastp_ungapped`: ``blastp -ungapped -comp_based_stats 0 -seg no`` end to end, as
-  a DataFrame of blastp's ``-outfmt "6 std qlen slen score nident gaps"`` columns;
+  a DataFrame of blastp's ``-outfmt "6 std qlen slen score nident gaps positive"``
+  columns;
   :func:`blastp_gapped`: ``blastp -seg no`` (the preliminary score-only X-drop extension,
   the traceback or, with ``comp_based_stats`` 1 or 2, blastp's composition stage, Spouge's
   E-values); :func:`outfmt6_lines` prints either as blastp does.
@@ -67,7 +68,7 @@ __all__ = [
     "format_bitscore",
 ]
 
-#: The DataFrame's columns: outfmt 6 ``std`` plus ``qlen slen score nident gaps``.
+#: The DataFrame's columns: outfmt 6 ``std`` plus ``qlen slen score nident gaps positive``.
 OUTFMT6_COLUMNS = [
     "qseqid",
     "sseqid",
@@ -86,6 +87,7 @@ OUTFMT6_COLUMNS = [
     "score",
     "nident",
     "gaps",
+    "positive",
 ]
 
 _EASEL_TO_NCBI = np.asarray(_core.blast_easel_to_ncbi, dtype=np.uint8)
@@ -634,6 +636,7 @@ def _hits(db, names, searches, results, as_frame: bool):
             "score": each(r["score"]),
             "nident": identities,
             "gaps": each(r.get("gaps", 0)),
+            "positive": each(r["positives"]),
         }
         for key, column in columns.items():
             parts[key].append(column)
@@ -706,8 +709,9 @@ def outfmt6_lines(hits: pd.DataFrame) -> list[str]:
 _ID_FIELDS = {"qaccver": "qseqid", "qacc": "qseqid", "saccver": "sseqid", "sacc": "sseqid"}
 #: blastp's ``-outfmt 6`` field names that we write, and ``std`` in its order.
 STD_FIELDS = ["qaccver", "saccver", *OUTFMT6_COLUMNS[2:12]]
-#: Fields blastp computes from the columns: ``qcovhsp``, the share of the query an HSP covers.
-_DERIVED_FIELDS = ["qcovhsp"]
+#: Fields blastp computes from the columns: ``qcovhsp``, the share of the query an HSP covers,
+#: and ``ppos``, the percent of its columns that are positive.
+_DERIVED_FIELDS = ["qcovhsp", "ppos"]
 TABULAR_FIELDS = [*OUTFMT6_COLUMNS, *_ID_FIELDS, *_DERIVED_FIELDS]
 _BLAST_DB_SUFFIXES = (".pin", ".psq", ".phr", ".pal", ".pdb", ".pot")
 
@@ -780,7 +784,7 @@ def blastp(
             (:func:`blastp_ungapped`).
 
     Returns:
-        A DataFrame of blastp's ``-outfmt "6 std qlen slen score nident gaps"`` columns
+        A DataFrame of blastp's ``-outfmt "6 std qlen slen score nident gaps positive"`` columns
         (:data:`OUTFMT6_COLUMNS`; E-values and bit scores as numbers), rows in blastp's
         order; :func:`write_tabular` writes it as blastp does. ``as_frame=False``: the same
         columns as a dict of NumPy arrays, without importing pandas.
@@ -951,7 +955,7 @@ FIELD_TITLES = {
     "gapopen": "gap opens", "qstart": "q. start", "qend": "q. end", "sstart": "s. start",
     "send": "s. end", "evalue": "evalue", "bitscore": "bit score", "qlen": "query length",
     "slen": "subject length", "score": "score", "nident": "identical", "gaps": "gaps",
-    "qcovhsp": "% query coverage per hsp",
+    "positive": "positives", "qcovhsp": "% query coverage per hsp", "ppos": "% positives",
 }
 #: The program line of each query's comment block in ``-outfmt 7``: the blastp we equal.
 BLASTP_VERSION_LINE = "# BLASTP 2.12.0+"
@@ -983,10 +987,11 @@ def write_tabular(
     if outfmt not in TABULAR_FORMATS:
         raise ValueError(f"-outfmt {outfmt}: gpuseq writes the tabular formats 6, 7 and 10")
     names = tabular_fields(fields, outfmt)
-    formatters = {"pident": lambda v: f"{v:.3f}", "evalue": format_evalue,
-                  "bitscore": format_bitscore}
-    columns = [(_qcovhsp(hits) if name == "qcovhsp" else hits[_ID_FIELDS.get(name, name)]).tolist()
-               for name in names]
+    formatters = {"pident": lambda v: f"{v:.3f}", "ppos": lambda v: f"{v:.2f}",
+                  "evalue": format_evalue, "bitscore": format_bitscore}
+    derived = {"qcovhsp": _qcovhsp, "ppos": _ppos}
+    columns = [(derived[name](hits) if name in derived else hits[_ID_FIELDS.get(name, name)])
+               .tolist() for name in names]
     separator = "," if outfmt == 10 else "\t"
     lines = [separator.join(formatters.get(name, str)(value) for name, value in zip(names, row))
              for row in zip(*columns)]
@@ -1009,6 +1014,11 @@ def _qcovhsp(hits) -> np.ndarray:
     covered = np.asarray(hits["qend"]) - np.asarray(hits["qstart"]) + 1
     percent = 100.0 * covered / np.asarray(hits["qlen"])
     return np.where(percent < 99, percent + 0.5, percent).astype(np.int64)
+
+
+def _ppos(hits) -> np.ndarray:
+    """blastp's percent of positive columns, the division first as for pident."""
+    return np.asarray(hits["positive"]) / np.maximum(np.asarray(hits["length"]), 1) * 100.0
 
 
 def _commented(rows: list[str], names: list[str], queries, database: str) -> list[str]:

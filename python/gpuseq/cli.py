@@ -374,7 +374,8 @@ def _blastp_parser(sub) -> None:
     p.add_argument("-outfmt", action=_BlastFlag, default="6",
                    help="'6' (tabs), '7' (tabs, with each query's comment lines) or '10' "
                    "(commas), alone or with FIELDS of std, its fields (ids qaccver saccver), "
-                   "qseqid, sseqid, qacc, sacc, qlen, slen, score, nident, gaps, qcovhsp [6]")
+                   "qseqid, sseqid, qacc, sacc, qlen, slen, score, nident, gaps, positive, "
+                   "qcovhsp, ppos [6]")
     p.add_argument("-evalue", action=_BlastFlag, type=_blast_real, default=10.0)
     p.add_argument("-max_target_seqs", action=_BlastFlag, type=_blast_integer(), default=500)
     p.add_argument("-num_threads", action=_BlastFlag, type=_blast_integer(), default=0,
