@@ -44,7 +44,7 @@ def _gpuseq_blastp(*args: str) -> subprocess.CompletedProcess:
     "outfmt", [OUTFMT, "6", "6 qseqid qseqid evalue", "6 evalue std", "6 std qlen std slen",
                "6 sseqid bitscore std qaccver", "6 sacc qacc std qseqid saccver",
                "6 qcovhsp std qcovhsp", "6 gaps nident std gaps",
-               "6 ppos positive std pident ppos"]
+               "6 ppos positive std pident ppos", "6 qseqid sseq btop qseq sseq"]
 )
 def test_command_output_equals_blastp(blast_data, tmp_path, outfmt):
     """Every field list, fields named twice too (written once, where first named; std's ids
@@ -425,7 +425,7 @@ def test_positives_of_every_letter_pair_equal_blastp(tmp_path, ungapped):
     write_fasta(subjects, [(f"s{i}", left + b + right) for i, b in enumerate(letters)])
     subprocess.run([MAKEBLASTDB, "-in", subjects, "-dbtype", "prot", "-out", tmp_path / "db"],
                    check=True, capture_output=True)  # fmt: skip
-    flags = ["-query", queries, "-outfmt", "6 qseqid sseqid length nident positive ppos",
+    flags = ["-query", queries, "-outfmt", "6 qseqid sseqid length nident positive ppos btop",
              "-evalue", "1e5", "-comp_based_stats", "0", *(["-ungapped"] if ungapped else [])]
     ref = subprocess.run([BLASTP, "-db", tmp_path / "db", *flags], capture_output=True,
                          text=True, check=True).stdout.splitlines()  # fmt: skip
@@ -434,15 +434,15 @@ def test_positives_of_every_letter_pair_equal_blastp(tmp_path, ungapped):
     whole = [row.split("\t") for row in ref if row.split("\t")[2] == "81"]
     assert len(whole) == len(letters) ** 2  # (every pair aligned end to end)
     positive = {(letters[int(q[1:])], letters[int(s[1:])]): int(p) > int(n)
-                for q, s, _, n, p, _ in whole}
+                for q, s, _, n, p, _, _ in whole}
     assert sum(positive.values()) > 50  # (mismatched pairs counted positive: 58)
     assert positive["U", "C"] and not positive["J", "L"] and not positive["B", "Z"]
     assert ours.stdout.splitlines() == ref
 
 
 @pytest.mark.parametrize("outfmt", ["7", "7 qseqid sseqid qseqid score",
-                                    "7 evalue std qcovhsp qlen nident gaps positive ppos", "10",
-                                    "10 sacc qacc std slen"])
+                                    "7 evalue std qcovhsp qlen nident gaps positive ppos btop",
+                                    "10", "10 sacc qacc std slen"])
 def test_commented_and_comma_tabular_output_equals_blastp(blast_data, tmp_path, outfmt):
     """-outfmt 7 (each query's comment lines, its title as blastp takes it from the header
     line: cut at the first control character, tab included, the spaces around it dropped,
@@ -494,25 +494,33 @@ def test_translation_by_blocks_equals_one_lookup():
 
 @pytest.mark.parametrize("ungapped", [False, True])
 def test_columns_equal_the_frame_and_the_command_imports_no_pandas(blast_data, tmp_path, ungapped):
-    """as_frame=False gives the DataFrame's columns as arrays, which write_tabular writes as it
-    writes the frame; the command line takes that path and never imports pandas."""
-    options = {"comp_based_stats": 0, "ungapped": ungapped, "evalue": 100.0}
+    """as_frame=False gives the DataFrame's columns as arrays (aligned_sequences=True: qseq and
+    sseq too), which write_tabular writes as it writes the frame; the command line takes that
+    path and never imports pandas. Without the aligned sequences, btop is refused."""
+    options = {"comp_based_stats": 0, "ungapped": ungapped, "evalue": 100.0,
+               "aligned_sequences": True}
     frame = gpuseq.blastp(blast_data["query_fasta"], blast_data["db_fasta"], **options)
     columns = gpuseq.blastp(blast_data["query_fasta"], blast_data["db_fasta"], as_frame=False,
                             **options)  # fmt: skip
-    assert len(frame) > 30 and list(columns) == list(frame.columns)
+    assert len(frame) > 30 and list(columns) == list(frame.columns) == [
+        *blast.OUTFMT6_COLUMNS, *blast.ALIGNED_COLUMNS]
     for name in frame.columns:
         assert columns[name].tolist() == frame[name].tolist(), name
     written = {}
     for kind, hits in (("frame", frame), ("columns", columns)):
         written[kind] = tmp_path / f"{kind}.tsv"
-        blast.write_tabular(hits, written[kind], OUTFMT.split()[1:])
+        blast.write_tabular(hits, written[kind], [*OUTFMT.split()[1:], "btop"])
     assert written["frame"].read_text() == written["columns"].read_text()
+    plain = gpuseq.blastp(blast_data["query_fasta"], blast_data["db_fasta"], as_frame=False,
+                          **{**options, "aligned_sequences": False})  # fmt: skip
+    assert list(plain) == blast.OUTFMT6_COLUMNS
+    with pytest.raises(ValueError, match="aligned_sequences=True"):
+        blast.write_tabular(plain, tmp_path / "plain.tsv", ["qseqid", "btop"])
     flags = ["-ungapped"] if ungapped else []
     script = ("import sys, gpuseq.cli; rc = gpuseq.cli.main(sys.argv[1:]); "
               "assert 'pandas' not in sys.modules, 'pandas was imported'; sys.exit(rc)")
     argv = ["blastp", "-query", blast_data["query_fasta"], "-db", blast_data["db_fasta"],
-            "-out", tmp_path / "cli.tsv", "-outfmt", OUTFMT, "-evalue", "100",
+            "-out", tmp_path / "cli.tsv", "-outfmt", OUTFMT + " btop", "-evalue", "100",
             "-comp_based_stats", "0", *flags]
     run = subprocess.run([sys.executable, "-c", script, *map(str, argv)], capture_output=True,
                          text=True)  # fmt: skip

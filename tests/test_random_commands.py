@@ -481,7 +481,7 @@ def other_tabular_format(rng, outfmt: str, query_fasta, queries: list[str]) -> s
 
 
 # The fields gpuseq wrote from session 79 on: drawn apart, so that earlier cases keep theirs.
-LATER_FIELDS = ("nident", "gaps", "qcovhsp", "positive", "ppos")
+LATER_FIELDS = ("nident", "gaps", "qcovhsp", "positive", "ppos", "qseq", "sseq", "btop")
 
 
 def with_new_fields(rng, outfmt: str) -> str:

@@ -899,6 +899,7 @@ void bind_blast(py::module_& m) {
           std::vector<int32_t> subject_index, q_start, q_end, s_start, s_end, score, identities,
               positives, columns, gaps, gap_opens;
           std::vector<double> evalues, bits;
+          std::string ops;  // every hit's traceback columns, one after another
           for (const GappedSearchHit& h : hits[k]) {
             subject_index.push_back(h.subject);
             q_start.push_back(h.hsp.q_off);
@@ -909,6 +910,7 @@ void bind_blast(py::module_& m) {
             identities.push_back(h.identities);
             positives.push_back(h.positives);
             columns.push_back(static_cast<int32_t>(h.hsp.ops.size()));
+            ops.append(h.hsp.ops.begin(), h.hsp.ops.end());
             gaps.push_back(h.gaps);
             gap_opens.push_back(h.gap_opens);
             evalues.push_back(h.hsp.evalue);
@@ -926,6 +928,7 @@ void bind_blast(py::module_& m) {
           d["length"] = to_numpy(std::move(columns));
           d["gaps"] = to_numpy(std::move(gaps));
           d["gap_opens"] = to_numpy(std::move(gap_opens));
+          d["ops"] = py::bytes(ops);
           d["evalue"] = to_numpy(std::move(evalues));
           d["bit_score"] = to_numpy(std::move(bits));
           const GappedQueryStatistics& q = st[k];
@@ -949,7 +952,9 @@ void bind_blast(py::module_& m) {
       py::arg("lookup_segments") = py::none(), py::arg("stage") = "cpu",
       py::arg("stage_options") = py::dict(), py::arg("max_hsps") = 0, py::arg("searchsp") = -1,
       "Gapped blastp (-comp_based_stats 0, 1, 2 or 3) for several queries scanned together: (one "
-      "dict of rows in output order per query, counters). lookup_segments, stage, "
+      "dict of rows in output order per query, counters; its 'ops': the rows' traceback columns "
+      "one after another, M a pair, I a query residue against a gap, D a subject residue against "
+      "a gap, 'length' of them per row). lookup_segments, stage, "
       "stage_options, max_hsps: as blast_ungapped_search. searchsp: -searchsp (-1: not given; "
       "given, even as 0, E-values are the classic formula's over it, 0 the computed space).");
 }

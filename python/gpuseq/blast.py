@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "OUTFMT6_COLUMNS",
+    "ALIGNED_COLUMNS",
     "blastp",
     "write_tabular",
     "query_titles",
@@ -89,6 +90,9 @@ OUTFMT6_COLUMNS = [
     "gaps",
     "positive",
 ]
+#: The columns ``aligned_sequences=True`` adds: blastp's qseq and sseq, each row's aligned query
+#: and subject residues with '-' for gaps (what the fields qseq, sseq and btop print).
+ALIGNED_COLUMNS = ["qseq", "sseq"]
 
 _EASEL_TO_NCBI = np.asarray(_core.blast_easel_to_ncbi, dtype=np.uint8)
 _DROPPED = 255
@@ -407,6 +411,7 @@ def blastp_ungapped(
     searchsp: int | None = None,
     backend: str = "auto",
     as_frame: bool = True,
+    aligned_sequences: bool = False,
     gpu_options: dict | None = None,
     counters: dict | None = None,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
@@ -433,6 +438,8 @@ def blastp_ungapped(
         queries in input order, subjects by best E-value, each subject's HSPs by score. With
         ``as_frame=False`` the same columns as a dict of NumPy arrays, and pandas is not
         imported (the command line's way: the import takes a quarter of a second).
+        ``aligned_sequences=True`` adds :data:`ALIGNED_COLUMNS`, qseq and sseq, each row's
+        aligned residues as strings (what ``-outfmt`` fields qseq, sseq and btop print).
 
     Raises:
         EmptyInputError: no queries or subjects, or a query without residues.
@@ -463,7 +470,8 @@ def blastp_ungapped(
     )
     if counters is not None:
         counters.update(found, query_hsps=_query_hsps(results))
-    return _hits(db, names, searches, results, as_frame)
+    return _hits(db, names, searches, results, as_frame,
+                 letters if aligned_sequences else None)
 
 
 def blastp_gapped(
@@ -484,6 +492,7 @@ def blastp_gapped(
     searchsp: int | None = None,
     backend: str = "auto",
     as_frame: bool = True,
+    aligned_sequences: bool = False,
     gpu_options: dict | None = None,
     counters: dict | None = None,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
@@ -495,9 +504,9 @@ def blastp_gapped(
     ``comp_based_stats`` 1, 2 or 3 replaces the traceback by blastp's composition stage
     (each subject SEG-masked, its own adjusted matrix, realigned in 1/32 units); see
     docs/architecture.md for what of it is still approximate. ``seg``: ``-seg yes`` (SEG on
-    the queries). ``backend``, ``as_frame``, ``gpu_options`` and ``counters`` as
-    :func:`blastp_ungapped` (the gapped stages stay on the CPU, taking each batch of subjects
-    as the GPU finishes it).
+    the queries). ``backend``, ``as_frame``, ``aligned_sequences``, ``gpu_options`` and
+    ``counters`` as :func:`blastp_ungapped` (the gapped stages stay on the CPU, taking each
+    batch of subjects as the GPU finishes it).
     """
     stage = _stage(backend, gpu_options)
     hsps_kept, space = _max_hsps(max_hsps), _searchsp(searchsp, given=-1)
@@ -527,7 +536,8 @@ def blastp_gapped(
     )
     if counters is not None:
         counters.update(found, query_hsps=_query_hsps(results))
-    return _hits(db, names, searches, results, as_frame)
+    return _hits(db, names, searches, results, as_frame,
+                 letters if aligned_sequences else None)
 
 
 def _search_inputs(queries, subjects, dbsize, seg=False):
@@ -599,13 +609,14 @@ def _query_hsps(results) -> list[int]:
     return [len(np.asarray(r["subject"]).reshape(-1)) for r in results]
 
 
-def _hits(db, names, searches, results, as_frame: bool):
+def _hits(db, names, searches, results, as_frame: bool, letters=None):
     """The rows of every query's HSPs (the C++ search's arrays) with OUTFMT6_COLUMNS, as a
     DataFrame or a dict of arrays; the ungapped search gives no gaps and no ends (its HSPs
-    have one length on both)."""
+    have one length on both). With each query's ``letters``, the columns qseq and sseq too."""
     slen = np.diff(db.offsets)
-    parts: dict[str, list] = {name: [] for name in OUTFMT6_COLUMNS}
-    for name, search, r in zip(names, searches, results):
+    names_out = [*OUTFMT6_COLUMNS, *(ALIGNED_COLUMNS if letters is not None else ())]
+    parts: dict[str, list] = {name: [] for name in names_out}
+    for k, (name, search, r) in enumerate(zip(names, searches, results)):
         length, subject = np.asarray(r["length"]), np.asarray(r["subject"])
         n = len(subject)
 
@@ -638,6 +649,8 @@ def _hits(db, names, searches, results, as_frame: bool):
             "gaps": each(r.get("gaps", 0)),
             "positive": each(r["positives"]),
         }
+        if letters is not None:
+            columns["qseq"], columns["sseq"] = _aligned_sequences(db, letters[k], r, n)
         for key, column in columns.items():
             parts[key].append(column)
     hits = {key: np.concatenate(columns) for key, columns in parts.items()}
@@ -648,7 +661,36 @@ def _hits(db, names, searches, results, as_frame: bool):
     # Names as lists: pandas gives them its string dtype, as it does for any list of str.
     columns = {k: (v.tolist() or np.array([], str)) if v.dtype == object else v
                for k, v in hits.items()}
-    return pd.DataFrame(columns, columns=OUTFMT6_COLUMNS)
+    return pd.DataFrame(columns, columns=names_out)
+
+
+_LETTERS = np.frombuffer(_core.blast_letters.encode("ascii"), dtype=np.uint8)
+_GAP, _QUERY_GAP, _SUBJECT_GAP = ord("-"), ord("D"), ord("I")  # ('D': a gap in the query)
+
+
+def _aligned_sequences(db, letters: np.ndarray, r: dict, n: int) -> tuple[np.ndarray, ...]:
+    """The rows' aligned query and subject residues as blastp's qseq and sseq print them: the
+    query's own letters (O, not the X it is searched as), '-' against a gap. All rows of a
+    query at once: each column's residue is its row's start plus the residues before it."""
+    columns = np.asarray(r["length"], dtype=np.int64).reshape(n)
+    ops = np.frombuffer(r["ops"], dtype=np.uint8) if "ops" in r else \
+        np.full(int(columns.sum()), ord("M"), dtype=np.uint8)  # (ungapped: pairs only)
+    row = np.repeat(np.arange(n), columns)
+    first = np.cumsum(columns) - columns  # each row's first column
+
+    def residues(advances: np.ndarray, start: np.ndarray, codes: np.ndarray) -> str:
+        before = np.cumsum(advances) - advances  # residues of earlier columns
+        at = start[row] + before - before[first][row]
+        shown = _LETTERS[codes[np.where(advances, at, 0)]]
+        return np.where(advances, shown, _GAP).astype(np.uint8).tobytes().decode("ascii")
+
+    subject_start = np.asarray(db.offsets)[np.asarray(r["subject"]).reshape(n)]
+    query = residues(ops != _QUERY_GAP, np.asarray(r["q_start"]).reshape(n), letters)
+    subject = residues(ops != _SUBJECT_GAP, subject_start + np.asarray(r["s_start"]).reshape(n),
+                       db.codes)
+    ends = first + columns
+    return (np.array([query[a:b] for a, b in zip(first, ends)], dtype=object).reshape(n),
+            np.array([subject[a:b] for a, b in zip(first, ends)], dtype=object).reshape(n))
 
 
 def format_evalue(evalue: float) -> str:
@@ -710,9 +752,10 @@ _ID_FIELDS = {"qaccver": "qseqid", "qacc": "qseqid", "saccver": "sseqid", "sacc"
 #: blastp's ``-outfmt 6`` field names that we write, and ``std`` in its order.
 STD_FIELDS = ["qaccver", "saccver", *OUTFMT6_COLUMNS[2:12]]
 #: Fields blastp computes from the columns: ``qcovhsp``, the share of the query an HSP covers,
-#: and ``ppos``, the percent of its columns that are positive.
-_DERIVED_FIELDS = ["qcovhsp", "ppos"]
-TABULAR_FIELDS = [*OUTFMT6_COLUMNS, *_ID_FIELDS, *_DERIVED_FIELDS]
+#: ``ppos``, the percent of its columns that are positive, and ``btop``, the alignment as
+#: blastp's traceback operations (from qseq and sseq).
+_DERIVED_FIELDS = ["qcovhsp", "ppos", "btop"]
+TABULAR_FIELDS = [*OUTFMT6_COLUMNS, *_ID_FIELDS, *_DERIVED_FIELDS, *ALIGNED_COLUMNS]
 _BLAST_DB_SUFFIXES = (".pin", ".psq", ".phr", ".pal", ".pdb", ".pot")
 
 
@@ -740,6 +783,7 @@ def blastp(
     searchsp: int | None = None,
     backend: str = "auto",
     as_frame: bool = True,
+    aligned_sequences: bool = False,
     gpu_options: dict | None = None,
     counters: dict | None = None,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
@@ -787,7 +831,9 @@ def blastp(
         A DataFrame of blastp's ``-outfmt "6 std qlen slen score nident gaps positive"`` columns
         (:data:`OUTFMT6_COLUMNS`; E-values and bit scores as numbers), rows in blastp's
         order; :func:`write_tabular` writes it as blastp does. ``as_frame=False``: the same
-        columns as a dict of NumPy arrays, without importing pandas.
+        columns as a dict of NumPy arrays, without importing pandas. ``aligned_sequences=True``
+        adds the columns qseq and sseq (:data:`ALIGNED_COLUMNS`: each row's aligned residues,
+        '-' for gaps), which the fields qseq, sseq and btop need.
 
     Raises:
         UnsupportedOptionError: an option value blastp takes that gpuseq does not implement.
@@ -801,7 +847,7 @@ def blastp(
                   threshold=_lookup_threshold(threshold), window_size=int(window_size),
                   xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=num_threads,
                   seg=_seg_parameters(seg), max_hsps=max_hsps, searchsp=searchsp,
-                  backend=backend, as_frame=as_frame,
+                  backend=backend, as_frame=as_frame, aligned_sequences=aligned_sequences,
                   gpu_options=gpu_options, counters=counters)
     if ungapped:
         return blastp_ungapped(query, db, **common)
@@ -868,7 +914,7 @@ def _check_blastp_options(o: dict) -> None:
         raise UnsupportedOptionError(f"blastp -{flag} {value}: gpuseq implements {supported} "
                                      "so far")
 
-    for name in ("ungapped", "as_frame"):
+    for name in ("ungapped", "as_frame", "aligned_sequences"):
         checks.flag(o[name], name)
     for name in ("evalue", "xdrop_ungap", "xdrop_gap", "xdrop_gap_final"):
         checks.real(o[name], name)
@@ -956,6 +1002,7 @@ FIELD_TITLES = {
     "send": "s. end", "evalue": "evalue", "bitscore": "bit score", "qlen": "query length",
     "slen": "subject length", "score": "score", "nident": "identical", "gaps": "gaps",
     "positive": "positives", "qcovhsp": "% query coverage per hsp", "ppos": "% positives",
+    "qseq": "query seq", "sseq": "subject seq", "btop": "BTOP",
 }
 #: The program line of each query's comment block in ``-outfmt 7``: the blastp we equal.
 BLASTP_VERSION_LINE = "# BLASTP 2.12.0+"
@@ -989,7 +1036,10 @@ def write_tabular(
     names = tabular_fields(fields, outfmt)
     formatters = {"pident": lambda v: f"{v:.3f}", "ppos": lambda v: f"{v:.2f}",
                   "evalue": format_evalue, "bitscore": format_bitscore}
-    derived = {"qcovhsp": _qcovhsp, "ppos": _ppos}
+    derived = {"qcovhsp": _qcovhsp, "ppos": _ppos, "btop": _btop}
+    if any(name in names for name in ("qseq", "sseq", "btop")) and "qseq" not in hits:
+        raise ValueError("the fields qseq, sseq and btop need the aligned sequences: search "
+                         "with aligned_sequences=True")
     columns = [(derived[name](hits) if name in derived else hits[_ID_FIELDS.get(name, name)])
                .tolist() for name in names]
     separator = "," if outfmt == 10 else "\t"
@@ -1019,6 +1069,22 @@ def _qcovhsp(hits) -> np.ndarray:
 def _ppos(hits) -> np.ndarray:
     """blastp's percent of positive columns, the division first as for pident."""
     return np.asarray(hits["positive"]) / np.maximum(np.asarray(hits["length"]), 1) * 100.0
+
+
+def _btop(hits) -> np.ndarray:
+    """blastp's BTOP of each row: the number of identical columns in a run, and each other
+    column as its query and subject letters ('-' a gap)."""
+    out = []
+    for query, subject in zip(hits["qseq"], hits["sseq"]):
+        a, b = np.frombuffer(query.encode(), np.uint8), np.frombuffer(subject.encode(), np.uint8)
+        text, done = [], 0
+        for at in np.flatnonzero(a != b).tolist():
+            text += [str(at - done)] if at > done else []
+            text.append(query[at] + subject[at])
+            done = at + 1
+        text += [str(len(a) - done)] if len(a) > done else []
+        out.append("".join(text))
+    return np.array(out, dtype=object)
 
 
 def _commented(rows: list[str], names: list[str], queries, database: str) -> list[str]:

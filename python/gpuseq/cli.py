@@ -375,7 +375,7 @@ def _blastp_parser(sub) -> None:
                    help="'6' (tabs), '7' (tabs, with each query's comment lines) or '10' "
                    "(commas), alone or with FIELDS of std, its fields (ids qaccver saccver), "
                    "qseqid, sseqid, qacc, sacc, qlen, slen, score, nident, gaps, positive, "
-                   "qcovhsp, ppos [6]")
+                   "qcovhsp, ppos, qseq, sseq, btop [6]")
     p.add_argument("-evalue", action=_BlastFlag, type=_blast_real, default=10.0)
     p.add_argument("-max_target_seqs", action=_BlastFlag, type=_blast_integer(), default=500)
     p.add_argument("-num_threads", action=_BlastFlag, type=_blast_integer(), default=0,
@@ -432,7 +432,8 @@ def _run_blastp(args) -> int:
                       xdrop_ungap=args.xdrop_ungap, xdrop_gap=args.xdrop_gap,
                       xdrop_gap_final=args.xdrop_gap_final, dbsize=args.dbsize,
                       max_hsps=args.max_hsps, searchsp=args.searchsp, backend=args.backend,
-                      as_frame=False, counters=counters)
+                      as_frame=False, counters=counters,
+                      aligned_sequences=bool({"qseq", "sseq", "btop"} & set(fields)))
         queries = None
         if outfmt == 7:
             titles, rows = query_titles(query), counters["query_hsps"]
