@@ -483,6 +483,32 @@ def test_commented_and_comma_tabular_output_equals_blastp(blast_data, tmp_path, 
         assert ours.stdout.splitlines() == named.splitlines(), (source, db)
 
 
+@pytest.mark.parametrize("ungapped", [False, True])
+def test_queries_blastp_does_not_search_have_no_hits_line(blast_data, tmp_path, ungapped):
+    """blastp's command reads the queries in batches of 10,000 residues (the batch ends at the
+    query that reaches it) and does not search a batch none of whose queries has statistics
+    (all X, or masked whole by SEG): with -outfmt 7 those queries have no "# N hits found"
+    line, where such a query beside a searched one has "# 0 hits found"."""
+    rng = np.random.default_rng(81)
+    masked, low = "X" * 30, "A" * 48  # (no statistics; the second once SEG masks it)
+    cases = [[masked], [masked, low], [masked, random_protein(rng, 60)],
+             [random_protein(rng, 9999), masked], [random_protein(rng, 10000), masked, low],
+             [random_protein(rng, 10000), masked, random_protein(rng, 40)]]
+    flags = ["-outfmt", "7", "-seg", "yes", "-comp_based_stats", "0",
+             *(["-ungapped"] if ungapped else [])]
+    for i, queries in enumerate(cases):
+        fasta = tmp_path / f"q{i}.fa"
+        write_fasta(fasta, [(f"q{k}", seq) for k, seq in enumerate(queries)])
+        ref = subprocess.run([BLASTP, "-db", blast_data["db"], "-query", fasta, *flags],
+                             capture_output=True, text=True, check=True).stdout  # fmt: skip
+        ours = _gpuseq_blastp("-db", blast_data["db_fasta"], "-query", fasta, *flags)
+        assert ours.returncode == 0, ours.stderr
+        expected = ref.replace(f"# Database: {blast_data['db']}\n",
+                               f"# Database: {blast_data['db_fasta']}\n")
+        assert ours.stdout == expected, queries
+        assert ("hits found" in ref) == (i != 0 and i != 1), i  # (what the rule says)
+
+
 def test_translation_by_blocks_equals_one_lookup():
     """Databases larger than a block are translated to NCBIstdaa on several threads: every
     code of every block as one table lookup gives it (the block edges included)."""

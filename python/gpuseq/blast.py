@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 __all__ = [
     "OUTFMT6_COLUMNS",
     "ALIGNED_COLUMNS",
+    "BLASTP_QUERY_BATCH",
     "blastp",
     "write_tabular",
     "query_titles",
@@ -430,7 +431,9 @@ def blastp_ungapped(
     gapped, the preliminary gapped extension; ``wait``: the CPU threads' mean wait for the GPU's
     batches; ``traceback``; ``lists``; the GPU stage's ``gpu_detect``, ``gpu_sort``, ...;
     ``resident_upload_s``: the seconds a held database's first GPU search took to upload it;
-    ``query_hsps``: each query's number of rows, in input order, which ``-outfmt 7`` prints).
+    ``query_hsps``: each query's number of rows, in input order, which ``-outfmt 7`` prints;
+    ``query_searched``: whether blastp's command searches each query: not those of a batch
+    of :data:`BLASTP_QUERY_BATCH` residues none of which has Karlin-Altschul statistics).
 
     Returns:
         A DataFrame with :data:`OUTFMT6_COLUMNS` (``evalue``, ``bitscore`` and ``pident`` as
@@ -469,7 +472,8 @@ def blastp_ungapped(
         searchsp=space,
     )
     if counters is not None:
-        counters.update(found, query_hsps=_query_hsps(results))
+        counters.update(found, query_hsps=_query_hsps(results),
+                        query_searched=_query_searched(searches, results))
     return _hits(db, names, searches, results, as_frame,
                  letters if aligned_sequences else None)
 
@@ -535,7 +539,8 @@ def blastp_gapped(
         searchsp=space,
     )
     if counters is not None:
-        counters.update(found, query_hsps=_query_hsps(results))
+        counters.update(found, query_hsps=_query_hsps(results),
+                        query_searched=_query_searched(searches, results))
     return _hits(db, names, searches, results, as_frame,
                  letters if aligned_sequences else None)
 
@@ -602,6 +607,29 @@ def _blast_id(name: str, subject: bool) -> str:
         name = "".join(c if c.isascii() else "#" * len(c.encode("utf-8", "surrogateescape"))
                        for c in name)
     return name
+
+
+#: Residues of queries blastp's command reads for one search (GetQueryBatchSize: blastp's
+#: batches end at the first query that brings them to 10,000 or more).
+BLASTP_QUERY_BATCH = 10000
+
+
+def _query_searched(searches, results) -> list[bool]:
+    """Whether blastp's command searches each query's batch (BLASTP_QUERY_BATCH): not when no
+    query of it has Karlin-Altschul statistics (all X, or masked whole; "Could not calculate
+    ungapped Karlin-Altschul parameters"). Such a batch's queries get no "# N hits found" line
+    in -outfmt 7, where a query without statistics beside one that has them gets "# 0 hits
+    found"."""
+    searched: list[bool] = []
+    while len(searched) < len(searches):
+        first, residues = len(searched), 0
+        end = first
+        while end < len(searches) and residues < BLASTP_QUERY_BATCH:
+            residues += len(searches[end])
+            end += 1
+        valid = any(bool(r["statistics"]["valid"]) for r in results[first:end])
+        searched += [valid] * (end - first)
+    return searched
 
 
 def _query_hsps(results) -> list[int]:
@@ -1017,7 +1045,7 @@ def write_tabular(
     fields: list[str] | None = None,
     *,
     outfmt: int = 6,
-    queries: list[tuple[str, int]] | None = None,
+    queries: list[tuple] | None = None,
     database: str = "",
 ) -> None:
     """Rows as blastp ``-outfmt "6 FIELDS"`` writes them (or ``7``, ``10``: see ``outfmt``), to
@@ -1030,7 +1058,9 @@ def write_tabular(
     ``# Fields:`` when it has rows, ``# N hits found``) and ends with ``# BLAST processed N
     queries``. For 7, ``queries`` gives every query's (title, number of rows) in input order
     (:func:`query_titles`; the numbers are the ``query_hsps`` that :func:`blastp`'s
-    ``counters`` receives), and ``database`` the name on the ``# Database:`` lines."""
+    ``counters`` receives), or (title, number of rows, searched), where searched False (the
+    counters' ``query_searched``) leaves out the ``# N hits found`` line as blastp does for
+    queries it did not search; ``database`` is the name on the ``# Database:`` lines."""
     if outfmt not in TABULAR_FORMATS:
         raise ValueError(f"-outfmt {outfmt}: gpuseq writes the tabular formats 6, 7 and 10")
     names = tabular_fields(fields, outfmt)
@@ -1092,14 +1122,18 @@ def _commented(rows: list[str], names: list[str], queries, database: str) -> lis
     CBlastTabularInfo), then the count of queries."""
     if queries is None:
         raise ValueError("-outfmt 7 needs every query's title and number of rows (queries=)")
-    if sum(n for _, n in queries) != len(rows):
-        raise ValueError(f"queries= counts {sum(n for _, n in queries)} rows; "
+    if sum(query[1] for query in queries) != len(rows):
+        raise ValueError(f"queries= counts {sum(query[1] for query in queries)} rows; "
                          f"the hits have {len(rows)}")
     fields = "# Fields: " + ", ".join(FIELD_TITLES[name] for name in names)
     lines, at = [], 0
-    for title, n in queries:
+    for title, n, *searched in queries:
         lines += [BLASTP_VERSION_LINE, f"# Query: {title}", f"# Database: {database}"]
         lines += [fields] if n else []
+        if searched and not searched[0]:
+            if n:
+                raise ValueError(f"queries=: {title!r} has {n} rows but was not searched")
+            continue
         lines += [f"# {n} hits found", *rows[at:at + n]]
         at += n
     return [*lines, f"# BLAST processed {len(queries)} queries"]

@@ -442,7 +442,7 @@ def _run_blastp(args) -> int:
 
                 raise FormatError(args.query, None, f"{len(titles)} header lines for "
                                   f"{len(rows)} queries read")
-            queries = list(zip(titles, rows))
+            queries = list(zip(titles, rows, counters["query_searched"]))
         write_tabular(hits, out, fields, outfmt=outfmt, queries=queries, database=args.db)
     finally:
         if out is not sys.stdout:
