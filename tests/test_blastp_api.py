@@ -241,6 +241,45 @@ def test_max_hsps_keeps_each_subjects_first_hsps_as_blastp(blast_data, tmp_path)
         assert len(hits) == len(default_rows)
 
 
+def test_qcov_hsp_perc_keeps_the_hsps_covering_the_query_as_blastp(blast_data, tmp_path):
+    """-qcov_hsp_perc P leaves out the HSPs covering less than P percent of the query (the
+    percent rounded half up below 99): before the hit list in an ungapped search, after the
+    traceback and the -max_hsps cut in a gapped one, where it frees places in the list.
+    Subjects holding fragments of a query (a fifth of it to all of it, one to three in a
+    subject): rows equal blastp's with the composition adjustment, without it, ungapped,
+    with -max_target_seqs 3 and with -max_hsps 1; -1 and 101 are refused by both."""
+    rng = np.random.default_rng(20261203)
+    subjects = [(f"r{i}", random_protein(rng, int(rng.integers(50, 400)))) for i in range(300)]
+    for name, query in blast_data["queries"][:3]:
+        query = query.upper()
+        for k in range(12):
+            body = random_protein(rng, 20)
+            for _ in range(1 + k % 3):
+                size = int(len(query) * float(rng.uniform(0.2, 1.0)))
+                start = int(rng.integers(0, len(query) - size + 1))
+                body += mutated(rng, query[start:start + size], float(rng.uniform(0.4, 0.9)),
+                                0.01) + random_protein(rng, 20)  # fmt: skip
+            subjects.append((f"{name}_f{k}", body))
+    data = {"query_fasta": blast_data["query_fasta"], "db_fasta": tmp_path / "db.fa",
+            "db": tmp_path / "db"}  # fmt: skip
+    write_fasta(data["db_fasta"], [subjects[i] for i in rng.permutation(len(subjects))])
+    subprocess.run([MAKEBLASTDB, "-in", data["db_fasta"], "-dbtype", "prot", "-out",
+                    data["db"]], check=True, capture_output=True)  # fmt: skip
+    texts = ("0", "20", "45.5", "70", "98.6", "99", "100", "-1", "101")
+    for others in ((), ("-comp_based_stats", "0"), ("-ungapped", "-comp_based_stats", "0"),
+                   ("-max_target_seqs", "3"), ("-max_hsps", "1", "-comp_based_stats", "1")):
+        rows = _rows_for_texts(data, "-qcov_hsp_perc", texts, *others)
+        counts = [len(rows[text].splitlines()) for text in texts[:7]]
+        assert counts == sorted(counts, reverse=True) and counts[0] > counts[3] > 0, others
+        assert rows["-1"] is rows["101"] is None, others
+    # The keyword, on the GPU too where there is one.
+    q, db = blast_data["query_fasta"], data["db_fasta"]
+    expected = _rows_for_texts(data, "-qcov_hsp_perc", ("70",))["70"].splitlines()
+    for backend in ("cpu", "auto"):
+        hits = gpuseq.blastp(q, db, qcov_hsp_perc=70, evalue=100, backend=backend)
+        assert blast.outfmt6_lines(hits) == expected, backend
+
+
 def test_searchsp_gives_blastps_classic_evalues(blast_data):
     """-searchsp N: every E-value over that search space by the classic formula, even for
     N = 0 (the computed space): blastp sets OLD_FSC with it, which leaves Spouge's finite-size

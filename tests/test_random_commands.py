@@ -413,6 +413,16 @@ def with_searchsp(rng, flags: list[str]) -> list[str]:
     return [*flags, "-searchsp", str(rng.choice(["0", "100000", "50000000", "1000000000000"]))]
 
 
+def with_qcov_hsp_perc(rng, flags: list[str]) -> list[str]:
+    """-qcov_hsp_perc at times (session 80): the HSPs covering less of the query go."""
+    if rng.random() >= 0.25:
+        return flags
+    percent = rng.choice(["0", "10", "33.3", "50", "80", "99", "100", "drawn"])
+    if percent == "drawn":
+        percent = f"{rng.uniform(0, 100):.2f}"
+    return [*flags, "-qcov_hsp_perc", str(percent)]
+
+
 _BLASTP_INTEGER_FLAGS = ("-max_target_seqs", "-window_size", "-dbsize")
 _BLASTP_REAL_FLAGS = ("-evalue", "-xdrop_ungap", "-xdrop_gap", "-xdrop_gap_final")
 
@@ -528,6 +538,7 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
         if seed not in BLASTP_KEPT_LARGE:  # (those keep the flags they were found with)
             flags = with_max_hsps(np.random.default_rng([6978, seed]), flags)
             flags = with_searchsp(np.random.default_rng([6980, seed]), flags)
+            flags = with_qcov_hsp_perc(np.random.default_rng([6986, seed]), flags)
     # How it runs is drawn apart, so that session 69's cases (rng alone) stay as they were.
     outfmt, threads = random_blastp_run(np.random.default_rng([6970, seed]))
     if seed not in BLASTP_KEPT and seed not in BLASTP_KEPT_LARGE:

@@ -118,6 +118,13 @@ py::dict statistics_dict(const QueryStatistics& st) {
   return d;
 }
 
+// -qcov_hsp_perc (0: every HSP), from 0 to 100 as blastp takes it.
+double checked_qcov_hsp_perc(double qcov_hsp_perc) {
+  if (!(qcov_hsp_perc >= 0.0 && qcov_hsp_perc <= 100.0))
+    throw std::invalid_argument("qcov_hsp_perc must be from 0 to 100");
+  return qcov_hsp_perc;
+}
+
 // -max_hsps (0 in the bindings: blastp's default, every HSP).
 int32_t checked_max_hsps(int32_t max_hsps) {
   if (max_hsps < 0) throw std::invalid_argument("max_hsps must be 0 (all) or more");
@@ -793,7 +800,8 @@ void bind_blast(py::module_& m) {
          CArray<uint8_t> codes, CArray<int64_t> offsets, int64_t db_length, double evalue,
          int32_t max_target_seqs, int threshold, int window, double x_drop_bits, int threads,
          std::optional<std::vector<Segments>> segments, const std::string& stage,
-         const py::dict& stage_options, int32_t max_hsps, int64_t searchsp) {
+         const py::dict& stage_options, int32_t max_hsps, int64_t searchsp,
+         double qcov_hsp_perc) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
@@ -802,6 +810,7 @@ void bind_blast(py::module_& m) {
         o.max_hsps = checked_max_hsps(max_hsps);
         if (searchsp < 0) throw std::invalid_argument("searchsp must be 0 (computed) or more");
         o.searchsp = searchsp;
+        o.qcov_hsp_perc = checked_qcov_hsp_perc(qcov_hsp_perc);
         o.ungapped_stage = ungapped_stage(stage, stage_options);
         std::vector<QueryStatistics> st;
         SearchCounters counters;
@@ -847,7 +856,7 @@ void bind_blast(py::module_& m) {
       py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
       py::arg("x_drop_bits") = 7.0, py::arg("threads") = 0, py::arg("lookup_segments") = py::none(),
       py::arg("stage") = "cpu", py::arg("stage_options") = py::dict(), py::arg("max_hsps") = 0,
-      py::arg("searchsp") = 0,
+      py::arg("searchsp") = 0, py::arg("qcov_hsp_perc") = 0.0,
       "blastp -ungapped for several queries scanned together (stage: 'cpu', 'cuda' the "
       "two-hit stage on the GPU, stage_options its bins, bin_capacity, batch_hits, extension, "
       "scoring; 'cpu-batches' the CPU's stage pipelined as the GPU's, stage_options "
@@ -855,7 +864,8 @@ void bind_blast(py::module_& m) {
       "counters: word_hits, extensions, ungapped_hsps, seconds by stage). "
       "lookup_segments: per query the [begin, end) ranges whose words enter the lookup table "
       "(blastp's query outside its mask). max_hsps: -max_hsps, each subject's first HSPs "
-      "(0: all). searchsp: -searchsp, the search space of the E-values (0: computed).");
+      "(0: all). searchsp: -searchsp, the search space of the E-values (0: computed). "
+      "qcov_hsp_perc: -qcov_hsp_perc, the least percent of the query an HSP covers (0: any).");
 
   m.def(
       "blast_gapped_search",
@@ -864,7 +874,8 @@ void bind_blast(py::module_& m) {
          int32_t max_target_seqs, int threshold, int window, double x_drop_ungapped_bits,
          double x_drop_gapped_bits, double x_drop_final_bits, int threads, int comp_based_stats,
          std::optional<std::vector<Segments>> segments, const std::string& stage,
-         const py::dict& stage_options, int32_t max_hsps, int64_t searchsp) {
+         const py::dict& stage_options, int32_t max_hsps, int64_t searchsp,
+         double qcov_hsp_perc) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
         if (comp_based_stats < 0 || comp_based_stats > 3)
           throw std::invalid_argument("comp_based_stats must be 0, 1, 2 or 3");
@@ -885,6 +896,7 @@ void bind_blast(py::module_& m) {
         o.max_hsps = checked_max_hsps(max_hsps);
         if (searchsp < -1) throw std::invalid_argument("searchsp must be -1 (not given) or more");
         o.searchsp = searchsp;
+        o.qcov_hsp_perc = checked_qcov_hsp_perc(qcov_hsp_perc);
         o.ungapped_stage = ungapped_stage(stage, stage_options);
         std::vector<GappedQueryStatistics> st;
         SearchCounters counters;
@@ -951,12 +963,14 @@ void bind_blast(py::module_& m) {
       py::arg("x_drop_final_bits") = 25.0, py::arg("threads") = 0, py::arg("comp_based_stats") = 0,
       py::arg("lookup_segments") = py::none(), py::arg("stage") = "cpu",
       py::arg("stage_options") = py::dict(), py::arg("max_hsps") = 0, py::arg("searchsp") = -1,
+      py::arg("qcov_hsp_perc") = 0.0,
       "Gapped blastp (-comp_based_stats 0, 1, 2 or 3) for several queries scanned together: (one "
       "dict of rows in output order per query, counters; its 'ops': the rows' traceback columns "
       "one after another, M a pair, I a query residue against a gap, D a subject residue against "
       "a gap, 'length' of them per row). lookup_segments, stage, "
       "stage_options, max_hsps: as blast_ungapped_search. searchsp: -searchsp (-1: not given; "
-      "given, even as 0, E-values are the classic formula's over it, 0 the computed space).");
+      "given, even as 0, E-values are the classic formula's over it, 0 the computed space). "
+      "qcov_hsp_perc: as blast_ungapped_search.");
 }
 
 }  // namespace gpuseq::bindings

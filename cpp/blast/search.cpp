@@ -151,6 +151,15 @@ void keep_first_hsps(std::vector<Hit>& hits, int32_t max_hsps) {
     hits.resize(static_cast<size_t>(max_hsps));
 }
 
+// -qcov_hsp_perc: whether an HSP covering `covered` of the query's `query_length` residues
+// is kept (Blast_HSPQueryCoverageTest: the percent is rounded half up below 99, cut from 99 on).
+bool covers_enough(int32_t covered, int32_t query_length, double qcov_hsp_perc) {
+  if (qcov_hsp_perc <= 0.0 || query_length <= 0) return true;
+  double percent = 100.0 * covered / query_length;
+  if (percent < 99) percent += 0.5;
+  return !(percent < qcov_hsp_perc);
+}
+
 // A subject's place in a hit list (s_EvalueCompareHSPLists): best E-value (values below
 // 1e-180 tie), then the score of its first HSP, then the higher index first. The best E-value
 // is s_BlastGetBestEvalue's, which starts from INT4_MAX: lists whose HSPs all have E-values
@@ -162,17 +171,32 @@ int32_t score_of(const GappedSearchHit& h) { return h.hsp.score; }
 double evalue_of(const GappedHsp& h) { return h.evalue; }
 int32_t score_of(const GappedHsp& h) { return h.score; }
 
-template <class List>
-bool ranks_before(const List& a, int32_t ia, const List& b, int32_t ib) {
-  auto best = [](const List& l) {
-    double e = static_cast<double>(INT32_MAX);
-    for (const auto& h : l) e = std::min(e, evalue_of(h));
-    return e;
-  };
-  int c = compare_evalues(best(a), best(b));
+// One subject's hits for one query.
+template <class Hit>
+struct SubjectList {
+  int32_t subject = 0;
+  std::vector<Hit> hits;
+  // From 0 on: the best E-value the list is ranked by instead of its hits' (blastp 2.12 ranks
+  // by the best E-value from before -qcov_hsp_perc's cut after the traceback; 2024's fixed
+  // that, SB-4084).
+  double ranking_evalue = -1.0;
+};
+
+template <class Hit>
+double best_evalue(const SubjectList<Hit>& list) {
+  if (list.ranking_evalue >= 0.0) return list.ranking_evalue;
+  double e = static_cast<double>(INT32_MAX);
+  for (const Hit& h : list.hits) e = std::min(e, evalue_of(h));
+  return e;
+}
+
+template <class Hit>
+bool ranks_before(const SubjectList<Hit>& a, const SubjectList<Hit>& b) {
+  int c = compare_evalues(best_evalue(a), best_evalue(b));
   if (c != 0) return c < 0;
-  if (score_of(a[0]) != score_of(b[0])) return score_of(a[0]) > score_of(b[0]);
-  return ia > ib;
+  if (score_of(a.hits[0]) != score_of(b.hits[0]))
+    return score_of(a.hits[0]) > score_of(b.hits[0]);
+  return a.subject > b.subject;
 }
 
 // The CPU threads scanning subjects beside a pipelined stage: one fewer than asked, so that
@@ -180,13 +204,6 @@ bool ranks_before(const List& a, int32_t ia, const List& b, int32_t ib) {
 int scan_threads(int threads, bool pipelined) {
   return pipelined && threads > 1 ? threads - 1 : threads;
 }
-
-// One subject's hits for one query.
-template <class Hit>
-struct SubjectList {
-  int32_t subject = 0;
-  std::vector<Hit> hits;
-};
 
 // The hit lists of several queries for the subjects that have hits only (a queries x subjects
 // table of empty lists costs more than the search itself for a hundred queries), filled by
@@ -225,7 +242,7 @@ std::vector<size_t> ranked_lists(const std::vector<SubjectList<Hit>>& lists, siz
   std::vector<size_t> ranked(lists.size());
   for (size_t i = 0; i < lists.size(); ++i) ranked[i] = i;
   std::stable_sort(ranked.begin(), ranked.end(), [&](size_t a, size_t b) {
-    return ranks_before(lists[a].hits, lists[a].subject, lists[b].hits, lists[b].subject);
+    return ranks_before(lists[a], lists[b]);
   });
   if (ranked.size() > capacity) ranked.resize(capacity);
   return ranked;
@@ -272,7 +289,47 @@ std::vector<size_t> composition_ranked_lists(
                     kept.end(), heap_order);
   kept.resize(capacity);
   std::stable_sort(kept.begin(), kept.end(), [&](size_t a, size_t b) {
-    return ranks_before(lists[a].hits, lists[a].subject, lists[b].hits, lists[b].subject);
+    return ranks_before(lists[a], lists[b]);
+  });
+  return kept;
+}
+
+// -qcov_hsp_perc in the traceback's last steps (s_FilterBlastResults): the lists blastp holds
+// then (without composition the best max_target_seqs, as the hit list kept them; with it, the
+// composition heap's), each cut to -max_hsps in its order (as gapped_search cuts it) and
+// without the HSPs that cover too little of the query; lists left empty go. The caller ranks
+// what remains (Blast_HSPResultsSortByEvalue: by the best E-value from before the cut, and
+// the first HSP kept) and keeps the first N.
+std::vector<SubjectList<GappedSearchHit>> covering_lists(
+    std::vector<SubjectList<GappedSearchHit>> lists,
+    const std::unordered_map<int32_t, int32_t>& scaled_best, bool composition, size_t capacity,
+    int32_t max_hsps, int32_t query_length, double qcov_hsp_perc) {
+  std::vector<size_t> held;
+  if (!composition) {
+    held = ranked_lists(lists, capacity);
+  } else if (lists.size() <= capacity || significant_lists(lists) >= capacity) {
+    // (the heap holds them all, or every significant one, which are the ones ranked first)
+    held = ranked_lists(lists, std::max(capacity, significant_lists(lists)));
+  } else {
+    held = composition_ranked_lists(lists, scaled_best, capacity);
+  }
+  const bool cut_in_score_order = composition && significant_lists(lists) <= capacity;
+  std::vector<SubjectList<GappedSearchHit>> kept;
+  for (size_t j : held) {
+    std::vector<GappedSearchHit>& hits = lists[j].hits;
+    lists[j].ranking_evalue = best_evalue(lists[j]);
+    if (!cut_in_score_order) sort_for_report(hits);
+    keep_first_hsps(hits, max_hsps);
+    hits.erase(std::remove_if(hits.begin(), hits.end(),
+                              [&](const GappedSearchHit& h) {
+                                return !covers_enough(h.hsp.q_end - h.hsp.q_off, query_length,
+                                                      qcov_hsp_perc);
+                              }),
+               hits.end());
+    if (!hits.empty()) kept.push_back(std::move(lists[j]));
+  }
+  std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) {
+    return a.subject < b.subject;  // (ranked_lists takes lists in increasing subject)
   });
   return kept;
 }
@@ -466,6 +523,8 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
           hit.hsp.context = k;
           hit.evalue = karlin_evalue(h.score, st[k].kbp, st[k].search_space);
           if (hit.evalue > options.evalue) continue;  // s_Blast_HSPListReapByPrelimEvalue
+          // Blast_HSPListReapByQueryCoverage, before the subject enters the hit list.
+          if (!covers_enough(h.length, queries[k].length, options.qcov_hsp_perc)) continue;
           hit.bit_score = bit_score(h.score, st[k].kbp);
           for (int32_t p = 0; p < h.length; ++p)
             count_pair(queries[k].letters[h.q_start + p], subject[h.s_start + p], hit);
@@ -739,6 +798,17 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
     }
   std::vector<std::vector<SubjectList<GappedSearchHit>>> lists = final_found.per_query(nq);
   for (size_t k = 0; k < nq; ++k) {
+    if (options.qcov_hsp_perc > 0.0) {
+      lists[k] = covering_lists(std::move(lists[k]), scaled_best_of[k], composition,
+                                static_cast<size_t>(n), options.max_hsps,
+                                queries[k].length, options.qcov_hsp_perc);
+      for (size_t j : ranked_lists(lists[k], static_cast<size_t>(n))) {
+        sort_for_report(lists[k][j].hits);
+        for (GappedSearchHit& h : lists[k][j].hits)
+          if (h.hsp.score != 0) result[k].push_back(std::move(h));
+      }
+      continue;
+    }
     // blastp cuts -max_hsps in each list's order at the traceback's end and sorts by E-value
     // as it writes. The realigned lists are in scaled-score order, where E-values below
     // 1e-180 tie and the rounded scores may too, unless the composition heap held more than

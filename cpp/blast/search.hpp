@@ -49,6 +49,7 @@ struct UngappedSearchOptions {
   double gap_trigger_bits = 22.0;  // BLAST_GAP_TRIGGER_PROT (caps the ungapped cutoff)
   int32_t max_hsps = 0;            // -max_hsps: a subject's first N HSPs (0: all of them)
   int64_t searchsp = 0;            // -searchsp: the search space E-values use (0: computed)
+  double qcov_hsp_perc = 0.0;      // -qcov_hsp_perc: HSPs covering less of the query go (0: none)
   int threads = 0;                 // 0: all cores
   UngappedStage ungapped_stage;    // empty: TwoHitFinder on the CPU threads
 };
@@ -130,6 +131,7 @@ struct GappedSearchOptions {
   // -searchsp (-1: not given). Given, even as 0, E-values and cutoffs are the classic
   // formula's over it (0: over the computed space), as blastp's OLD_FSC makes them.
   int64_t searchsp = -1;
+  double qcov_hsp_perc = 0.0;  // -qcov_hsp_perc (0: every HSP), as UngappedSearchOptions
   int threads = 0;
   UngappedStage ungapped_stage;  // empty: TwoHitFinder on the CPU threads
 };

@@ -410,6 +410,7 @@ def blastp_ungapped(
     seg: bool | tuple = False,
     max_hsps: int | None = None,
     searchsp: int | None = None,
+    qcov_hsp_perc: float | None = None,
     backend: str = "auto",
     as_frame: bool = True,
     aligned_sequences: bool = False,
@@ -422,10 +423,12 @@ def blastp_ungapped(
     length used for statistics; default the subjects' total residues; ``seg``: ``-seg yes``,
     SEG on the queries; ``max_hsps``: ``-max_hsps``, each subject's first N HSPs, None for
     all; ``searchsp``: ``-searchsp``, the search space of the E-values, None or 0 for the
-    computed one). ``backend="cuda"`` runs the two-hit stage (hit detection, ungapped
-    extension) on the GPU, the same rows; ``"auto"`` (the default) and ``"cpu"`` run it on the
-    CPU. ``gpu_options``: the GPU stage's ``sort``, ``bins``, ``bin_capacity``, ``batch_hits``,
-    ``extension`` and ``scoring``, as :func:`ungapped_hsps` takes them (the rows do not change).
+    computed one; ``qcov_hsp_perc``: ``-qcov_hsp_perc``, the least percent of the query an
+    HSP covers, None or 0 for any). ``backend="cuda"`` runs the two-hit stage (hit
+    detection, ungapped extension) on the GPU, the same rows; ``"auto"`` (the default) and
+    ``"cpu"`` run it on the CPU. ``gpu_options``: the GPU stage's ``sort``, ``bins``,
+    ``bin_capacity``, ``batch_hits``, ``extension`` and ``scoring``, as :func:`ungapped_hsps`
+    takes them (the rows do not change).
     ``counters``: a dict to fill with the search's ``word_hits``, ``extensions``,
     ``ungapped_hsps`` and ``seconds`` by stage (``lookup``; ``scan``: the two-hit stage and,
     gapped, the preliminary gapped extension; ``wait``: the CPU threads' mean wait for the GPU's
@@ -470,6 +473,7 @@ def blastp_ungapped(
         *stage,
         max_hsps=hsps_kept,
         searchsp=space,
+        qcov_hsp_perc=_qcov_hsp_perc(qcov_hsp_perc),
     )
     if counters is not None:
         counters.update(found, query_hsps=_query_hsps(results),
@@ -494,6 +498,7 @@ def blastp_gapped(
     seg: bool | tuple = False,
     max_hsps: int | None = None,
     searchsp: int | None = None,
+    qcov_hsp_perc: float | None = None,
     backend: str = "auto",
     as_frame: bool = True,
     aligned_sequences: bool = False,
@@ -537,6 +542,7 @@ def blastp_gapped(
         *stage,
         max_hsps=hsps_kept,
         searchsp=space,
+        qcov_hsp_perc=_qcov_hsp_perc(qcov_hsp_perc),
     )
     if counters is not None:
         counters.update(found, query_hsps=_query_hsps(results),
@@ -809,6 +815,7 @@ def blastp(
     dbsize: int | None = None,
     max_hsps: int | None = None,
     searchsp: int | None = None,
+    qcov_hsp_perc: float | None = None,
     backend: str = "auto",
     as_frame: bool = True,
     aligned_sequences: bool = False,
@@ -828,11 +835,13 @@ def blastp(
             search, on the GPU for the next searches (``db.free_device_memory()`` lets go).
         evalue, max_target_seqs, num_threads (0: all cores), matrix, gapopen, gapextend,
         word_size, threshold, comp_based_stats, seg, ungapped, window_size, xdrop_ungap,
-        xdrop_gap, xdrop_gap_final, dbsize, max_hsps, searchsp: blastp's flags of the same
-            names, with its defaults (``max_hsps``: each subject's first N HSPs, cut where
-            blastp cuts them, None keeping them all; ``searchsp``: the search space of every
-            E-value, and, given, even as 0, blastp's classic E-values without Spouge's
-            finite-size correction). Implemented so far: BLOSUM62
+        xdrop_gap, xdrop_gap_final, dbsize, max_hsps, searchsp, qcov_hsp_perc: blastp's flags
+            of the same names, with its defaults (``max_hsps``: each subject's first N HSPs,
+            cut where blastp cuts them, None keeping them all; ``searchsp``: the search space
+            of every E-value, and, given, even as 0, blastp's classic E-values without
+            Spouge's finite-size correction; ``qcov_hsp_perc``: the HSPs covering less of the
+            query than this percent are left out where blastp leaves them out, None or 0
+            keeping them all). Implemented so far: BLOSUM62
             with gap costs 11/1, words of 3, ``comp_based_stats`` 0, 1, 2 (blastp's default,
             the conditional composition-based score adjustment) and 3 (the full adjustment
             for every subject); a string is read as blastp reads the flag, by its first letter
@@ -875,6 +884,7 @@ def blastp(
                   threshold=_lookup_threshold(threshold), window_size=int(window_size),
                   xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=num_threads,
                   seg=_seg_parameters(seg), max_hsps=max_hsps, searchsp=searchsp,
+                  qcov_hsp_perc=qcov_hsp_perc,
                   backend=backend, as_frame=as_frame, aligned_sequences=aligned_sequences,
                   gpu_options=gpu_options, counters=counters)
     if ungapped:
@@ -923,6 +933,17 @@ def _max_hsps(max_hsps: int | None) -> int:
     return value
 
 
+def _qcov_hsp_perc(qcov_hsp_perc: float | None) -> float:
+    """-qcov_hsp_perc as the search takes it: 0 for None (every HSP), else a real from 0 to
+    100 (blastp's bounds; 0 keeps every HSP, as blastp's does)."""
+    if qcov_hsp_perc is None:
+        return 0.0
+    value = checks.real(qcov_hsp_perc, "qcov_hsp_perc")
+    if not 0 <= value <= 100:
+        raise ValueError(f"-qcov_hsp_perc must be from 0 to 100, not {qcov_hsp_perc!r}")
+    return float(value)
+
+
 def _searchsp(searchsp: int | None, given: int) -> int:
     """-searchsp as the search takes it: ``given`` for None (-1 in the gapped search: not
     given; 0 in the ungapped one, whose E-values are the classic formula's anyway), else an
@@ -966,6 +987,7 @@ def _check_blastp_options(o: dict) -> None:
     worker_threads(o["num_threads"], "-num_threads")  # (checked)
     _max_hsps(o["max_hsps"])
     _searchsp(o["searchsp"], given=-1)
+    _qcov_hsp_perc(o["qcov_hsp_perc"])
     if str(o["matrix"]).upper() != "BLOSUM62":
         unsupported("matrix", o["matrix"], "BLOSUM62")
     if (checks.integer(o["gapopen"], "gapopen"), checks.integer(o["gapextend"], "gapextend")) \

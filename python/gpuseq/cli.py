@@ -399,6 +399,8 @@ def _blastp_parser(sub) -> None:
                    help="at most this many HSPs of each subject [all]")
     p.add_argument("-searchsp", action=_BlastFlag, type=_blast_integer(64), default=None,
                    help="effective search space of the E-values [computed]")
+    p.add_argument("-qcov_hsp_perc", action=_BlastFlag, type=_blast_real, default=None,
+                   help="percent of the query each HSP covers at least, 0 to 100 [any]")
     p.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto",
                    help="cuda: hit detection, ungapped and preliminary gapped extension on the "
                    "GPU [auto: the GPU where one is usable]")
@@ -431,7 +433,8 @@ def _run_blastp(args) -> int:
                       ungapped=args.ungapped, window_size=args.window_size,
                       xdrop_ungap=args.xdrop_ungap, xdrop_gap=args.xdrop_gap,
                       xdrop_gap_final=args.xdrop_gap_final, dbsize=args.dbsize,
-                      max_hsps=args.max_hsps, searchsp=args.searchsp, backend=args.backend,
+                      max_hsps=args.max_hsps, searchsp=args.searchsp,
+                      qcov_hsp_perc=args.qcov_hsp_perc, backend=args.backend,
                       as_frame=False, counters=counters,
                       aligned_sequences=bool({"qseq", "sseq", "btop"} & set(fields)))
         queries = None
