@@ -243,8 +243,9 @@ def test_max_hsps_keeps_each_subjects_first_hsps_as_blastp(blast_data, tmp_path)
 
 def test_qcov_hsp_perc_keeps_the_hsps_covering_the_query_as_blastp(blast_data, tmp_path):
     """-qcov_hsp_perc P leaves out the HSPs covering less than P percent of the query (the
-    percent rounded half up below 99): before the hit list in an ungapped search, after the
-    traceback and the -max_hsps cut in a gapped one, where it frees places in the list.
+    percent rounded half up below 99): before the hit list in an ungapped search; in a gapped
+    one after the traceback has ranked the lists and after the -max_hsps cut, the lists it
+    empties leaving their places to the next ones.
     Subjects holding fragments of a query (a fifth of it to all of it, one to three in a
     subject): rows equal blastp's with the composition adjustment, without it, ungapped,
     with -max_target_seqs 3 and with -max_hsps 1; -1 and 101 are refused by both."""

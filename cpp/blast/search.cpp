@@ -176,15 +176,10 @@ template <class Hit>
 struct SubjectList {
   int32_t subject = 0;
   std::vector<Hit> hits;
-  // From 0 on: the best E-value the list is ranked by instead of its hits' (blastp 2.12 ranks
-  // by the best E-value from before -qcov_hsp_perc's cut after the traceback; 2024's fixed
-  // that, SB-4084).
-  double ranking_evalue = -1.0;
 };
 
 template <class Hit>
 double best_evalue(const SubjectList<Hit>& list) {
-  if (list.ranking_evalue >= 0.0) return list.ranking_evalue;
   double e = static_cast<double>(INT32_MAX);
   for (const Hit& h : list.hits) e = std::min(e, evalue_of(h));
   return e;
@@ -294,19 +289,21 @@ std::vector<size_t> composition_ranked_lists(
   return kept;
 }
 
-// -qcov_hsp_perc in the traceback's last steps (s_FilterBlastResults): the lists blastp holds
-// then (without composition the best max_target_seqs, as the hit list kept them; with it, the
-// composition heap's), each cut to -max_hsps in its order (as gapped_search cuts it) and
-// without the HSPs that cover too little of the query; lists left empty go. The caller ranks
-// what remains (Blast_HSPResultsSortByEvalue: by the best E-value from before the cut, and
-// the first HSP kept) and keeps the first N.
+// -qcov_hsp_perc in the traceback's last steps: the lists blastp holds then (without
+// composition every list traced, as many as the preliminary hit list held; with it, the
+// composition heap's), ranked (Blast_HSPResultsSortByEvalue), then (s_FilterBlastResults)
+// each cut to -max_hsps in its order (as gapped_search cuts it) and without the HSPs that
+// cover too little of the query, lists left empty leaving their places to the next ones. In
+// that order; the caller keeps the first max_target_seqs (s_BlastPruneExtraHits). blastp 2.12
+// ranks before the cut, so a list ranks by HSPs the cut removes (2024's blastp ranks after
+// it, SB-4084).
 std::vector<SubjectList<GappedSearchHit>> covering_lists(
     std::vector<SubjectList<GappedSearchHit>> lists,
     const std::unordered_map<int32_t, int32_t>& scaled_best, bool composition, size_t capacity,
     int32_t max_hsps, int32_t query_length, double qcov_hsp_perc) {
   std::vector<size_t> held;
   if (!composition) {
-    held = ranked_lists(lists, capacity);
+    held = ranked_lists(lists, lists.size());  // (the traceback's list holds all it traced)
   } else if (lists.size() <= capacity || significant_lists(lists) >= capacity) {
     // (the heap holds them all, or every significant one, which are the ones ranked first)
     held = ranked_lists(lists, std::max(capacity, significant_lists(lists)));
@@ -317,7 +314,6 @@ std::vector<SubjectList<GappedSearchHit>> covering_lists(
   std::vector<SubjectList<GappedSearchHit>> kept;
   for (size_t j : held) {
     std::vector<GappedSearchHit>& hits = lists[j].hits;
-    lists[j].ranking_evalue = best_evalue(lists[j]);
     if (!cut_in_score_order) sort_for_report(hits);
     keep_first_hsps(hits, max_hsps);
     hits.erase(std::remove_if(hits.begin(), hits.end(),
@@ -328,9 +324,6 @@ std::vector<SubjectList<GappedSearchHit>> covering_lists(
                hits.end());
     if (!hits.empty()) kept.push_back(std::move(lists[j]));
   }
-  std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) {
-    return a.subject < b.subject;  // (ranked_lists takes lists in increasing subject)
-  });
   return kept;
 }
 
@@ -802,9 +795,10 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
       lists[k] = covering_lists(std::move(lists[k]), scaled_best_of[k], composition,
                                 static_cast<size_t>(n), options.max_hsps,
                                 queries[k].length, options.qcov_hsp_perc);
-      for (size_t j : ranked_lists(lists[k], static_cast<size_t>(n))) {
-        sort_for_report(lists[k][j].hits);
-        for (GappedSearchHit& h : lists[k][j].hits)
+      if (lists[k].size() > static_cast<size_t>(n)) lists[k].resize(static_cast<size_t>(n));
+      for (SubjectList<GappedSearchHit>& list : lists[k]) {
+        sort_for_report(list.hits);
+        for (GappedSearchHit& h : list.hits)
           if (h.hsp.score != 0) result[k].push_back(std::move(h));
       }
       continue;
