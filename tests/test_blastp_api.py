@@ -5,6 +5,7 @@ does not implement yet, get clear typed errors."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -35,9 +36,14 @@ def blast_data(tmp_path_factory) -> dict:
     return make_database(tmp_path_factory.mktemp("blastp_api"))
 
 
+# The command's stdout as a UTF-8 locale makes it (strict: it fails on the surrogates of names
+# that are not UTF-8), where C.UTF-8, this machine's, escapes them (seen on the H200: session 80).
+STRICT_STDOUT = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+
+
 def _gpuseq_blastp(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "gpuseq.cli", "blastp", *map(str, args)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=STRICT_STDOUT)
 
 
 @pytest.mark.parametrize(
@@ -67,8 +73,6 @@ def test_command_output_is_whole_before_its_quick_exit(blast_data, tmp_path, bac
     """`gpuseq blastp` ends as `gpuseq hmmsearch` does, by os._exit once its output is
     closed: rows on stdout or in -out, and the status of a failed run, are those of a run with
     the interpreter's teardown (GPUSEQ_FULL_EXIT=1) and blastp's."""
-    import os
-
     expected = run_blastp(blast_data, blast_data["query_fasta"], "-outfmt", OUTFMT,
                           "-evalue", "100", ungapped=False)  # fmt: skip
     assert len(expected) > 30
@@ -447,7 +451,7 @@ def test_ids_are_printed_as_blastp_prints_them(tmp_path):
                          capture_output=True, check=True).stdout  # fmt: skip
     ours = subprocess.run([sys.executable, "-m", "gpuseq.cli", "blastp", "-db", subjects,
                            "-query", queries, *fields, "--backend", "cpu"],
-                          capture_output=True, check=True).stdout  # fmt: skip
+                          capture_output=True, check=True, env=STRICT_STDOUT).stdout  # fmt: skip
     assert b"na\t##id\t" in ref and b"ok\xff\t" in ref  # (what the rules say)
     assert ours.splitlines() == ref.splitlines()
 

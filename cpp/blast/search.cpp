@@ -291,7 +291,9 @@ std::vector<size_t> composition_ranked_lists(
 
 // -qcov_hsp_perc in the traceback's last steps: the lists blastp holds then (without
 // composition every list traced, as many as the preliminary hit list held; with it, the
-// composition heap's), ranked (Blast_HSPResultsSortByEvalue), then (s_FilterBlastResults)
+// max_target_seqs lists filled from the composition heap, significant ones beyond that number
+// left out: random command 15940062), ranked (Blast_HSPResultsSortByEvalue), then
+// (s_FilterBlastResults)
 // each cut to -max_hsps in its order (as gapped_search cuts it) and without the HSPs that
 // cover too little of the query, lists left empty leaving their places to the next ones. In
 // that order; the caller keeps the first max_target_seqs (s_BlastPruneExtraHits). blastp 2.12
@@ -301,15 +303,9 @@ std::vector<SubjectList<GappedSearchHit>> covering_lists(
     std::vector<SubjectList<GappedSearchHit>> lists,
     const std::unordered_map<int32_t, int32_t>& scaled_best, bool composition, size_t capacity,
     int32_t max_hsps, int32_t query_length, double qcov_hsp_perc) {
-  std::vector<size_t> held;
-  if (!composition) {
-    held = ranked_lists(lists, lists.size());  // (the traceback's list holds all it traced)
-  } else if (lists.size() <= capacity || significant_lists(lists) >= capacity) {
-    // (the heap holds them all, or every significant one, which are the ones ranked first)
-    held = ranked_lists(lists, std::max(capacity, significant_lists(lists)));
-  } else {
-    held = composition_ranked_lists(lists, scaled_best, capacity);
-  }
+  const std::vector<size_t> held =
+      composition ? composition_ranked_lists(lists, scaled_best, capacity)
+                  : ranked_lists(lists, lists.size());  // (all it traced)
   const bool cut_in_score_order = composition && significant_lists(lists) <= capacity;
   std::vector<SubjectList<GappedSearchHit>> kept;
   for (size_t j : held) {

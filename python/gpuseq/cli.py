@@ -131,8 +131,8 @@ def _run_hmmsearch(args, argv: list[str]) -> int:
     command = "gpuseq " + " ".join(shlex.quote(a) for a in argv)
     options = {f.name: getattr(args, f.name) for f in fields(HmmsearchOptions)}
     out = args.output if args.output else sys.stdout
-    if out is sys.stdout and hasattr(sys.stdout, "reconfigure"):
-        sys.stdout.reconfigure(errors="surrogateescape")  # target names are bytes, as in FASTA
+    if out is sys.stdout:
+        _bytes_to_stdout()
     # Each query's part of every output is written as soon as it is final, as hmmsearch
     # writes them (with a packed database, while the later models are still searched).
     with HmmsearchWriter(
@@ -423,6 +423,8 @@ def _run_blastp(args) -> int:
         query = _spooled_stdin()
     # Opened before the search too, as blastp checks it (an unwritable path fails at once).
     out = sys.stdout if args.out == "-" else OutputFile(args.out)
+    if out is sys.stdout:
+        _bytes_to_stdout()
     try:
         counters: dict = {}
         hits = blastp(query, args.db, evalue=args.evalue,
@@ -453,6 +455,14 @@ def _run_blastp(args) -> int:
         if query != args.query:
             os.unlink(query)
     return 0
+
+
+def _bytes_to_stdout() -> None:
+    """Names and titles are the input's bytes, not all UTF-8 (decoded with surrogateescape):
+    stdout writes them back as they came, whatever the locale (a UTF-8 one, where Python's
+    stdout is strict, failed on them; C.UTF-8 escapes already)."""
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="surrogateescape")
 
 
 def _spooled_stdin() -> str:
