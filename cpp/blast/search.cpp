@@ -289,23 +289,23 @@ std::vector<size_t> composition_ranked_lists(
   return kept;
 }
 
-// -qcov_hsp_perc in the traceback's last steps: the lists blastp holds then (without
-// composition every list traced, as many as the preliminary hit list held; with it, the
-// max_target_seqs lists filled from the composition heap, significant ones beyond that number
-// left out: random command 15940062), ranked (Blast_HSPResultsSortByEvalue), then
-// (s_FilterBlastResults)
-// each cut to -max_hsps in its order (as gapped_search cuts it) and without the HSPs that
-// cover too little of the query, lists left empty leaving their places to the next ones. In
-// that order; the caller keeps the first max_target_seqs (s_BlastPruneExtraHits). blastp 2.12
-// ranks before the cut, so a list ranks by HSPs the cut removes (2024's blastp ranks after
-// it, SB-4084).
+// -qcov_hsp_perc in the traceback's last steps, as one thread's blastp 2.12 applies it: the
+// max_target_seqs lists it holds then (the best traced, or those filled from the composition
+// heap), ranked (Blast_HSPResultsSortByEvalue), then (s_FilterBlastResults) each cut to
+// -max_hsps in its order (as gapped_search cuts it) and without the HSPs that cover too
+// little of the query; lists left empty go, and no other list takes their place. 2.12 ranks
+// before the cut, so a list keeps the rank its removed HSPs gave it (2024's blastp ranks after
+// it, SB-4084). With several threads each holds N lists of its own, merged before the cut, so
+// that lists the cut empties leave their places to lists another thread held, as the threads
+// happen to take the subjects: blastp's own rows then change from run to run (random commands
+// 15800053, 15940394).
 std::vector<SubjectList<GappedSearchHit>> covering_lists(
     std::vector<SubjectList<GappedSearchHit>> lists,
     const std::unordered_map<int32_t, int32_t>& scaled_best, bool composition, size_t capacity,
     int32_t max_hsps, int32_t query_length, double qcov_hsp_perc) {
-  const std::vector<size_t> held =
-      composition ? composition_ranked_lists(lists, scaled_best, capacity)
-                  : ranked_lists(lists, lists.size());  // (all it traced)
+  const std::vector<size_t> held = composition
+                                      ? composition_ranked_lists(lists, scaled_best, capacity)
+                                      : ranked_lists(lists, capacity);
   const bool cut_in_score_order = composition && significant_lists(lists) <= capacity;
   std::vector<SubjectList<GappedSearchHit>> kept;
   for (size_t j : held) {
