@@ -204,6 +204,17 @@ def _rows_for_texts(blast_data, flag: str, texts, *others: str) -> dict:
     return rows
 
 
+def _shuffled_database(blast_data, tmp_path, subjects, rng) -> dict:
+    """The subjects in a random order as FASTA and as makeblastdb's database, beside
+    blast_data's queries (the keys _rows_for_texts takes)."""
+    data = {"query_fasta": blast_data["query_fasta"], "db_fasta": tmp_path / "db.fa",
+            "db": tmp_path / "db"}  # fmt: skip
+    write_fasta(data["db_fasta"], [subjects[i] for i in rng.permutation(len(subjects))])
+    subprocess.run([MAKEBLASTDB, "-in", data["db_fasta"], "-dbtype", "prot", "-out",
+                    data["db"]], check=True, capture_output=True)  # fmt: skip
+    return data
+
+
 def test_max_hsps_keeps_each_subjects_first_hsps_as_blastp(blast_data, tmp_path):
     """-max_hsps N keeps each subject's first N HSPs in the order blastp writes them, cut
     after the hit lists are ranked and before the score-0 HSPs are left out. Subjects holding
@@ -217,11 +228,7 @@ def test_max_hsps_keeps_each_subjects_first_hsps_as_blastp(blast_data, tmp_path)
             body = "".join(mutated(rng, query.upper(), float(rng.uniform(0.35, 0.8)), 0.01)
                            + random_protein(rng, 25) for _ in range(copies))  # fmt: skip
             subjects.append((f"{name}_x{copies}", body))
-    data = {"query_fasta": blast_data["query_fasta"], "db_fasta": tmp_path / "db.fa",
-            "db": tmp_path / "db"}  # fmt: skip
-    write_fasta(data["db_fasta"], [subjects[i] for i in rng.permutation(len(subjects))])
-    subprocess.run([MAKEBLASTDB, "-in", data["db_fasta"], "-dbtype", "prot", "-out",
-                    data["db"]], check=True, capture_output=True)  # fmt: skip
+    data = _shuffled_database(blast_data, tmp_path, subjects, rng)
     for others in ((), ("-comp_based_stats", "0"), ("-ungapped", "-comp_based_stats", "0"),
                    ("-max_target_seqs", "3")):
         rows = _rows_for_texts(data, "-max_hsps", ("1", "2", "0x3", "0", "-1", "2147483648"),
@@ -265,11 +272,7 @@ def test_qcov_hsp_perc_keeps_the_hsps_covering_the_query_as_blastp(blast_data, t
                 body += mutated(rng, query[start:start + size], float(rng.uniform(0.4, 0.9)),
                                 0.01) + random_protein(rng, 20)  # fmt: skip
             subjects.append((f"{name}_f{k}", body))
-    data = {"query_fasta": blast_data["query_fasta"], "db_fasta": tmp_path / "db.fa",
-            "db": tmp_path / "db"}  # fmt: skip
-    write_fasta(data["db_fasta"], [subjects[i] for i in rng.permutation(len(subjects))])
-    subprocess.run([MAKEBLASTDB, "-in", data["db_fasta"], "-dbtype", "prot", "-out",
-                    data["db"]], check=True, capture_output=True)  # fmt: skip
+    data = _shuffled_database(blast_data, tmp_path, subjects, rng)
     texts = ("0", "20", "45.5", "70", "98.6", "99", "100", "-1", "101")
     for others in ((), ("-comp_based_stats", "0"), ("-ungapped", "-comp_based_stats", "0"),
                    ("-max_target_seqs", "3"), ("-max_hsps", "1", "-comp_based_stats", "1")):
