@@ -549,7 +549,7 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
     if large:  # (blastp's own rows then depend on its thread count: large_evalues says why)
         threads = "1"
     if "-qcov_hsp_perc" in flags:  # (so do they, as its threads take the subjects: each
-        threads = "1"  # holds its own lists before the cut; covering_lists in search.cpp)
+        threads = "1"  # holds its own lists before the cut; gapped_search in search.cpp)
     common = ["-query", query_fasta, "-outfmt", outfmt, "-num_threads", threads, *flags]
     ref = subprocess.run([blast_data.BLASTP, "-db", tmp_path / "db", *common],
                          capture_output=True, text=True)  # fmt: skip

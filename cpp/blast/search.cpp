@@ -289,40 +289,6 @@ std::vector<size_t> composition_ranked_lists(
   return kept;
 }
 
-// -qcov_hsp_perc in the traceback's last steps, as one thread's blastp 2.12 applies it: the
-// max_target_seqs lists it holds then (the best traced, or those filled from the composition
-// heap), ranked (Blast_HSPResultsSortByEvalue), then (s_FilterBlastResults) each cut to
-// -max_hsps in its order (as gapped_search cuts it) and without the HSPs that cover too
-// little of the query; lists left empty go, and no other list takes their place. 2.12 ranks
-// before the cut, so a list keeps the rank its removed HSPs gave it (2024's blastp ranks after
-// it, SB-4084). With several threads each holds N lists of its own, merged before the cut, so
-// that lists the cut empties leave their places to lists another thread held, as the threads
-// happen to take the subjects: blastp's own rows then change from run to run (random commands
-// 15800053, 15940394).
-std::vector<SubjectList<GappedSearchHit>> covering_lists(
-    std::vector<SubjectList<GappedSearchHit>> lists,
-    const std::unordered_map<int32_t, int32_t>& scaled_best, bool composition, size_t capacity,
-    int32_t max_hsps, int32_t query_length, double qcov_hsp_perc) {
-  const std::vector<size_t> held = composition
-                                      ? composition_ranked_lists(lists, scaled_best, capacity)
-                                      : ranked_lists(lists, capacity);
-  const bool cut_in_score_order = composition && significant_lists(lists) <= capacity;
-  std::vector<SubjectList<GappedSearchHit>> kept;
-  for (size_t j : held) {
-    std::vector<GappedSearchHit>& hits = lists[j].hits;
-    if (!cut_in_score_order) sort_for_report(hits);
-    keep_first_hsps(hits, max_hsps);
-    hits.erase(std::remove_if(hits.begin(), hits.end(),
-                              [&](const GappedSearchHit& h) {
-                                return !covers_enough(h.hsp.q_end - h.hsp.q_off, query_length,
-                                                      qcov_hsp_perc);
-                              }),
-               hits.end());
-    if (!hits.empty()) kept.push_back(std::move(lists[j]));
-  }
-  return kept;
-}
-
 // The valid queries in one buffer, one 0 between neighbours (blastp's concatenated query).
 struct Concatenated {
   std::vector<uint8_t> codes;
@@ -787,18 +753,6 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
     }
   std::vector<std::vector<SubjectList<GappedSearchHit>>> lists = final_found.per_query(nq);
   for (size_t k = 0; k < nq; ++k) {
-    if (options.qcov_hsp_perc > 0.0) {
-      lists[k] = covering_lists(std::move(lists[k]), scaled_best_of[k], composition,
-                                static_cast<size_t>(n), options.max_hsps,
-                                queries[k].length, options.qcov_hsp_perc);
-      if (lists[k].size() > static_cast<size_t>(n)) lists[k].resize(static_cast<size_t>(n));
-      for (SubjectList<GappedSearchHit>& list : lists[k]) {
-        sort_for_report(list.hits);
-        for (GappedSearchHit& h : list.hits)
-          if (h.hsp.score != 0) result[k].push_back(std::move(h));
-      }
-      continue;
-    }
     // blastp cuts -max_hsps in each list's order at the traceback's end and sorts by E-value
     // as it writes. The realigned lists are in scaled-score order, where E-values below
     // 1e-180 tie and the rounded scores may too, unless the composition heap held more than
@@ -816,8 +770,16 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
       // none of the realigned HSPs whose score rounds to 0 (a scaled score below 16, which
       // only E-value thresholds of 1e16 and more let through); their subject has taken its
       // place in the list all the same.
+      // -qcov_hsp_perc drops its HSPs here too, as one thread's blastp 2.12 does
+      // (s_FilterBlastResults): after the lists are ranked and cut to -max_hsps, so a list
+      // keeps the rank its dropped HSPs gave it (2024's blastp ranks after, SB-4084) and one
+      // left empty leaves its place to none. With several threads each holds N lists of its
+      // own, merged before this cut, so another thread's list may take an emptied place and
+      // blastp's own rows change from run to run (random commands 15800053, 15940394).
       for (GappedSearchHit& h : lists[k][j].hits)
-        if (h.hsp.score != 0) result[k].push_back(std::move(h));
+        if (h.hsp.score != 0 &&
+            covers_enough(h.hsp.q_end - h.hsp.q_off, queries[k].length, options.qcov_hsp_perc))
+          result[k].push_back(std::move(h));
     }
   }
   if (counters) {
