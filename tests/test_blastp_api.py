@@ -6,6 +6,7 @@ does not implement yet, get clear typed errors."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -436,17 +437,21 @@ def test_a_gt_inside_a_line_is_refused_where_blastp_reads_it_as_a_residue(blast_
 
 
 def test_ids_are_printed_as_blastp_prints_them(tmp_path):
-    """An id ends at a ctrl-A, NCBI's separator of merged deflines (">a\x01b" is a); a subject
-    id outside ASCII has '#' for each such byte, as makeblastdb writes it after its "Bad char"
-    errors, where a query id keeps its bytes (even bytes that are not UTF-8). Every id field
-    equals blastp's."""
+    """A query's id is the first word of its title: the header after its leading blanks (a
+    vertical tab or form feed too) up to the first control character after the first (">a\x01b"
+    is a, ">\x02a" keeps its \x02). A subject's is the first word of makeblastdb's title: ctrl-A
+    a space, a tab three spaces, '#' for each other control character and each byte outside
+    ASCII (its "Bad char" errors), and gnl|BL_ORD_ID|N where the title has no word. Query ids
+    keep bytes that are not UTF-8. Every id field equals blastp's."""
     seq = ("MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVKVKALPDAQFEVVHSLAKWKRQ"
            "TLGQHDFSAGEGLYTHMKALRPDEDRLSPLHSVYVDQWDWERVMGDGERQFSTLKSTVEAIWAGIKATEAAVSEEF")
-    names = [b"na\x01me", "\u00dcid".encode(), b"ok\xff", b"plain", "s\u00e9q x".encode()]
+    names = [b"na\x01me", "\u00dcid".encode(), b"ok\xff", b"c\x02d", b"\x0bvt", b"\x01lead",
+             b"nul\x00x", b"t\x7fu", b"ab\x0cc", b"\x01", b"\tx\x1fy", b"plain",
+             "s\u00e9q x".encode()]
     subjects, queries = tmp_path / "s.fa", tmp_path / "q.fa"
     subjects.write_bytes(b"".join(b">%s\n%s\n" % (n, seq[i:].encode() + seq[:i].encode())
                                   for i, n in enumerate(names)))
-    queries.write_bytes(b"".join(b">%s desc\n%s\n" % (n, seq.encode()) for n in names[:3]))
+    queries.write_bytes(b"".join(b">%s desc\n%s\n" % (n, seq.encode()) for n in names[:11]))
     subprocess.run([MAKEBLASTDB, "-in", subjects, "-dbtype", "prot", "-out", tmp_path / "db"],
                    check=True, capture_output=True)  # fmt: skip
     fields = ["-outfmt", "6 qseqid sseqid qacc sacc qaccver saccver evalue"]
@@ -455,8 +460,91 @@ def test_ids_are_printed_as_blastp_prints_them(tmp_path):
     ours = subprocess.run([sys.executable, "-m", "gpuseq.cli", "blastp", "-db", subjects,
                            "-query", queries, *fields, "--backend", "cpu"],
                           capture_output=True, check=True, env=STRICT_STDOUT).stdout  # fmt: skip
-    assert b"na\t##id\t" in ref and b"ok\xff\t" in ref  # (what the rules say)
+    # (what the rules say)
+    assert b"na\t##id\t" in ref and b"ok\xff\t" in ref and b"\nc\tc#d\t" in ref
+    assert b"\nvt\t#vt\t" in ref and b"\n\x01lead\tgnl|BL_ORD_ID|9\t" in ref
+    assert b"\tnul#x\t" in ref and b"\tx#y\t" in ref
     assert ours.splitlines() == ref.splitlines()
+
+
+@pytest.mark.parametrize("ungapped", [False, True])
+def test_subject_titles_and_query_coverage_per_subject_equal_blastp(blast_data, tmp_path,
+                                                                     ungapped):
+    """stitle and salltitles: the title makeblastdb stores for the subject's header line
+    (blanks kept as they are, a tab three spaces, ctrl-A a space, '#' for other control
+    characters and bytes outside ASCII; commas unquoted in -outfmt 10). qcovs: the percent of
+    the query that the union of the subject's HSPs covers, on each of its rows (subjects
+    holding one to three fragments of a query). Every byte equals blastp's from a FASTA
+    database; from a packed one, whose records keep the name and description alone, where the
+    header is a name and a description one space apart; the keyword on the GPU too."""
+    rng = np.random.default_rng(20261204)
+    subjects = [(f"r{i} random {i}", random_protein(rng, int(rng.integers(50, 400))))
+                for i in range(200)]  # fmt: skip
+    headers = ["  lead  two  ", "tab\there\t", "merged\x01second title\x01third", "vt\x0bx y",
+               "comma, in, title", "\u00e9t\u00e9 x", "ctrl\x02x \x7f end", "plain one"]
+    for k in range(24):
+        name, query = blast_data["queries"][k % 3]
+        body = random_protein(rng, 20)
+        for _ in range(1 + k % 3):
+            size = int(len(query) * float(rng.uniform(0.2, 0.7)))
+            start = int(rng.integers(0, len(query) - size + 1))
+            body += mutated(rng, query.upper()[start:start + size], 0.8, 0.01) + \
+                random_protein(rng, 20)  # fmt: skip
+        subjects.append((f"{name}_f{k} {headers[k % len(headers)]}" if k % 4 else
+                         headers[k % len(headers)], body))  # fmt: skip
+    data = _shuffled_database(blast_data, tmp_path, subjects, rng)
+    flags = ["-query", data["query_fasta"], "-comp_based_stats", "0", "-evalue", "10",
+             *(["-ungapped"] if ungapped else [])]
+    packed = tmp_path / "db.gsdb"
+    gpuseq.makedb(data["db_fasta"], packed)
+    # (headers of printable ASCII words one space apart, which a packed database keeps whole)
+    plain = {h.split(" ")[0] for h, _ in subjects if re.fullmatch(r"[!-~]+( [!-~]+)*", h)}
+    for outfmt in ("6 qseqid sseqid stitle salltitles qcovs qcovhsp qstart qend qlen",
+                   "7 stitle qcovs std", "10 salltitles qcovs sseqid stitle"):
+        ref = subprocess.run([BLASTP, "-db", data["db"], *flags, "-outfmt", outfmt],
+                             capture_output=True, check=True).stdout  # fmt: skip
+        ours = subprocess.run([sys.executable, "-m", "gpuseq.cli", "blastp", "-db",
+                               data["db_fasta"], *flags, "-outfmt", outfmt, "--backend", "cpu"],
+                              capture_output=True, check=True,
+                              env=STRICT_STDOUT).stdout  # fmt: skip
+        database = b"# Database: %s\n"
+        assert ours.splitlines() == ref.replace(database % str(data["db"]).encode(),
+                                                database % str(data["db_fasta"]).encode()
+                                                ).splitlines(), outfmt  # fmt: skip
+        if outfmt.startswith("6"):
+            rows = [line.split(b"\t") for line in ref.splitlines()]
+            covered = {(q, s): set() for q, s, *_ in rows}
+            for q, s, _, _, _, _, qstart, qend, _ in rows:
+                covered[q, s] |= set(range(int(qstart), int(qend) + 1))
+            for q, s, _, _, qcovs, _, _, _, qlen in rows:  # (what the rule says)
+                percent = 100 * len(covered[q, s]) / int(qlen)
+                assert int(qcovs) == int(percent + 0.5 if percent < 99 else percent)
+            assert any(int(r[4]) > int(r[5]) for r in rows)  # (HSPs adding up)
+            assert b"merged second title third" in ref and b"tab   here   " in ref
+            assert b"  lead  two  " in ref and b"vt#x y" in ref and b"ctrl#x # end" in ref
+        packed_rows = subprocess.run([sys.executable, "-m", "gpuseq.cli", "blastp", "-db",
+                                      packed, *flags, "-outfmt", outfmt, "--backend", "cpu"],
+                                     capture_output=True, check=True, text=True,
+                                     env=STRICT_STDOUT).stdout.splitlines()  # fmt: skip
+        assert len(packed_rows) == len(ref.splitlines())
+    # The keyword (on the GPU too where there is one), from the packed database: the plain
+    # headers' titles and every qcovs equal blastp's.
+    ref = subprocess.run([BLASTP, "-db", data["db"], *flags, "-outfmt",
+                          "6 qseqid sseqid stitle qcovs"], capture_output=True, text=True,
+                         check=True).stdout.splitlines()  # fmt: skip
+    for backend in ("cpu", "auto"):
+        hits = gpuseq.blastp(data["query_fasta"], gpuseq.SequenceDatabase.open(packed),
+                             comp_based_stats=0, ungapped=ungapped, subject_titles=True,
+                             backend=backend)  # fmt: skip
+        assert list(hits.columns) == [*blast.OUTFMT6_COLUMNS, "stitle"]
+        ours = ["\t".join(map(str, row)) for row in
+                hits[["qseqid", "sseqid", "stitle", "qcovs"]].itertuples(index=False)]
+        assert len(ours) == len(ref) and sum(row.split("\t")[1] in plain for row in ref) > 20
+        for mine, theirs in zip(ours, ref):
+            m, t = mine.split("\t"), theirs.split("\t")
+            assert (m[:2], m[3]) == (t[:2], t[3])
+            if t[1] in plain:
+                assert m[2] == t[2]
 
 
 @pytest.mark.parametrize("ungapped", [False, True])

@@ -23,6 +23,7 @@ thresholds of any real and negative score thresholds (odd_option_values), and a 
 from __future__ import annotations
 
 import gzip
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -464,7 +465,8 @@ def random_blastp_run(rng) -> tuple[str, str]:
     field once, where it first came), or session 69's fields; and -num_threads."""
     if rng.random() < 0.5:
         return blast_data.OUTFMT, "2"
-    names = ["std", *(name for name in TABULAR_FIELDS if name not in LATER_FIELDS)]
+    names = ["std", *(name for name in TABULAR_FIELDS
+                      if name not in LATER_FIELDS and name not in TITLE_FIELDS)]
     fields = [str(names[i]) for i in rng.integers(len(names), size=int(rng.integers(1, 9)))]
     return " ".join(["6", *fields]), str(rng.integers(1, 5))
 
@@ -507,6 +509,50 @@ def with_new_fields(rng, outfmt: str) -> str:
     return " ".join(words)
 
 
+# The fields gpuseq wrote from session 81 on, drawn apart again.
+TITLE_FIELDS = ("qcovs", "stitle", "salltitles")
+
+
+def with_title_fields(rng, outfmt: str, fasta: Path, subjects, kind: str, makedb: list,
+                      ours_db: Path) -> str:
+    """At times (session 81) one to three of TITLE_FIELDS, each somewhere in the field list.
+    With stitle or salltitles the subjects get descriptions after blanks, a tab or a ctrl-A,
+    of words, blanks, commas, DEL, UTF-8 and control characters (makeblastdb's titles keep
+    or replace them), and both databases are made again. A packed database keeps a record's
+    name and description alone: its descriptions are words one space apart."""
+    if rng.random() >= 0.25:
+        return outfmt
+    words = outfmt.split()
+    if len(words) == 1:
+        words += ["std"]
+    drawn = [str(f) for f in rng.choice(TITLE_FIELDS, size=int(rng.integers(1, 4)))]
+    for field in drawn:
+        words.insert(int(rng.integers(1, len(words) + 1)), field)
+    if {"stitle", "salltitles"} & set(drawn):
+        separators = [b" ", b"  ", b"\t", b"\x01", b" \t", b"\x0b"]
+        pieces = [b" ", b"  ", b"\t", b"\x01", b"\x0b", b"\x7f", b"desc", b"a,b", b"\xc3\xa9",
+                  b"#", b"\x1f"]
+        plain = [b"desc", b"a,b", b"x", b"#", b"N/A"]
+        with open(fasta, "wb") as f:
+            for name, seq in subjects:
+                header = name.encode()
+                if kind == "packed":
+                    header += b"".join(b" " + plain[k] for k in
+                                       rng.integers(len(plain), size=int(rng.integers(0, 4))))
+                elif rng.random() < 0.8:
+                    header += separators[int(rng.integers(len(separators)))] + b"".join(
+                        pieces[k] for k in rng.integers(len(pieces), size=int(rng.integers(1, 7))))
+                f.write(b">%s\n%s\n" % (header, seq.encode()))
+        made = subprocess.run(makedb, capture_output=True, text=True)
+        assert made.returncode == 0, made.stdout + made.stderr
+        if kind == "gzip":
+            ours_db.write_bytes(gzip.compress(fasta.read_bytes()))
+        elif kind == "packed":
+            shutil.rmtree(ours_db)
+            gpuseq_cli("makedb", fasta, ours_db)
+    return " ".join(words)
+
+
 @pytest.mark.skipif(blast_data.MISSING, reason=blast_data.SKIP_REASON)
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("seed", BLASTP_SEEDS)
@@ -546,6 +592,8 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
         outfmt = other_tabular_format(np.random.default_rng([6982, seed]), outfmt, query_fasta,
                                       queries)
         outfmt = with_new_fields(np.random.default_rng([6984, seed]), outfmt)
+        outfmt = with_title_fields(np.random.default_rng([6988, seed]), outfmt, fasta,
+                                   subjects, kind, makedb, ours_db)
     if large:  # (blastp's own rows then depend on its thread count: large_evalues says why)
         threads = "1"
     if "-qcov_hsp_perc" in flags:  # (so do they, as its threads take the subjects: each

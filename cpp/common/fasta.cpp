@@ -25,9 +25,10 @@ bool is_header_blank(char c) { return c == ' ' || c == '\t'; }
 bool is_line_end(char c) { return c == '\n' || c == '\r'; }
 // C isspace() in the "C" locale, Easel's test before a record and at the end of a name.
 bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-// Easel keeps names and descriptions in C strings: a NUL byte ends them early.
-const char* c_string_end(const char* begin, const char* end) {
-  return std::find(begin, end, '\0');
+// Easel keeps names and descriptions in C strings: a NUL byte ends them early. NCBI's reader
+// keeps it (makeblastdb's title has '#' there).
+const char* c_string_end(const char* begin, const char* end, bool line_start_headers) {
+  return line_start_headers ? end : std::find(begin, end, '\0');
 }
 
 std::string describe_char(unsigned char c) {
@@ -48,8 +49,9 @@ struct PieceError {
 // Parses whole records in [begin, end), which starts at a '>' (after optional whitespace at the
 // very start of a file). Appends to out. Mirrors Easel's FASTA reader: '>' anywhere in sequence
 // text starts a new record; a header ends at CR or LF; the name runs up to the first
-// whitespace (isspace: also VT and FF), the description is the rest of the line after spaces
-// and tabs, up to a ctrl-A (NCBI's separator of merged descriptions; trailing blanks kept).
+// whitespace (isspace: also VT and FF; with line_start_headers a space or tab), the
+// description is the rest of the line after spaces and tabs, up to a ctrl-A (NCBI's separator
+// of merged descriptions; trailing blanks kept).
 // With line_start_headers (blastp's inputs), a '>' that does not begin its line is an error:
 // NCBI's FASTA reader opens a record only at a line's first byte and drops any other '>' as an
 // invalid residue, reading on the rest of the line as sequence, where Easel starts a record.
@@ -93,18 +95,24 @@ bool parse_records(const char* begin, const char* end, bool line_start_headers,
     ++p;  // the '>'
     while (p < end && is_header_blank(*p)) ++p;
     const char* name = p;
-    while (p < end && !is_space(*p)) ++p;
+    // blastp's names end at a blank alone: a vertical tab or form feed is in the first word
+    // of makeblastdb's title (as '#'), where Easel's names end at any isspace().
+    if (line_start_headers) {
+      while (p < end && !is_header_blank(*p) && !is_line_end(*p)) ++p;
+    } else {
+      while (p < end && !is_space(*p)) ++p;
+    }
     if (p == name) {
       trim();
       return fail(p, "", "no sequence name after '>'");
     }
-    const std::string_view record(name, static_cast<size_t>(c_string_end(name, p) - name));
+    const std::string_view record(name, static_cast<size_t>(c_string_end(name, p, line_start_headers) - name));
     out.names.append(record);
     out.name_offsets.push_back(static_cast<int64_t>(out.names.size()));
     while (p < end && is_header_blank(*p)) ++p;
     const char* desc = p;
     while (p < end && !is_line_end(*p) && *p != '\x01') ++p;
-    out.descriptions.append(desc, c_string_end(desc, p));
+    out.descriptions.append(desc, c_string_end(desc, p, line_start_headers));
     out.description_offsets.push_back(static_cast<int64_t>(out.descriptions.size()));
     while (p < end && !is_line_end(*p)) ++p;
 

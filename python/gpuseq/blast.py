@@ -10,7 +10,7 @@ called on its own here, as the GPU stages will be compared against them:
   scanning, as (subject, query offset, subject offset) hits;
 - :func:`ungapped_hsps`: the two-hit rule (window 40) with the ungapped X-drop extension;
 - :func:`blastp_ungapped`: ``blastp -ungapped -comp_based_stats 0 -seg no`` end to end, as
-  a DataFrame of blastp's ``-outfmt "6 std qlen slen score nident gaps positive"``
+  a DataFrame of blastp's ``-outfmt "6 std qlen slen score nident gaps positive qcovs"``
   columns;
   :func:`blastp_gapped`: ``blastp -seg no`` (the preliminary score-only X-drop extension,
   the traceback or, with ``comp_based_stats`` 1 or 2, blastp's composition stage, Spouge's
@@ -29,7 +29,7 @@ import math
 import os
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 __all__ = [
     "OUTFMT6_COLUMNS",
     "ALIGNED_COLUMNS",
+    "TITLE_COLUMNS",
     "BLASTP_QUERY_BATCH",
     "blastp",
     "write_tabular",
@@ -70,7 +71,8 @@ __all__ = [
     "format_bitscore",
 ]
 
-#: The DataFrame's columns: outfmt 6 ``std`` plus ``qlen slen score nident gaps positive``.
+#: The DataFrame's columns: outfmt 6 ``std`` plus ``qlen slen score nident gaps positive
+#: qcovs`` (qcovs: the percent of the query all the subject's HSPs cover, on each of its rows).
 OUTFMT6_COLUMNS = [
     "qseqid",
     "sseqid",
@@ -90,10 +92,14 @@ OUTFMT6_COLUMNS = [
     "nident",
     "gaps",
     "positive",
+    "qcovs",
 ]
 #: The columns ``aligned_sequences=True`` adds: blastp's qseq and sseq, each row's aligned query
 #: and subject residues with '-' for gaps (what the fields qseq, sseq and btop print).
 ALIGNED_COLUMNS = ["qseq", "sseq"]
+#: The column ``subject_titles=True`` adds: blastp's stitle, the title makeblastdb stores for
+#: the subject's header line (what the fields stitle and salltitles print).
+TITLE_COLUMNS = ["stitle"]
 
 _EASEL_TO_NCBI = np.asarray(_core.blast_easel_to_ncbi, dtype=np.uint8)
 _DROPPED = 255
@@ -152,7 +158,14 @@ class _Encoded:
         return len(self.offsets) - 1
 
     def name(self, i: int) -> str:
-        return self._db.name(int(i) if self._index is None else int(self._index[i]))
+        return self._db.name(self.record(i))
+
+    def description(self, i: int) -> str:
+        return self._db.description(self.record(i))
+
+    def record(self, i: int) -> int:
+        """The number of sequence i in the database it was read from (empty ones counted)."""
+        return int(i) if self._index is None else int(self._index[i])
 
     @property
     def names(self) -> list[str]:
@@ -209,13 +222,12 @@ _QUERY_SEG = (12, 2.2, 2.5)
 def _queries(
     query_db: _Encoded, seg: bool | tuple = False
 ) -> tuple[list[np.ndarray], list[np.ndarray], list[str], list[list[tuple[int, int]]]]:
-    """(search buffers, letters, names, lookup segments) of every query, all searched
-    together. With ``seg`` (True: blastp's defaults; or SEG's (window, locut, hicut)) each
-    query is masked as blastp -seg masks it
-    (BlastSetUp_MaskQuery): SEG runs on the search buffer (O already X), its segments become X
-    there (so the Karlin-Altschul block, the extensions and the composition stage all see X)
-    and the lookup table takes only words wholly outside them; identities still compare the
-    original letters."""
+    """(search buffers, letters, ids as blastp prints them, lookup segments) of every query,
+    all searched together. With ``seg`` (True: blastp's defaults; or SEG's (window, locut,
+    hicut)) each query is masked as blastp -seg masks it (BlastSetUp_MaskQuery): SEG runs on
+    the search buffer (O already X), its segments become X there (so the Karlin-Altschul
+    block, the extensions and the composition stage all see X) and the lookup table takes
+    only words wholly outside them; identities still compare the original letters."""
     searches, letters, segments = [], [], []
     for qi in range(len(query_db)):
         search, original = _query_buffers(
@@ -235,7 +247,8 @@ def _queries(
         searches.append(search)
         letters.append(original)
         segments.append(unmasked)
-    return searches, letters, query_db.names, segments
+    ids = [_query_id(query_db.name(i), query_db.description(i)) for i in range(len(query_db))]
+    return searches, letters, ids, segments
 
 
 def _single_query(query: Any) -> tuple[np.ndarray, np.ndarray, str]:
@@ -414,6 +427,7 @@ def blastp_ungapped(
     backend: str = "auto",
     as_frame: bool = True,
     aligned_sequences: bool = False,
+    subject_titles: bool = False,
     gpu_options: dict | None = None,
     counters: dict | None = None,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
@@ -446,6 +460,9 @@ def blastp_ungapped(
         imported (the command line's way: the import takes a quarter of a second).
         ``aligned_sequences=True`` adds :data:`ALIGNED_COLUMNS`, qseq and sseq, each row's
         aligned residues as strings (what ``-outfmt`` fields qseq, sseq and btop print).
+        ``subject_titles=True`` adds :data:`TITLE_COLUMNS`, stitle, the subject's title as
+        makeblastdb stores its header line (the fields stitle and salltitles): the line as
+        a FASTA file of subjects has it, else the name and description joined by a space.
 
     Raises:
         EmptyInputError: no queries or subjects, or a query without residues.
@@ -453,7 +470,7 @@ def blastp_ungapped(
     """
     stage = _stage(backend, gpu_options)
     hsps_kept, space = _max_hsps(max_hsps), _searchsp(searchsp, given=0)
-    db, db_length, searches, letters, names, segments = _search_inputs(
+    db, db_length, searches, letters, query_ids, segments = _search_inputs(
         queries, subjects, dbsize, seg
     )
     stage = _resident_stage(_fitted_stage(stage, backend, searches, db), db, counters)
@@ -478,8 +495,8 @@ def blastp_ungapped(
     if counters is not None:
         counters.update(found, query_hsps=_query_hsps(results),
                         query_searched=_query_searched(searches, results))
-    return _hits(db, names, searches, results, as_frame,
-                 letters if aligned_sequences else None)
+    return _hits(db, query_ids, searches, results, as_frame,
+                 letters if aligned_sequences else None, subjects if subject_titles else None)
 
 
 def blastp_gapped(
@@ -502,6 +519,7 @@ def blastp_gapped(
     backend: str = "auto",
     as_frame: bool = True,
     aligned_sequences: bool = False,
+    subject_titles: bool = False,
     gpu_options: dict | None = None,
     counters: dict | None = None,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
@@ -519,7 +537,7 @@ def blastp_gapped(
     """
     stage = _stage(backend, gpu_options)
     hsps_kept, space = _max_hsps(max_hsps), _searchsp(searchsp, given=-1)
-    db, db_length, searches, letters, names, segments = _search_inputs(
+    db, db_length, searches, letters, query_ids, segments = _search_inputs(
         queries, subjects, dbsize, seg
     )
     stage = _resident_stage(_fitted_stage(stage, backend, searches, db), db, counters)
@@ -547,13 +565,13 @@ def blastp_gapped(
     if counters is not None:
         counters.update(found, query_hsps=_query_hsps(results),
                         query_searched=_query_searched(searches, results))
-    return _hits(db, names, searches, results, as_frame,
-                 letters if aligned_sequences else None)
+    return _hits(db, query_ids, searches, results, as_frame,
+                 letters if aligned_sequences else None, subjects if subject_titles else None)
 
 
 def _search_inputs(queries, subjects, dbsize, seg=False):
     """(subjects without empty records, database length for the statistics, the queries'
-    search buffers, letters, names and lookup segments), or EmptyInputError naming the
+    search buffers, letters, ids and lookup segments), or EmptyInputError naming the
     source."""
     query_db = _read(queries)
     db = _subjects(subjects)
@@ -604,15 +622,47 @@ def _resident_stage(stage: tuple[str, dict], db: _Encoded,
     return stage[0], {**stage[1], "subjects": device}
 
 
-def _blast_id(name: str, subject: bool) -> str:
-    """The id blastp prints for a FASTA record's name: up to a ctrl-A (NCBI's separator of
-    merged deflines: ">a\x01b" is "a"); in a subject, '#' for each byte outside ASCII, which
-    makeblastdb writes in their place (after its "Bad char" errors). Query ids keep them."""
-    name = name.split("\x01", 1)[0]
-    if subject and not name.isascii():
-        name = "".join(c if c.isascii() else "#" * len(c.encode("utf-8", "surrogateescape"))
-                       for c in name)
-    return name
+def _query_id(name: str, description: str) -> str:
+    """The id blastp prints for a query: the first word of its title (:func:`_blast_title`:
+    ">na\x01me" is na, ">\x02ab" keeps its \x02). Bytes outside ASCII are kept."""
+    title = _blast_title(f"{name} {description}".encode("utf-8", "surrogateescape"))
+    return next((word for word in title.split(" ") if word), name)
+
+
+def _subject_id(name: str, description: str, oid: int) -> str:
+    """The id blastp prints for a subject of makeblastdb's database: the first word of the
+    title makeblastdb stores (:func:`_database_title`), or its own id where the title has
+    none (">\x01" is gnl|BL_ORD_ID|0 for the first subject)."""
+    title = _database_title(f"{name} {description}".encode("utf-8", "surrogateescape"))
+    return next((word for word in title.split(" ") if word), f"gnl|BL_ORD_ID|{oid}")
+
+
+#: makeblastdb's title of a header line: ctrl-A a space, a tab three, '#' for every other
+#: control character and every byte outside ASCII (its "Bad char" errors).
+_DATABASE_TITLE_BYTES = bytes(c if 32 <= c < 127 else 32 if c == 1 else 35 for c in range(256))
+
+
+def _database_title(header: bytes) -> str:
+    """The title makeblastdb stores for a header line (the text after '>'), as blastp prints
+    it (stitle); spaces at its ends kept."""
+    return header.replace(b"\t", b"   ").translate(_DATABASE_TITLE_BYTES).decode("ascii")
+
+
+def _subject_titles(subjects, db: _Encoded, found: list[int]) -> dict[int, str]:
+    """blastp's stitle of the subjects ``found`` (db's numbers): makeblastdb's title of each
+    one's header line as a FASTA file ``subjects`` has it; for other sources (a packed
+    database, records, a SequenceDatabase), of its name and description joined by a space,
+    as they keep no more of the line. "N/A" for an empty title, as blastp prints it."""
+    if isinstance(subjects, (str, os.PathLike)) and os.path.isfile(subjects):
+        wanted = {db.record(i): i for i in found}
+        headers, count = {}, 0
+        for count, header in enumerate(_fasta_headers(subjects), start=1):
+            if count - 1 in wanted:
+                headers[wanted[count - 1]] = header
+        if count == len(db._db):  # (else not FASTA: Easel read it)
+            return {i: _database_title(header) or "N/A" for i, header in headers.items()}
+    return {i: _database_title(" ".join(filter(None, (db.name(i), db.description(i))))
+                               .encode("utf-8", "surrogateescape")) or "N/A" for i in found}
 
 
 #: Residues of queries blastp's command reads for one search (GetQueryBatchSize: blastp's
@@ -643,14 +693,19 @@ def _query_hsps(results) -> list[int]:
     return [len(np.asarray(r["subject"]).reshape(-1)) for r in results]
 
 
-def _hits(db, names, searches, results, as_frame: bool, letters=None):
+def _hits(db, query_ids, searches, results, as_frame: bool, letters=None, subjects=None):
     """The rows of every query's HSPs (the C++ search's arrays) with OUTFMT6_COLUMNS, as a
     DataFrame or a dict of arrays; the ungapped search gives no gaps and no ends (its HSPs
-    have one length on both). With each query's ``letters``, the columns qseq and sseq too."""
+    have one length on both). With each query's ``letters``, the columns qseq and sseq too;
+    with ``subjects`` (the source db was read from), the column stitle."""
     slen = np.diff(db.offsets)
-    names_out = [*OUTFMT6_COLUMNS, *(ALIGNED_COLUMNS if letters is not None else ())]
+    names_out = [*OUTFMT6_COLUMNS, *(ALIGNED_COLUMNS if letters is not None else ()),
+                 *(TITLE_COLUMNS if subjects is not None else ())]
     parts: dict[str, list] = {name: [] for name in names_out}
-    for k, (name, search, r) in enumerate(zip(names, searches, results)):
+    found = np.unique(np.concatenate([np.asarray(r["subject"]).reshape(-1) for r in results]))
+    subject_ids = {i: _subject_id(db.name(i), db.description(i), i) for i in found.tolist()}
+    titles = _subject_titles(subjects, db, found.tolist()) if subjects is not None else None
+    for k, (query_id, search, r) in enumerate(zip(query_ids, searches, results)):
         length, subject = np.asarray(r["length"]), np.asarray(r["subject"])
         n = len(subject)
 
@@ -661,8 +716,8 @@ def _hits(db, names, searches, results, as_frame: bool, letters=None):
         q_start, s_start = each(r["q_start"]), each(r["s_start"])
         identities = each(r["identities"])
         columns = {
-            "qseqid": np.full(n, _blast_id(name, subject=False), dtype=object),
-            "sseqid": np.array([_blast_id(db.name(i), subject=True) for i in subject],
+            "qseqid": np.full(n, query_id, dtype=object),
+            "sseqid": np.array([subject_ids[i] for i in subject.tolist()],
                                dtype=object).reshape(n),
             # As blastp computes it, the division first: 181 of 320 is 56.56250000000001,
             # printed 56.563, where 100 * 181 / 320 is 56.5625, printed 56.562.
@@ -683,8 +738,13 @@ def _hits(db, names, searches, results, as_frame: bool, letters=None):
             "gaps": each(r.get("gaps", 0)),
             "positive": each(r["positives"]),
         }
+        columns["qcovs"] = _query_coverage_per_subject(subject, columns["qstart"],
+                                                       columns["qend"], len(search))
         if letters is not None:
             columns["qseq"], columns["sseq"] = _aligned_sequences(db, letters[k], r, n)
+        if titles is not None:
+            columns["stitle"] = np.array([titles[i] for i in subject.tolist()],
+                                         dtype=object).reshape(n)
         for key, column in columns.items():
             parts[key].append(column)
     hits = {key: np.concatenate(columns) for key, columns in parts.items()}
@@ -696,6 +756,31 @@ def _hits(db, names, searches, results, as_frame: bool, letters=None):
     columns = {k: (v.tolist() or np.array([], str)) if v.dtype == object else v
                for k, v in hits.items()}
     return pd.DataFrame(columns, columns=names_out)
+
+
+def _query_coverage_per_subject(subject: np.ndarray, qstart: np.ndarray, qend: np.ndarray,
+                                qlen: int) -> np.ndarray:
+    """blastp's qcovs of one query's rows: the percent of the query that the union of each
+    subject's HSPs covers (CBlastFormatUtil::InsertSubjectScores over a subject's rows, which
+    come one after another), rounded as qcovhsp is; the same on every row of the subject."""
+    n = len(subject)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    first = np.flatnonzero(np.concatenate([[True], subject[1:] != subject[:-1]]))
+    group = np.repeat(np.arange(len(first)), np.diff(np.append(first, n)))
+    # Each group's ranges by start; a range covers what lies past the ends before it in its
+    # group (the group number in the high bits keeps the running maximum within it).
+    order = np.lexsort((qstart, group))
+    g, start, end = group[order], qstart[order].astype(np.int64), qend[order].astype(np.int64)
+    key = g << 32
+    reach = np.maximum.accumulate(key + end) - key  # the furthest end so far in the group
+    before = np.concatenate([[-1], reach[:-1]])
+    before[np.flatnonzero(np.concatenate([[True], g[1:] != g[:-1]]))] = -1
+    covered = np.bincount(g, weights=np.maximum(0, end - np.maximum(start, before + 1) + 1),
+                          minlength=len(first))
+    percent = 100.0 * covered / qlen
+    percent = np.where(percent < 99, percent + 0.5, percent).astype(np.int64)
+    return percent[group]
 
 
 _LETTERS = np.frombuffer(_core.blast_letters.encode("ascii"), dtype=np.uint8)
@@ -786,10 +871,11 @@ _ID_FIELDS = {"qaccver": "qseqid", "qacc": "qseqid", "saccver": "sseqid", "sacc"
 #: blastp's ``-outfmt 6`` field names that we write, and ``std`` in its order.
 STD_FIELDS = ["qaccver", "saccver", *OUTFMT6_COLUMNS[2:12]]
 #: Fields blastp computes from the columns: ``qcovhsp``, the share of the query an HSP covers,
-#: ``ppos``, the percent of its columns that are positive, and ``btop``, the alignment as
-#: blastp's traceback operations (from qseq and sseq).
-_DERIVED_FIELDS = ["qcovhsp", "ppos", "btop"]
-TABULAR_FIELDS = [*OUTFMT6_COLUMNS, *_ID_FIELDS, *_DERIVED_FIELDS, *ALIGNED_COLUMNS]
+#: ``ppos``, the percent of its columns that are positive, ``btop``, the alignment as
+#: blastp's traceback operations (from qseq and sseq), and ``salltitles`` (stitle).
+_DERIVED_FIELDS = ["qcovhsp", "ppos", "btop", "salltitles"]
+TABULAR_FIELDS = [*OUTFMT6_COLUMNS, *_ID_FIELDS, *_DERIVED_FIELDS, *ALIGNED_COLUMNS,
+                  *TITLE_COLUMNS]
 _BLAST_DB_SUFFIXES = (".pin", ".psq", ".phr", ".pal", ".pdb", ".pot")
 
 
@@ -819,6 +905,7 @@ def blastp(
     backend: str = "auto",
     as_frame: bool = True,
     aligned_sequences: bool = False,
+    subject_titles: bool = False,
     gpu_options: dict | None = None,
     counters: dict | None = None,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
@@ -865,12 +952,14 @@ def blastp(
             (:func:`blastp_ungapped`).
 
     Returns:
-        A DataFrame of blastp's ``-outfmt "6 std qlen slen score nident gaps positive"`` columns
-        (:data:`OUTFMT6_COLUMNS`; E-values and bit scores as numbers), rows in blastp's
-        order; :func:`write_tabular` writes it as blastp does. ``as_frame=False``: the same
-        columns as a dict of NumPy arrays, without importing pandas. ``aligned_sequences=True``
-        adds the columns qseq and sseq (:data:`ALIGNED_COLUMNS`: each row's aligned residues,
-        '-' for gaps), which the fields qseq, sseq and btop need.
+        A DataFrame of blastp's ``-outfmt "6 std qlen slen score nident gaps positive
+        qcovs"`` columns (:data:`OUTFMT6_COLUMNS`; E-values and bit scores as numbers), rows
+        in blastp's order; :func:`write_tabular` writes it as blastp does. ``as_frame=False``:
+        the same columns as a dict of NumPy arrays, without importing pandas.
+        ``aligned_sequences=True`` adds the columns qseq and sseq (:data:`ALIGNED_COLUMNS`:
+        each row's aligned residues, '-' for gaps), which the fields qseq, sseq and btop need;
+        ``subject_titles=True`` the column stitle (:data:`TITLE_COLUMNS`: the title
+        makeblastdb stores for the subject's header line), which stitle and salltitles need.
 
     Raises:
         UnsupportedOptionError: an option value blastp takes that gpuseq does not implement.
@@ -886,7 +975,7 @@ def blastp(
                   seg=_seg_parameters(seg), max_hsps=max_hsps, searchsp=searchsp,
                   qcov_hsp_perc=qcov_hsp_perc,
                   backend=backend, as_frame=as_frame, aligned_sequences=aligned_sequences,
-                  gpu_options=gpu_options, counters=counters)
+                  subject_titles=subject_titles, gpu_options=gpu_options, counters=counters)
     if ungapped:
         return blastp_ungapped(query, db, **common)
     return blastp_gapped(query, db, xdrop_gap=float(xdrop_gap),
@@ -1051,8 +1140,10 @@ FIELD_TITLES = {
     "gapopen": "gap opens", "qstart": "q. start", "qend": "q. end", "sstart": "s. start",
     "send": "s. end", "evalue": "evalue", "bitscore": "bit score", "qlen": "query length",
     "slen": "subject length", "score": "score", "nident": "identical", "gaps": "gaps",
-    "positive": "positives", "qcovhsp": "% query coverage per hsp", "ppos": "% positives",
-    "qseq": "query seq", "sseq": "subject seq", "btop": "BTOP",
+    "positive": "positives", "qcovs": "% query coverage per subject",
+    "qcovhsp": "% query coverage per hsp", "ppos": "% positives",
+    "qseq": "query seq", "sseq": "subject seq", "btop": "BTOP", "stitle": "subject title",
+    "salltitles": "subject titles",
 }
 #: The program line of each query's comment block in ``-outfmt 7``: the blastp we equal.
 BLASTP_VERSION_LINE = "# BLASTP 2.12.0+"
@@ -1088,10 +1179,17 @@ def write_tabular(
     names = tabular_fields(fields, outfmt)
     formatters = {"pident": lambda v: f"{v:.3f}", "ppos": lambda v: f"{v:.2f}",
                   "evalue": format_evalue, "bitscore": format_bitscore}
-    derived = {"qcovhsp": _qcovhsp, "ppos": _ppos, "btop": _btop}
+    derived = {"qcovhsp": _qcovhsp, "ppos": _ppos, "btop": _btop,
+               "sacc": _subject_accessions, "saccver": _subject_accessions,
+               # makeblastdb's database holds one title a subject (no -parse_seqids' merged
+               # deflines), which salltitles prints alone.
+               "salltitles": lambda hits: np.asarray(hits["stitle"], dtype=object)}
     if any(name in names for name in ("qseq", "sseq", "btop")) and "qseq" not in hits:
         raise ValueError("the fields qseq, sseq and btop need the aligned sequences: search "
                          "with aligned_sequences=True")
+    if any(name in names for name in ("stitle", "salltitles")) and "stitle" not in hits:
+        raise ValueError("the fields stitle and salltitles need the subjects' titles: search "
+                         "with subject_titles=True")
     columns = [(derived[name](hits) if name in derived else hits[_ID_FIELDS.get(name, name)])
                .tolist() for name in names]
     separator = "," if outfmt == 10 else "\t"
@@ -1108,6 +1206,18 @@ def write_tabular(
             f.close()
     else:
         out.write(text)
+
+
+_ORDINAL_ID = re.compile(r"gnl\|BL_ORD_ID\|(\d+)")
+
+
+def _subject_accessions(hits) -> np.ndarray:
+    """sacc and saccver: the subject's id, but BL_ORD_ID:N where makeblastdb's title had no
+    word and the id is the database's own (gnl|BL_ORD_ID|N; a subject whose title starts with
+    such a word is taken for one)."""
+    ids = np.asarray(hits["sseqid"], dtype=object)
+    return np.array([f"BL_ORD_ID:{m[1]}" if (m := _ORDINAL_ID.fullmatch(i)) else i
+                     for i in ids.tolist()], dtype=object)
 
 
 def _qcovhsp(hits) -> np.ndarray:
@@ -1161,13 +1271,18 @@ def _commented(rows: list[str], names: list[str], queries, database: str) -> lis
     return [*lines, f"# BLAST processed {len(queries)} queries"]
 
 
-# NCBI's FASTA reader ends a title at its first control character; blastp prints it without
-# the spaces around it.
+# NCBI's FASTA reader drops the blanks that start a header line (isspace) and ends its title
+# at the first control character after the first; blastp prints it without the spaces at its
+# end.
+_CONTROL = re.compile(r"[\x00-\x1f]")
 _TITLE_END = re.compile(rb"[\x00-\x1f]")
 
 
 def _blast_title(header: bytes) -> str:
-    return _TITLE_END.split(header, maxsplit=1)[0].strip(b" ").decode("utf-8", "surrogateescape")
+    header = header.lstrip(b" \t\n\v\f\r")
+    end = _TITLE_END.search(header, 1)
+    title = header if end is None else header[: end.start()]
+    return title.rstrip(b" ").decode("utf-8", "surrogateescape")
 
 
 def query_titles(query: SequenceSource) -> list[str]:
@@ -1192,6 +1307,13 @@ def query_titles(query: SequenceSource) -> list[str]:
 
 
 def _fasta_titles(path) -> list[str]:
+    return [_blast_title(header) for header in _fasta_headers(path)]
+
+
+def _fasta_headers(path) -> Iterator[bytes]:
+    """Each record's header line (after the '>', up to CR or LF) as the FASTA file (plain or
+    gzip) has it. A record starts at a '>' that begins a line (blastp's FASTA, the reader's
+    ``line_start_headers``); a CR alone ends a line too."""
     with open(path, "rb") as f:
         gzipped = f.read(2) == b"\x1f\x8b"
     if gzipped:
@@ -1200,14 +1322,15 @@ def _fasta_titles(path) -> list[str]:
         opened = gzip.open(path, "rb")
     else:
         opened = open(path, "rb")
-    titles = []
+    started = False
     with opened as f:
         for line in f:
-            if not titles:  # (blank text may come before the first record)
+            if not started:  # (blank text may come before the first record)
                 line = line.lstrip()
-            if line.startswith(b">"):
-                titles.append(_blast_title(line[1:].rstrip(b"\r\n")))
-    return titles
+            for part in line.split(b"\r") if b"\r" in line else (line,):
+                if part[:1] == b">":
+                    started = True
+                    yield part[1:].rstrip(b"\n")
 
 
 def tabular_fields(fields: list[str] | None, outfmt: int = 6) -> list[str]:

@@ -438,7 +438,8 @@ def _run_blastp(args) -> int:
                       max_hsps=args.max_hsps, searchsp=args.searchsp,
                       qcov_hsp_perc=args.qcov_hsp_perc, backend=args.backend,
                       as_frame=False, counters=counters,
-                      aligned_sequences=bool({"qseq", "sseq", "btop"} & set(fields)))
+                      aligned_sequences=bool({"qseq", "sseq", "btop"} & set(fields)),
+                      subject_titles=bool({"stitle", "salltitles"} & set(fields)))
         queries = None
         if outfmt == 7:
             titles, rows = query_titles(query), counters["query_hsps"]
