@@ -5,6 +5,7 @@ does not implement yet, get clear typed errors."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
@@ -166,7 +167,7 @@ def test_values_blastp_rejects(blast_data):
                     dict(max_hsps=-1), dict(searchsp=-1), dict(searchsp=2**63)):
         with pytest.raises(ValueError):
             gpuseq.blastp(q, db, **{"comp_based_stats": 0, **options})
-    run = _gpuseq_blastp("-query", q, "-db", db, "-comp_based_stats", "0", "-outfmt", "5")
+    run = _gpuseq_blastp("-query", q, "-db", db, "-comp_based_stats", "0", "-outfmt", "0")
     assert run.returncode == 1 and "outfmt" in run.stderr
     # blastp refuses these too, and says so on its first lines (our errors: one line each).
     for flags in (["-xdrop_ungap", "0"], ["-evalue", "0"]):
@@ -536,7 +537,7 @@ def test_subject_titles_and_query_coverage_per_subject_equal_blastp(blast_data, 
         hits = gpuseq.blastp(data["query_fasta"], gpuseq.SequenceDatabase.open(packed),
                              comp_based_stats=0, ungapped=ungapped, subject_titles=True,
                              backend=backend)  # fmt: skip
-        assert list(hits.columns) == [*blast.OUTFMT6_COLUMNS, "stitle"]
+        assert list(hits.columns) == [*blast.OUTFMT6_COLUMNS, "stitle", "soid"]
         ours = ["\t".join(map(str, row)) for row in
                 hits[["qseqid", "sseqid", "stitle", "qcovs"]].itertuples(index=False)]
         assert len(ours) == len(ref) and sum(row.split("\t")[1] in plain for row in ref) > 20
@@ -545,6 +546,60 @@ def test_subject_titles_and_query_coverage_per_subject_equal_blastp(blast_data, 
             assert (m[:2], m[3]) == (t[:2], t[3])
             if t[1] in plain:
                 assert m[2] == t[2]
+
+
+@pytest.mark.parametrize("others", [(), ("-comp_based_stats", "0", "-seg", "yes"),
+                                    ("-ungapped", "-comp_based_stats", "0"),
+                                    ("-comp_based_stats", "3", "-max_hsps", "2", "-searchsp",
+                                     "100000000", "-seg", "10 2.0 2.6")])
+def test_xml_output_equals_blastp(blast_data, tmp_path, others):
+    """-outfmt 5, blastp's XML: every byte equals blastp's, Biopython reads it as blastp's.
+    Queries with rare letters (O is warned of), lower case, titles to escape (&, <, quotes),
+    Latin-1 (written as Latin-1) and a control character (written '#'), a query without
+    hits and one without statistics (all X); identities, positives and midlines counted
+    again from the letters (J's BLOSUM62 row, U and O never positive), SEG's residues shown
+    as X, E-values below 1e-180 written 0; from FASTA and from standard input."""
+    from Bio.Blast import NCBIXML
+
+    queries = dict(blast_data["queries"])
+    headers = [b"q100 a&b <c> \"d\" 'e'", b"qspecial caf\xc3\xa9 x", b"\x02q300 ctrl",
+               b"allx", b"nohits x", b"q500 \xff\xfe caf\xc3\xa9 y"]
+    bodies = [queries["q100"], queries["qspecial"], queries["q300"][:50] + "O" +
+              queries["q300"][51:], "X" * 40, "MKV", queries["q500"].lower()]
+    query = tmp_path / "q.fa"
+    query.write_bytes(b"".join(b">%s\n%s\n" % (h, b.encode()) for h, b in zip(headers, bodies)))
+    flags = ["-outfmt", "5", "-evalue", "100", *others]
+    ref = subprocess.run([BLASTP, "-query", query, "-db", blast_data["db"], *flags],
+                         capture_output=True, check=True).stdout  # fmt: skip
+    assert ref.count(b"<Hsp>") > 100 and b"One or more O characters" in ref
+    assert b"No hits found" in ref and b"Could not calculate" in ref and b"caf\xe9 x" in ref
+    assert b"\xff\xfe caf\xc3\xa9 y" in ref  # (UTF-8 in Latin-1; other text as it came)
+    db = str(blast_data["db"]).encode()
+    for source, stdin in ((query, None), ("-", query.read_bytes())):
+        ours = subprocess.run([sys.executable, "-m", "gpuseq.cli", "blastp", "-query", source,
+                               "-db", blast_data["db_fasta"], *flags, "--backend", "cpu"],
+                              input=stdin, capture_output=True)  # fmt: skip
+        assert ours.returncode == 0, ours.stderr
+        named = ours.stdout.replace(b"<BlastOutput_db>%s<" % str(blast_data["db_fasta"]).encode(),
+                                    b"<BlastOutput_db>%s<" % db)  # fmt: skip
+        assert named.splitlines() == ref.splitlines()
+    records = list(NCBIXML.parse(io.StringIO(ours.stdout.decode("latin-1"))))
+    assert [len(r.alignments) for r in records] == \
+        [len(r.alignments) for r in NCBIXML.parse(io.StringIO(ref.decode("latin-1")))]
+
+
+@pytest.mark.parametrize("title", [b"euro \xe2\x82\xac x", b"x caf\xc3\xa9", b"x \xe9"])
+def test_xml_output_refuses_titles_blastp_cannot_write(blast_data, tmp_path, title):
+    """A title with a character beyond Latin-1, or one outside ASCII at its end, makes
+    blastp's XML writer fail that query's iteration (it writes the others; the first query's
+    fails the whole document); gpuseq refuses the search, naming the query."""
+    query = tmp_path / "q.fa"
+    query.write_bytes(b">%s\n%s\n" % (title, blast_data["queries"][0][1].encode()))
+    ref = subprocess.run([BLASTP, "-query", query, "-db", blast_data["db"], "-outfmt", "5"],
+                         capture_output=True, text=True)  # fmt: skip
+    assert "NCBI C++ Exception" in ref.stderr and "<Iteration>" not in ref.stdout
+    ours = _gpuseq_blastp("-query", query, "-db", blast_data["db_fasta"], "-outfmt", "5")
+    assert ours.returncode == 1 and "blastp cannot write" in ours.stderr, ours.stderr
 
 
 @pytest.mark.parametrize("ungapped", [False, True])

@@ -594,6 +594,9 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
         outfmt = with_new_fields(np.random.default_rng([6984, seed]), outfmt)
         outfmt = with_title_fields(np.random.default_rng([6988, seed]), outfmt, fasta,
                                    subjects, kind, makedb, ours_db)
+        # At times (session 81) blastp's XML instead (not over query titles made for 7).
+        if not outfmt.startswith("7") and np.random.default_rng([6990, seed]).random() < 0.15:
+            outfmt = "5"
     if large:  # (blastp's own rows then depend on its thread count: large_evalues says why)
         threads = "1"
     if "-qcov_hsp_perc" in flags:  # (so do they, as its threads take the subjects: each
@@ -609,4 +612,7 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
     expected = ref.stdout
     if outfmt.startswith("7"):  # (each names the -db it was given)
         expected = expected.replace(f"# Database: {tmp_path / 'db'}\n", f"# Database: {ours_db}\n")
+    if outfmt == "5":
+        expected = expected.replace(f"<BlastOutput_db>{tmp_path / 'db'}<",
+                                    f"<BlastOutput_db>{ours_db}<")
     assert ours.stdout.splitlines() == expected.splitlines(), case

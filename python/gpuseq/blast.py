@@ -97,9 +97,10 @@ OUTFMT6_COLUMNS = [
 #: The columns ``aligned_sequences=True`` adds: blastp's qseq and sseq, each row's aligned query
 #: and subject residues with '-' for gaps (what the fields qseq, sseq and btop print).
 ALIGNED_COLUMNS = ["qseq", "sseq"]
-#: The column ``subject_titles=True`` adds: blastp's stitle, the title makeblastdb stores for
-#: the subject's header line (what the fields stitle and salltitles print).
-TITLE_COLUMNS = ["stitle"]
+#: The columns ``subject_titles=True`` adds: blastp's stitle, the title makeblastdb stores for
+#: the subject's header line (what the fields stitle and salltitles print), and soid, the
+#: subject's number in the database (makeblastdb's OID: empty records are not counted).
+TITLE_COLUMNS = ["stitle", "soid"]
 
 _EASEL_TO_NCBI = np.asarray(_core.blast_easel_to_ncbi, dtype=np.uint8)
 _DROPPED = 255
@@ -460,9 +461,10 @@ def blastp_ungapped(
         imported (the command line's way: the import takes a quarter of a second).
         ``aligned_sequences=True`` adds :data:`ALIGNED_COLUMNS`, qseq and sseq, each row's
         aligned residues as strings (what ``-outfmt`` fields qseq, sseq and btop print).
-        ``subject_titles=True`` adds :data:`TITLE_COLUMNS`, stitle, the subject's title as
-        makeblastdb stores its header line (the fields stitle and salltitles): the line as
-        a FASTA file of subjects has it, else the name and description joined by a space.
+        ``subject_titles=True`` adds :data:`TITLE_COLUMNS`: stitle, the subject's title as
+        makeblastdb stores its header line (the fields stitle and salltitles; the line as
+        a FASTA file of subjects has it, else the name and description joined by a space),
+        and soid, its number in the database (makeblastdb's OID).
 
     Raises:
         EmptyInputError: no queries or subjects, or a query without residues.
@@ -494,7 +496,8 @@ def blastp_ungapped(
     )
     if counters is not None:
         counters.update(found, query_hsps=_query_hsps(results),
-                        query_searched=_query_searched(searches, results))
+                        query_searched=_query_searched(searches, results),
+                        **_report_statistics(results, searches, letters, db, segments))
     return _hits(db, query_ids, searches, results, as_frame,
                  letters if aligned_sequences else None, subjects if subject_titles else None)
 
@@ -564,7 +567,9 @@ def blastp_gapped(
     )
     if counters is not None:
         counters.update(found, query_hsps=_query_hsps(results),
-                        query_searched=_query_searched(searches, results))
+                        query_searched=_query_searched(searches, results),
+                        **_report_statistics(results, searches, letters, db, segments,
+                                             gapped=(db_length, space)))
     return _hits(db, query_ids, searches, results, as_frame,
                  letters if aligned_sequences else None, subjects if subject_titles else None)
 
@@ -688,6 +693,40 @@ def _query_searched(searches, results) -> list[bool]:
     return searched
 
 
+def _report_statistics(results, searches, letters, db, segments, gapped=None) -> dict:
+    """What blastp's reports print of each query's search beside the rows (-outfmt 5's
+    Statistics): ``query_statistics``, each query's ``kappa``, ``lambda``, ``entropy`` (the
+    gapped block's in a gapped search, else the query's own), ``length_adjustment`` and
+    ``search_space`` (0 and -1 for a query without statistics); ``query_masks``, the
+    residues SEG masked, as (start, end) ranges; ``query_o_positions``, where each query has
+    an O (searched as X, which blastp warns of); ``query_lengths``; ``db_sequences`` and
+    ``db_letters``.
+    ``gapped``: (the database length of the statistics, -searchsp as the search took it)."""
+    statistics = []
+    for search, r in zip(searches, results):
+        st = r["statistics"]
+        if not st["valid"]:
+            statistics.append(dict(kappa=-1.0, lambda_=-1.0, entropy=-1.0, length_adjustment=0,
+                                   search_space=0))
+        elif gapped is None:
+            statistics.append(dict(kappa=st["K"], lambda_=st["lambda"], entropy=st["H"],
+                                   length_adjustment=st["length_adjustment"],
+                                   search_space=st["search_space"]))
+        else:
+            db_length, searchsp = gapped
+            g = _core.blast_gapped_statistics(len(search), db_length, len(db))
+            statistics.append(dict(kappa=g["K"], lambda_=g["lambda"], entropy=g["H"],
+                                   length_adjustment=g["length_adjustment"],
+                                   search_space=searchsp if searchsp > 0 else g["search_space"]))
+    masks = []
+    for search, unmasked in zip(searches, segments):
+        ends = [0, *(x for segment in unmasked for x in segment), len(search)]
+        masks.append([(a, b) for a, b in zip(ends[::2], ends[1::2]) if b > a])
+    return dict(query_statistics=statistics, query_masks=masks, db_sequences=len(db),
+                db_letters=int(db.offsets[-1]), query_lengths=[len(s) for s in searches],
+                query_o_positions=[np.flatnonzero(q == _NCBI_O).tolist() for q in letters])
+
+
 def _query_hsps(results) -> list[int]:
     """Each query's number of rows (its HSPs), in input order."""
     return [len(np.asarray(r["subject"]).reshape(-1)) for r in results]
@@ -697,7 +736,7 @@ def _hits(db, query_ids, searches, results, as_frame: bool, letters=None, subjec
     """The rows of every query's HSPs (the C++ search's arrays) with OUTFMT6_COLUMNS, as a
     DataFrame or a dict of arrays; the ungapped search gives no gaps and no ends (its HSPs
     have one length on both). With each query's ``letters``, the columns qseq and sseq too;
-    with ``subjects`` (the source db was read from), the column stitle."""
+    with ``subjects`` (the source db was read from), the columns stitle and soid."""
     slen = np.diff(db.offsets)
     names_out = [*OUTFMT6_COLUMNS, *(ALIGNED_COLUMNS if letters is not None else ()),
                  *(TITLE_COLUMNS if subjects is not None else ())]
@@ -745,6 +784,7 @@ def _hits(db, query_ids, searches, results, as_frame: bool, letters=None, subjec
         if titles is not None:
             columns["stitle"] = np.array([titles[i] for i in subject.tolist()],
                                          dtype=object).reshape(n)
+            columns["soid"] = subject.astype(np.int64).reshape(n)
         for key, column in columns.items():
             parts[key].append(column)
     hits = {key: np.concatenate(columns) for key, columns in parts.items()}
@@ -875,7 +915,7 @@ STD_FIELDS = ["qaccver", "saccver", *OUTFMT6_COLUMNS[2:12]]
 #: blastp's traceback operations (from qseq and sseq), and ``salltitles`` (stitle).
 _DERIVED_FIELDS = ["qcovhsp", "ppos", "btop", "salltitles"]
 TABULAR_FIELDS = [*OUTFMT6_COLUMNS, *_ID_FIELDS, *_DERIVED_FIELDS, *ALIGNED_COLUMNS,
-                  *TITLE_COLUMNS]
+                  "stitle"]
 _BLAST_DB_SUFFIXES = (".pin", ".psq", ".phr", ".pal", ".pdb", ".pot")
 
 
@@ -958,8 +998,9 @@ def blastp(
         the same columns as a dict of NumPy arrays, without importing pandas.
         ``aligned_sequences=True`` adds the columns qseq and sseq (:data:`ALIGNED_COLUMNS`:
         each row's aligned residues, '-' for gaps), which the fields qseq, sseq and btop need;
-        ``subject_titles=True`` the column stitle (:data:`TITLE_COLUMNS`: the title
-        makeblastdb stores for the subject's header line), which stitle and salltitles need.
+        ``subject_titles=True`` the columns stitle and soid (:data:`TITLE_COLUMNS`: the
+        title makeblastdb stores for the subject's header line, which stitle and salltitles
+        need, and the subject's number in the database).
 
     Raises:
         UnsupportedOptionError: an option value blastp takes that gpuseq does not implement.
@@ -1095,6 +1136,29 @@ def _seg_parameters(seg) -> bool | tuple[int, float, float]:
     "no" as written, three words split at single spaces, an integer window. A window or cutoff
     that is not above 0 is SEG's default (BlastSetUp_Filter: "12 0 0" is "yes"), and SEG raises
     a hicut below the locut to it (seg_segments)."""
+    given = _seg_given(seg)
+    if isinstance(given, bool):
+        return given
+    window, locut, hicut = given
+    default_window, default_locut, default_hicut = _QUERY_SEG
+    return (window if window > 0 else default_window, locut if locut > 0 else default_locut,
+            hicut if hicut > 0 else default_hicut)
+
+
+def seg_filter_string(seg) -> str:
+    """blastp's filter string of a -seg value, as its XML's Parameters_filter prints it: "F"
+    (no), "L;" (SEG's defaults) or "S window locut hicut;" (the values as given)."""
+    given = _seg_given(seg)
+    if isinstance(given, bool):
+        return "L;" if given else "F"
+    window, locut, hicut = given
+    if (window, locut, hicut) == _QUERY_SEG:
+        return "L;"
+    return f"S {window} {locut:.1f} {hicut:.1f};"
+
+
+def _seg_given(seg) -> bool | tuple[int, float, float]:
+    """A -seg value as given: True, False, or the three numbers before SEG's defaults."""
     if isinstance(seg, bool):
         return seg
     text = str(seg)
@@ -1113,9 +1177,7 @@ def _seg_parameters(seg) -> bool | tuple[int, float, float]:
     except ValueError:
         raise ValueError(f"-seg {seg!r}: the window must be an integer and the cutoffs numbers "
                          "(blastp: invalid input for filtering parameters)") from None
-    default_window, default_locut, default_hicut = _QUERY_SEG
-    return (window if window > 0 else default_window, locut if locut > 0 else default_locut,
-            hicut if hicut > 0 else default_hicut)
+    return window, locut, hicut
 
 
 def _refuse_blast_database(db):

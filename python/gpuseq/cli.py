@@ -359,10 +359,10 @@ class _BlastFlag(argparse.Action):
 def _blastp_parser(sub) -> None:
     p = sub.add_parser(
         "blastp",
-        help="protein search with NCBI blastp's results (tabular output)",
+        help="protein search with NCBI blastp's results (tabular or XML output)",
         description="Search protein queries against a protein database. Results equal NCBI "
         "blastp 2.12's; the flags are blastp's (single dash), the output its tabular "
-        "-outfmt 6, 7 or 10.",
+        "-outfmt 6, 7 or 10, or its XML, 5.",
         allow_abbrev=False,
     )
     _exit_1_on_usage_errors(p)
@@ -375,7 +375,8 @@ def _blastp_parser(sub) -> None:
                    help="'6' (tabs), '7' (tabs, with each query's comment lines) or '10' "
                    "(commas), alone or with FIELDS of std, its fields (ids qaccver saccver), "
                    "qseqid, sseqid, qacc, sacc, qlen, slen, score, nident, gaps, positive, "
-                   "qcovhsp, ppos, qseq, sseq, btop [6]")
+                   "qcovs, qcovhsp, ppos, qseq, sseq, btop, stitle, salltitles; or '5' (XML) "
+                   "[6]")
     p.add_argument("-evalue", action=_BlastFlag, type=_blast_real, default=10.0)
     p.add_argument("-max_target_seqs", action=_BlastFlag, type=_blast_integer(), default=500)
     p.add_argument("-num_threads", action=_BlastFlag, type=_blast_integer(), default=0,
@@ -411,13 +412,14 @@ def _run_blastp(args) -> int:
     from .blast import TABULAR_FORMATS, blastp, query_titles, tabular_fields, write_tabular
 
     words = args.outfmt.split()
-    if not words or words[0] not in map(str, TABULAR_FORMATS):
+    if not words or words[0] not in (*map(str, TABULAR_FORMATS), "5"):
         raise ValueError(f"-outfmt {args.outfmt!r}: gpuseq writes the tabular formats 6, 7 "
-                         "and 10")
+                         "and 10, and 5 (XML)")
     outfmt = int(words[0])
-    fields = tabular_fields(words[1:] or None, outfmt)  # checked before the search
+    xml = outfmt == 5
+    fields = [] if xml else tabular_fields(words[1:] or None, outfmt)  # checked before the search
     query = args.query
-    if outfmt == 7 and query == "-":
+    if outfmt in (5, 7) and query == "-":
         # The titles are read from the header lines as they are; a pipe is read once, so
         # it is kept in a file that both reads take.
         query = _spooled_stdin()
@@ -438,8 +440,16 @@ def _run_blastp(args) -> int:
                       max_hsps=args.max_hsps, searchsp=args.searchsp,
                       qcov_hsp_perc=args.qcov_hsp_perc, backend=args.backend,
                       as_frame=False, counters=counters,
-                      aligned_sequences=bool({"qseq", "sseq", "btop"} & set(fields)),
-                      subject_titles=bool({"stitle", "salltitles"} & set(fields)))
+                      aligned_sequences=xml or bool({"qseq", "sseq", "btop"} & set(fields)),
+                      subject_titles=xml or bool({"stitle", "salltitles"} & set(fields)))
+        if xml:
+            from .blast import seg_filter_string
+            from .blast_xml import xml_report
+
+            titles = query_titles(query)
+            out.write(xml_report(hits, list(zip(titles, counters["query_lengths"])), args.db,
+                                 counters, args.evalue, seg_filter_string(args.seg)))
+            return 0
         queries = None
         if outfmt == 7:
             titles, rows = query_titles(query), counters["query_hsps"]
