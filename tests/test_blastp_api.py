@@ -548,57 +548,81 @@ def test_subject_titles_and_query_coverage_per_subject_equal_blastp(blast_data, 
                 assert m[2] == t[2]
 
 
+@pytest.mark.parametrize("outfmt", ["5", "15"])
 @pytest.mark.parametrize("others", [(), ("-comp_based_stats", "0", "-seg", "yes"),
                                     ("-ungapped", "-comp_based_stats", "0"),
                                     ("-comp_based_stats", "3", "-max_hsps", "2", "-searchsp",
                                      "100000000", "-seg", "10 2.0 2.6")])
-def test_xml_output_equals_blastp(blast_data, tmp_path, others):
-    """-outfmt 5, blastp's XML: every byte equals blastp's, Biopython reads it as blastp's.
-    Queries with rare letters (O is warned of), lower case, titles to escape (&, <, quotes),
-    Latin-1 (written as Latin-1) and a control character (written '#'), a query without
-    hits and one without statistics (all X); identities, positives and midlines counted
-    again from the letters (J's BLOSUM62 row, U and O never positive), SEG's residues shown
-    as X, E-values below 1e-180 written 0; from FASTA and from standard input."""
+def test_xml_and_json_output_equal_blastp(blast_data, tmp_path, outfmt, others):
+    """-outfmt 5, blastp's XML, and 15, its JSON: every byte equals blastp's, and Biopython
+    (XML) and json read them as blastp's. Queries with rare letters (O is warned of), lower
+    case, titles to escape (&, <, quotes), UTF-8 (XML: written in Latin-1), bytes that are
+    not UTF-8 (XML: as they came; JSON: read as Latin-1) and a control character (XML: '#';
+    JSON: \\u0002), a query without hits and one without statistics (all X); identities,
+    positives and midlines counted again from the letters (J's BLOSUM62 row, U and O never
+    positive), SEG's residues shown as X (XML) or in lower case (JSON, beside its
+    query_masking), E-values below 1e-180 written 0; from FASTA and from standard input."""
+    import json
+
     from Bio.Blast import NCBIXML
 
     queries = dict(blast_data["queries"])
-    headers = [b"q100 a&b <c> \"d\" 'e'", b"qspecial caf\xc3\xa9 x", b"\x02q300 ctrl",
+    headers = [b"q100 a&b <c> \"d\" 'e' \\", b"qspecial caf\xc3\xa9 x", b"\x02q300 ctrl",
                b"allx", b"nohits x", b"q500 \xff\xfe caf\xc3\xa9 y"]
     bodies = [queries["q100"], queries["qspecial"], queries["q300"][:50] + "O" +
               queries["q300"][51:], "X" * 40, "MKV", queries["q500"].lower()]
     query = tmp_path / "q.fa"
     query.write_bytes(b"".join(b">%s\n%s\n" % (h, b.encode()) for h, b in zip(headers, bodies)))
-    flags = ["-outfmt", "5", "-evalue", "100", *others]
+    flags = ["-outfmt", outfmt, "-evalue", "100", *others]
     ref = subprocess.run([BLASTP, "-query", query, "-db", blast_data["db"], *flags],
                          capture_output=True, check=True).stdout  # fmt: skip
-    assert ref.count(b"<Hsp>") > 100 and b"One or more O characters" in ref
-    assert b"No hits found" in ref and b"Could not calculate" in ref and b"caf\xe9 x" in ref
-    assert b"\xff\xfe caf\xc3\xa9 y" in ref  # (UTF-8 in Latin-1; other text as it came)
-    db = str(blast_data["db"]).encode()
+    assert ref.count(b"<Hsp>" if outfmt == "5" else b'"bit_score"') > 100
+    assert b"One or more O characters" in ref and b"No hits found" in ref
+    assert b"Could not calculate" in ref
+    if outfmt == "5":  # (what the rules say)
+        assert b"caf\xe9 x" in ref and b"\xff\xfe caf\xc3\xa9 y" in ref and b">#q300" in ref
+    else:
+        assert b"caf\xc3\xa9 x" in ref and b"\xc3\xbf\xc3\xbe caf\xc3\x83\xc2\xa9 y" in ref
+        assert b'"\\u0002q300' in ref and b"\\\\" in ref
     for source, stdin in ((query, None), ("-", query.read_bytes())):
         ours = subprocess.run([sys.executable, "-m", "gpuseq.cli", "blastp", "-query", source,
                                "-db", blast_data["db_fasta"], *flags, "--backend", "cpu"],
                               input=stdin, capture_output=True)  # fmt: skip
         assert ours.returncode == 0, ours.stderr
-        named = ours.stdout.replace(b"<BlastOutput_db>%s<" % str(blast_data["db_fasta"]).encode(),
-                                    b"<BlastOutput_db>%s<" % db)  # fmt: skip
+        db, ours_db = str(blast_data["db"]).encode(), str(blast_data["db_fasta"]).encode()
+        named = ours.stdout.replace(b"<BlastOutput_db>%s<" % ours_db, b"<BlastOutput_db>%s<" % db)
+        named = named.replace(b'"db": "%s"' % ours_db, b'"db": "%s"' % db)
         assert named.splitlines() == ref.splitlines()
-    records = list(NCBIXML.parse(io.StringIO(ours.stdout.decode("latin-1"))))
-    assert [len(r.alignments) for r in records] == \
-        [len(r.alignments) for r in NCBIXML.parse(io.StringIO(ref.decode("latin-1")))]
+    if outfmt == "5":
+        def read(text):
+            return [len(r.alignments) for r in NCBIXML.parse(io.StringIO(text.decode("latin-1")))]
+    else:
+        def read(text):
+            return [len(r["report"]["results"]["search"]["hits"])
+                    for r in json.loads(text)["BlastOutput2"]]
+    assert read(ours.stdout) == read(ref)
 
 
 @pytest.mark.parametrize("title", [b"euro \xe2\x82\xac x", b"x caf\xc3\xa9", b"x \xe9"])
 def test_xml_output_refuses_titles_blastp_cannot_write(blast_data, tmp_path, title):
     """A title with a character beyond Latin-1, or one outside ASCII at its end, makes
     blastp's XML writer fail that query's iteration (it writes the others; the first query's
-    fails the whole document); gpuseq refuses the search, naming the query."""
+    fails the whole document); gpuseq refuses the search, naming the query. The JSON writer
+    garbles a title that ends outside ASCII (it keeps the first byte of the character), and
+    gpuseq refuses that too."""
     query = tmp_path / "q.fa"
     query.write_bytes(b">%s\n%s\n" % (title, blast_data["queries"][0][1].encode()))
     ref = subprocess.run([BLASTP, "-query", query, "-db", blast_data["db"], "-outfmt", "5"],
                          capture_output=True, text=True)  # fmt: skip
     assert "NCBI C++ Exception" in ref.stderr and "<Iteration>" not in ref.stdout
     ours = _gpuseq_blastp("-query", query, "-db", blast_data["db_fasta"], "-outfmt", "5")
+    assert ours.returncode == 1 and "blastp cannot write" in ours.stderr, ours.stderr
+    if title.endswith(b"x"):
+        return
+    ref = subprocess.run([BLASTP, "-query", query, "-db", blast_data["db"], "-outfmt", "15"],
+                         capture_output=True)  # fmt: skip
+    assert b'\xc3",\n' in ref.stdout  # (the UTF-8 of its last character cut after a byte)
+    ours = _gpuseq_blastp("-query", query, "-db", blast_data["db_fasta"], "-outfmt", "15")
     assert ours.returncode == 1 and "blastp cannot write" in ours.stderr, ours.stderr
 
 

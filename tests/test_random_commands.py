@@ -594,9 +594,10 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
         outfmt = with_new_fields(np.random.default_rng([6984, seed]), outfmt)
         outfmt = with_title_fields(np.random.default_rng([6988, seed]), outfmt, fasta,
                                    subjects, kind, makedb, ours_db)
-        # At times (session 81) blastp's XML instead (not over query titles made for 7).
-        if not outfmt.startswith("7") and np.random.default_rng([6990, seed]).random() < 0.15:
-            outfmt = "5"
+        # At times (session 81) blastp's XML or JSON instead (not over query titles made for 7).
+        report = np.random.default_rng([6990, seed])
+        if not outfmt.startswith("7") and report.random() < 0.15:
+            outfmt = str(report.choice(["5", "15"]))
     if large:  # (blastp's own rows then depend on its thread count: large_evalues says why)
         threads = "1"
     if "-qcov_hsp_perc" in flags:  # (so do they, as its threads take the subjects: each
@@ -615,4 +616,6 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
     if outfmt == "5":
         expected = expected.replace(f"<BlastOutput_db>{tmp_path / 'db'}<",
                                     f"<BlastOutput_db>{ours_db}<")
+    if outfmt == "15":
+        expected = expected.replace(f'"db": "{tmp_path / "db"}"', f'"db": "{ours_db}"')
     assert ours.stdout.splitlines() == expected.splitlines(), case

@@ -222,19 +222,21 @@ _QUERY_SEG = (12, 2.2, 2.5)
 
 def _queries(
     query_db: _Encoded, seg: bool | tuple = False
-) -> tuple[list[np.ndarray], list[np.ndarray], list[str], list[list[tuple[int, int]]]]:
-    """(search buffers, letters, ids as blastp prints them, lookup segments) of every query,
-    all searched together. With ``seg`` (True: blastp's defaults; or SEG's (window, locut,
+) -> tuple[list[np.ndarray], list[np.ndarray], list[str], list[list[tuple[int, int]]],
+           list[list[tuple[int, int]]]]:
+    """(search buffers, letters, ids as blastp prints them, lookup segments, masks) of every
+    query, all searched together (masks: SEG's, (start, end) from 0 and inclusive, those
+    that overlap joined, as blastp lists them). With ``seg`` (True: blastp's defaults; or SEG's (window, locut,
     hicut)) each query is masked as blastp -seg masks it (BlastSetUp_MaskQuery): SEG runs on
     the search buffer (O already X), its segments become X there (so the Karlin-Altschul
     block, the extensions and the composition stage all see X) and the lookup table takes
     only words wholly outside them; identities still compare the original letters."""
-    searches, letters, segments = [], [], []
+    searches, letters, segments, masks = [], [], [], []
     for qi in range(len(query_db)):
         search, original = _query_buffers(
             query_db.sequence(qi), query_db.name(qi), query_db.source
         )
-        unmasked = [(0, len(search))]
+        unmasked, joined = [(0, len(search))], []
         if seg:
             masked = _core.blast_seg(search, *(_QUERY_SEG if seg is True else seg))
             unmasked, start = [], 0
@@ -243,13 +245,18 @@ def _queries(
                 if begin > start:
                     unmasked.append((start, begin))
                 start = max(start, end + 1)
+                if joined and begin <= joined[-1][1]:
+                    joined[-1] = (joined[-1][0], max(joined[-1][1], end))
+                else:
+                    joined.append((begin, end))
             if start < len(search):
                 unmasked.append((start, len(search)))
         searches.append(search)
         letters.append(original)
         segments.append(unmasked)
+        masks.append(joined)
     ids = [_query_id(query_db.name(i), query_db.description(i)) for i in range(len(query_db))]
-    return searches, letters, ids, segments
+    return searches, letters, ids, segments, masks
 
 
 def _single_query(query: Any) -> tuple[np.ndarray, np.ndarray, str]:
@@ -472,7 +479,7 @@ def blastp_ungapped(
     """
     stage = _stage(backend, gpu_options)
     hsps_kept, space = _max_hsps(max_hsps), _searchsp(searchsp, given=0)
-    db, db_length, searches, letters, query_ids, segments = _search_inputs(
+    db, db_length, searches, letters, query_ids, segments, masks = _search_inputs(
         queries, subjects, dbsize, seg
     )
     stage = _resident_stage(_fitted_stage(stage, backend, searches, db), db, counters)
@@ -497,7 +504,7 @@ def blastp_ungapped(
     if counters is not None:
         counters.update(found, query_hsps=_query_hsps(results),
                         query_searched=_query_searched(searches, results),
-                        **_report_statistics(results, searches, letters, db, segments))
+                        **_report_statistics(results, searches, letters, db, masks))
     return _hits(db, query_ids, searches, results, as_frame,
                  letters if aligned_sequences else None, subjects if subject_titles else None)
 
@@ -540,7 +547,7 @@ def blastp_gapped(
     """
     stage = _stage(backend, gpu_options)
     hsps_kept, space = _max_hsps(max_hsps), _searchsp(searchsp, given=-1)
-    db, db_length, searches, letters, query_ids, segments = _search_inputs(
+    db, db_length, searches, letters, query_ids, segments, masks = _search_inputs(
         queries, subjects, dbsize, seg
     )
     stage = _resident_stage(_fitted_stage(stage, backend, searches, db), db, counters)
@@ -568,7 +575,7 @@ def blastp_gapped(
     if counters is not None:
         counters.update(found, query_hsps=_query_hsps(results),
                         query_searched=_query_searched(searches, results),
-                        **_report_statistics(results, searches, letters, db, segments,
+                        **_report_statistics(results, searches, letters, db, masks,
                                              gapped=(db_length, space)))
     return _hits(db, query_ids, searches, results, as_frame,
                  letters if aligned_sequences else None, subjects if subject_titles else None)
@@ -576,8 +583,8 @@ def blastp_gapped(
 
 def _search_inputs(queries, subjects, dbsize, seg=False):
     """(subjects without empty records, database length for the statistics, the queries'
-    search buffers, letters, ids and lookup segments), or EmptyInputError naming the
-    source."""
+    search buffers, letters, ids, lookup segments and SEG masks), or EmptyInputError naming
+    the source."""
     query_db = _read(queries)
     db = _subjects(subjects)
     if len(query_db) == 0:
@@ -693,12 +700,12 @@ def _query_searched(searches, results) -> list[bool]:
     return searched
 
 
-def _report_statistics(results, searches, letters, db, segments, gapped=None) -> dict:
+def _report_statistics(results, searches, letters, db, masks, gapped=None) -> dict:
     """What blastp's reports print of each query's search beside the rows (-outfmt 5's
     Statistics): ``query_statistics``, each query's ``kappa``, ``lambda``, ``entropy`` (the
     gapped block's in a gapped search, else the query's own), ``length_adjustment`` and
     ``search_space`` (0 and -1 for a query without statistics); ``query_masks``, the
-    residues SEG masked, as (start, end) ranges; ``query_o_positions``, where each query has
+    residues SEG masked, as (start, end) ranges from 0, inclusive; ``query_o_positions``, where each query has
     an O (searched as X, which blastp warns of); ``query_lengths``; ``db_sequences`` and
     ``db_letters``.
     ``gapped``: (the database length of the statistics, -searchsp as the search took it)."""
@@ -718,10 +725,6 @@ def _report_statistics(results, searches, letters, db, segments, gapped=None) ->
             statistics.append(dict(kappa=g["K"], lambda_=g["lambda"], entropy=g["H"],
                                    length_adjustment=g["length_adjustment"],
                                    search_space=searchsp if searchsp > 0 else g["search_space"]))
-    masks = []
-    for search, unmasked in zip(searches, segments):
-        ends = [0, *(x for segment in unmasked for x in segment), len(search)]
-        masks.append([(a, b) for a, b in zip(ends[::2], ends[1::2]) if b > a])
     return dict(query_statistics=statistics, query_masks=masks, db_sequences=len(db),
                 db_letters=int(db.offsets[-1]), query_lengths=[len(s) for s in searches],
                 query_o_positions=[np.flatnonzero(q == _NCBI_O).tolist() for q in letters])

@@ -362,7 +362,7 @@ def _blastp_parser(sub) -> None:
         help="protein search with NCBI blastp's results (tabular or XML output)",
         description="Search protein queries against a protein database. Results equal NCBI "
         "blastp 2.12's; the flags are blastp's (single dash), the output its tabular "
-        "-outfmt 6, 7 or 10, or its XML, 5.",
+        "-outfmt 6, 7 or 10, its XML, 5, or its JSON, 15.",
         allow_abbrev=False,
     )
     _exit_1_on_usage_errors(p)
@@ -376,7 +376,7 @@ def _blastp_parser(sub) -> None:
                    "(commas), alone or with FIELDS of std, its fields (ids qaccver saccver), "
                    "qseqid, sseqid, qacc, sacc, qlen, slen, score, nident, gaps, positive, "
                    "qcovs, qcovhsp, ppos, qseq, sseq, btop, stitle, salltitles; or '5' (XML) "
-                   "[6]")
+                   "or '15' (JSON) [6]")
     p.add_argument("-evalue", action=_BlastFlag, type=_blast_real, default=10.0)
     p.add_argument("-max_target_seqs", action=_BlastFlag, type=_blast_integer(), default=500)
     p.add_argument("-num_threads", action=_BlastFlag, type=_blast_integer(), default=0,
@@ -412,14 +412,14 @@ def _run_blastp(args) -> int:
     from .blast import TABULAR_FORMATS, blastp, query_titles, tabular_fields, write_tabular
 
     words = args.outfmt.split()
-    if not words or words[0] not in (*map(str, TABULAR_FORMATS), "5"):
+    if not words or words[0] not in (*map(str, TABULAR_FORMATS), "5", "15"):
         raise ValueError(f"-outfmt {args.outfmt!r}: gpuseq writes the tabular formats 6, 7 "
-                         "and 10, and 5 (XML)")
+                         "and 10, 5 (XML) and 15 (JSON)")
     outfmt = int(words[0])
-    xml = outfmt == 5
-    fields = [] if xml else tabular_fields(words[1:] or None, outfmt)  # checked before the search
+    report = outfmt in (5, 15)  # (blastp takes fields after them, and leaves them unused)
+    fields = [] if report else tabular_fields(words[1:] or None, outfmt)  # checked first
     query = args.query
-    if outfmt in (5, 7) and query == "-":
+    if outfmt in (5, 7, 15) and query == "-":
         # The titles are read from the header lines as they are; a pipe is read once, so
         # it is kept in a file that both reads take.
         query = _spooled_stdin()
@@ -440,15 +440,17 @@ def _run_blastp(args) -> int:
                       max_hsps=args.max_hsps, searchsp=args.searchsp,
                       qcov_hsp_perc=args.qcov_hsp_perc, backend=args.backend,
                       as_frame=False, counters=counters,
-                      aligned_sequences=xml or bool({"qseq", "sseq", "btop"} & set(fields)),
-                      subject_titles=xml or bool({"stitle", "salltitles"} & set(fields)))
-        if xml:
-            from .blast import seg_filter_string
-            from .blast_xml import xml_report
+                      aligned_sequences=report or bool({"qseq", "sseq", "btop"} & set(fields)),
+                      subject_titles=report or bool({"stitle", "salltitles"} & set(fields)))
+        if report:
+            from .blast import _comp_based_stats_mode, seg_filter_string
+            from .blast_reports import json_report, xml_report
 
-            titles = query_titles(query)
-            out.write(xml_report(hits, list(zip(titles, counters["query_lengths"])), args.db,
-                                 counters, args.evalue, seg_filter_string(args.seg)))
+            queries = list(zip(query_titles(query), counters["query_lengths"]))
+            common = (hits, queries, args.db, counters, args.evalue, seg_filter_string(args.seg))
+            out.write(xml_report(*common) if outfmt == 5 else json_report(
+                *common, 0 if args.ungapped else _comp_based_stats_mode(args.comp_based_stats),
+                args.ungapped))
             return 0
         queries = None
         if outfmt == 7:

@@ -1,0 +1,369 @@
+"""blastp's reports beside its tabular rows, as blastp 2.12 writes them from
+:func:`gpuseq.blastp`'s rows: ``-outfmt 5``, the BLAST XML (NCBI_BlastOutput.dtd,
+``blastxml_format.cpp``), and ``-outfmt 15``, the single-file BLAST JSON (BlastOutput2,
+``blastxml2_format.cpp``'s JSON sibling).
+
+What blastp computes for them apart from its tabular fields, and so here too:
+
+- each HSP's identities and positives are counted again from the aligned letters: a column
+  is identical when its two letters are (X with X too), positive when identical or scoring
+  above 0 in NCBI's BLOSUM62 (J's row included; U and O never); the midline shows the letter,
+  '+' or a blank; the query's letters are then written with SEG's residues as X;
+- bit scores and E-values are cut to 6 significant digits, then written as every double is,
+  with 15 (``%.15g``); an E-value below 1e-180 is 0 (the Seq-align's SMALLEST_EVALUE);
+- each query's message joins blastp's warnings (no statistics; O replaced by X) after its
+  id and title, and "No hits found";
+- titles: XML escapes them, a control character written as '#', and writes UTF-8 text in
+  Latin-1 (text with bytes that are not UTF-8 as it came); JSON escapes them (\\uXXXX for a
+  control character) and writes UTF-8 text as it is, other text read as Latin-1. A
+  character beyond Latin-1 (XML), or one outside ASCII at a title's end (both: blastp's
+  decoder reads past the end), makes blastp fail or garble the query's report, which gpuseq
+  refuses instead (ValueError naming the query).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _core
+
+#: The Altschul et al. (1997) reference blastp cites (its "&auml;" is in the text).
+REFERENCE = ("Stephen F. Altschul, Thomas L. Madden, Alejandro A. Sch&auml;ffer, Jinghui Zhang, "
+             "Zheng Zhang, Webb Miller, and David J. Lipman (1997), \"Gapped BLAST and PSI-BLAST: "
+             "a new generation of protein database search programs\", Nucleic Acids Res. "
+             "25:3389-3402.")
+_NO_STATISTICS = ("Could not calculate ungapped Karlin-Altschul parameters due to an invalid "
+                  "query sequence or its translation. Please verify the query sequence(s) and/or "
+                  "filtering options")
+
+# The XML formatter's positive pairs of letters: NCBI's BLOSUM62 above 0, J's row included, U
+# and O outside it (measured on every pair of blastp's 27 letters; the tabular formatter's
+# differ: there U is C and J is never positive).
+_LETTERS = _core.blast_letters
+_BLOSUM62 = np.asarray(_core.blast_blosum62, dtype=np.int64).reshape(len(_LETTERS), -1)
+_IN_MATRIX = set(_LETTERS) - set("-UO")
+_POSITIVE = {(a, b) for a in _IN_MATRIX for b in _IN_MATRIX
+             if _BLOSUM62[_LETTERS.index(a), _LETTERS.index(b)] > 0}
+
+
+def _double(value: float) -> str:
+    return f"{value:.15g}"
+
+
+def _six_digits(value: float) -> str:
+    return _double(float(f"{value:.6g}"))
+
+
+def _evalue(value: float) -> str:
+    return _six_digits(0.0 if value < 1.0e-180 else value)
+
+
+def _checked_title(value: str) -> str:
+    """A query's title, or ValueError where blastp's writers fail or garble it: one that ends
+    in a character outside ASCII (the XML's UTF-8 decoder then reads past the end: "Source
+    string is not in UTF8 format"; the JSON loses the character's last bytes)."""
+    if value and ord(value[-1]) >= 128:
+        raise ValueError(f"{value!r}: blastp cannot write a title that ends in a character "
+                         "outside ASCII in its XML or JSON, and drops or garbles the query's "
+                         "results")
+    return value
+
+
+def _text(value: str, query: str = "") -> str:
+    """XML text as blastp writes it: escaped, a control character as '#'; text that is UTF-8
+    in Latin-1, other text (bytes that were not UTF-8 somewhere in it) as it came. Bytes
+    0x80-0xFF are returned as the surrogates that write them back raw."""
+    raw = any(0xDC80 <= ord(c) <= 0xDCFF for c in value)
+    out = []
+    for c in value:
+        code = ord(c)
+        if c in _ESCAPES:
+            out.append(_ESCAPES[c])
+        elif code < 32:
+            out.append("#")
+        elif code < 128:
+            out.append(c)
+        elif raw:
+            out.extend(chr(0xDC00 + b) for b in c.encode("utf-8", "surrogateescape"))
+        elif code <= 0xFF:
+            out.append(chr(0xDC00 + code))
+        else:
+            raise ValueError(f"{query or value!r}: blastp cannot write {c!r} (U+{code:04X}) in "
+                             "its XML, which is Latin-1, and drops the query's results: -outfmt "
+                             "5 needs titles of Latin-1 characters")
+    return "".join(out)
+
+
+def _json_text(value: str) -> str:
+    """A JSON string's text as blastp writes it: quotes and backslashes escaped, a control
+    character as \\u00XX; UTF-8 text as it is, other text (bytes that were not UTF-8
+    somewhere in it) read as Latin-1, each byte a character."""
+    if any(0xDC80 <= ord(c) <= 0xDCFF for c in value):
+        value = value.encode("utf-8", "surrogateescape").decode("latin-1")
+    out = []
+    for c in value:
+        if c in '"\\':
+            out.append("\\" + c)
+        elif ord(c) < 32:
+            out.append(f"\\u{ord(c):04X}")
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
+
+
+def _midline(query: str, subject: str) -> tuple[str, int, int]:
+    """The midline, identities and positives of an HSP's aligned letters."""
+    line, identities, positives = [], 0, 0
+    for a, b in zip(query, subject):
+        if a == b:
+            line.append(a)
+            identities += 1
+            positives += 1
+        elif (a, b) in _POSITIVE:
+            line.append("+")
+            positives += 1
+        else:
+            line.append(" ")
+    return "".join(line), identities, positives
+
+
+def _message(query: str, no_statistics: bool, o_positions: list[int], hits: bool) -> str:
+    """An iteration's message: the query's warnings, each after the query's id and title,
+    as blastp's XML data joins them (an empty error list, then the warnings), and "No hits
+    found" where it has none."""
+    warnings = [_NO_STATISTICS] if no_statistics else []
+    if o_positions:
+        shown = ", ".join(map(str, o_positions[:20]))
+        more = ",... (only first 20 shown)" if len(o_positions) > 20 else ""
+        warnings.append("One or more O characters replaced by X for alignment score "
+                        f"calculations at positions {shown}{more}")
+    if not warnings:
+        return "" if hits else "No hits found"
+    text = f"{query}:  {query}: " + "".join(w + " " for w in warnings)
+    return text if hits else text + " No hits found"
+
+
+def _masked(qseq: str, qstart: int, masks: list[tuple[int, int]], lower: bool = False) -> str:
+    """The aligned query letters with SEG's residues as X, or in lower case (qstart: the
+    first residue, 1-based)."""
+    if not masks:
+        return qseq
+    letters, at = list(qseq), qstart - 1
+    for i, c in enumerate(letters):
+        if c == "-":
+            continue
+        if any(a <= at <= b for a, b in masks):
+            letters[i] = c.lower() if lower else "X"
+        at += 1
+    return "".join(letters)
+
+
+def _searches(hits, queries, counters: dict, lower_case_masks: bool = False):
+    """Each query's report data, in input order: (query id, title, length, statistics,
+    message, hits), each hit (oid, title, length, hsps), each HSP a dict of the reports'
+    numbers and letters (the query's with SEG's residues as X, or in lower case)."""
+    columns = {name: np.asarray(hits[name]).tolist() for name in (
+        "soid", "stitle", "slen", "bitscore", "score", "evalue", "qstart", "qend", "sstart",
+        "send", "gaps", "length", "qseq", "sseq")}  # fmt: skip
+    rows = counters["query_hsps"]
+    if len(rows) != len(queries):
+        raise ValueError(f"{len(queries)} query titles for {len(rows)} queries searched")
+    at = 0
+    for k, ((title, length), n) in enumerate(zip(queries, rows)):
+        query_id = f"Query_{k + 1}"
+        masks, found = counters["query_masks"][k], []
+        for i in range(at, at + n):
+            if i == at or columns["soid"][i] != columns["soid"][i - 1]:
+                found.append((columns["soid"][i], columns["stitle"][i], columns["slen"][i], []))
+            midline, identities, positives = _midline(columns["qseq"][i], columns["sseq"][i])
+            found[-1][3].append(dict(
+                bit_score=_six_digits(columns["bitscore"][i]), score=columns["score"][i],
+                evalue=_evalue(columns["evalue"][i]), query_from=columns["qstart"][i],
+                query_to=columns["qend"][i], hit_from=columns["sstart"][i],
+                hit_to=columns["send"][i], identity=identities, positive=positives,
+                gaps=columns["gaps"][i], align_len=columns["length"][i],
+                qseq=_masked(columns["qseq"][i], columns["qstart"][i], masks,
+                             lower_case_masks),
+                hseq=columns["sseq"][i], midline=midline))
+        at += n
+        st = counters["query_statistics"][k]
+        message = _message(f"{query_id} {title}", st["kappa"] < 0,
+                           counters["query_o_positions"][k], n > 0)
+        yield query_id, _checked_title(title), length, st, message, found
+
+
+def xml_report(hits, queries, database: str, counters: dict, evalue: float,
+               filter_string: str) -> str:
+    """blastp's ``-outfmt 5`` (str; Latin-1 bytes as surrogates: write it with
+    surrogateescape).
+
+    ``hits``: :func:`gpuseq.blastp`'s rows with ``aligned_sequences=True`` and
+    ``subject_titles=True`` (a DataFrame or a dict of columns); ``queries``: each query's
+    (title, length) in input order (titles as :func:`gpuseq.blast.query_titles` gives them);
+    ``database``: the -db name; ``counters``: the search's (``query_hsps``,
+    ``query_statistics``, ``query_masks``, ``query_o_positions``, ``db_sequences``,
+    ``db_letters``); ``evalue``: -evalue; ``filter_string``:
+    :func:`gpuseq.blast.seg_filter_string` of -seg."""
+    searches = list(_searches(hits, queries, counters))
+    first_title, first_length = queries[0] if queries else ("", 0)
+    lines = [
+        '<?xml version="1.0"?>',
+        '<!DOCTYPE BlastOutput PUBLIC "-//NCBI//NCBI BlastOutput/EN" '
+        '"http://www.ncbi.nlm.nih.gov/dtd/NCBI_BlastOutput.dtd">',
+        "<BlastOutput>",
+        "  <BlastOutput_program>blastp</BlastOutput_program>",
+        "  <BlastOutput_version>BLASTP 2.12.0+</BlastOutput_version>",
+        f"  <BlastOutput_reference>{_text(REFERENCE)}</BlastOutput_reference>",
+        f"  <BlastOutput_db>{_text(database)}</BlastOutput_db>",
+        "  <BlastOutput_query-ID>Query_1</BlastOutput_query-ID>",
+        f"  <BlastOutput_query-def>{_text(first_title, first_title)}</BlastOutput_query-def>",
+        f"  <BlastOutput_query-len>{first_length}</BlastOutput_query-len>",
+        "  <BlastOutput_param>",
+        "    <Parameters>",
+        "      <Parameters_matrix>BLOSUM62</Parameters_matrix>",
+        f"      <Parameters_expect>{_double(evalue)}</Parameters_expect>",
+        "      <Parameters_gap-open>11</Parameters_gap-open>",
+        "      <Parameters_gap-extend>1</Parameters_gap-extend>",
+        f"      <Parameters_filter>{filter_string}</Parameters_filter>",
+        "    </Parameters>",
+        "  </BlastOutput_param>",
+        "<BlastOutput_iterations>",
+    ]
+    for k, (query_id, title, length, st, message, found) in enumerate(searches):
+        lines += ["<Iteration>", f"  <Iteration_iter-num>{k + 1}</Iteration_iter-num>",
+                  f"  <Iteration_query-ID>{query_id}</Iteration_query-ID>",
+                  f"  <Iteration_query-def>{_text(title, title)}</Iteration_query-def>",
+                  f"  <Iteration_query-len>{length}</Iteration_query-len>", "<Iteration_hits>"]
+        for number, (oid, subject_title, subject_length, hsps) in enumerate(found, start=1):
+            lines += ["<Hit>", f"  <Hit_num>{number}</Hit_num>",
+                      f"  <Hit_id>gnl|BL_ORD_ID|{oid}</Hit_id>",
+                      f"  <Hit_def>{_text(subject_title)}</Hit_def>",
+                      f"  <Hit_accession>{oid}</Hit_accession>",
+                      f"  <Hit_len>{subject_length}</Hit_len>", "  <Hit_hsps>"]
+            for h, hsp in enumerate(hsps, start=1):
+                lines += [
+                    "    <Hsp>",
+                    f"      <Hsp_num>{h}</Hsp_num>",
+                    f"      <Hsp_bit-score>{hsp['bit_score']}</Hsp_bit-score>",
+                    f"      <Hsp_score>{hsp['score']}</Hsp_score>",
+                    f"      <Hsp_evalue>{hsp['evalue']}</Hsp_evalue>",
+                    f"      <Hsp_query-from>{hsp['query_from']}</Hsp_query-from>",
+                    f"      <Hsp_query-to>{hsp['query_to']}</Hsp_query-to>",
+                    f"      <Hsp_hit-from>{hsp['hit_from']}</Hsp_hit-from>",
+                    f"      <Hsp_hit-to>{hsp['hit_to']}</Hsp_hit-to>",
+                    "      <Hsp_query-frame>0</Hsp_query-frame>",
+                    "      <Hsp_hit-frame>0</Hsp_hit-frame>",
+                    f"      <Hsp_identity>{hsp['identity']}</Hsp_identity>",
+                    f"      <Hsp_positive>{hsp['positive']}</Hsp_positive>",
+                    f"      <Hsp_gaps>{hsp['gaps']}</Hsp_gaps>",
+                    f"      <Hsp_align-len>{hsp['align_len']}</Hsp_align-len>",
+                    f"      <Hsp_qseq>{hsp['qseq']}</Hsp_qseq>",
+                    f"      <Hsp_hseq>{hsp['hseq']}</Hsp_hseq>",
+                    f"      <Hsp_midline>{hsp['midline']}</Hsp_midline>",
+                    "    </Hsp>",
+                ]
+            lines += ["  </Hit_hsps>", "</Hit>"]
+        lines += ["</Iteration_hits>", "  <Iteration_stat>", "    <Statistics>",
+                  f"      <Statistics_db-num>{counters['db_sequences']}</Statistics_db-num>",
+                  f"      <Statistics_db-len>{counters['db_letters']}</Statistics_db-len>",
+                  f"      <Statistics_hsp-len>{st['length_adjustment']}</Statistics_hsp-len>",
+                  f"      <Statistics_eff-space>{_double(st['search_space'])}"
+                  "</Statistics_eff-space>",
+                  f"      <Statistics_kappa>{_double(st['kappa'])}</Statistics_kappa>",
+                  f"      <Statistics_lambda>{_double(st['lambda_'])}</Statistics_lambda>",
+                  f"      <Statistics_entropy>{_double(st['entropy'])}</Statistics_entropy>",
+                  "    </Statistics>", "  </Iteration_stat>"]
+        if message:
+            lines.append(f"  <Iteration_message>{_text(message, title)}</Iteration_message>")
+        lines.append("</Iteration>")
+    lines += ["</BlastOutput_iterations>", "</BlastOutput>", ""]  # (a blank line ends it)
+    return "".join(line + "\n" for line in lines)
+
+
+def json_report(hits, queries, database: str, counters: dict, evalue: float,
+                filter_string: str, comp_based_stats: int, ungapped: bool = False) -> str:
+    """blastp's ``-outfmt 15``, one report a query (str; write it with surrogateescape).
+    Arguments as :func:`xml_report`'s, and ``comp_based_stats``, the mode (its "cbs"
+    parameter, left out for 0), and ``ungapped`` (no gap costs among the parameters). SEG's
+    residues are in lower case in the query's letters, and listed as each searched query's
+    "query_masking" (from and to, 0-based and inclusive)."""
+    reports = []
+    for k, (query_id, title, length, st, message, found) in enumerate(
+            _searches(hits, queries, counters, lower_case_masks=True)):
+        masks = counters["query_masks"][k] if st["kappa"] >= 0 else []  # (searched ones)
+        masking = ['          "query_masking": [',
+                   *",\n".join(f'            {{\n              "from": {a},\n'
+                               f'              "to": {b}\n            }}'
+                               for a, b in masks).split("\n"),
+                   "          ],"] if masks else []
+        lines = [
+            "{",
+            '    "report": {',
+            '      "program": "blastp",',
+            '      "version": "BLASTP 2.12.0+",',
+            f'      "reference": "{_json_text(REFERENCE)}",',
+            '      "search_target": {',
+            f'        "db": "{_json_text(database)}"',
+            "      },",
+            '      "params": {',
+            '        "matrix": "BLOSUM62",',
+            f'        "expect": {_double(evalue)},',
+            *([] if ungapped else ['        "gap_open": 11,', '        "gap_extend": 1,']),
+            f'        "filter": "{filter_string}"' + ("," if comp_based_stats else ""),
+            *([f'        "cbs": {comp_based_stats}'] if comp_based_stats else []),
+            "      },",
+            '      "results": {',
+            '        "search": {',
+            f'          "query_id": "{query_id}",',
+            f'          "query_title": "{_json_text(title)}",',
+            f'          "query_len": {length},',
+            *masking,
+            '          "hits": [',
+        ]
+        for number, (oid, subject_title, subject_length, hsps) in enumerate(found, start=1):
+            lines += [
+                "            {",
+                f'              "num": {number},',
+                '              "description": [',
+                "                {",
+                f'                  "id": "gnl|BL_ORD_ID|{oid}",',
+                f'                  "accession": "{oid}",',
+                f'                  "title": "{_json_text(subject_title)}"',
+                "                }",
+                "              ],",
+                f'              "len": {subject_length},',
+                '              "hsps": [',
+            ]
+            for h, hsp in enumerate(hsps, start=1):
+                lines += ["                {", f'                  "num": {h},']
+                fields = [(name, hsp[name]) for name in (
+                    "bit_score", "score", "evalue", "identity", "positive", "query_from",
+                    "query_to", "hit_from", "hit_to", "align_len", "gaps")]  # fmt: skip
+                fields += [(name, f'"{hsp[name]}"') for name in ("qseq", "hseq", "midline")]
+                lines += [f'                  "{name}": {value}' +
+                          ("," if j < len(fields) - 1 else "")
+                          for j, (name, value) in enumerate(fields)]
+                lines.append("                }" + ("," if h < len(hsps) else ""))
+            lines += ["              ]", "            }" + ("," if number < len(found) else "")]
+        lines += [
+            "          ],",
+            '          "stat": {',
+            f'            "db_num": {counters["db_sequences"]},',
+            f'            "db_len": {counters["db_letters"]},',
+            f'            "hsp_len": {st["length_adjustment"]},',
+            f'            "eff_space": {_double(st["search_space"])},',
+            f'            "kappa": {_double(st["kappa"])},',
+            f'            "lambda": {_double(st["lambda_"])},',
+            f'            "entropy": {_double(st["entropy"])}',
+            "          }" + ("," if message else ""),
+            *([f'          "message": "{_json_text(message)}"'] if message else []),
+            "        }",
+            "      }",
+            "    }",
+            "  }",
+        ]
+        reports.append("\n".join(lines))
+    return "{\n\"BlastOutput2\": [\n" + "\n,\n".join(reports) + "\n]\n}\n"
