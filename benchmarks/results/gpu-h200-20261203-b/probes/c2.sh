@@ -1,10 +1,10 @@
-# Session 81, call 2: module w127 (ba25818: blastp ids and titles as blastp prints them, the
-# fields qcovs, stitle, salltitles, and -outfmt 5, the XML). Every cuda-marked test, every
+# Session 81, call 2: module w128 (3f8672d: blastp ids and titles as blastp prints them, the
+# fields qcovs, stitle, salltitles, -outfmt 5 and 15, the XML and JSON). Every cuda-marked test, every
 # test of test_blastp_api.py (its searches with backend "auto" run on the GPU here), then
 # random blastp commands on the GPU from new seeds (they draw the new fields, odd subject
-# header lines and the XML at times) until S0 + 500 s.
+# header lines and the XML or JSON at times) until S0 + 500 s.
 set -uo pipefail
-W=${W:-w127} N=${N:-2}; . benchmarks/results/gpu-h200-20261201-d/probes/setup.sh
+W=${W:-w128} N=${N:-2}; . benchmarks/results/gpu-h200-20261201-d/probes/setup.sh
 GPUSEQ_CACHE_DIR=/tmp/kc-t timeout 200 python3 -m pytest -n 8 -q -ra -p no:cacheprovider -m cuda tests \
   > $OUT/pytest-$N.log 2>&1
 echo "pytest rc $? at $(( $(date +%s) - S0 )) s"; tail -n 1 $OUT/pytest-$N.log; grep -E "^(FAILED|ERROR)" $OUT/pytest-$N.log | head
