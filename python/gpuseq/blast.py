@@ -226,11 +226,12 @@ def _queries(
            list[list[tuple[int, int]]]]:
     """(search buffers, letters, ids as blastp prints them, lookup segments, masks) of every
     query, all searched together (masks: SEG's, (start, end) from 0 and inclusive, those
-    that overlap joined, as blastp lists them). With ``seg`` (True: blastp's defaults; or SEG's (window, locut,
-    hicut)) each query is masked as blastp -seg masks it (BlastSetUp_MaskQuery): SEG runs on
-    the search buffer (O already X), its segments become X there (so the Karlin-Altschul
-    block, the extensions and the composition stage all see X) and the lookup table takes
-    only words wholly outside them; identities still compare the original letters."""
+    that overlap joined, as blastp lists them). With ``seg`` (True: blastp's defaults; or
+    SEG's (window, locut, hicut)) each query is masked as blastp -seg masks it
+    (BlastSetUp_MaskQuery): SEG runs on the search buffer (O already X), its segments become
+    X there (so the Karlin-Altschul block, the extensions and the composition stage all see
+    X) and the lookup table takes only words wholly outside them; identities still compare
+    the original letters."""
     searches, letters, segments, masks = [], [], [], []
     for qi in range(len(query_db)):
         search, original = _query_buffers(
@@ -705,9 +706,9 @@ def _report_statistics(results, searches, letters, db, masks, gapped=None) -> di
     Statistics): ``query_statistics``, each query's ``kappa``, ``lambda``, ``entropy`` (the
     gapped block's in a gapped search, else the query's own), ``length_adjustment`` and
     ``search_space`` (0 and -1 for a query without statistics); ``query_masks``, the
-    residues SEG masked, as (start, end) ranges from 0, inclusive; ``query_o_positions``, where each query has
-    an O (searched as X, which blastp warns of); ``query_lengths``; ``db_sequences`` and
-    ``db_letters``.
+    residues SEG masked, as (start, end) ranges from 0, inclusive; ``query_o_positions``,
+    where each query has an O (searched as X, which blastp warns of); ``query_lengths``;
+    ``db_sequences`` and ``db_letters``.
     ``gapped``: (the database length of the statistics, -searchsp as the search took it)."""
     statistics = []
     for search, r in zip(searches, results):
