@@ -106,7 +106,8 @@ bool parse_records(const char* begin, const char* end, bool line_start_headers,
       trim();
       return fail(p, "", "no sequence name after '>'");
     }
-    const std::string_view record(name, static_cast<size_t>(c_string_end(name, p, line_start_headers) - name));
+    const std::string_view record(
+        name, static_cast<size_t>(c_string_end(name, p, line_start_headers) - name));
     out.names.append(record);
     out.name_offsets.push_back(static_cast<int64_t>(out.names.size()));
     while (p < end && is_header_blank(*p)) ++p;

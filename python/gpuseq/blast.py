@@ -1282,6 +1282,8 @@ def _subject_accessions(hits) -> np.ndarray:
     word and the id is the database's own (gnl|BL_ORD_ID|N; a subject whose title starts with
     such a word is taken for one)."""
     ids = np.asarray(hits["sseqid"], dtype=object)
+    if not any(i.startswith("gnl|BL_ORD_ID|") for i in ids.tolist()):  # (the usual case)
+        return ids
     return np.array([f"BL_ORD_ID:{m[1]}" if (m := _ORDINAL_ID.fullmatch(i)) else i
                      for i in ids.tolist()], dtype=object)
 

@@ -359,7 +359,7 @@ class _BlastFlag(argparse.Action):
 def _blastp_parser(sub) -> None:
     p = sub.add_parser(
         "blastp",
-        help="protein search with NCBI blastp's results (tabular or XML output)",
+        help="protein search with NCBI blastp's results (tabular, XML or JSON output)",
         description="Search protein queries against a protein database. Results equal NCBI "
         "blastp 2.12's; the flags are blastp's (single dash), the output its tabular "
         "-outfmt 6, 7 or 10, its XML, 5, or its JSON, 15.",
