@@ -167,7 +167,7 @@ def test_values_blastp_rejects(blast_data):
                     dict(max_hsps=-1), dict(searchsp=-1), dict(searchsp=2**63)):
         with pytest.raises(ValueError):
             gpuseq.blastp(q, db, **{"comp_based_stats": 0, **options})
-    run = _gpuseq_blastp("-query", q, "-db", db, "-comp_based_stats", "0", "-outfmt", "0")
+    run = _gpuseq_blastp("-query", q, "-db", db, "-comp_based_stats", "0", "-outfmt", "1")
     assert run.returncode == 1 and "outfmt" in run.stderr
     # blastp refuses these too, and says so on its first lines (our errors: one line each).
     for flags in (["-xdrop_ungap", "0"], ["-evalue", "0"]):
@@ -601,6 +601,150 @@ def test_xml_and_json_output_equal_blastp(blast_data, tmp_path, outfmt, others):
             return [len(r["report"]["results"]["search"]["hits"])
                     for r in json.loads(text)["BlastOutput2"]]
     assert read(ours.stdout) == read(ref)
+
+
+def _posted(report: bytes) -> float:
+    """The time of a report's "Posted date" (makeblastdb's, in local time, to the minute)."""
+    import time
+
+    date = re.search(rb"Posted date:  (\w+ \d+, \d+  \d+:\d+ [AP]M)", report).group(1)
+    return time.mktime(time.strptime(date.decode().replace("  ", " "), "%b %d, %Y %I:%M %p"))
+
+
+# (flags, backend): blastp's defaults (both composition methods shown) on the GPU where there
+# is one; SEG (lower-case Query rows) with the scaled method and short lines; ungapped with
+# fewer descriptions than alignments and the reverse; -max_target_seqs, -max_hsps; every
+# E-value format from 0.0 to thousands and bit scores below 10, without alignments.
+PAIRWISE_CASES = [
+    ((), "auto"),
+    (("-seg", "yes", "-comp_based_stats", "1", "-line_length", "37"), "cpu"),
+    (("-ungapped", "-comp_based_stats", "0", "-num_descriptions", "7", "-num_alignments",
+      "30"), "cpu"),
+    (("-comp_based_stats", "3", "-num_descriptions", "40", "-num_alignments", "3"), "cpu"),
+    (("-max_target_seqs", "4", "-max_hsps", "2", "-line_length", "1"), "cpu"),
+    (("-evalue", "1e6", "-comp_based_stats", "0", "-num_alignments", "0"), "cpu"),
+    (("-searchsp", "100000000", "-max_hsps", "1"), "cpu"),
+]
+
+
+@pytest.mark.parametrize("flags, backend", PAIRWISE_CASES)
+def test_pairwise_report_equals_blastp(blast_data, tmp_path, flags, backend):
+    """-outfmt 0, blastp's default report: every byte equals blastp's, from FASTA and from
+    standard input. Queries with titles to wrap, escape-free bytes (UTF-8, not UTF-8, a
+    control character), rare letters, lower case, one without hits and one without
+    statistics; subjects whose titles the descriptions rewrite (trailing periods, TPA:,
+    HTML entities, blank runs, commas and brackets, titles cut at 68 bytes) and the alignments
+    wrap after 60; several HSPs of a subject. The database's posted date is its file's time
+    (set to makeblastdb's here)."""
+    rng = np.random.default_rng(20261203)
+    queries = dict(blast_data["queries"])
+    titles = ["TPA: planted one.", "amp &amp; &lt;x&gt; &#65;&#x42; &xi; &Tab;t &bogus; end;",
+              "spaces  and\ttabs ,commas ,, here ( paren ) . [bracket] ~", "x" * 70 + " long",
+              "wrapped " + "word " * 30, "utf8 caf\u00e9 and \x02ctrl", "unverified:lower...",
+              "ends in entity &quot;"]
+    subjects = [(f"o{i} {t}" if i % 2 else t, random_protein(rng, 30) + mutated(
+        rng, queries["q300" if i % 2 else "q100"].upper(), 0.7, 0.02) + random_protein(rng, 30))
+        for i, t in enumerate(titles)]  # fmt: skip
+    for i in range(12):  # (short weak homologs: E-values from 1e-5 to 1)
+        start = int(rng.integers(0, 400))
+        subjects.append((f"weak{i}", random_protein(rng, 20) + mutated(
+            rng, queries["q500"].upper()[start:start + 30 + 4 * i], 0.5, 0.0)))
+    fasta = tmp_path / "db.fa"
+    fasta.write_bytes(blast_data["db_fasta"].read_bytes() + "".join(
+        f">{t}\n{body}\n" for t, body in subjects).encode())
+    subprocess.run([MAKEBLASTDB, "-in", fasta, "-dbtype", "prot", "-out", tmp_path / "db"],
+                   check=True, capture_output=True)  # fmt: skip
+    headers = [b"q100 a&b <c> \"d\" \\ " + b"w " * 40, b"qspecial caf\xc3\xa9 x",
+               b"\x02q300 ctrl\ttab", b"allx", b"nohits x", b"q500 \xff\xfe y", b"  q300 two"]
+    bodies = [queries["q100"], queries["qspecial"], queries["q300"][:50] + "O" +
+              queries["q300"][51:], "X" * 40, "MKV", queries["q500"].lower(), queries["q300"]]
+    query = tmp_path / "q.fa"
+    query.write_bytes(b"".join(b">%s\n%s\n" % (h, b.encode()) for h, b in zip(headers, bodies)))
+    ref = subprocess.run([BLASTP, "-query", query, "-db", tmp_path / "db", *flags],
+                         capture_output=True, check=True).stdout  # fmt: skip
+    # (what the rules say)
+    assert b"***** No hits found *****" in ref and b"Effective search space used: 0\n" in ref
+    assert ref.count(b"\nQuery= ") == len(headers) and b"\nQuery= \x02q300 ctrl\n" in ref
+    if not flags:
+        assert b"Method: Composition-based stats." in ref
+        assert b"Method: Compositional matrix adjust." in ref
+        assert b"\nTPA: planted one.\n" not in ref and b"\n>TPA: planted one.\n" in ref
+        assert b"\no1 amp & <x> AB &xi; \tt &bogus; end " in ref
+        assert b"\nspaces and tabs, commas,, here (paren)  [bracket] " in ref
+        assert b"\no3 " + b"x" * 62 + b"...  " in ref and b"\n>wrapped " in ref
+    if "-seg" in flags:
+        assert re.search(rb"\nQuery  \d+ +[A-Z]*[a-z]+", ref)
+    if "1e6" in flags:
+        for evalue in (rb"0\.0", rb"\de-\d\d\d", rb"\de-\d\d", rb"0\.\d\d\d", rb"0\.\d\d", rb"\d\.\d",
+                       rb"\d\d\d+"):
+            assert re.search(rb"\d +%s *\n" % evalue, ref), evalue
+        assert re.search(rb"   \d\.\d  ", ref)  # (a bit score below 10)
+    os.utime(fasta, (_posted(ref), _posted(ref)))
+    for source, stdin in ((query, None), ("-", query.read_bytes())):
+        ours = subprocess.run([sys.executable, "-m", "gpuseq.cli", "blastp", "-query", source,
+                               "-db", fasta, *flags, "--backend", backend], input=stdin,
+                              capture_output=True)  # fmt: skip
+        assert ours.returncode == 0, ours.stderr
+        assert ours.stdout.splitlines() == ref.splitlines()
+        assert ours.stdout == ref
+
+
+def test_pairwise_report_of_a_packed_database_equals_blastp(blast_data, tmp_path):
+    """A packed database's report names the FASTA it was made from and the time it was
+    made; its titles, a name and description one space apart, are blastp's here."""
+    packed = tmp_path / "db.gsdb"
+    gpuseq.makedb(blast_data["db_fasta"], packed)
+    ref = subprocess.run([BLASTP, "-query", blast_data["query_fasta"], "-db", blast_data["db"]],
+                         capture_output=True, check=True).stdout  # fmt: skip
+    os.utime(packed / "manifest.json", (_posted(ref), _posted(ref)))
+    ours = _gpuseq_blastp("-query", blast_data["query_fasta"], "-db", packed)
+    assert ours.returncode == 0, ours.stderr
+    assert ours.stdout.splitlines() == ref.decode().splitlines()
+
+
+@pytest.mark.parametrize("flags", [(), ("-ungapped", "-comp_based_stats", "0"),
+                                   ("-searchsp", "1000",)])
+def test_pairwise_report_of_queries_without_statistics_equals_blastp(blast_data, tmp_path,
+                                                                      flags):
+    """Queries without Karlin-Altschul statistics (all X) show no parameters beside one that
+    has them; in a batch where none has them, which blastp does not search, each shows its
+    blocks of -1, the gapped one in an ungapped search too."""
+    for name, text in (("mixed", b">x1\nX\n>q\nMKVLA\n>x5\nXXXXX\n"),
+                       ("none", b">x1\nX\n>x5\nXXXXX\n")):
+        query = tmp_path / f"{name}.fa"
+        query.write_bytes(text)
+        ref = subprocess.run([BLASTP, "-query", query, "-db", blast_data["db"], *flags],
+                             capture_output=True, check=True).stdout  # fmt: skip
+        assert (b"   -1.00    -1.00    -1.00 \n" in ref) == (name == "none")
+        os.utime(blast_data["db_fasta"], (_posted(ref), _posted(ref)))
+        ours = subprocess.run([sys.executable, "-m", "gpuseq.cli", "blastp", "-query", query,
+                               "-db", blast_data["db_fasta"], *flags, "--backend", "cpu"],
+                              capture_output=True)  # fmt: skip
+        assert ours.returncode == 0, ours.stderr
+        assert ours.stdout == ref
+
+
+def test_pairwise_report_flags_are_checked_as_blastp_checks_them(blast_data):
+    """-max_target_seqs with -num_descriptions or -num_alignments, a negative count, a line
+    length below 1 and no hits kept at all are refused (status 1) as blastp refuses them;
+    other formats take the three flags with blastp's warning and leave them unused."""
+    q, db = blast_data["query_fasta"], blast_data["db_fasta"]
+    for flags in (["-max_target_seqs", "5", "-num_descriptions", "3"],
+                  ["-max_target_seqs", "5", "-num_alignments", "3"],
+                  ["-num_descriptions", "-1"], ["-line_length", "0"],
+                  ["-num_descriptions", "0", "-num_alignments", "0"]):
+        ref = subprocess.run([BLASTP, "-query", q, "-db", blast_data["db"], *flags],
+                             capture_output=True, text=True)  # fmt: skip
+        assert ref.returncode != 0 and ref.stdout == "", flags
+        run = _gpuseq_blastp("-query", q, "-db", db, *flags)
+        assert run.returncode == 1 and run.stdout == "", (flags, run.stderr)
+    flags = ["-outfmt", "6", "-num_descriptions", "3", "-line_length", "20"]
+    ref = subprocess.run([BLASTP, "-query", q, "-db", blast_data["db"], *flags],
+                         capture_output=True, text=True)  # fmt: skip
+    run = _gpuseq_blastp("-query", q, "-db", db, *flags, "--backend", "cpu")
+    assert "-num_descriptions is ignored" in ref.stderr and "-line_length is not" in ref.stderr
+    assert "-num_descriptions is ignored" in run.stderr and "-line_length is not" in run.stderr
+    assert run.stdout.splitlines() == ref.stdout.splitlines()
 
 
 @pytest.mark.parametrize("title", [b"euro \xe2\x82\xac x", b"x caf\xc3\xa9", b"x \xe9"])

@@ -23,6 +23,8 @@ thresholds of any real and negative score thresholds (odd_option_values), and a 
 from __future__ import annotations
 
 import gzip
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -513,6 +515,28 @@ def with_new_fields(rng, outfmt: str) -> str:
 TITLE_FIELDS = ("qcovs", "stitle", "salltitles")
 
 
+def give_posted_date(report: str, ours_db) -> None:
+    """Our database the date of blastp's -outfmt 0 report (makeblastdb's, to the minute): the
+    time of its file, or of its packed manifest."""
+    import time
+
+    date = re.search(r"Posted date:  (\w+ \d+, \d+  \d+:\d+ [AP]M)", report).group(1)
+    seconds = time.mktime(time.strptime(date.replace("  ", " "), "%b %d, %Y %I:%M %p"))
+    db = Path(ours_db)
+    os.utime(db / "manifest.json" if db.is_dir() else db, (seconds, seconds))
+
+
+def with_database_title(report: str, ours_db) -> str:
+    """blastp's -outfmt 0 report with our database's title (each tool names its own)."""
+    from gpuseq.blast_text import database_title_and_date, wrap
+
+    title = re.search(r"\n  Database: (.*?)\n    Posted date", report, re.S).group(1)
+    ours = "".join(line + "\n" for line in wrap(database_title_and_date(ours_db)[0]))
+    for prefix in ("\nDatabase: ", "\n  Database: "):
+        report = report.replace(prefix + title + "\n", prefix + ours)
+    return report
+
+
 def with_title_fields(rng, outfmt: str, fasta: Path, subjects, kind: str, makedb: list,
                       ours_db: Path) -> str:
     """At times (session 81) one to three of TITLE_FIELDS, each somewhere in the field list.
@@ -598,6 +622,8 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
         report = np.random.default_rng([6990, seed])
         if not outfmt.startswith("7") and report.random() < 0.15:
             outfmt = str(report.choice(["5", "15"]))
+        elif not outfmt.startswith("7") and np.random.default_rng([6992, seed]).random() < 0.15:
+            outfmt = "0"  # (session 82: the pairwise report, blastp's default)
     if large:  # (blastp's own rows then depend on its thread count: large_evalues says why)
         threads = "1"
     if "-qcov_hsp_perc" in flags:  # (so do they, as its threads take the subjects: each
@@ -605,6 +631,8 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
     common = ["-query", query_fasta, "-outfmt", outfmt, "-num_threads", threads, *flags]
     ref = subprocess.run([blast_data.BLASTP, "-db", tmp_path / "db", *common],
                          capture_output=True, text=True)  # fmt: skip
+    if outfmt == "0" and ref.returncode == 0:
+        give_posted_date(ref.stdout, ours_db)
     ours = gpuseq_cli("blastp", "-db", ours_db, "--backend", backend, *common, check=False)
     case = f"{kind} database, flags {' '.join(flags) or '(none)'}"
     # (the status in the message: a negative one is the signal that ended our process)
@@ -618,4 +646,6 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
                                     f"<BlastOutput_db>{ours_db}<")
     if outfmt == "15":
         expected = expected.replace(f'"db": "{tmp_path / "db"}"', f'"db": "{ours_db}"')
+    if outfmt == "0":
+        expected = with_database_title(expected, ours_db)
     assert ours.stdout.splitlines() == expected.splitlines(), case

@@ -910,6 +910,7 @@ void bind_blast(py::module_& m) {
         for (size_t k = 0; k < hits.size(); ++k) {
           std::vector<int32_t> subject_index, q_start, q_end, s_start, s_end, score, identities,
               positives, columns, gaps, gap_opens;
+          std::vector<int8_t> methods;
           std::vector<double> evalues, bits;
           std::string ops;  // every hit's traceback columns, one after another
           for (const GappedSearchHit& h : hits[k]) {
@@ -925,6 +926,7 @@ void bind_blast(py::module_& m) {
             ops.append(h.hsp.ops.begin(), h.hsp.ops.end());
             gaps.push_back(h.gaps);
             gap_opens.push_back(h.gap_opens);
+            methods.push_back(h.hsp.composition_method);
             evalues.push_back(h.hsp.evalue);
             bits.push_back(h.bit_score);
           }
@@ -940,6 +942,7 @@ void bind_blast(py::module_& m) {
           d["length"] = to_numpy(std::move(columns));
           d["gaps"] = to_numpy(std::move(gaps));
           d["gap_opens"] = to_numpy(std::move(gap_opens));
+          d["composition_method"] = to_numpy(std::move(methods));
           d["ops"] = py::bytes(ops);
           d["evalue"] = to_numpy(std::move(evalues));
           d["bit_score"] = to_numpy(std::move(bits));

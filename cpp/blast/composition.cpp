@@ -1190,6 +1190,9 @@ std::vector<GappedHsp> composition_realign(const uint8_t* query, int32_t query_l
   const double containment = kContainmentBits * kLn2 / params.kbp.lambda;
   bool maybe_biased = true, near = true, old_near = false;
   int adjustments = 0;
+  // Blast_RedoOneMatch's matrix_adjust_rule: none until an adjustment of this subject succeeds
+  // (one that fails for want of true amino acids leaves it as it was).
+  int8_t method = 0;
   std::vector<char> left_ops, right_ops;
   for (size_t index = 0; index < prelim.size(); ++index) {
     const GappedHsp& in = prelim[index];
@@ -1216,6 +1219,7 @@ std::vector<GappedHsp> composition_realign(const uint8_t* query, int32_t query_l
                         read_composition(data.data(), subject_length), subject_length,
                         params.scaled_lambda, params.start_matrix);
       adjust_failed = adjustment.status != 0;  // no true amino acids: this HSP is dropped
+      if (!adjust_failed) method = adjustment.rule == MatrixAdjustRule::kScaleOldMatrix ? 1 : 2;
       ++adjustments;
     }
     old_near = near;
@@ -1236,6 +1240,7 @@ std::vector<GappedHsp> composition_realign(const uint8_t* query, int32_t query_l
     h.q_end = qs + right.a_len + 1;
     h.s_end = ss + right.b_len + 1;
     h.score = left.score + right.score;
+    h.composition_method = method;
     h.ops = left_ops;
     h.ops.insert(h.ops.end(), right_ops.rbegin(), right_ops.rend());
     strip_end_gaps(h, params.gap_open, params.gap_extend);

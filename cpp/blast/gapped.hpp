@@ -49,6 +49,10 @@ struct GappedHsp {
   int32_t seed_q = 0, seed_s = 0;
   double evalue = 0.0;
   std::vector<char> ops;  // traceback: columns left to right
+  // The composition-based method it was realigned with, as blastp's report names it
+  // (comp_adjustment_method): 0 none, 1 "Composition-based stats.", 2 "Compositional matrix
+  // adjust.".
+  int8_t composition_method = 0;
 };
 
 // blastp's interval tree as a set (BlastIntervalTreeContainsHSP / BlastIntervalTreeAddHSP).

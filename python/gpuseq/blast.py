@@ -708,7 +708,11 @@ def _report_statistics(results, searches, letters, db, masks, gapped=None) -> di
     ``search_space`` (0 and -1 for a query without statistics); ``query_masks``, the
     residues SEG masked, as (start, end) ranges from 0, inclusive; ``query_o_positions``,
     where each query has an O (searched as X, which blastp warns of); ``query_lengths``;
-    ``db_sequences`` and ``db_letters``.
+    ``db_sequences`` and ``db_letters``; ``query_ungapped_statistics``, each query's own
+    ``kappa``, ``lambda_`` and ``entropy`` (None without statistics: the text report's first
+    "Lambda K H" line); ``hsp_composition_methods``, each row's composition-based method as
+    the text report names it (0 none, 1 "Composition-based stats.", 2 "Compositional matrix
+    adjust.").
     ``gapped``: (the database length of the statistics, -searchsp as the search took it)."""
     statistics = []
     for search, r in zip(searches, results):
@@ -726,7 +730,15 @@ def _report_statistics(results, searches, letters, db, masks, gapped=None) -> di
             statistics.append(dict(kappa=g["K"], lambda_=g["lambda"], entropy=g["H"],
                                    length_adjustment=g["length_adjustment"],
                                    search_space=searchsp if searchsp > 0 else g["search_space"]))
+    own = [dict(kappa=r["statistics"]["K"], lambda_=r["statistics"]["lambda"],
+                entropy=r["statistics"]["H"]) if r["statistics"]["valid"] else None
+           for r in results]
+    methods = [np.asarray(r["composition_method"] if "composition_method" in r else
+                          np.zeros(len(np.asarray(r["subject"]).reshape(-1))), dtype=np.int8)
+               for r in results]
     return dict(query_statistics=statistics, query_masks=masks, db_sequences=len(db),
+                query_ungapped_statistics=own,
+                hsp_composition_methods=np.concatenate(methods).tolist() if methods else [],
                 db_letters=int(db.offsets[-1]), query_lengths=[len(s) for s in searches],
                 query_o_positions=[np.flatnonzero(q == _NCBI_O).tolist() for q in letters])
 

@@ -359,10 +359,11 @@ class _BlastFlag(argparse.Action):
 def _blastp_parser(sub) -> None:
     p = sub.add_parser(
         "blastp",
-        help="protein search with NCBI blastp's results (tabular, XML or JSON output)",
+        help="protein search with NCBI blastp's results (pairwise, tabular, XML or JSON "
+        "output)",
         description="Search protein queries against a protein database. Results equal NCBI "
-        "blastp 2.12's; the flags are blastp's (single dash), the output its tabular "
-        "-outfmt 6, 7 or 10, its XML, 5, or its JSON, 15.",
+        "blastp 2.12's; the flags are blastp's (single dash), the output its pairwise report "
+        "(-outfmt 0, the default), its tabular -outfmt 6, 7 or 10, its XML, 5, or its JSON, 15.",
         allow_abbrev=False,
     )
     _exit_1_on_usage_errors(p)
@@ -371,14 +372,23 @@ def _blastp_parser(sub) -> None:
     p.add_argument("-db", action=_BlastFlag, required=True,
                    help="subjects: FASTA (plain or gzip) or a database made by 'gpuseq makedb'")
     p.add_argument("-out", action=_BlastFlag, default="-", help="output file [stdout]")
-    p.add_argument("-outfmt", action=_BlastFlag, default="6",
-                   help="'6' (tabs), '7' (tabs, with each query's comment lines) or '10' "
-                   "(commas), alone or with FIELDS of std, its fields (ids qaccver saccver), "
-                   "qseqid, sseqid, qacc, sacc, qlen, slen, score, nident, gaps, positive, "
-                   "qcovs, qcovhsp, ppos, qseq, sseq, btop, stitle, salltitles; or '5' (XML) "
-                   "or '15' (JSON) [6]")
+    p.add_argument("-outfmt", action=_BlastFlag, default="0",
+                   help="'0' (the pairwise report), '6' (tabs), '7' (tabs, with each query's "
+                   "comment lines) or '10' (commas), alone or with FIELDS of std, its fields "
+                   "(ids qaccver saccver), qseqid, sseqid, qacc, sacc, qlen, slen, score, "
+                   "nident, gaps, positive, qcovs, qcovhsp, ppos, qseq, sseq, btop, stitle, "
+                   "salltitles; or '5' (XML) or '15' (JSON) [0]")
     p.add_argument("-evalue", action=_BlastFlag, type=_blast_real, default=10.0)
-    p.add_argument("-max_target_seqs", action=_BlastFlag, type=_blast_integer(), default=500)
+    p.add_argument("-max_target_seqs", action=_BlastFlag, type=_blast_integer(), default=None,
+                   help="at most this many subjects per query [500; -outfmt 0: "
+                   "-num_descriptions, -num_alignments]")
+    p.add_argument("-num_descriptions", action=_BlastFlag, type=_blast_integer(), default=None,
+                   help="-outfmt 0: at most this many one-line descriptions per query [500]")
+    p.add_argument("-num_alignments", action=_BlastFlag, type=_blast_integer(), default=None,
+                   help="-outfmt 0: the alignments of at most this many subjects per query "
+                   "[250]")
+    p.add_argument("-line_length", action=_BlastFlag, type=_blast_integer(), default=None,
+                   help="-outfmt 0: alignment columns per line [60]")
     p.add_argument("-num_threads", action=_BlastFlag, type=_blast_integer(), default=0,
                    help="threads [all cores]")
     p.add_argument("-matrix", action=_BlastFlag, default="BLOSUM62")
@@ -412,14 +422,15 @@ def _run_blastp(args) -> int:
     from .blast import TABULAR_FORMATS, blastp, query_titles, tabular_fields, write_tabular
 
     words = args.outfmt.split()
-    if not words or words[0] not in (*map(str, TABULAR_FORMATS), "5", "15"):
-        raise ValueError(f"-outfmt {args.outfmt!r}: gpuseq writes the tabular formats 6, 7 "
-                         "and 10, 5 (XML) and 15 (JSON)")
+    if not words or words[0] not in (*map(str, TABULAR_FORMATS), "0", "5", "15"):
+        raise ValueError(f"-outfmt {args.outfmt!r}: gpuseq writes the pairwise report 0, the "
+                         "tabular formats 6, 7 and 10, 5 (XML) and 15 (JSON)")
     outfmt = int(words[0])
-    report = outfmt in (5, 15)  # (blastp takes fields after them, and leaves them unused)
+    report = outfmt in (0, 5, 15)  # (blastp takes fields after them, and leaves them unused)
     fields = [] if report else tabular_fields(words[1:] or None, outfmt)  # checked first
+    max_target_seqs, shown = _blast_report_limits(args, outfmt)
     query = args.query
-    if outfmt in (5, 7, 15) and query == "-":
+    if outfmt in (0, 5, 7, 15) and query == "-":
         # The titles are read from the header lines as they are; a pipe is read once, so
         # it is kept in a file that both reads take.
         query = _spooled_stdin()
@@ -430,7 +441,7 @@ def _run_blastp(args) -> int:
     try:
         counters: dict = {}
         hits = blastp(query, args.db, evalue=args.evalue,
-                      max_target_seqs=args.max_target_seqs, num_threads=args.num_threads,
+                      max_target_seqs=max_target_seqs, num_threads=args.num_threads,
                       matrix=args.matrix, gapopen=args.gapopen, gapextend=args.gapextend,
                       word_size=args.word_size, threshold=args.threshold,
                       comp_based_stats=args.comp_based_stats, seg=args.seg,
@@ -447,6 +458,15 @@ def _run_blastp(args) -> int:
             from .blast_reports import json_report, xml_report
 
             queries = list(zip(query_titles(query), counters["query_lengths"]))
+            if outfmt == 0:
+                from .blast_text import database_title_and_date, text_report
+
+                out.write(text_report(
+                    hits, queries, database_title_and_date(args.db), counters,
+                    matrix=args.matrix, threshold=args.threshold,
+                    window_size=args.window_size, ungapped=args.ungapped,
+                    searchsp_given=args.searchsp is not None, **shown))
+                return 0
             common = (hits, queries, args.db, counters, args.evalue, seg_filter_string(args.seg))
             out.write(xml_report(*common) if outfmt == 5 else json_report(
                 *common, 0 if args.ungapped else _comp_based_stats_mode(args.comp_based_stats),
@@ -468,6 +488,43 @@ def _run_blastp(args) -> int:
         if query != args.query:
             os.unlink(query)
     return 0
+
+
+def _blast_report_limits(args, outfmt: int) -> tuple[int, dict]:
+    """The search's -max_target_seqs and the pairwise report's limits, as blastp sets them:
+    for -outfmt 0, -max_target_seqs K shows K of each (and cannot be given with the others);
+    -num_descriptions N and -num_alignments A (500 and 250) keep max(N, A) subjects. Other
+    formats ignore these three flags, with blastp's warning."""
+    report_flags = [f for f in ("num_descriptions", "num_alignments", "line_length")
+                    if getattr(args, f) is not None]
+    if outfmt != 0:
+        for flag in report_flags:
+            print(f"Warning: [blastp] The parameter -{flag} is "
+                  f"{'not applicable' if flag == 'line_length' else 'ignored'} for output "
+                  "formats > 4 .", file=sys.stderr)
+        return (500 if args.max_target_seqs is None else args.max_target_seqs), {}
+    for flag in report_flags[:2] if args.max_target_seqs is not None else ():
+        if flag != "line_length":
+            raise ValueError(f"-{flag} cannot be given with -max_target_seqs (blastp: "
+                             "Incompatible with argument: `max_target_seqs')")
+    for flag, least in (("num_descriptions", 0), ("num_alignments", 0), ("line_length", 1)):
+        value = getattr(args, flag)
+        if value is not None and value < least:
+            raise ValueError(f"-{flag} must be {least} or more, not {value}")
+    if args.max_target_seqs is not None:
+        n = args.max_target_seqs
+        shown = dict(num_descriptions=n, num_alignments=n)
+    else:
+        shown = dict(num_descriptions=500 if args.num_descriptions is None else
+                     args.num_descriptions,
+                     num_alignments=250 if args.num_alignments is None else
+                     args.num_alignments)
+        n = max(shown.values())
+        if n == 0:
+            raise ValueError("-num_descriptions 0 and -num_alignments 0 keep no hits (blastp: "
+                             "No hits are being saved)")
+    shown["line_length"] = 60 if args.line_length is None else args.line_length
+    return n, shown
 
 
 def _bytes_to_stdout() -> None:
