@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
+from .blast_text import description_title, title_ends_outside_ascii
 
 #: The Altschul et al. (1997) reference blastp cites (its "&auml;" is in the text).
 REFERENCE = ("Stephen F. Altschul, Thomas L. Madden, Alejandro A. Sch&auml;ffer, Jinghui Zhang, "
@@ -58,15 +59,18 @@ def _evalue(value: float) -> str:
     return _six_digits(0.0 if value < 1.0e-180 else value)
 
 
-def _checked_title(value: str) -> str:
-    """A query's title, or ValueError where blastp's writers fail or garble it: one that ends
-    in a character outside ASCII (the XML's UTF-8 decoder then reads past the end: "Source
-    string is not in UTF8 format"; the JSON loses the character's last bytes)."""
-    if value and ord(value[-1]) >= 128:
+def _query_def(value: str) -> str:
+    """A query's title as the XML and JSON give it, NCBI's defline generator's
+    (:func:`gpuseq.blast_text.description_title`: trailing periods and spaces dropped,
+    TPA:-like prefixes removed, HTML entities decoded, blanks compressed), or ValueError where
+    blastp's writers fail or garble it: one that ends in a character outside ASCII (the
+    generator drops its last byte; the XML's UTF-8 decoder then reads past the end: "Source
+    string is not in UTF8 format"; the JSON keeps the character's first bytes)."""
+    if title_ends_outside_ascii(value):
         raise ValueError(f"{value!r}: blastp cannot write a title that ends in a character "
                          "outside ASCII in its XML or JSON, and drops or garbles the query's "
                          "results")
-    return value
+    return description_title(value)
 
 
 def _text(value: str, query: str = "") -> str:
@@ -192,7 +196,7 @@ def _searches(hits, queries, counters: dict, lower_case_masks: bool = False):
         st = counters["query_statistics"][k]
         message = _message(f"{query_id} {title}", st["kappa"] < 0,
                            counters["query_o_positions"][k], n > 0)
-        yield query_id, _checked_title(title), length, st, message, found
+        yield query_id, _query_def(title), length, st, message, found
 
 
 def xml_report(hits, queries, database: str, counters: dict, evalue: float,
@@ -208,7 +212,7 @@ def xml_report(hits, queries, database: str, counters: dict, evalue: float,
     ``db_letters``); ``evalue``: -evalue; ``filter_string``:
     :func:`gpuseq.blast.seg_filter_string` of -seg."""
     searches = list(_searches(hits, queries, counters))
-    first_title, first_length = queries[0] if queries else ("", 0)
+    first_title, first_length = searches[0][1:3] if searches else ("", 0)
     lines = [
         '<?xml version="1.0"?>',
         '<!DOCTYPE BlastOutput PUBLIC "-//NCBI//NCBI BlastOutput/EN" '
@@ -287,12 +291,16 @@ def json_report(hits, queries, database: str, counters: dict, evalue: float,
                 filter_string: str, comp_based_stats: int, ungapped: bool = False) -> str:
     """blastp's ``-outfmt 15``, one report a query (str; write it with surrogateescape).
     Arguments as :func:`xml_report`'s, and ``comp_based_stats``, the mode (its "cbs"
-    parameter, left out for 0), and ``ungapped`` (no gap costs among the parameters). SEG's
+    parameter, left out for 0), and ``ungapped`` (no gap costs among the parameters); the
+    counters' ``query_searched`` leaves out the hits of a batch blastp does not search. SEG's
     residues are in lower case in the query's letters, and listed as each searched query's
     "query_masking" (from and to, 0-based and inclusive)."""
     reports = []
+    searched = counters.get("query_searched") or [True] * len(queries)
     for k, (query_id, title, length, st, message, found) in enumerate(
             _searches(hits, queries, counters, lower_case_masks=True)):
+        if not searched[k]:  # (a batch without statistics: blastp writes no hits, and says so
+            message += " \nNo hits found"  # again)
         masks = counters["query_masks"][k] if st["kappa"] >= 0 else []  # (searched ones)
         masking = ['          "query_masking": [',
                    *",\n".join(f'            {{\n              "from": {a},\n'
@@ -321,7 +329,7 @@ def json_report(hits, queries, database: str, counters: dict, evalue: float,
             f'          "query_title": "{_json_text(title)}",',
             f'          "query_len": {length},',
             *masking,
-            '          "hits": [',
+            *(['          "hits": ['] if searched[k] else []),
         ]
         for number, (oid, subject_title, subject_length, hsps) in enumerate(found, start=1):
             lines += [
@@ -349,7 +357,7 @@ def json_report(hits, queries, database: str, counters: dict, evalue: float,
                 lines.append("                }" + ("," if h < len(hsps) else ""))
             lines += ["              ]", "            }" + ("," if number < len(found) else "")]
         lines += [
-            "          ],",
+            *(["          ],"] if searched[k] else []),
             '          "stat": {',
             f'            "db_num": {counters["db_sequences"]},',
             f'            "db_len": {counters["db_letters"]},',

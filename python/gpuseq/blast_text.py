@@ -255,21 +255,37 @@ def _clean_and_compress(data: bytes) -> bytes:
     return bytes(out).replace(b". [", b" [").replace(b", [", b" [")
 
 
-def description_title(title: str) -> str:
-    """A stored subject title as the one-line descriptions show it (CDeflineGenerator's
-    GenerateDefline of a protein without a source: the steps of blastp 2.12)."""
+def _generated_title(title: str) -> bytes | None:
+    """CDeflineGenerator's title before its last step, x_CleanAndCompress (None: empty)."""
     data = title.encode("utf-8", "surrogateescape")
     kept = data.rstrip(b".,;~ ")
     data = kept if kept else data
     if not data:
-        return _NO_TITLE
+        return None
     for prefix in _TITLE_PREFIXES:
         if data[: len(prefix)].lower() == prefix.lower().encode():
             data = data[len(prefix):].lstrip(b" ")
     data = _html_decoded(data.lstrip(b" "))
     kept = data.rstrip(b",;~ ")
-    data = kept if kept else data
+    return kept if kept else data
+
+
+def description_title(title: str) -> str:
+    """A title as NCBI's defline generator makes it (GenerateDefline of a protein without a
+    source, blastp 2.12's steps): what the one-line descriptions show of a stored subject
+    title, and the XML and JSON of a query's."""
+    data = _generated_title(title)
+    if data is None:
+        return _NO_TITLE
     return _clean_and_compress(data).decode("utf-8", "surrogateescape")
+
+
+def title_ends_outside_ascii(title: str) -> bool:
+    """Whether the defline generator's title ends in a byte outside ASCII, which its last step
+    drops (the rest of a UTF-8 character stays, and blastp's XML writer fails on it)."""
+    data = _generated_title(title)
+    data = data.rstrip(b" ") if data is not None else b""
+    return bool(data) and data[-1] >= 0x80
 
 
 def _subject_title_lines(title: str) -> str:
