@@ -581,6 +581,23 @@ def with_title_fields(rng, outfmt: str, fasta: Path, subjects, kind: str, makedb
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("seed", BLASTP_SEEDS)
 def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
+    random_blastp_command(seed, backend, tmp_path)
+
+
+# Cases the random commands found in another output format than their seed draws (session 82:
+# a JSON HSP that starts inside a SEG range, which blastp's writer leaves out whole).
+BLASTP_FOUND_AS = [(16401004, "15")]
+
+
+@pytest.mark.skipif(blast_data.MISSING, reason=blast_data.SKIP_REASON)
+@pytest.mark.parametrize("seed, outfmt", BLASTP_FOUND_AS)
+def test_random_blastp_command_found_in_another_format(seed, outfmt, tmp_path):
+    random_blastp_command(seed, "cpu", tmp_path, outfmt)
+
+
+def random_blastp_command(seed, backend, tmp_path, outfmt_found: str | None = None):
+    """One random blastp command from its seed, run by blastp and gpuseq, the outputs
+    compared; ``outfmt_found``: the -outfmt it was found with, in place of the seed's."""
     rng = np.random.default_rng([6969, seed])
     queries = [random_blast_query(rng) for _ in range(int(rng.integers(1, 7)))]
     query_fasta, fasta = tmp_path / "q.fa", tmp_path / "db.fa"
@@ -624,6 +641,7 @@ def test_random_blastp_command_equals_blastp(seed, backend, tmp_path):
             outfmt = str(report.choice(["5", "15"]))
         elif not outfmt.startswith("7") and np.random.default_rng([6992, seed]).random() < 0.15:
             outfmt = "0"  # (session 82: the pairwise report, blastp's default)
+        outfmt = outfmt_found or outfmt
     if large:  # (blastp's own rows then depend on its thread count: large_evalues says why)
         threads = "1"
     if "-qcov_hsp_perc" in flags:  # (so do they, as its threads take the subjects: each

@@ -150,18 +150,40 @@ def _message(query: str, no_statistics: bool, o_positions: list[int], hits: bool
     return text if hits else text + " No hits found"
 
 
-def _masked(qseq: str, qstart: int, masks: list[tuple[int, int]], lower: bool = False) -> str:
-    """The aligned query letters with SEG's residues as X, or in lower case (qstart: the
-    first residue, 1-based)."""
+def _masked(qseq: str, sseq: str, qstart: int, masks: list[tuple[int, int]],
+            lower: bool = False) -> str:
+    """The aligned query letters with SEG's residues as X, or in lower case, as the XML and
+    JSON writers mask them (s_MaskQuerySeq): a SEG range that starts before the HSP's first
+    query residue is left out whole, one that ends past its last reaches the end, and each is
+    laid over the alignment's segments (runs of one kind of column) in turn.
+    ``qstart``: the first residue, 1-based; ``masks``: (start, end) from 0, inclusive."""
     if not masks:
         return qseq
-    letters, at = list(qseq), qstart - 1
-    for i, c in enumerate(letters):
-        if c == "-":
-            continue
-        if any(a <= at <= b for a, b in masks):
-            letters[i] = c.lower() if lower else "X"
-        at += 1
+    columns = [i for i, c in enumerate(qseq) if c != "-"]  # each query residue's column
+    first, last = qstart - 1, qstart - 2 + len(columns)
+    ranges = sorted((columns[a - first], columns[b - first] if b <= last else len(qseq) - 1)
+                    for a, b in masks if first <= a <= last)
+    kinds = [(q == "-", s == "-") for q, s in zip(qseq, sseq)]
+    segments, start = [], 0
+    for i in range(1, len(kinds) + 1):
+        if i == len(kinds) or kinds[i] != kinds[start]:
+            segments.append((start, i - 1))
+            start = i
+    letters, m = list(qseq), 0
+    for seg_start, seg_stop in segments:
+        while m < len(ranges):
+            at = max(seg_start, ranges[m][0])
+            if at > seg_stop:
+                break
+            stop = min(seg_stop, ranges[m][1])
+            while at <= stop:
+                if letters[at] != "-":
+                    letters[at] = letters[at].lower() if lower else "X"
+                at += 1
+            if at < seg_stop:  # (this range is done: the next; else it goes on past here)
+                m += 1
+            else:
+                break
     return "".join(letters)
 
 
@@ -189,8 +211,8 @@ def _searches(hits, queries, counters: dict, lower_case_masks: bool = False):
                 query_to=columns["qend"][i], hit_from=columns["sstart"][i],
                 hit_to=columns["send"][i], identity=identities, positive=positives,
                 gaps=columns["gaps"][i], align_len=columns["length"][i],
-                qseq=_masked(columns["qseq"][i], columns["qstart"][i], masks,
-                             lower_case_masks),
+                qseq=_masked(columns["qseq"][i], columns["sseq"][i], columns["qstart"][i],
+                             masks, lower_case_masks),
                 hseq=columns["sseq"][i], midline=midline))
         at += n
         st = counters["query_statistics"][k]

@@ -428,10 +428,25 @@ def _descriptions(found: list, count: int) -> str:
     return "".join(out)
 
 
+def _lower_case_masked(qseq: str, qstart: int, masks: list[tuple[int, int]]) -> str:
+    """The aligned query letters with SEG's residues in lower case: every residue of the
+    HSP inside a range (x_FillLocList clips a range to the alignment, where the XML's and
+    JSON's writer leave out one that starts before it). ``qstart``: the first residue,
+    1-based; ``masks``: (start, end) from 0, inclusive."""
+    if not masks:
+        return qseq
+    letters, at = list(qseq), qstart - 1
+    for i, c in enumerate(letters):
+        if c == "-":
+            continue
+        if any(a <= at <= b for a, b in masks):
+            letters[i] = c.lower()
+        at += 1
+    return "".join(letters)
+
+
 def _found(hits, counters: dict) -> list[list]:
     """Each query's subjects in report order: (stored title, length, HSPs)."""
-    from .blast_reports import _masked
-
     columns = {name: np.asarray(hits[name]).tolist() for name in (
         "soid", "stitle", "slen", "bitscore", "score", "evalue", "qstart", "qend", "sstart",
         "send", "gaps", "qseq", "sseq")}  # fmt: skip
@@ -447,7 +462,7 @@ def _found(hits, counters: dict) -> list[list]:
                 evalue=columns["evalue"][i], method=methods[i], qstart=columns["qstart"][i],
                 qend=columns["qend"][i], sstart=columns["sstart"][i], send=columns["send"][i],
                 gaps=columns["gaps"][i],
-                qseq=_masked(columns["qseq"][i], columns["qstart"][i], masks, lower=True),
+                qseq=_lower_case_masked(columns["qseq"][i], columns["qstart"][i], masks),
                 sseq=columns["sseq"][i]))
         at += n
         out.append(found)
