@@ -733,9 +733,8 @@ def _report_statistics(results, searches, letters, db, masks, gapped=None) -> di
     own = [dict(kappa=r["statistics"]["K"], lambda_=r["statistics"]["lambda"],
                 entropy=r["statistics"]["H"]) if r["statistics"]["valid"] else None
            for r in results]
-    methods = [np.asarray(r["composition_method"] if "composition_method" in r else
-                          np.zeros(len(np.asarray(r["subject"]).reshape(-1))), dtype=np.int8)
-               for r in results]
+    methods = [np.asarray(r.get("composition_method", np.zeros(_query_hsps([r])[0])),
+                          dtype=np.int8) for r in results]  # (none in an ungapped search)
     return dict(query_statistics=statistics, query_masks=masks, db_sequences=len(db),
                 query_ungapped_statistics=own,
                 hsp_composition_methods=np.concatenate(methods).tolist() if methods else [],

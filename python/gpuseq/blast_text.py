@@ -346,23 +346,19 @@ def _alignment(hsp: _Hsp, line_length: int) -> str:
            f"Positives = {positives}/{columns} ({_percent(positives, columns)}%), "
            f"Gaps = {hsp.gaps}/{columns} ({_percent(hsp.gaps, columns)}%)\n", "\n"]
     width = len(str(max(hsp.qend, hsp.send) - 1))  # (the largest end, from 0)
-    rows = [["Query", hsp.qseq, hsp.qstart, 0], ["Sbjct", hsp.sseq, hsp.sstart, 0]]
-    for row in rows:
-        row[3] = row[2] - 1  # (the last residue written so far)
+    last = {"Query": hsp.qstart - 1, "Sbjct": hsp.sstart - 1}  # (the last residue written)
     for j in range(0, columns, line_length):
-        for r, row in enumerate(rows):
-            name, letters, _, previous = row
+        for name, letters in (("Query", hsp.qseq), ("Sbjct", hsp.sseq)):
             piece = letters[j : j + line_length]
-            residues = len(piece) - piece.count("-")
-            start = previous + 1 if residues else previous
-            end = previous + residues
-            numbered = not ((j > 0 and end == previous) or (j == 0 and start == 1 and end == 1))
+            start, end = last[name] + 1, last[name] + len(piece) - piece.count("-")
+            # (no numbers on a row of gaps alone, nor on a first one holding residue 1 alone)
+            numbered = not ((j > 0 and end < start) or (j == 0 and start == end == 1))
             number = str(start) if numbered else ""
-            out.append(f"{name}  {number}{' ' * max(1, width - len(number) + 2)}{piece}  "
+            out.append(f"{name}  {number}{' ' * (width - len(number) + 2)}{piece}  "
                        f"{end if numbered else ''}\n")
-            if r == 0:
+            if name == "Query":
                 out.append(" " * (5 + 2 + width + 2) + midline[j : j + line_length] + "\n")
-            row[3] = end
+            last[name] = end
         out.append("\n")
     out.append("\n")
     return "".join(out)

@@ -503,8 +503,8 @@ def _blast_report_limits(args, outfmt: int) -> tuple[int, dict]:
                   f"{'not applicable' if flag == 'line_length' else 'ignored'} for output "
                   "formats > 4 .", file=sys.stderr)
         return (500 if args.max_target_seqs is None else args.max_target_seqs), {}
-    for flag in report_flags[:2] if args.max_target_seqs is not None else ():
-        if flag != "line_length":
+    for flag in ("num_descriptions", "num_alignments"):
+        if args.max_target_seqs is not None and getattr(args, flag) is not None:
             raise ValueError(f"-{flag} cannot be given with -max_target_seqs (blastp: "
                              "Incompatible with argument: `max_target_seqs')")
     for flag, least in (("num_descriptions", 0), ("num_alignments", 0), ("line_length", 1)):
