@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
-from .blast_text import description_title, title_ends_outside_ascii
+from .blast_text import description_title, midline, title_ends_outside_ascii
 
 #: The Altschul et al. (1997) reference blastp cites (its "&auml;" is in the text).
 REFERENCE = ("Stephen F. Altschul, Thomas L. Madden, Alejandro A. Sch&auml;ffer, Jinghui Zhang, "
@@ -118,22 +118,6 @@ def _json_text(value: str) -> str:
 _ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
 
 
-def _midline(query: str, subject: str) -> tuple[str, int, int]:
-    """The midline, identities and positives of an HSP's aligned letters."""
-    line, identities, positives = [], 0, 0
-    for a, b in zip(query, subject):
-        if a == b:
-            line.append(a)
-            identities += 1
-            positives += 1
-        elif (a, b) in _POSITIVE:
-            line.append("+")
-            positives += 1
-        else:
-            line.append(" ")
-    return "".join(line), identities, positives
-
-
 def _message(query: str, no_statistics: bool, o_positions: list[int], hits: bool) -> str:
     """An iteration's message: the query's warnings, each after the query's id and title,
     as blastp's XML data joins them (an empty error list, then the warnings), and "No hits
@@ -204,7 +188,8 @@ def _searches(hits, queries, counters: dict, lower_case_masks: bool = False):
         for i in range(at, at + n):
             if i == at or columns["soid"][i] != columns["soid"][i - 1]:
                 found.append((columns["soid"][i], columns["stitle"][i], columns["slen"][i], []))
-            midline, identities, positives = _midline(columns["qseq"][i], columns["sseq"][i])
+            middle, identities, positives = midline(columns["qseq"][i], columns["sseq"][i],
+                                                    _POSITIVE)
             found[-1][3].append(dict(
                 bit_score=_six_digits(columns["bitscore"][i]), score=columns["score"][i],
                 evalue=_evalue(columns["evalue"][i]), query_from=columns["qstart"][i],
@@ -213,7 +198,7 @@ def _searches(hits, queries, counters: dict, lower_case_masks: bool = False):
                 gaps=columns["gaps"][i], align_len=columns["length"][i],
                 qseq=_masked(columns["qseq"][i], columns["sseq"][i], columns["qstart"][i],
                              masks, lower_case_masks),
-                hseq=columns["sseq"][i], midline=midline))
+                hseq=columns["sseq"][i], midline=middle))
         at += n
         st = counters["query_statistics"][k]
         message = _message(f"{query_id} {title}", st["kappa"] < 0,

@@ -321,13 +321,16 @@ class _Hsp:
     sseq: str
 
 
-def _midline(qseq: str, sseq: str) -> tuple[str, int, int]:
+def midline(query: str, subject: str, positive_pairs: set) -> tuple[str, int, int]:
+    """An HSP's midline (the letter where the two are identical, '+' where the pair is
+    one of ``positive_pairs``, else a blank), its identities and its positives (identities
+    included), from its aligned letters."""
     line, identities, positives = [], 0, 0
-    for a, b in zip(qseq.upper(), sseq):
-        if a == b and a != "-":
+    for a, b in zip(query, subject):
+        if a == b:
             line.append(a)
             identities += 1
-        elif (a, b) in _POSITIVE:
+        elif (a, b) in positive_pairs:
             line.append("+")
             positives += 1
         else:
@@ -339,7 +342,7 @@ def _alignment(hsp: _Hsp, line_length: int) -> str:
     """One HSP's Score and Identities lines and its blocks of rows (x_DisplayAlignInfo,
     s_DisplayIdentityInfo, x_DisplayRowDataSet)."""
     columns = len(hsp.qseq)
-    midline, identities, positives = _midline(hsp.qseq, hsp.sseq)
+    middle, identities, positives = midline(hsp.qseq.upper(), hsp.sseq, _POSITIVE)
     out = [f" Score = {bit_score_text(hsp.bits)} bits ({hsp.score}),  Expect = "
            f"{evalue_text(hsp.evalue)}{_METHODS.get(hsp.method, '')}\n",
            f" Identities = {identities}/{columns} ({_percent(identities, columns)}%), "
@@ -357,7 +360,7 @@ def _alignment(hsp: _Hsp, line_length: int) -> str:
             out.append(f"{name}  {number}{' ' * (width - len(number) + 2)}{piece}  "
                        f"{end if numbered else ''}\n")
             if name == "Query":
-                out.append(" " * (5 + 2 + width + 2) + midline[j : j + line_length] + "\n")
+                out.append(" " * (5 + 2 + width + 2) + middle[j : j + line_length] + "\n")
             last[name] = end
         out.append("\n")
     out.append("\n")
