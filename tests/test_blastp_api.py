@@ -692,6 +692,117 @@ def test_pairwise_report_equals_blastp(blast_data, tmp_path, flags, backend):
         assert ours.stdout == ref
 
 
+# -subject's outputs: each format once, the report on the GPU where there is one, the XML from
+# standard input.
+SUBJECT_CASES = [("0", "auto"), ("5", "cpu"), ("15", "cpu"), ("7", "cpu"), ("10", "cpu"),
+                 ("6 std sseqid sacc saccver stitle salltitles qcovs btop", "cpu")]
+
+
+@pytest.mark.parametrize("outfmt, backend", SUBJECT_CASES)
+def test_subject_sequences_are_searched_and_named_as_blastp_does(blast_data, tmp_path, outfmt,
+                                                                 backend):
+    """-subject FILE: blastp 2.12 scans the subjects as one database (the rows of -db), but
+    names each as its FASTA reader names a query: the id is the header's first word, control
+    characters and all; stitle and salltitles print N/A; the reports show the defline
+    generator's title of the whole header line (non-UTF-8 titles read as Windows-1252),
+    "Subject_N" accessions counting empty records, "User specified sequence set (Input:
+    FILE)" and no database numbers. Every byte equals blastp's. (The XML leaves out the
+    Windows-1252 title: blastp cannot write its euro sign in Latin-1.)"""
+    rng = np.random.default_rng(20261204)
+    queries = dict(blast_data["queries"])
+    records = blast_data["db_fasta"].read_bytes().split(b"\n>")
+    # Every sixth subject (planted ones among them) and those with rare letters: O is
+    # searched as X in a -subject sequence, as in a query, where a database keeps it.
+    kept = [r.lstrip(b">").split(b"\n", 1) for i, r in enumerate(records)
+            if i % 6 == 0 or r.startswith(b"rare")]
+    odd = [b"TPA: planted", b"ends with dot.", b"t4  two  spaces\tand tab",
+           b"t5 &amp; entity &lt;x&gt;", b"t7 caf\xc3\xa9 utf8", b"t8 latin\xe9 mid x",
+           b"t9 euro\x80 sign y" if outfmt != "5" else b"t9 (no euro in XML)", b"t10 ctrl\x02here", b"\x01t11 leading ctrl-a",
+           b"sp|P12345|NAME_HUMAN desc", b"gi|12345|ref|NP_000001.1| s2 x", b"lcl|loc1 d",
+           b"t14,", b"dup same", b"dup same", b"t16 a title long enough to wrap " + b"w " * 40]
+    body = [mutated(rng, queries["q300" if i % 2 else "q100"].upper(), 0.7, 0.02).encode()
+            for i in range(len(odd))]
+    odd.append(b"t19 a homolog with O")  # (its score differs where O is searched as X)
+    body.append(b"".join(b"O" if i % 9 == 4 else bytes((c,)) for i, c in enumerate(
+        queries["q500"].upper().encode())))
+    subjects = [*kept[:40], *zip(odd, body), (b"empty1", b""), *kept[40:]]
+    subject = tmp_path / "subjects.fa"
+    subject.write_bytes(b"".join(b">%s\n%s\n" % (h, b.strip()) for h, b in subjects))
+    headers = [b"q100 first", b"qspecial caf\xc3\xa9 x", b"q300 third", b"allx", b"nohits x"]
+    bodies = [queries["q100"], queries["qspecial"], queries["q300"], "X" * 40, "MKV"]
+    query = tmp_path / "q.fa"
+    query.write_bytes(b"".join(b">%s\n%s\n" % (h, b.encode()) for h, b in zip(headers, bodies)))
+    flags = ["-subject", subject.name, "-outfmt", outfmt, "-evalue", "100"]
+    ref = subprocess.run([BLASTP, "-query", query, *flags], cwd=tmp_path, capture_output=True,
+                         check=True).stdout  # fmt: skip
+    # (what the rules say)
+    if outfmt == "0":
+        assert b"Database: User specified sequence set (Input: subjects.fa)." in ref
+        assert b"\n> t8 latin\xc3\xa9 mid x\n" in ref and b"\n> planted\n" in ref
+        assert b"\n> t9 euro\xe2\x82\xac sign y\n" in ref and b"Posted date:  Unknown" in ref
+        assert b"           %d sequences;" % len(subjects) in ref
+    elif outfmt == "5":
+        assert b"<Hit_accession>Subject_" in ref and b"<BlastOutput_db></BlastOutput_db>" in ref
+    elif outfmt == "15":
+        assert b'"bl2seq": [' in ref and b'"Subject_%d"' % len(subjects) in ref
+    elif outfmt.startswith("6"):
+        assert b"\t\x01t11\t" in ref and b"\tN/A\tN/A\t" in ref and b"\tdup\t" in ref
+    stdin = subject.read_bytes() if outfmt == "5" else None
+    if stdin is not None:
+        flags[1] = "-"
+        ref = ref.replace(b"Input: subjects.fa", b"Input: -")
+    ours = subprocess.run([sys.executable, "-m", "gpuseq.cli", "blastp", "-query", query,
+                           *flags, "--backend", backend], cwd=tmp_path, input=stdin,
+                          capture_output=True)  # fmt: skip
+    assert ours.returncode == 0, ours.stderr
+    assert ours.stdout.splitlines() == ref.splitlines()
+    assert ours.stdout == ref
+
+
+def test_subject_o_is_searched_as_x(tmp_path):
+    """blastp -subject reads a subject as it reads a query, O searched as X
+    (GetSequenceProtein), where makeblastdb's database keeps O: the query's own word GXA then
+    hits the subject's G(O)A, a second hit on the diagonal, and -subject reports an HSP that
+    -db does not; identities still compare the letters as read (X against O differs)."""
+    query, subject = tmp_path / "q.fa", tmp_path / "s.fa"
+    query.write_text(">qx\nPQCKTSPLSNWHTFLFEYKVYFLEDMSVENQMYHVSRTKCKLGXANVADPAYSMIMDHWIIFVRDDMT"
+                     "SELVLEVMVHYVWLRDYP\n")
+    subject.write_text(">s1\nMWILGHGCYKSDDFFCDVPTKTIHWQWKRSNDMYESWMHIAKEINGMQCEFICWVYDAEHQLGOA"
+                       "NYWEPDNECYAHGESHCAVQYEKDIDLNQGCTRCYEPHKNSWGHCGGMTKEYRGASQWTLN\n")
+    subprocess.run([MAKEBLASTDB, "-in", subject, "-dbtype", "prot", "-out", tmp_path / "db"],
+                   check=True, capture_output=True)  # fmt: skip
+    flags = ["-ungapped", "-comp_based_stats", "0", "-dbsize", "1000", "-outfmt",
+             "6 std nident positive btop"]
+    by_db = subprocess.run([BLASTP, "-query", query, "-db", tmp_path / "db", *flags],
+                           capture_output=True, text=True, check=True).stdout  # fmt: skip
+    ref = subprocess.run([BLASTP, "-query", query, "-subject", subject, *flags],
+                         capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert "\tKQ2XO2VYAWDE1\n" in ref and "XO" not in by_db  # (what the rules say)
+    for backend in ("cpu", "auto"):
+        ours = _gpuseq_blastp("-query", query, "-subject", subject, *flags, "--backend", backend)
+        assert ours.returncode == 0, ours.stderr
+        assert ours.stdout == ref
+
+
+def test_subject_and_db_are_one_or_the_other(blast_data):
+    """blastp takes -db or -subject, one of them; the function db= or subject=."""
+    q, db = blast_data["query_fasta"], blast_data["db_fasta"]
+    for flags, words in (([], "-db -subject"), (["-db", db, "-subject", db], "not allowed")):
+        run = _gpuseq_blastp("-query", q, *flags)
+        assert run.returncode == 1 and words in run.stderr
+    with pytest.raises(ValueError, match="needs db"):
+        gpuseq.blastp(q)
+    with pytest.raises(ValueError, match="not both"):
+        gpuseq.blastp(q, db, subject=db)
+    # The same rows as db=, named as -subject names them.
+    by_db = gpuseq.blastp(q, db, comp_based_stats=0, subject_titles=True)
+    by_subject = gpuseq.blastp(q, subject=db, comp_based_stats=0, subject_titles=True)
+    same = ["qseqid", "sseqid", "pident", "length", "qstart", "qend", "sstart", "send",
+            "evalue", "bitscore", "soid"]
+    assert by_db[same].equals(by_subject[same]) and len(by_db) > 50
+    assert set(by_subject["stitle"]) == {"N/A"} and set(by_db["stitle"]) != {"N/A"}
+
+
 def test_pairwise_report_of_a_packed_database_equals_blastp(blast_data, tmp_path):
     """A packed database's report names the FASTA it was made from and the time it was
     made; its titles, a name and description one space apart, are blastp's here."""

@@ -118,6 +118,23 @@ py::dict statistics_dict(const QueryStatistics& st) {
   return d;
 }
 
+// The subjects the statistics count: 0 (those searched) or at least as many.
+int32_t checked_db_sequences(int32_t db_sequences, int32_t searched) {
+  if (db_sequences != 0 && db_sequences < searched)
+    throw std::invalid_argument("db_sequences must be 0 or at least the number of subjects");
+  return db_sequences;
+}
+
+// The subjects' letters as read beside their searched codes: as many, each a code.
+const uint8_t* checked_subject_letters(const std::optional<CArray<uint8_t>>& letters,
+                                       const CArray<uint8_t>& codes) {
+  if (!letters) return nullptr;
+  if (letters->ndim() != 1 || letters->shape(0) != codes.shape(0))
+    throw std::invalid_argument("subject_letters must be as long as codes");
+  check_codes(letters->data(), letters->shape(0), "subject_letters");
+  return letters->data();
+}
+
 // -qcov_hsp_perc (0: every HSP), from 0 to 100 as blastp takes it.
 double checked_qcov_hsp_perc(double qcov_hsp_perc) {
   if (!(qcov_hsp_perc >= 0.0 && qcov_hsp_perc <= 100.0))
@@ -801,7 +818,8 @@ void bind_blast(py::module_& m) {
          int32_t max_target_seqs, int threshold, int window, double x_drop_bits, int threads,
          std::optional<std::vector<Segments>> segments, const std::string& stage,
          const py::dict& stage_options, int32_t max_hsps, int64_t searchsp,
-         double qcov_hsp_perc) {
+         double qcov_hsp_perc, int32_t db_sequences,
+         std::optional<CArray<uint8_t>> subject_letters) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
@@ -811,6 +829,8 @@ void bind_blast(py::module_& m) {
         if (searchsp < 0) throw std::invalid_argument("searchsp must be 0 (computed) or more");
         o.searchsp = searchsp;
         o.qcov_hsp_perc = checked_qcov_hsp_perc(qcov_hsp_perc);
+        o.db_sequences = checked_db_sequences(db_sequences, subjects.count);
+        o.subject_letters = checked_subject_letters(subject_letters, codes);
         o.ungapped_stage = ungapped_stage(stage, stage_options);
         std::vector<QueryStatistics> st;
         SearchCounters counters;
@@ -856,7 +876,8 @@ void bind_blast(py::module_& m) {
       py::arg("threshold") = kDefaultThreshold, py::arg("window") = kTwoHitWindow,
       py::arg("x_drop_bits") = 7.0, py::arg("threads") = 0, py::arg("lookup_segments") = py::none(),
       py::arg("stage") = "cpu", py::arg("stage_options") = py::dict(), py::arg("max_hsps") = 0,
-      py::arg("searchsp") = 0, py::arg("qcov_hsp_perc") = 0.0,
+      py::arg("searchsp") = 0, py::arg("qcov_hsp_perc") = 0.0, py::arg("db_sequences") = 0,
+      py::arg("subject_letters") = py::none(),
       "blastp -ungapped for several queries scanned together (stage: 'cpu', 'cuda' the "
       "two-hit stage on the GPU, stage_options its bins, bin_capacity, batch_hits, extension, "
       "scoring; 'cpu-batches' the CPU's stage pipelined as the GPU's, stage_options "
@@ -865,7 +886,11 @@ void bind_blast(py::module_& m) {
       "lookup_segments: per query the [begin, end) ranges whose words enter the lookup table "
       "(blastp's query outside its mask). max_hsps: -max_hsps, each subject's first HSPs "
       "(0: all). searchsp: -searchsp, the search space of the E-values (0: computed). "
-      "qcov_hsp_perc: -qcov_hsp_perc, the least percent of the query an HSP covers (0: any).");
+      "qcov_hsp_perc: -qcov_hsp_perc, the least percent of the query an HSP covers (0: any). "
+      "db_sequences: the number of subjects the statistics count (0: those given; blastp "
+      "-subject counts its empty records too). subject_letters: the subjects as read, where "
+      "codes differ from them (blastp -subject searches O as X): identities and positives "
+      "compare them.");
 
   m.def(
       "blast_gapped_search",
@@ -875,7 +900,8 @@ void bind_blast(py::module_& m) {
          double x_drop_gapped_bits, double x_drop_final_bits, int threads, int comp_based_stats,
          std::optional<std::vector<Segments>> segments, const std::string& stage,
          const py::dict& stage_options, int32_t max_hsps, int64_t searchsp,
-         double qcov_hsp_perc) {
+         double qcov_hsp_perc, int32_t db_sequences,
+         std::optional<CArray<uint8_t>> subject_letters) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
         if (comp_based_stats < 0 || comp_based_stats > 3)
           throw std::invalid_argument("comp_based_stats must be 0, 1, 2 or 3");
@@ -897,6 +923,8 @@ void bind_blast(py::module_& m) {
         if (searchsp < -1) throw std::invalid_argument("searchsp must be -1 (not given) or more");
         o.searchsp = searchsp;
         o.qcov_hsp_perc = checked_qcov_hsp_perc(qcov_hsp_perc);
+        o.db_sequences = checked_db_sequences(db_sequences, subjects.count);
+        o.subject_letters = checked_subject_letters(subject_letters, codes);
         o.ungapped_stage = ungapped_stage(stage, stage_options);
         std::vector<GappedQueryStatistics> st;
         SearchCounters counters;
@@ -966,14 +994,15 @@ void bind_blast(py::module_& m) {
       py::arg("x_drop_final_bits") = 25.0, py::arg("threads") = 0, py::arg("comp_based_stats") = 0,
       py::arg("lookup_segments") = py::none(), py::arg("stage") = "cpu",
       py::arg("stage_options") = py::dict(), py::arg("max_hsps") = 0, py::arg("searchsp") = -1,
-      py::arg("qcov_hsp_perc") = 0.0,
+      py::arg("qcov_hsp_perc") = 0.0, py::arg("db_sequences") = 0,
+      py::arg("subject_letters") = py::none(),
       "Gapped blastp (-comp_based_stats 0, 1, 2 or 3) for several queries scanned together: (one "
       "dict of rows in output order per query, counters; its 'ops': the rows' traceback columns "
       "one after another, M a pair, I a query residue against a gap, D a subject residue against "
       "a gap, 'length' of them per row). lookup_segments, stage, "
       "stage_options, max_hsps: as blast_ungapped_search. searchsp: -searchsp (-1: not given; "
       "given, even as 0, E-values are the classic formula's over it, 0 the computed space). "
-      "qcov_hsp_perc: as blast_ungapped_search.");
+      "qcov_hsp_perc, db_sequences, subject_letters: as blast_ungapped_search.");
 }
 
 }  // namespace gpuseq::bindings

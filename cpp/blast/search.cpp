@@ -437,12 +437,13 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
                                                     std::vector<QueryStatistics>* statistics,
                                                     SearchCounters* counters) {
   const size_t nq = queries.size();
-  const int64_t average_length = (offsets[subject_count] - offsets[0]) / std::max(1, subject_count);
+  const int32_t db_sequences = options.db_sequences > 0 ? options.db_sequences : subject_count;
+  const int64_t average_length = (offsets[subject_count] - offsets[0]) / std::max(1, db_sequences);
   std::vector<QueryStatistics> st(nq);
   std::vector<bool> valid(nq);
   std::vector<int32_t> x_drop(nq), cutoff(nq);
   for (size_t k = 0; k < nq; ++k) {
-    st[k] = ungapped_query_statistics(queries[k].codes, queries[k].length, db_length, subject_count,
+    st[k] = ungapped_query_statistics(queries[k].codes, queries[k].length, db_length, db_sequences,
                                       average_length, options);
     valid[k] = st[k].kbp.valid();
     x_drop[k] = st[k].x_drop;
@@ -468,7 +469,8 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
       options.ungapped_stage, lookup, all, options.window, subjects, offsets, subject_count,
       threads, worker_counters, &stage_counters,
       [&](int64_t i, const std::vector<UngappedHsp>& hsps, const SeedExtension*, int worker) {
-        const uint8_t* subject = subjects + offsets[i];
+        const uint8_t* subject = (options.subject_letters ? options.subject_letters : subjects) +
+                                 offsets[i];  // (its letters: only the identities read it)
         std::vector<std::vector<SearchHit>>& lists = per_query[worker];
         for (const UngappedHsp& h : hsps) {
           const int32_t k = all.query_of[h.context];
@@ -524,6 +526,7 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
     int32_t subject_count, int64_t db_length, const GappedSearchOptions& options,
     std::vector<GappedQueryStatistics>* statistics, SearchCounters* counters) {
   const size_t nq = queries.size();
+  const int32_t db_sequences = options.db_sequences > 0 ? options.db_sequences : subject_count;
   std::vector<GappedQueryStatistics> st(nq);
   std::vector<GappedParams> gp(nq);
   std::vector<bool> valid(nq);
@@ -551,12 +554,12 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
     if (options.searchsp >= 0) {
       const int32_t adjustment = length_adjustment(
           p.kbp.K, p.kbp.logK, kBlosum62Gapped11_1.alpha / p.kbp.lambda, kBlosum62Gapped11_1.beta,
-          queries[k].length, db_length, subject_count);
+          queries[k].length, db_length, db_sequences);
       p.evalues.classic = true;
       p.evalues.search_space =
           options.searchsp > 0
               ? options.searchsp
-              : effective_search_space(queries[k].length, db_length, subject_count, adjustment);
+              : effective_search_space(queries[k].length, db_length, db_sequences, adjustment);
     }
     // Composition-based statistics modes 2 and 3 keep 5 times the E-value for the
     // composition stage to decide (cbs_stretch; Spouge's E-values only).
@@ -682,6 +685,8 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
           const int32_t k = work[w].query, i = work[w].subject;
           std::vector<GappedHsp> hsps = std::move(*work[w].hsps);
           const uint8_t* subject = subject_at(i);
+          const uint8_t* subject_letters =
+              options.subject_letters ? options.subject_letters + offsets[i] : subject;
           const uint8_t* letters = queries[k].letters;
           std::vector<GappedHsp> final_hsps =
               composition
@@ -698,7 +703,7 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
             char previous = 'M';
             for (char op : h.ops) {
               if (op == 'M') {
-                count_pair(letters[q], subject[s], hit);
+                count_pair(letters[q], subject_letters[s], hit);
                 ++q;
                 ++s;
               } else {

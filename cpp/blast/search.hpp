@@ -50,6 +50,12 @@ struct UngappedSearchOptions {
   int32_t max_hsps = 0;            // -max_hsps: a subject's first N HSPs (0: all of them)
   int64_t searchsp = 0;            // -searchsp: the search space E-values use (0: computed)
   double qcov_hsp_perc = 0.0;      // -qcov_hsp_perc: HSPs covering less of the query go (0: none)
+  // The number of subjects the statistics count (0: those searched). blastp -subject counts
+  // its empty records too, which are not searched.
+  int32_t db_sequences = 0;
+  // The subjects' letters as read, where the searched codes differ (blastp -subject searches
+  // O as X, as it does a query's): identities and positives compare them. nullptr: the codes.
+  const uint8_t* subject_letters = nullptr;
   int threads = 0;                 // 0: all cores
   UngappedStage ungapped_stage;    // empty: TwoHitFinder on the CPU threads
 };
@@ -132,6 +138,8 @@ struct GappedSearchOptions {
   // formula's over it (0: over the computed space), as blastp's OLD_FSC makes them.
   int64_t searchsp = -1;
   double qcov_hsp_perc = 0.0;  // -qcov_hsp_perc (0: every HSP), as UngappedSearchOptions
+  int32_t db_sequences = 0;    // as UngappedSearchOptions
+  const uint8_t* subject_letters = nullptr;  // as UngappedSearchOptions
   int threads = 0;
   UngappedStage ungapped_stage;  // empty: TwoHitFinder on the CPU threads
 };

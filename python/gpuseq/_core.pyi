@@ -479,6 +479,9 @@ def blast_gapped_search(
     stage_options: dict[str, int | str] = ...,
     max_hsps: int = 0,
     searchsp: int = -1,
+    qcov_hsp_perc: float = 0.0,
+    db_sequences: int = 0,
+    subject_letters: ArrayLike | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]: ...
 def blast_word_hits(
     query: ArrayLike, codes: ArrayLike, offsets: ArrayLike, threshold: int = 11
@@ -521,6 +524,9 @@ def blast_ungapped_search(
     stage_options: dict[str, int | str] = ...,
     max_hsps: int = 0,
     searchsp: int = 0,
+    qcov_hsp_perc: float = 0.0,
+    db_sequences: int = 0,
+    subject_letters: ArrayLike | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]: ...
 
 # CUDA builds only (cuda/blast): the two-hit stage on the GPU, as blast_ungapped_hsps.

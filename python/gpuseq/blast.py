@@ -439,6 +439,7 @@ def blastp_ungapped(
     subject_titles: bool = False,
     gpu_options: dict | None = None,
     counters: dict | None = None,
+    named_as_queries: bool = False,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
     """``blastp -ungapped -comp_based_stats 0 -seg no`` of every query against the subjects.
 
@@ -473,6 +474,8 @@ def blastp_ungapped(
         makeblastdb stores its header line (the fields stitle and salltitles; the line as
         a FASTA file of subjects has it, else the name and description joined by a space),
         and soid, its number in the database (makeblastdb's OID).
+        ``named_as_queries=True`` names the subjects as ``blastp -subject`` does
+        (:func:`blastp`'s ``subject``).
 
     Raises:
         EmptyInputError: no queries or subjects, or a query without residues.
@@ -483,11 +486,14 @@ def blastp_ungapped(
     db, db_length, searches, letters, query_ids, segments, masks = _search_inputs(
         queries, subjects, dbsize, seg
     )
-    stage = _resident_stage(_fitted_stage(stage, backend, searches, db), db, counters)
+    stage = _fitted_stage(stage, backend, searches, db)
+    codes, subject_letters = _as_queries_are(db, named_as_queries)
+    if not subject_letters:  # (a held GPU copy has the letters as read)
+        stage = _resident_stage(stage, db, counters)
     results, found = _core.blast_ungapped_search(
         searches,
         letters,
-        db.codes,
+        codes,
         db.offsets,
         db_length,
         float(evalue),
@@ -501,13 +507,18 @@ def blastp_ungapped(
         max_hsps=hsps_kept,
         searchsp=space,
         qcov_hsp_perc=_qcov_hsp_perc(qcov_hsp_perc),
+        db_sequences=_statistics_sequences(db, named_as_queries),
+        **subject_letters,
     )
     if counters is not None:
         counters.update(found, query_hsps=_query_hsps(results),
                         query_searched=_query_searched(searches, results),
-                        **_report_statistics(results, searches, letters, db, masks))
+                        **_report_statistics(results, searches, letters, db, masks,
+                                             db_sequences=_statistics_sequences(
+                                                 db, named_as_queries)))
     return _hits(db, query_ids, searches, results, as_frame,
-                 letters if aligned_sequences else None, subjects if subject_titles else None)
+                 letters if aligned_sequences else None, subjects if subject_titles else None,
+                 named_as_queries)
 
 
 def blastp_gapped(
@@ -533,6 +544,7 @@ def blastp_gapped(
     subject_titles: bool = False,
     gpu_options: dict | None = None,
     counters: dict | None = None,
+    named_as_queries: bool = False,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
     """``blastp -seg no`` (gapped, BLOSUM62, gap costs 11/1) of every query against the
     subjects: the preliminary score-only X-drop extension, the traceback, Spouge's E-values.
@@ -551,11 +563,14 @@ def blastp_gapped(
     db, db_length, searches, letters, query_ids, segments, masks = _search_inputs(
         queries, subjects, dbsize, seg
     )
-    stage = _resident_stage(_fitted_stage(stage, backend, searches, db), db, counters)
+    stage = _fitted_stage(stage, backend, searches, db)
+    codes, subject_letters = _as_queries_are(db, named_as_queries)
+    if not subject_letters:  # (a held GPU copy has the letters as read)
+        stage = _resident_stage(stage, db, counters)
     results, found = _core.blast_gapped_search(
         searches,
         letters,
-        db.codes,
+        codes,
         db.offsets,
         db_length,
         float(evalue),
@@ -572,14 +587,37 @@ def blastp_gapped(
         max_hsps=hsps_kept,
         searchsp=space,
         qcov_hsp_perc=_qcov_hsp_perc(qcov_hsp_perc),
+        db_sequences=_statistics_sequences(db, named_as_queries),
+        **subject_letters,
     )
     if counters is not None:
         counters.update(found, query_hsps=_query_hsps(results),
                         query_searched=_query_searched(searches, results),
                         **_report_statistics(results, searches, letters, db, masks,
-                                             gapped=(db_length, space)))
+                                             gapped=(db_length, space),
+                                             db_sequences=_statistics_sequences(
+                                                 db, named_as_queries)))
     return _hits(db, query_ids, searches, results, as_frame,
-                 letters if aligned_sequences else None, subjects if subject_titles else None)
+                 letters if aligned_sequences else None, subjects if subject_titles else None,
+                 named_as_queries)
+
+
+def _as_queries_are(db: _Encoded, named_as_queries: bool) -> tuple[np.ndarray, dict]:
+    """(the subjects' codes to search, the searches' subject_letters keyword): blastp
+    -subject searches a subject's O as X, as a query's (GetSequenceProtein), and counts
+    identities on the letters as read; a database's O is searched as it is."""
+    if not named_as_queries or not (db.codes == _NCBI_O).any():
+        return db.codes, {}
+    codes = db.codes.copy()
+    codes[codes == _NCBI_O] = _NCBI_X
+    return codes, dict(subject_letters=db.codes)
+
+
+def _statistics_sequences(db: _Encoded, named_as_queries: bool) -> int:
+    """The number of subjects blastp's statistics count: 0 for the database's own (its
+    sequences with residues, as makeblastdb stores them), or -subject's records, empty ones
+    too (its BlastSeqSrc keeps them, to be skipped)."""
+    return len(db._db) if named_as_queries else 0
 
 
 def _search_inputs(queries, subjects, dbsize, seg=False):
@@ -701,7 +739,8 @@ def _query_searched(searches, results) -> list[bool]:
     return searched
 
 
-def _report_statistics(results, searches, letters, db, masks, gapped=None) -> dict:
+def _report_statistics(results, searches, letters, db, masks, gapped=None,
+                       db_sequences: int = 0) -> dict:
     """What blastp's reports print of each query's search beside the rows (-outfmt 5's
     Statistics): ``query_statistics``, each query's ``kappa``, ``lambda``, ``entropy`` (the
     gapped block's in a gapped search, else the query's own), ``length_adjustment`` and
@@ -713,7 +752,9 @@ def _report_statistics(results, searches, letters, db, masks, gapped=None) -> di
     "Lambda K H" line); ``hsp_composition_methods``, each row's composition-based method as
     the text report names it (0 none, 1 "Composition-based stats.", 2 "Compositional matrix
     adjust.").
-    ``gapped``: (the database length of the statistics, -searchsp as the search took it)."""
+    ``gapped``: (the database length of the statistics, -searchsp as the search took it);
+    ``db_sequences``: the subjects the statistics count (0: db's, :func:`_statistics_sequences`)."""
+    db_sequences = db_sequences or len(db)
     statistics = []
     for search, r in zip(searches, results):
         st = r["statistics"]
@@ -726,7 +767,7 @@ def _report_statistics(results, searches, letters, db, masks, gapped=None) -> di
                                    search_space=st["search_space"]))
         else:
             db_length, searchsp = gapped
-            g = _core.blast_gapped_statistics(len(search), db_length, len(db))
+            g = _core.blast_gapped_statistics(len(search), db_length, db_sequences)
             statistics.append(dict(kappa=g["K"], lambda_=g["lambda"], entropy=g["H"],
                                    length_adjustment=g["length_adjustment"],
                                    search_space=searchsp if searchsp > 0 else g["search_space"]))
@@ -735,7 +776,7 @@ def _report_statistics(results, searches, letters, db, masks, gapped=None) -> di
            for r in results]
     methods = [np.asarray(r.get("composition_method", np.zeros(_query_hsps([r])[0])),
                           dtype=np.int8) for r in results]  # (none in an ungapped search)
-    return dict(query_statistics=statistics, query_masks=masks, db_sequences=len(db),
+    return dict(query_statistics=statistics, query_masks=masks, db_sequences=db_sequences,
                 query_ungapped_statistics=own,
                 hsp_composition_methods=np.concatenate(methods).tolist() if methods else [],
                 db_letters=int(db.offsets[-1]), query_lengths=[len(s) for s in searches],
@@ -747,18 +788,25 @@ def _query_hsps(results) -> list[int]:
     return [len(np.asarray(r["subject"]).reshape(-1)) for r in results]
 
 
-def _hits(db, query_ids, searches, results, as_frame: bool, letters=None, subjects=None):
+def _hits(db, query_ids, searches, results, as_frame: bool, letters=None, subjects=None,
+          named_as_queries: bool = False):
     """The rows of every query's HSPs (the C++ search's arrays) with OUTFMT6_COLUMNS, as a
     DataFrame or a dict of arrays; the ungapped search gives no gaps and no ends (its HSPs
     have one length on both). With each query's ``letters``, the columns qseq and sseq too;
-    with ``subjects`` (the source db was read from), the columns stitle and soid."""
+    with ``subjects`` (the source db was read from), the columns stitle and soid.
+    ``named_as_queries``: the subjects named as blastp -subject names them (sseqid as a
+    query's id, stitle "N/A", soid the record's number with empty records counted)."""
     slen = np.diff(db.offsets)
     names_out = [*OUTFMT6_COLUMNS, *(ALIGNED_COLUMNS if letters is not None else ()),
                  *(TITLE_COLUMNS if subjects is not None else ())]
     parts: dict[str, list] = {name: [] for name in names_out}
     found = np.unique(np.concatenate([np.asarray(r["subject"]).reshape(-1) for r in results]))
-    subject_ids = {i: _subject_id(db.name(i), db.description(i), i) for i in found.tolist()}
-    titles = _subject_titles(subjects, db, found.tolist()) if subjects is not None else None
+    if named_as_queries:
+        subject_ids = {i: _query_id(db.name(i), db.description(i)) for i in found.tolist()}
+        titles = {i: "N/A" for i in found.tolist()} if subjects is not None else None
+    else:
+        subject_ids = {i: _subject_id(db.name(i), db.description(i), i) for i in found.tolist()}
+        titles = _subject_titles(subjects, db, found.tolist()) if subjects is not None else None
     for k, (query_id, search, r) in enumerate(zip(query_ids, searches, results)):
         length, subject = np.asarray(r["length"]), np.asarray(r["subject"])
         n = len(subject)
@@ -799,7 +847,9 @@ def _hits(db, query_ids, searches, results, as_frame: bool, letters=None, subjec
         if titles is not None:
             columns["stitle"] = np.array([titles[i] for i in subject.tolist()],
                                          dtype=object).reshape(n)
-            columns["soid"] = subject.astype(np.int64).reshape(n)
+            oids = subject.astype(np.int64).reshape(n)
+            columns["soid"] = np.array([db.record(i) for i in oids.tolist()], dtype=np.int64) \
+                if named_as_queries else oids
         for key, column in columns.items():
             parts[key].append(column)
     hits = {key: np.concatenate(columns) for key, columns in parts.items()}
@@ -936,8 +986,9 @@ _BLAST_DB_SUFFIXES = (".pin", ".psq", ".phr", ".pal", ".pdb", ".pot")
 
 def blastp(
     query: SequenceSource,
-    db: SequenceSource,
+    db: SequenceSource | None = None,
     *,
+    subject: SequenceSource | None = None,
     evalue: float = 10.0,
     max_target_seqs: int = 500,
     num_threads: int = 0,
@@ -975,6 +1026,12 @@ def blastp(
             turns it into FASTA. A :class:`~gpuseq.SequenceDatabase` you hold (e.g.
             ``SequenceDatabase.open("db.gsdb")``) stays encoded and, after the first GPU
             search, on the GPU for the next searches (``db.free_device_memory()`` lets go).
+        subject: instead of ``db``, subjects as ``blastp -subject`` reads them (a FASTA path
+            or records). blastp 2.12 searches them as one database, so the rows are
+            ``db``'s; each subject is named as a query is, though: sseqid is the first word
+            of its header line as NCBI's FASTA reader keeps it, stitle is "N/A" (what blastp
+            prints for stitle and salltitles), and soid is the record's number in the file,
+            empty records counted (blastp's "Subject_N" is soid + 1).
         evalue, max_target_seqs, num_threads (0: all cores), matrix, gapopen, gapextend,
         word_size, threshold, comp_based_stats, seg, ungapped, window_size, xdrop_ungap,
         xdrop_gap, xdrop_gap_final, dbsize, max_hsps, searchsp, qcov_hsp_perc: blastp's flags
@@ -1024,14 +1081,21 @@ def blastp(
             and record.
     """
     _check_blastp_options(locals())
-    db = _refuse_blast_database(db)
+    if (db is None) == (subject is None):
+        raise ValueError("blastp needs db (a database) or subject (subject sequences) "
+                         "(blastp: Either a BLAST database or subject sequence(s) must be "
+                         "specified)" if db is None else
+                         "blastp takes db or subject, not both (blastp: Argument \"subject\". "
+                         "Incompatible with argument: `db')")
+    db = _refuse_blast_database(db if subject is None else subject)
     common = dict(evalue=float(evalue), max_target_seqs=int(max_target_seqs),
                   threshold=_lookup_threshold(threshold), window_size=int(window_size),
                   xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=num_threads,
                   seg=_seg_parameters(seg), max_hsps=max_hsps, searchsp=searchsp,
                   qcov_hsp_perc=qcov_hsp_perc,
                   backend=backend, as_frame=as_frame, aligned_sequences=aligned_sequences,
-                  subject_titles=subject_titles, gpu_options=gpu_options, counters=counters)
+                  subject_titles=subject_titles, gpu_options=gpu_options, counters=counters,
+                  named_as_queries=subject is not None)
     if ungapped:
         return blastp_ungapped(query, db, **common)
     return blastp_gapped(query, db, xdrop_gap=float(xdrop_gap),

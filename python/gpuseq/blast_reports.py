@@ -171,13 +171,29 @@ def _masked(qseq: str, sseq: str, qstart: int, masks: list[tuple[int, int]],
     return "".join(letters)
 
 
-def _searches(hits, queries, counters: dict, lower_case_masks: bool = False):
+def _subject_names(columns: dict, i: int, subject_titles: list[str] | None):
+    """Row i's subject as the reports name it: (id, accession, title). A database's subject
+    has its own id, gnl|BL_ORD_ID|OID, and makeblastdb's title; a -subject one
+    (``subject_titles``: each record's title) the title of its record as a query's (the
+    defline generator's), that title's first word for id, and "Subject_N" (its record's
+    number)."""
+    if subject_titles is None:
+        oid = columns["soid"][i]
+        return f"gnl|BL_ORD_ID|{oid}", str(oid), columns["stitle"][i]
+    record = columns["soid"][i]
+    title = _query_def(subject_titles[record])
+    return title.split(" ", 1)[0], f"Subject_{record + 1}", title
+
+
+def _searches(hits, queries, counters: dict, lower_case_masks: bool = False,
+              subject_titles: list[str] | None = None):
     """Each query's report data, in input order: (query id, title, length, statistics,
-    message, hits), each hit (oid, title, length, hsps), each HSP a dict of the reports'
-    numbers and letters (the query's with SEG's residues as X, or in lower case)."""
+    message, hits), each hit (id, accession, title, length, hsps; :func:`_subject_names`),
+    each HSP a dict of the reports' numbers and letters (the query's with SEG's residues as
+    X, or in lower case)."""
     columns = {name: np.asarray(hits[name]).tolist() for name in (
-        "soid", "stitle", "slen", "bitscore", "score", "evalue", "qstart", "qend", "sstart",
-        "send", "gaps", "length", "qseq", "sseq")}  # fmt: skip
+        "soid", "stitle", "slen", "bitscore", "score", "evalue", "qstart", "qend",
+        "sstart", "send", "gaps", "length", "qseq", "sseq")}  # fmt: skip
     rows = counters["query_hsps"]
     if len(rows) != len(queries):
         raise ValueError(f"{len(queries)} query titles for {len(rows)} queries searched")
@@ -187,10 +203,11 @@ def _searches(hits, queries, counters: dict, lower_case_masks: bool = False):
         masks, found = counters["query_masks"][k], []
         for i in range(at, at + n):
             if i == at or columns["soid"][i] != columns["soid"][i - 1]:
-                found.append((columns["soid"][i], columns["stitle"][i], columns["slen"][i], []))
+                found.append((*_subject_names(columns, i, subject_titles),
+                              columns["slen"][i], []))
             middle, identities, positives = midline(columns["qseq"][i], columns["sseq"][i],
                                                     _POSITIVE)
-            found[-1][3].append(dict(
+            found[-1][4].append(dict(
                 bit_score=_six_digits(columns["bitscore"][i]), score=columns["score"][i],
                 evalue=_evalue(columns["evalue"][i]), query_from=columns["qstart"][i],
                 query_to=columns["qend"][i], hit_from=columns["sstart"][i],
@@ -207,7 +224,7 @@ def _searches(hits, queries, counters: dict, lower_case_masks: bool = False):
 
 
 def xml_report(hits, queries, database: str, counters: dict, evalue: float,
-               filter_string: str) -> str:
+               filter_string: str, subject_titles: list[str] | None = None) -> str:
     """blastp's ``-outfmt 5`` (str; Latin-1 bytes as surrogates: write it with
     surrogateescape).
 
@@ -217,8 +234,12 @@ def xml_report(hits, queries, database: str, counters: dict, evalue: float,
     ``database``: the -db name; ``counters``: the search's (``query_hsps``,
     ``query_statistics``, ``query_masks``, ``query_o_positions``, ``db_sequences``,
     ``db_letters``); ``evalue``: -evalue; ``filter_string``:
-    :func:`gpuseq.blast.seg_filter_string` of -seg."""
-    searches = list(_searches(hits, queries, counters))
+    :func:`gpuseq.blast.seg_filter_string` of -seg; ``subject_titles``: with -subject, each
+    subject record's title as a query's (:func:`gpuseq.blast.query_titles` of the file): its
+    report then names the subjects as blastp's does, with no database (``database`` "")."""
+    searches = list(_searches(hits, queries, counters, subject_titles=subject_titles))
+    db_sequences, db_letters = (counters["db_sequences"], counters["db_letters"]) \
+        if subject_titles is None else (0, 0)
     first_title, first_length = searches[0][1:3] if searches else ("", 0)
     lines = [
         '<?xml version="1.0"?>',
@@ -248,11 +269,12 @@ def xml_report(hits, queries, database: str, counters: dict, evalue: float,
                   f"  <Iteration_query-ID>{query_id}</Iteration_query-ID>",
                   f"  <Iteration_query-def>{_text(title, title)}</Iteration_query-def>",
                   f"  <Iteration_query-len>{length}</Iteration_query-len>", "<Iteration_hits>"]
-        for number, (oid, subject_title, subject_length, hsps) in enumerate(found, start=1):
+        for number, (hit_id, accession, subject_title, subject_length, hsps) in enumerate(
+                found, start=1):
             lines += ["<Hit>", f"  <Hit_num>{number}</Hit_num>",
-                      f"  <Hit_id>gnl|BL_ORD_ID|{oid}</Hit_id>",
+                      f"  <Hit_id>{_text(hit_id)}</Hit_id>",
                       f"  <Hit_def>{_text(subject_title)}</Hit_def>",
-                      f"  <Hit_accession>{oid}</Hit_accession>",
+                      f"  <Hit_accession>{accession}</Hit_accession>",
                       f"  <Hit_len>{subject_length}</Hit_len>", "  <Hit_hsps>"]
             for h, hsp in enumerate(hsps, start=1):
                 lines += [
@@ -278,8 +300,8 @@ def xml_report(hits, queries, database: str, counters: dict, evalue: float,
                 ]
             lines += ["  </Hit_hsps>", "</Hit>"]
         lines += ["</Iteration_hits>", "  <Iteration_stat>", "    <Statistics>",
-                  f"      <Statistics_db-num>{counters['db_sequences']}</Statistics_db-num>",
-                  f"      <Statistics_db-len>{counters['db_letters']}</Statistics_db-len>",
+                  f"      <Statistics_db-num>{db_sequences}</Statistics_db-num>",
+                  f"      <Statistics_db-len>{db_letters}</Statistics_db-len>",
                   f"      <Statistics_hsp-len>{st['length_adjustment']}</Statistics_hsp-len>",
                   f"      <Statistics_eff-space>{_double(st['search_space'])}"
                   "</Statistics_eff-space>",
@@ -295,17 +317,29 @@ def xml_report(hits, queries, database: str, counters: dict, evalue: float,
 
 
 def json_report(hits, queries, database: str, counters: dict, evalue: float,
-                filter_string: str, comp_based_stats: int, ungapped: bool = False) -> str:
+                filter_string: str, comp_based_stats: int, ungapped: bool = False,
+                subject_titles: list[str] | None = None) -> str:
     """blastp's ``-outfmt 15``, one report a query (str; write it with surrogateescape).
     Arguments as :func:`xml_report`'s, and ``comp_based_stats``, the mode (its "cbs"
     parameter, left out for 0), and ``ungapped`` (no gap costs among the parameters); the
     counters' ``query_searched`` leaves out the hits of a batch blastp does not search. SEG's
     residues are in lower case in the query's letters, and listed as each searched query's
-    "query_masking" (from and to, 0-based and inclusive)."""
+    "query_masking" (from and to, 0-based and inclusive). With ``subject_titles`` (as
+    :func:`xml_report`'s), the report of -subject: the subjects listed as the target, each
+    query's search in a "bl2seq" list, no database numbers."""
     reports = []
     searched = counters.get("query_searched") or [True] * len(queries)
+    named = subject_titles is not None
+    if named:
+        target = ['        "subjects": [',
+                  *(f'          "Subject_{i + 1}"' + ("," if i < len(subject_titles) - 1 else "")
+                    for i in range(len(subject_titles))),
+                  "        ]"]
+    else:
+        target = [f'        "db": "{_json_text(database)}"']
     for k, (query_id, title, length, st, message, found) in enumerate(
-            _searches(hits, queries, counters, lower_case_masks=True)):
+            _searches(hits, queries, counters, lower_case_masks=True,
+                      subject_titles=subject_titles)):
         if not searched[k]:  # (a batch without statistics: blastp writes no hits, and says so
             message += " \nNo hits found"  # again)
         masks = counters["query_masks"][k] if st["kappa"] >= 0 else []  # (searched ones)
@@ -321,7 +355,7 @@ def json_report(hits, queries, database: str, counters: dict, evalue: float,
             '      "version": "BLASTP 2.12.0+",',
             f'      "reference": "{_json_text(REFERENCE)}",',
             '      "search_target": {',
-            f'        "db": "{_json_text(database)}"',
+            *target,
             "      },",
             '      "params": {',
             '        "matrix": "BLOSUM62",',
@@ -330,22 +364,23 @@ def json_report(hits, queries, database: str, counters: dict, evalue: float,
             f'        "filter": "{filter_string}"' + ("," if comp_based_stats else ""),
             *([f'        "cbs": {comp_based_stats}'] if comp_based_stats else []),
             "      },",
-            '      "results": {',
-            '        "search": {',
+        ]
+        search = [
             f'          "query_id": "{query_id}",',
             f'          "query_title": "{_json_text(title)}",',
             f'          "query_len": {length},',
             *masking,
             *(['          "hits": ['] if searched[k] else []),
         ]
-        for number, (oid, subject_title, subject_length, hsps) in enumerate(found, start=1):
-            lines += [
+        for number, (hit_id, accession, subject_title, subject_length, hsps) in enumerate(
+                found, start=1):
+            search += [
                 "            {",
                 f'              "num": {number},',
                 '              "description": [',
                 "                {",
-                f'                  "id": "gnl|BL_ORD_ID|{oid}",',
-                f'                  "accession": "{oid}",',
+                f'                  "id": "{_json_text(hit_id)}",',
+                *([] if named else [f'                  "accession": "{accession}",']),
                 f'                  "title": "{_json_text(subject_title)}"',
                 "                }",
                 "              ],",
@@ -353,21 +388,21 @@ def json_report(hits, queries, database: str, counters: dict, evalue: float,
                 '              "hsps": [',
             ]
             for h, hsp in enumerate(hsps, start=1):
-                lines += ["                {", f'                  "num": {h},']
+                search += ["                {", f'                  "num": {h},']
                 fields = [(name, hsp[name]) for name in (
                     "bit_score", "score", "evalue", "identity", "positive", "query_from",
                     "query_to", "hit_from", "hit_to", "align_len", "gaps")]  # fmt: skip
                 fields += [(name, f'"{hsp[name]}"') for name in ("qseq", "hseq", "midline")]
-                lines += [f'                  "{name}": {value}' +
-                          ("," if j < len(fields) - 1 else "")
-                          for j, (name, value) in enumerate(fields)]
-                lines.append("                }" + ("," if h < len(hsps) else ""))
-            lines += ["              ]", "            }" + ("," if number < len(found) else "")]
-        lines += [
+                search += [f'                  "{name}": {value}' +
+                           ("," if j < len(fields) - 1 else "")
+                           for j, (name, value) in enumerate(fields)]
+                search.append("                }" + ("," if h < len(hsps) else ""))
+            search += ["              ]", "            }" + ("," if number < len(found) else "")]
+        search += [
             *(["          ],"] if searched[k] else []),
             '          "stat": {',
-            f'            "db_num": {counters["db_sequences"]},',
-            f'            "db_len": {counters["db_letters"]},',
+            *([] if named else [f'            "db_num": {counters["db_sequences"]},',
+                                f'            "db_len": {counters["db_letters"]},']),
             f'            "hsp_len": {st["length_adjustment"]},',
             f'            "eff_space": {int(st["search_space"])},',
             f'            "kappa": {_double(st["kappa"])},',
@@ -375,10 +410,12 @@ def json_report(hits, queries, database: str, counters: dict, evalue: float,
             f'            "entropy": {_double(st["entropy"])}',
             "          }" + ("," if message else ""),
             *([f'          "message": "{_json_text(message)}"'] if message else []),
-            "        }",
-            "      }",
-            "    }",
-            "  }",
         ]
+        if named:  # (one search in a list, two columns further in)
+            lines += ['      "results": {', '        "bl2seq": [', "          {",
+                      *("  " + line for line in search), "          }", "        ]"]
+        else:
+            lines += ['      "results": {', '        "search": {', *search, "        }"]
+        lines += ["      }", "    }", "  }"]
         reports.append("\n".join(lines))
     return "{\n\"BlastOutput2\": [\n" + "\n,\n".join(reports) + "\n]\n}\n"

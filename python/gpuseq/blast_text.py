@@ -165,11 +165,38 @@ _TITLE_PREFIXES = ("MAG ", "MAG:", "TPA:", "TPA_exp:", "TPA_inf:", "TPA_reasm:",
                    "UNVERIFIED:")
 
 
+# Bytes Windows-1252 leaves undefined: a title holding them that is not UTF-8 has an encoding
+# CUtf8::GuessEncoding cannot name.
+_NOT_CP1252 = frozenset(b"\x81\x8d\x8f\x90\x9d")
+
+
+def _latin_title(data: bytes) -> bool:
+    """Whether HtmlDecode converts a title's bytes to UTF-8 (CUtf8::GuessEncoding finds it
+    neither ASCII nor UTF-8, but Windows-1252 or ISO 8859-1, which agree on the bytes both
+    define); ValueError where it finds no encoding, and blastp shows "Unknown" (its XML "No
+    definition line") and skips the alignment."""
+    if data.isascii():
+        return False
+    try:
+        data.decode("utf-8")
+        return False
+    except UnicodeDecodeError:
+        pass
+    if _NOT_CP1252.intersection(data):
+        raise ValueError(f"title {data.decode('latin-1')!r}: its bytes are neither UTF-8 nor "
+                         "Windows-1252, which blastp's defline generator cannot decode (it "
+                         "shows \"Unknown\" or \"No definition line\" and drops the "
+                         "alignment)")
+    return True
+
+
 def _html_decoded(data: bytes) -> bytes:
-    """NStr::HtmlDecode of an ASCII title, as blastp 2.12 has it: "&name;" of a name it knows,
+    """NStr::HtmlDecode of a title, as blastp 2.12 has it: "&name;" of a name it knows,
     "&#123;" and "&#x7b;" (at most 16 characters to the ';') become the character's UTF-8;
-    anything else stays. (Its scan steps past an 'x' after '&' before it reads a name, so
-    "&xi;" stays too.)"""
+    anything else stays, but a title in Windows-1252 or Latin-1 has its other bytes turned to
+    UTF-8 (:func:`_latin_title`). (Its scan steps past an 'x' after '&' before it reads a
+    name, so "&xi;" stays too.)"""
+    latin = _latin_title(data)
     alpha = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
     digits, xdigits = b"0123456789", b"0123456789abcdefABCDEF"
     out, i, n = bytearray(), 0, len(data)
@@ -177,7 +204,7 @@ def _html_decoded(data: bytes) -> bytes:
         c = data[i]
         i += 1
         if c != 0x26 or i == n:  # '&'
-            out.append(c)
+            out += bytes((c,)).decode("cp1252").encode() if latin and c >= 0x80 else bytes((c,))
             continue
         t = i
         named, decimal, hexadecimal = data[t] in alpha, False, False
@@ -288,14 +315,18 @@ def title_ends_outside_ascii(title: str) -> bool:
     return bool(data) and data[-1] >= 0x80
 
 
-def _subject_title_lines(title: str) -> str:
+def _subject_title_lines(title: str, named_as_query: bool = False) -> str:
     """'>' and the stored title, wrapped after the first blank past each 60th character
-    (s_WrapOutputLine), then a line end."""
+    (s_WrapOutputLine), then a line end. A subject of -subject (``named_as_query``), which
+    has no stored title, shows "> " and the defline generator's title (x_PrintDefLine)."""
+    prefix = ">"
+    if named_as_query:
+        prefix, title = "> ", description_title(title)
     title = title or _NO_TITLE
     data = title.encode("utf-8", "surrogateescape")
     if len(data) <= _TITLE_WIDTH:
-        return ">" + title + "\n"
-    out, due = bytearray(b">"), False
+        return prefix + title + "\n"
+    out, due = bytearray(prefix.encode()), False
     for i, c in enumerate(data):
         if i > 0 and i % _TITLE_WIDTH == 0:
             due = True
@@ -444,8 +475,9 @@ def _lower_case_masked(qseq: str, qstart: int, masks: list[tuple[int, int]]) -> 
     return "".join(letters)
 
 
-def _found(hits, counters: dict) -> list[list]:
-    """Each query's subjects in report order: (stored title, length, HSPs)."""
+def _found(hits, counters: dict, subject_titles: list[str] | None = None) -> list[list]:
+    """Each query's subjects in report order: (stored title, length, HSPs); with
+    ``subject_titles`` (-subject's), the title of the subject's record (its soid)."""
     columns = {name: np.asarray(hits[name]).tolist() for name in (
         "soid", "stitle", "slen", "bitscore", "score", "evalue", "qstart", "qend", "sstart",
         "send", "gaps", "qseq", "sseq")}  # fmt: skip
@@ -455,7 +487,9 @@ def _found(hits, counters: dict) -> list[list]:
         masks, found = counters["query_masks"][k], []
         for i in range(at, at + n):
             if i == at or columns["soid"][i] != columns["soid"][i - 1]:
-                found.append((columns["stitle"][i], columns["slen"][i], []))
+                title = columns["stitle"][i] if subject_titles is None else \
+                    subject_titles[columns["soid"][i]]
+                found.append((title, columns["slen"][i], []))
             found[-1][2].append(_Hsp(
                 bits=columns["bitscore"][i], score=columns["score"][i],
                 evalue=columns["evalue"][i], method=methods[i], qstart=columns["qstart"][i],
@@ -472,7 +506,7 @@ def text_report(hits, queries, database: tuple[str, str], counters: dict, *,
                 matrix: str = "BLOSUM62", threshold: float = 11.0, window_size: int = 40,
                 ungapped: bool = False, searchsp_given: bool = False,
                 num_descriptions: int = 500, num_alignments: int = 250,
-                line_length: int = 60) -> str:
+                line_length: int = 60, subject_titles: list[str] | None = None) -> str:
     """blastp's ``-outfmt 0`` (str; bytes that were not UTF-8 as surrogates: write it with
     surrogateescape).
 
@@ -485,7 +519,9 @@ def text_report(hits, queries, database: tuple[str, str], counters: dict, *,
     ``window_size``, ``ungapped``: the search's; ``searchsp_given``: whether -searchsp was
     (its E-values are then Karlin and Altschul's, and the report shows no Gumbel parameters,
     a, alpha and sigma); ``num_descriptions``, ``num_alignments``,
-    ``line_length``: blastp's flags of the same names."""
+    ``line_length``: blastp's flags of the same names; ``subject_titles``: with -subject,
+    each subject record's title as a query's (:func:`gpuseq.blast.query_titles` of the
+    file), and ``database`` then blastp's name of them and "Unknown"."""
     if len(counters["query_hsps"]) != len(queries):
         raise ValueError(f"{len(queries)} query titles for {len(counters['query_hsps'])} "
                          "queries searched")
@@ -495,12 +531,14 @@ def text_report(hits, queries, database: tuple[str, str], counters: dict, *,
            _wrapped("Reference for composition-based statistics: " + COMPOSITION_REFERENCE),
            "\n", "\n\n", "Database: ", _wrapped(title),
            f"           {sequences} sequences; {letters} total letters\n\n"]
-    for k, ((query_title, length), found) in enumerate(zip(queries, _found(hits, counters))):
+    for k, ((query_title, length), found) in enumerate(zip(queries, _found(hits, counters,
+                                                                         subject_titles))):
         out += ["\n\n", "Query= ", _wrapped(query_title), f"\nLength={length}\n"]
         if found:
             out += [_descriptions(found, num_descriptions), "\n", "\n"]
             for subject_title, subject_length, hsps in found[:num_alignments]:
-                out += [_subject_title_lines(subject_title), f"Length={subject_length}\n", "\n"]
+                out += [_subject_title_lines(subject_title, subject_titles is not None),
+                        f"Length={subject_length}\n", "\n"]
                 out += [_alignment(hsp, line_length) for hsp in hsps]
         else:
             out.append("\n\n***** No hits found *****\n\n\n")

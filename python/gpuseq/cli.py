@@ -369,8 +369,16 @@ def _blastp_parser(sub) -> None:
     _exit_1_on_usage_errors(p)
     p.add_argument("-query", action=_BlastFlag, required=True,
                    help="query FASTA file (several records allowed)")
-    p.add_argument("-db", action=_BlastFlag, required=True,
-                   help="subjects: FASTA (plain or gzip) or a database made by 'gpuseq makedb'")
+    # blastp: "Either a BLAST database or subject sequence(s) must be specified", and
+    # "Argument "subject". Incompatible with argument: `db'".
+    target = p.add_mutually_exclusive_group(required=True)
+    target.add_argument("-db", action=_BlastFlag,
+                        help="subjects: FASTA (plain or gzip) or a database made by 'gpuseq "
+                        "makedb'")
+    target.add_argument("-subject", action=_BlastFlag,
+                        help="subject FASTA file, read as blastp -subject reads it: the same "
+                        "search as -db (blastp 2.12 scans the subjects as one database), each "
+                        "subject named as a query is")
     p.add_argument("-out", action=_BlastFlag, default="-", help="output file [stdout]")
     p.add_argument("-outfmt", action=_BlastFlag, default="0",
                    help="'0' (the pairwise report), '6' (tabs), '7' (tabs, with each query's "
@@ -434,13 +442,16 @@ def _run_blastp(args) -> int:
         # The titles are read from the header lines as they are; a pipe is read once, so
         # it is kept in a file that both reads take.
         query = _spooled_stdin()
+    subject = args.subject
+    if subject == "-" and outfmt in (0, 5, 15):  # (read again for the titles, as the query)
+        subject = _spooled_stdin()
     # Opened before the search too, as blastp checks it (an unwritable path fails at once).
     out = sys.stdout if args.out == "-" else OutputFile(args.out)
     if out is sys.stdout:
         _bytes_to_stdout()
     try:
         counters: dict = {}
-        hits = blastp(query, args.db, evalue=args.evalue,
+        hits = blastp(query, args.db, subject=subject, evalue=args.evalue,
                       max_target_seqs=max_target_seqs, num_threads=args.num_threads,
                       matrix=args.matrix, gapopen=args.gapopen, gapextend=args.gapextend,
                       word_size=args.word_size, threshold=args.threshold,
@@ -458,19 +469,24 @@ def _run_blastp(args) -> int:
             from .blast_reports import json_report, xml_report
 
             queries = list(zip(query_titles(query), counters["query_lengths"]))
+            # -subject: each subject's title as a query's, by its record (the hits' soid).
+            named = dict(subject_titles=None if subject is None else query_titles(subject))
             if outfmt == 0:
                 from .blast_text import database_title_and_date, text_report
 
+                database = database_title_and_date(args.db) if subject is None else \
+                    (_USER_SUBJECTS.format(args.subject) + ".", "Unknown")
                 out.write(text_report(
-                    hits, queries, database_title_and_date(args.db), counters,
+                    hits, queries, database, counters,
                     matrix=args.matrix, threshold=args.threshold,
                     window_size=args.window_size, ungapped=args.ungapped,
-                    searchsp_given=args.searchsp is not None, **shown))
+                    searchsp_given=args.searchsp is not None, **shown, **named))
                 return 0
-            common = (hits, queries, args.db, counters, args.evalue, seg_filter_string(args.seg))
-            out.write(xml_report(*common) if outfmt == 5 else json_report(
+            common = (hits, queries, args.db or "", counters, args.evalue,
+                      seg_filter_string(args.seg))
+            out.write(xml_report(*common, **named) if outfmt == 5 else json_report(
                 *common, 0 if args.ungapped else _comp_based_stats_mode(args.comp_based_stats),
-                args.ungapped))
+                args.ungapped, **named))
             return 0
         queries = None
         if outfmt == 7:
@@ -481,13 +497,20 @@ def _run_blastp(args) -> int:
                 raise FormatError(args.query, None, f"{len(titles)} header lines for "
                                   f"{len(rows)} queries read")
             queries = list(zip(titles, rows, counters["query_searched"]))
-        write_tabular(hits, out, fields, outfmt=outfmt, queries=queries, database=args.db)
+        write_tabular(hits, out, fields, outfmt=outfmt, queries=queries,
+                      database=args.db if subject is None else
+                      _USER_SUBJECTS.format(args.subject))
     finally:
         if out is not sys.stdout:
             out.close()
-        if query != args.query:
-            os.unlink(query)
+        for spooled, given in ((query, args.query), (subject, args.subject)):
+            if spooled != given:
+                os.unlink(spooled)
     return 0
+
+
+#: What blastp's reports call the subjects of -subject (its CBlastFormat's database name).
+_USER_SUBJECTS = "User specified sequence set (Input: {})"
 
 
 def _blast_report_limits(args, outfmt: int) -> tuple[int, dict]:
