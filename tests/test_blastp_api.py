@@ -52,7 +52,9 @@ def _gpuseq_blastp(*args: str) -> subprocess.CompletedProcess:
     "outfmt", [OUTFMT, "6", "6 qseqid qseqid evalue", "6 evalue std", "6 std qlen std slen",
                "6 sseqid bitscore std qaccver", "6 sacc qacc std qseqid saccver",
                "6 qcovhsp std qcovhsp", "6 gaps nident std gaps",
-               "6 ppos positive std pident ppos", "6 qseqid sseq btop qseq sseq"]
+               "6 ppos positive std pident ppos", "6 qseqid sseq btop qseq sseq",
+               "6 qgi sgi sallgi sallseqid sallacc staxid ssciname scomname sblastname std "
+               "sskingdom staxids sscinames scomnames sblastnames sskingdoms sstrand qcovus"]
 )
 def test_command_output_equals_blastp(blast_data, tmp_path, outfmt):
     """Every field list, fields named twice too (written once, where first named; std's ids
@@ -695,7 +697,8 @@ def test_pairwise_report_equals_blastp(blast_data, tmp_path, flags, backend):
 # -subject's outputs: each format once, the report on the GPU where there is one, the XML from
 # standard input.
 SUBJECT_CASES = [("0", "auto"), ("5", "cpu"), ("15", "cpu"), ("7", "cpu"), ("10", "cpu"),
-                 ("6 std sseqid sacc saccver stitle salltitles qcovs btop", "cpu")]
+                 ("6 std sseqid sacc saccver stitle salltitles qcovs btop sallacc staxids",
+                  "cpu")]
 
 
 @pytest.mark.parametrize("outfmt, backend", SUBJECT_CASES)

@@ -40,7 +40,7 @@ from Bio.SeqRecord import SeqRecord
 from test_cli import assert_same_hmmsearch_files, gpuseq_cli, hmmsearch_outputs
 
 from conftest import HMMER_EXAMPLES
-from gpuseq.blast import TABULAR_FIELDS
+from gpuseq.blast import NO_DATA_FIELDS, TABULAR_FIELDS
 from synthetic import (
     AMINO,
     hmmemit,
@@ -467,8 +467,8 @@ def random_blastp_run(rng) -> tuple[str, str]:
     field once, where it first came), or session 69's fields; and -num_threads."""
     if rng.random() < 0.5:
         return blast_data.OUTFMT, "2"
-    names = ["std", *(name for name in TABULAR_FIELDS
-                      if name not in LATER_FIELDS and name not in TITLE_FIELDS)]
+    names = ["std", *(name for name in TABULAR_FIELDS if name not in LATER_FIELDS
+                      and name not in TITLE_FIELDS and name not in NO_DATA_FIELDS)]
     fields = [str(names[i]) for i in rng.integers(len(names), size=int(rng.integers(1, 9)))]
     return " ".join(["6", *fields]), str(rng.integers(1, 5))
 
@@ -499,13 +499,13 @@ def other_tabular_format(rng, outfmt: str, query_fasta, queries: list[str]) -> s
 LATER_FIELDS = ("nident", "gaps", "qcovhsp", "positive", "ppos", "qseq", "sseq", "btop")
 
 
-def with_new_fields(rng, outfmt: str) -> str:
-    """At times (session 79) one to three of LATER_FIELDS, each somewhere in the field
-    list."""
-    if rng.random() >= 0.3:
+def with_new_fields(rng, outfmt: str, fields=LATER_FIELDS, p: float = 0.3) -> str:
+    """At times (session 79) one to three of LATER_FIELDS (or ``fields``: session 83's
+    NO_DATA_FIELDS), each somewhere in the field list."""
+    if rng.random() >= p:
         return outfmt
     words = outfmt.split()
-    for field in rng.choice(LATER_FIELDS, size=int(rng.integers(1, 4))):
+    for field in rng.choice(fields, size=int(rng.integers(1, 4))):
         at = int(rng.integers(1, len(words) + 1))
         words.insert(at, str(field))
     return " ".join(words)
@@ -633,6 +633,8 @@ def random_blastp_command(seed, backend, tmp_path, outfmt_found: str | None = No
         outfmt = other_tabular_format(np.random.default_rng([6982, seed]), outfmt, query_fasta,
                                       queries)
         outfmt = with_new_fields(np.random.default_rng([6984, seed]), outfmt)
+        outfmt = with_new_fields(np.random.default_rng([6996, seed]), outfmt,
+                                 fields=tuple(NO_DATA_FIELDS), p=0.15)
         outfmt = with_title_fields(np.random.default_rng([6988, seed]), outfmt, fasta,
                                    subjects, kind, makedb, ours_db)
         # At times (session 81) blastp's XML or JSON instead (not over query titles made for 7).

@@ -979,8 +979,16 @@ STD_FIELDS = ["qaccver", "saccver", *OUTFMT6_COLUMNS[2:12]]
 #: ``ppos``, the percent of its columns that are positive, ``btop``, the alignment as
 #: blastp's traceback operations (from qseq and sseq), and ``salltitles`` (stitle).
 _DERIVED_FIELDS = ["qcovhsp", "ppos", "btop", "salltitles"]
+#: Fields of data a FASTA or makeblastdb database without -parse_seqids and -taxid does not
+#: hold, printed as blastp 2.12 prints them then: gis 0, taxonomy N/A (staxids 0, but N/A for
+#: -subject's sequences), the subject's strand N/A, qcovus N/A; sallseqid and sallacc are the
+#: subject's one id, as sseqid and sacc.
+NO_DATA_FIELDS = {"qgi": "0", "sgi": "0", "sallgi": "0", "sallseqid": None, "sallacc": None,
+                  "staxid": "N/A", "ssciname": "N/A", "scomname": "N/A", "sblastname": "N/A",
+                  "sskingdom": "N/A", "staxids": "0", "sscinames": "N/A", "scomnames": "N/A",
+                  "sblastnames": "N/A", "sskingdoms": "N/A", "sstrand": "N/A", "qcovus": "N/A"}
 TABULAR_FIELDS = [*OUTFMT6_COLUMNS, *_ID_FIELDS, *_DERIVED_FIELDS, *ALIGNED_COLUMNS,
-                  "stitle"]
+                  "stitle", *NO_DATA_FIELDS]
 _BLAST_DB_SUFFIXES = (".pin", ".psq", ".phr", ".pal", ".pdb", ".pot")
 
 
@@ -1284,7 +1292,14 @@ FIELD_TITLES = {
     "positive": "positives", "qcovs": "% query coverage per subject",
     "qcovhsp": "% query coverage per hsp", "ppos": "% positives",
     "qseq": "query seq", "sseq": "subject seq", "btop": "BTOP", "stitle": "subject title",
-    "salltitles": "subject titles",
+    "salltitles": "subject titles", "qgi": "query gi", "sgi": "subject gi",
+    "sallgi": "subject gis", "sallseqid": "subject ids", "sallacc": "subject accs.",
+    "staxid": "subject tax id", "ssciname": "subject sci name", "scomname": "subject com names",
+    "sblastname": "subject blast name", "sskingdom": "subject super kingdom",
+    "staxids": "subject tax ids", "sscinames": "subject sci names",
+    "scomnames": "subject com names", "sblastnames": "subject blast names",
+    "sskingdoms": "subject super kingdoms", "sstrand": "subject strand",
+    "qcovus": "% query coverage per uniq subject",
 }
 #: The program line of each query's comment block in ``-outfmt 7``: the blastp we equal.
 BLASTP_VERSION_LINE = "# BLASTP 2.12.0+"
@@ -1301,6 +1316,7 @@ def write_tabular(
     outfmt: int = 6,
     queries: list[tuple] | None = None,
     database: str = "",
+    subject_file: bool = False,
 ) -> None:
     """Rows as blastp ``-outfmt "6 FIELDS"`` writes them (or ``7``, ``10``: see ``outfmt``), to
     a path or a text stream (fields: None or ``["std"]`` for the 12 standard columns; ``std``
@@ -1314,17 +1330,28 @@ def write_tabular(
     (:func:`query_titles`; the numbers are the ``query_hsps`` that :func:`blastp`'s
     ``counters`` receives), or (title, number of rows, searched), where searched False (the
     counters' ``query_searched``) leaves out the ``# N hits found`` line as blastp does for
-    queries it did not search; ``database`` is the name on the ``# Database:`` lines."""
+    queries it did not search; ``database`` is the name on the ``# Database:`` lines.
+    ``subject_file``: the rows of :func:`blastp`'s ``subject`` (blastp -subject), whose ids
+    are all their own (no BL_ORD_ID accessions) and whose staxids is N/A
+    (:data:`NO_DATA_FIELDS`)."""
     if outfmt not in TABULAR_FORMATS:
         raise ValueError(f"-outfmt {outfmt}: gpuseq writes the tabular formats 6, 7 and 10")
     names = tabular_fields(fields, outfmt)
     formatters = {"pident": lambda v: f"{v:.3f}", "ppos": lambda v: f"{v:.2f}",
                   "evalue": format_evalue, "bitscore": format_bitscore}
+    accessions = (lambda hits: np.asarray(hits["sseqid"], dtype=object)) if subject_file \
+        else _subject_accessions
     derived = {"qcovhsp": _qcovhsp, "ppos": _ppos, "btop": _btop,
-               "sacc": _subject_accessions, "saccver": _subject_accessions,
+               "sacc": accessions, "saccver": accessions, "sallacc": accessions,
+               "sallseqid": lambda hits: np.asarray(hits["sseqid"], dtype=object),
                # makeblastdb's database holds one title a subject (no -parse_seqids' merged
                # deflines), which salltitles prints alone.
                "salltitles": lambda hits: np.asarray(hits["stitle"], dtype=object)}
+    for name, value in NO_DATA_FIELDS.items():
+        if value is not None:
+            value = "N/A" if name == "staxids" and subject_file else value
+            derived[name] = lambda hits, value=value: np.full(len(hits["qseqid"]), value,
+                                                              dtype=object)
     if any(name in names for name in ("qseq", "sseq", "btop")) and "qseq" not in hits:
         raise ValueError("the fields qseq, sseq and btop need the aligned sequences: search "
                          "with aligned_sequences=True")

@@ -385,7 +385,10 @@ def _blastp_parser(sub) -> None:
                    "comment lines) or '10' (commas), alone or with FIELDS of std, its fields "
                    "(ids qaccver saccver), qseqid, sseqid, qacc, sacc, qlen, slen, score, "
                    "nident, gaps, positive, qcovs, qcovhsp, ppos, qseq, sseq, btop, stitle, "
-                   "salltitles; or '5' (XML) or '15' (JSON) [0]")
+                   "salltitles, and those the inputs hold no data for, printed as blastp "
+                   "prints them then (qgi, sgi, sallgi, sallseqid, sallacc, staxid(s), "
+                   "ssciname(s), scomname(s), sblastname(s), sskingdom(s), sstrand, qcovus); "
+                   "or '5' (XML) or '15' (JSON) [0]")
     p.add_argument("-evalue", action=_BlastFlag, type=_blast_real, default=10.0)
     p.add_argument("-max_target_seqs", action=_BlastFlag, type=_blast_integer(), default=None,
                    help="at most this many subjects per query [500; -outfmt 0: "
@@ -436,6 +439,9 @@ def _run_blastp(args) -> int:
     outfmt = int(words[0])
     report = outfmt in (0, 5, 15)  # (blastp takes fields after them, and leaves them unused)
     fields = [] if report else tabular_fields(words[1:] or None, outfmt)  # checked first
+    if any(f[:-1] in _TAXONOMY_NAMES or f in _TAXONOMY_NAMES for f in fields):
+        print("gpuseq: blastp: taxonomy names print N/A (the sequences hold no taxonomy; "
+              "blastp would need its taxdb)", file=sys.stderr)
     max_target_seqs, shown = _blast_report_limits(args, outfmt)
     query = args.query
     if outfmt in (0, 5, 7, 15) and query == "-":
@@ -499,7 +505,7 @@ def _run_blastp(args) -> int:
             queries = list(zip(titles, rows, counters["query_searched"]))
         write_tabular(hits, out, fields, outfmt=outfmt, queries=queries,
                       database=args.db if subject is None else
-                      _USER_SUBJECTS.format(args.subject))
+                      _USER_SUBJECTS.format(args.subject), subject_file=subject is not None)
     finally:
         if out is not sys.stdout:
             out.close()
@@ -509,6 +515,8 @@ def _run_blastp(args) -> int:
     return 0
 
 
+#: The tabular fields of taxonomy names (each also with an s: all of a subject's).
+_TAXONOMY_NAMES = ("ssciname", "scomname", "sblastname", "sskingdom")
 #: What blastp's reports call the subjects of -subject (its CBlastFormat's database name).
 _USER_SUBJECTS = "User specified sequence set (Input: {})"
 
