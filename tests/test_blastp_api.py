@@ -762,6 +762,63 @@ def test_subject_sequences_are_searched_and_named_as_blastp_does(blast_data, tmp
     assert ours.stdout == ref
 
 
+@pytest.mark.parametrize("outfmt, others", [("0", ()), ("5", ("-seg", "yes")),
+                                            ("15", ("-seg", "yes")), ("0", ("-seg", "yes")),
+                                            ("6 std qseq nident positive", ())])
+def test_lcase_masking_masks_the_queries_lower_case_as_blastp(blast_data, tmp_path, outfmt,
+                                                              others):
+    """-lcase_masking: each run of lower-case query letters is masked as SEG's segments are
+    (X in the search and out of the lookup, lower case in the report and the JSON, X in the
+    XML), with SEG's segments beside them (joined where they overlap, BlastSeqLocCombine);
+    from a FASTA file (gzip too) and from standard input, every byte equal to blastp's."""
+    import gzip
+
+    queries = dict(blast_data["queries"])
+    rng = np.random.default_rng(20261205)
+
+    def lowered(seq: str, runs: int) -> str:
+        letters = list(seq.upper())
+        for _ in range(runs):
+            start = int(rng.integers(0, len(letters)))
+            for i in range(start, min(len(letters), start + int(rng.integers(1, 40)))):
+                letters[i] = letters[i].lower()
+        return "".join(letters)
+
+    records = [("q100 start and end", "mkv" + lowered(queries["q100"], 2)[3:-2] + "aa"),
+               ("q300 runs", lowered(queries["q300"], 6)),
+               ("q500 single letters", "".join(c.lower() if i % 50 == 7 else c
+                                               for i, c in enumerate(queries["q500"]))),
+               ("qbiased", lowered(queries["qbiased"], 3)), ("allower", queries["q100"].lower())]
+    query = tmp_path / "q.fa"
+    write_fasta(query, records)
+    # (the FASTA named as blastp's database, so that the reports name the same one)
+    db = tmp_path / "db"
+    db.write_bytes(blast_data["db_fasta"].read_bytes())
+    subprocess.run([MAKEBLASTDB, "-in", db, "-dbtype", "prot", "-out", db], check=True,
+                   capture_output=True)  # fmt: skip
+    flags = ["-db", db, "-outfmt", outfmt, "-lcase_masking", "-evalue", "100", *others]
+    ref = subprocess.run([BLASTP, "-query", query, *flags], capture_output=True,
+                         check=True).stdout  # fmt: skip
+    unmasked = subprocess.run([BLASTP, "-query", query, *flags[:4], "-evalue", "100", *others],
+                              capture_output=True).stdout
+    assert ref != unmasked  # (what the rules say: the masks change the search)
+    query_gz = tmp_path / "q.fa.gz"
+    query_gz.write_bytes(gzip.compress(query.read_bytes()))
+    if outfmt == "0":
+        os.utime(db, (_posted(ref), _posted(ref)))
+    for source, stdin in ((query, None), (query_gz, None), ("-", query.read_bytes())):
+        ours = subprocess.run([sys.executable, "-m", "gpuseq.cli", "blastp", "-query", source,
+                               *flags, "--backend", "cpu"], input=stdin,
+                              capture_output=True)  # fmt: skip
+        assert ours.returncode == 0, ours.stderr
+        assert ours.stdout.splitlines() == ref.splitlines()
+    # A database keeps no case: refused with the reason.
+    packed = tmp_path / "q.gsdb"
+    gpuseq.makedb(query, packed)
+    with pytest.raises(ValueError, match="lcase_masking"):
+        gpuseq.blastp(packed, blast_data["db_fasta"], lcase_masking=True)
+
+
 def test_subject_o_is_searched_as_x(tmp_path):
     """blastp -subject reads a subject as it reads a query, O searched as X
     (GetSequenceProtein), where makeblastdb's database keeps O: the query's own word GXA then

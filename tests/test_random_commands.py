@@ -416,6 +416,29 @@ def with_searchsp(rng, flags: list[str]) -> list[str]:
     return [*flags, "-searchsp", str(rng.choice(["0", "100000", "50000000", "1000000000000"]))]
 
 
+def with_lcase_masking(rng, flags: list[str], query_fasta: Path) -> list[str]:
+    """-lcase_masking at times (session 83), the queries written again with runs of lower
+    case (from one letter to the whole query) that it masks."""
+    if rng.random() >= 0.15:
+        return flags
+    records = []
+    for line in query_fasta.read_text().splitlines():
+        if line.startswith(">"):
+            records.append([line, ""])
+        else:
+            records[-1][1] += line
+    with open(query_fasta, "w") as f:
+        for header, seq in records:
+            letters = list(seq)
+            for _ in range(int(rng.integers(0, 5))):
+                start = int(rng.integers(0, len(letters)))
+                end = start + int(rng.choice([1, 2, 5, 20, 100, len(letters)]))
+                for i in range(start, min(end, len(letters))):
+                    letters[i] = letters[i].lower()
+            f.write(f"{header}\n{''.join(letters)}\n")
+    return [*flags, "-lcase_masking"]
+
+
 def with_qcov_hsp_perc(rng, flags: list[str]) -> list[str]:
     """-qcov_hsp_perc at times (session 80): the HSPs covering less of the query go. blastp
     then runs on one thread, whose rows gpuseq gives."""
@@ -627,6 +650,8 @@ def random_blastp_command(seed, backend, tmp_path, outfmt_found: str | None = No
             flags = with_max_hsps(np.random.default_rng([6978, seed]), flags)
             flags = with_searchsp(np.random.default_rng([6980, seed]), flags)
             flags = with_qcov_hsp_perc(np.random.default_rng([6986, seed]), flags)
+            flags = with_lcase_masking(np.random.default_rng([6998, seed]), flags,
+                                       query_fasta)
     # How it runs is drawn apart, so that session 69's cases (rng alone) stay as they were.
     outfmt, threads = random_blastp_run(np.random.default_rng([6970, seed]))
     if seed not in BLASTP_KEPT and seed not in BLASTP_KEPT_LARGE:

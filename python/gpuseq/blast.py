@@ -221,32 +221,36 @@ _QUERY_SEG = (12, 2.2, 2.5)
 
 
 def _queries(
-    query_db: _Encoded, seg: bool | tuple = False
+    query_db: _Encoded, seg: bool | tuple = False,
+    lower_case: list[list[tuple[int, int]]] | None = None,
 ) -> tuple[list[np.ndarray], list[np.ndarray], list[str], list[list[tuple[int, int]]],
            list[list[tuple[int, int]]]]:
     """(search buffers, letters, ids as blastp prints them, lookup segments, masks) of every
-    query, all searched together (masks: SEG's, (start, end) from 0 and inclusive, those
-    that overlap joined, as blastp lists them). With ``seg`` (True: blastp's defaults; or
-    SEG's (window, locut, hicut)) each query is masked as blastp -seg masks it
-    (BlastSetUp_MaskQuery): SEG runs on the search buffer (O already X), its segments become
-    X there (so the Karlin-Altschul block, the extensions and the composition stage all see
-    X) and the lookup table takes only words wholly outside them; identities still compare
-    the original letters."""
+    query, all searched together (masks: SEG's and the lower-case ranges, (start, end) from 0
+    and inclusive, joined as blastp joins them, BlastSeqLocCombine). With ``seg`` (True:
+    blastp's defaults; or SEG's (window, locut, hicut)) each query is masked as blastp -seg
+    masks it (BlastSetUp_MaskQuery): SEG runs on the search buffer (O already X), its
+    segments become X there (so the Karlin-Altschul block, the extensions and the
+    composition stage all see X) and the lookup table takes only words wholly outside them;
+    identities still compare the original letters. ``lower_case`` (-lcase_masking: each
+    query's runs of lower-case letters, :func:`_lower_case_ranges`) masks those runs too."""
     searches, letters, segments, masks = [], [], [], []
     for qi in range(len(query_db)):
         search, original = _query_buffers(
             query_db.sequence(qi), query_db.name(qi), query_db.source
         )
+        ranges = list(lower_case[qi]) if lower_case else []
+        if seg:  # (SEG runs before the lower-case runs are masked: s_GetFilteringLocations...)
+            ranges += _core.blast_seg(search, *(_QUERY_SEG if seg is True else seg))
         unmasked, joined = [(0, len(search))], []
-        if seg:
-            masked = _core.blast_seg(search, *(_QUERY_SEG if seg is True else seg))
+        if ranges:
             unmasked, start = [], 0
-            for begin, end in masked:  # sorted, inclusive
+            for begin, end in sorted(ranges):  # inclusive
                 search[begin : end + 1] = _NCBI_X
                 if begin > start:
                     unmasked.append((start, begin))
                 start = max(start, end + 1)
-                if joined and begin <= joined[-1][1]:
+                if joined and joined[-1][1] > begin:  # (overlapping, not touching)
                     joined[-1] = (joined[-1][0], max(joined[-1][1], end))
                 else:
                     joined.append((begin, end))
@@ -440,6 +444,7 @@ def blastp_ungapped(
     gpu_options: dict | None = None,
     counters: dict | None = None,
     named_as_queries: bool = False,
+    lcase_masking: bool = False,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
     """``blastp -ungapped -comp_based_stats 0 -seg no`` of every query against the subjects.
 
@@ -475,7 +480,8 @@ def blastp_ungapped(
         a FASTA file of subjects has it, else the name and description joined by a space),
         and soid, its number in the database (makeblastdb's OID).
         ``named_as_queries=True`` names the subjects as ``blastp -subject`` does
-        (:func:`blastp`'s ``subject``).
+        (:func:`blastp`'s ``subject``); ``lcase_masking=True`` masks the queries' lower-case
+        letters as ``-lcase_masking`` does.
 
     Raises:
         EmptyInputError: no queries or subjects, or a query without residues.
@@ -484,7 +490,7 @@ def blastp_ungapped(
     stage = _stage(backend, gpu_options)
     hsps_kept, space = _max_hsps(max_hsps), _searchsp(searchsp, given=0)
     db, db_length, searches, letters, query_ids, segments, masks = _search_inputs(
-        queries, subjects, dbsize, seg
+        queries, subjects, dbsize, seg, lcase_masking
     )
     stage = _fitted_stage(stage, backend, searches, db)
     codes, subject_letters = _as_queries_are(db, named_as_queries)
@@ -545,6 +551,7 @@ def blastp_gapped(
     gpu_options: dict | None = None,
     counters: dict | None = None,
     named_as_queries: bool = False,
+    lcase_masking: bool = False,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
     """``blastp -seg no`` (gapped, BLOSUM62, gap costs 11/1) of every query against the
     subjects: the preliminary score-only X-drop extension, the traceback, Spouge's E-values.
@@ -561,7 +568,7 @@ def blastp_gapped(
     stage = _stage(backend, gpu_options)
     hsps_kept, space = _max_hsps(max_hsps), _searchsp(searchsp, given=-1)
     db, db_length, searches, letters, query_ids, segments, masks = _search_inputs(
-        queries, subjects, dbsize, seg
+        queries, subjects, dbsize, seg, lcase_masking
     )
     stage = _fitted_stage(stage, backend, searches, db)
     codes, subject_letters = _as_queries_are(db, named_as_queries)
@@ -620,10 +627,10 @@ def _statistics_sequences(db: _Encoded, named_as_queries: bool) -> int:
     return len(db._db) if named_as_queries else 0
 
 
-def _search_inputs(queries, subjects, dbsize, seg=False):
+def _search_inputs(queries, subjects, dbsize, seg=False, lcase_masking=False):
     """(subjects without empty records, database length for the statistics, the queries'
-    search buffers, letters, ids, lookup segments and SEG masks), or EmptyInputError naming
-    the source."""
+    search buffers, letters, ids, lookup segments and masks: SEG's, and the lower-case runs
+    with ``lcase_masking``), or EmptyInputError naming the source."""
     query_db = _read(queries)
     db = _subjects(subjects)
     if len(query_db) == 0:
@@ -631,7 +638,8 @@ def _search_inputs(queries, subjects, dbsize, seg=False):
     if len(db) == 0:
         raise EmptyInputError(db.source, None, "no subject sequences")
     db_length = int(dbsize) if dbsize else int(db.offsets[-1])
-    return (db, db_length, *_queries(query_db, seg))
+    lower = _lower_case_ranges(queries, len(query_db)) if lcase_masking else None
+    return (db, db_length, *_queries(query_db, seg, lower))
 
 
 def _subjects(subjects: SequenceSource) -> _Encoded:
@@ -1007,6 +1015,7 @@ def blastp(
     threshold: float = 11,
     comp_based_stats: int | str = 2,
     seg: str = "no",
+    lcase_masking: bool = False,
     ungapped: bool = False,
     window_size: int = 40,
     xdrop_ungap: float = 7.0,
@@ -1056,6 +1065,9 @@ def blastp(
             ``"no"`` (blastp's default), ``"yes"`` (SEG on the queries, window 12, cutoffs 2.2
             and 2.5) or ``"window locut hicut"`` (SEG with those; as in blastp, one not above
             0 is the default, and a hicut below the locut is raised to it).
+        lcase_masking: ``-lcase_masking``: the queries' lower-case letters are masked as
+            SEG's segments are (X in the search, out of the lookup table, lower case in the
+            reports); the queries must keep their case (a FASTA file or records).
         backend: ``"cuda"``: hit detection and the ungapped extension on the GPU
             (``cuda/blast``, with the preliminary gapped extension of every ungapped HSP),
             the rest on the CPU, the same rows; ``"cpu"``: all on the CPU; ``"auto"``
@@ -1103,7 +1115,8 @@ def blastp(
                   qcov_hsp_perc=qcov_hsp_perc,
                   backend=backend, as_frame=as_frame, aligned_sequences=aligned_sequences,
                   subject_titles=subject_titles, gpu_options=gpu_options, counters=counters,
-                  named_as_queries=subject is not None)
+                  named_as_queries=subject is not None,
+                  lcase_masking=checks.flag(lcase_masking, "lcase_masking"))
     if ungapped:
         return blastp_ungapped(query, db, **common)
     return blastp_gapped(query, db, xdrop_gap=float(xdrop_gap),
@@ -1484,6 +1497,45 @@ def _fasta_headers(path) -> Iterator[bytes]:
     """Each record's header line (after the '>', up to CR or LF) as the FASTA file (plain or
     gzip) has it. A record starts at a '>' that begins a line (blastp's FASTA, the reader's
     ``line_start_headers``); a CR alone ends a line too."""
+    for part in _fasta_lines(path):
+        if part[:1] == b">":
+            yield part[1:]
+
+
+def _lower_case_ranges(query, count: int) -> list[list[tuple[int, int]]]:
+    """Each query's runs of lower-case letters, (start, end) from 0 and inclusive, which
+    blastp -lcase_masking masks: of a FASTA file's sequence lines (plain or gzip) or of
+    records' letters. ValueError where the queries keep no case (a SequenceDatabase, a
+    packed database) or the records counted differ from the ``count`` read."""
+    if isinstance(query, (str, os.PathLike)) and os.path.isfile(query):  # (packed: a folder)
+        records: list[bytearray] = []
+        for part in _fasta_lines(query):
+            if part[:1] == b">":
+                records.append(bytearray())
+            elif records:
+                records[-1] += part
+        texts = [bytes(r) for r in records]
+    elif isinstance(query, (str, os.PathLike, SequenceDatabase)):
+        raise ValueError("-lcase_masking needs the queries' letters as written (a FASTA file or "
+                         "records): a database keeps no lower case")
+    else:
+        texts = [str(getattr(r, "seq", r[1] if isinstance(r, tuple) else r)).encode()
+                 for r in query]
+    if len(texts) != count:
+        raise ValueError(f"-lcase_masking: {len(texts)} records with letters for {count} "
+                         "queries read")
+    out = []
+    for text in texts:
+        residues = bytes(c for c in text if 65 <= (c | 32) - 32 <= 90 or c == 42)  # [A-Za-z*]
+        lower = np.frombuffer(residues, np.uint8) >= 97
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], lower.view(np.int8), [0]])))
+        out.append([(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2])])
+    return out
+
+
+def _fasta_lines(path) -> Iterator[bytes]:
+    """The lines of a FASTA file (plain or gzip) from its first record on, without their ends
+    (a CR alone ends a line too)."""
     with open(path, "rb") as f:
         gzipped = f.read(2) == b"\x1f\x8b"
     if gzipped:
@@ -1498,9 +1550,9 @@ def _fasta_headers(path) -> Iterator[bytes]:
             if not started:  # (blank text may come before the first record)
                 line = line.lstrip()
             for part in line.split(b"\r") if b"\r" in line else (line,):
-                if part[:1] == b">":
-                    started = True
-                    yield part[1:].rstrip(b"\n")
+                started = started or part[:1] == b">"
+                if started:
+                    yield part.rstrip(b"\n")
 
 
 def tabular_fields(fields: list[str] | None, outfmt: int = 6) -> list[str]:

@@ -411,6 +411,8 @@ def _blastp_parser(sub) -> None:
                    help="0 (F), 1, 2 (D, T: conditional adjustment) or 3 [2]")
     p.add_argument("-seg", action=_BlastFlag, default="no",
                    help="yes, or 'window locut hicut': SEG on the queries [no]")
+    p.add_argument("-lcase_masking", action=_BlastFlag, nargs=0, default=False,
+                   help="mask the queries' lower-case letters, as SEG's segments are")
     p.add_argument("-ungapped", action=_BlastFlag, nargs=0, default=False)
     p.add_argument("-window_size", action=_BlastFlag, type=_blast_integer(), default=40)
     p.add_argument("-xdrop_ungap", action=_BlastFlag, type=_blast_real, default=7.0)
@@ -444,9 +446,9 @@ def _run_blastp(args) -> int:
               "blastp would need its taxdb)", file=sys.stderr)
     max_target_seqs, shown = _blast_report_limits(args, outfmt)
     query = args.query
-    if outfmt in (0, 5, 7, 15) and query == "-":
-        # The titles are read from the header lines as they are; a pipe is read once, so
-        # it is kept in a file that both reads take.
+    if (outfmt in (0, 5, 7, 15) or args.lcase_masking) and query == "-":
+        # The titles (and lower case) are read from the lines as they are; a pipe is read
+        # once, so it is kept in a file that both reads take.
         query = _spooled_stdin()
     subject = args.subject
     if subject == "-" and outfmt in (0, 5, 15):  # (read again for the titles, as the query)
@@ -462,6 +464,7 @@ def _run_blastp(args) -> int:
                       matrix=args.matrix, gapopen=args.gapopen, gapextend=args.gapextend,
                       word_size=args.word_size, threshold=args.threshold,
                       comp_based_stats=args.comp_based_stats, seg=args.seg,
+                      lcase_masking=args.lcase_masking,
                       ungapped=args.ungapped, window_size=args.window_size,
                       xdrop_ungap=args.xdrop_ungap, xdrop_gap=args.xdrop_gap,
                       xdrop_gap_final=args.xdrop_gap_final, dbsize=args.dbsize,
