@@ -1045,10 +1045,11 @@ def blastp(
             search, on the GPU for the next searches (``db.free_device_memory()`` lets go).
         subject: instead of ``db``, subjects as ``blastp -subject`` reads them (a FASTA path
             or records). blastp 2.12 searches them as one database, so the rows are
-            ``db``'s; each subject is named as a query is, though: sseqid is the first word
-            of its header line as NCBI's FASTA reader keeps it, stitle is "N/A" (what blastp
-            prints for stitle and salltitles), and soid is the record's number in the file,
-            empty records counted (blastp's "Subject_N" is soid + 1).
+            ``db``'s, but for what it does as for queries: O is searched as X, and the
+            statistics count empty records too. Each subject is named as a query is: sseqid
+            is the first word of its header line as NCBI's FASTA reader keeps it, stitle is
+            "N/A" (what blastp prints for stitle and salltitles), and soid is the record's
+            number in the file, empty records counted (blastp's "Subject_N" is soid + 1).
         evalue, max_target_seqs, num_threads (0: all cores), matrix, gapopen, gapextend,
         word_size, threshold, comp_based_stats, seg, ungapped, window_size, xdrop_ungap,
         xdrop_gap, xdrop_gap_final, dbsize, max_hsps, searchsp, qcov_hsp_perc: blastp's flags
