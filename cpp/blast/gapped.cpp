@@ -222,7 +222,10 @@ void strip_end_gaps(GappedHsp& h, int32_t gap_open, int32_t gap_extend) {
     for (auto it = begin; it != end && *it != 'M' && *it == *begin; ++it) ++n;
     return n;
   };
-  if (!h.ops.empty() && h.ops.front() != 'M') {
+  // Every gap run before the first pair and after the last, each with its opening cost, as
+  // BLAST_GappedAlignmentWithTraceback prunes them: a walk can end in an insertion run and a
+  // deletion run (random blastp seed 17230050: "IIDD" after its last pair).
+  while (!h.ops.empty() && h.ops.front() != 'M') {
     const int32_t n = run(h.ops.begin(), h.ops.end());
     if (h.ops.front() == 'I')
       h.q_off += n;
@@ -231,7 +234,7 @@ void strip_end_gaps(GappedHsp& h, int32_t gap_open, int32_t gap_extend) {
     h.score += gap_open + n * gap_extend;
     h.ops.erase(h.ops.begin(), h.ops.begin() + n);
   }
-  if (!h.ops.empty() && h.ops.back() != 'M') {
+  while (!h.ops.empty() && h.ops.back() != 'M') {
     const int32_t n = run(h.ops.rbegin(), h.ops.rend());
     if (h.ops.back() == 'I')
       h.q_end -= n;

@@ -66,7 +66,7 @@ class ContainmentSet {
   std::vector<GappedHsp> members_;  // coordinates and scores only
 };
 
-// Removes a gap run at either end of an HSP's columns and gives its cost back to the score,
+// Removes the gap runs at either end of an HSP's columns and gives their costs back to the score,
 // as blastp's traceback does (spec section 12.2). The left walk starts at the seed pair, which
 // it need not align: where nothing is aligned right of the seed, the columns can end in gaps
 // (seed 9700940 of the random commands: a seed two query letters past the best end), and
