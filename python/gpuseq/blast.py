@@ -1520,15 +1520,15 @@ def _lower_case_ranges(query, count: int) -> list[list[tuple[int, int]]]:
         raise ValueError("-lcase_masking needs the queries' letters as written (a FASTA file or "
                          "records): a database keeps no lower case")
     else:
-        texts = [str(getattr(r, "seq", r[1] if isinstance(r, tuple) else r)).encode()
-                 for r in query]
+        # ((name, letters) pairs or Biopython SeqRecords, as the search reads them)
+        texts = [str(r[1] if isinstance(r, tuple) else r.seq).encode() for r in query]
     if len(texts) != count:
         raise ValueError(f"-lcase_masking: {len(texts)} records with letters for {count} "
                          "queries read")
     out = []
     for text in texts:
-        residues = bytes(c for c in text if 65 <= (c | 32) - 32 <= 90 or c == 42)  # [A-Za-z*]
-        lower = np.frombuffer(residues, np.uint8) >= 97
+        residues = re.sub(rb"[^A-Za-z*]", b"", text)  # (the letters the reader counts)
+        lower = np.frombuffer(residues, np.uint8) >= ord("a")
         edges = np.flatnonzero(np.diff(np.concatenate([[0], lower.view(np.int8), [0]])))
         out.append([(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2])])
     return out
