@@ -387,35 +387,43 @@ def test_the_pipelined_stage_runs_on_a_kept_thread():
 
 @pytest.mark.cuda
 @pytest.mark.parametrize(
-    "ring_columns, max_rows, x_drop",
-    [(256, None, 38), (64, None, 38), (32, None, 38), (256, 64, 38), (512, None, 150)],
+    "ring_columns, max_rows, x_drop, gaps",
+    [(256, None, 38, (11, 1)), (64, None, 38, (11, 1)), (32, None, 38, (11, 1)),
+     (256, 64, 38, (11, 1)), (512, None, 150, (11, 1)), (256, None, 51, (6, 2)),
+     (256, None, 35, (13, 1))],
 )
-def test_gpu_seed_extensions_equal_cpu(generated, ring_columns, max_rows, x_drop):
+def test_gpu_seed_extensions_equal_cpu(generated, ring_columns, max_rows, x_drop, gaps):
     """The GPU's preliminary gapped extension of every HSP (extend_seeds: a warp per HSP)
     equals the CPU's (seed_extension: the gapped start and both score-only DPs) field for
     field, and the HSPs it leaves to the CPU (not done: the live DP columns overflow its ring,
     or a direction runs past max_rows rows) are those the CPU finds with the same bounds. The
     defaults (a ring of 256 columns, no row bound) leave none at blastp's preliminary X-drop
     (38: 15 bits with BLOSUM62 11/1); smaller bounds some, not all. A wide X-drop (150, in a
-    ring of 512) runs long horizontal gaps past the row ends."""
+    ring of 512) runs long horizontal gaps past the row ends. Other gap costs (6/2 and 13/1
+    at their 15-bit X-drops) reach the GPU's DP as the CPU's, and change the extensions."""
     q = blast.encode([("q", generated["query"])])[0]
     codes, offsets = generated["codes"], generated["offsets"]
     bounds = {"ring_columns": ring_columns} if max_rows is None else {
         "ring_columns": ring_columns, "max_rows": max_rows}  # fmt: skip
+    costs = dict(gap_open=gaps[0], gap_extend=gaps[1])
     rows, counters = _core.gpu_blast_ungapped_hsps(
         q, codes, offsets, 16, 20, gapped_x_drop=x_drop,
-        **{"seed_" + k: v for k, v in bounds.items()},
+        **{"seed_" + k: v for k, v in bounds.items()}, **costs,
     )  # fmt: skip
     gpu = rows["extension"]
     hsps = (rows["subject"], rows["q_start"], rows["s_start"], rows["length"], x_drop)
-    cpu = _core.blast_seed_extensions(q, codes, offsets, *hsps)
-    bounded = _core.blast_seed_extensions(q, codes, offsets, *hsps, **bounds)
+    cpu = _core.blast_seed_extensions(q, codes, offsets, *hsps, **costs)
+    bounded = _core.blast_seed_extensions(q, codes, offsets, *hsps, **bounds, **costs)
     done = gpu["done"].astype(bool)
     assert len(done) > 200 and cpu["done"].all()
     assert np.array_equal(gpu["done"], bounded["done"])
     assert counters["seed_extensions"] == done.sum()
     if (ring_columns, max_rows, x_drop) in ((256, None, 38), (512, None, 150)):
         assert done.all()
+    elif gaps != (11, 1):
+        assert done.sum() > 0.9 * len(done)
+        default = _core.blast_seed_extensions(q, codes, offsets, *hsps)
+        assert not np.array_equal(default["score"], cpu["score"])
     else:
         assert 0 < done.sum() < len(done)
     for column in ("q_off", "q_end", "s_off", "s_end", "score", "seed_q", "seed_s"):

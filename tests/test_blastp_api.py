@@ -149,7 +149,6 @@ def test_options_blastp_takes_but_gpuseq_does_not_implement(blast_data):
     q, db = blast_data["query_fasta"], blast_data["db_fasta"]
     for options, words in (
         (dict(matrix="PAM30"), "matrix"),
-        (dict(gapopen=10), "gapopen"),
         (dict(word_size=2), "word_size"),
     ):
         with pytest.raises(gpuseq.UnsupportedOptionError, match=words):
@@ -157,6 +156,64 @@ def test_options_blastp_takes_but_gpuseq_does_not_implement(blast_data):
     # The command says it on one line and fails.
     run = _gpuseq_blastp("-query", q, "-db", db, "-matrix", "PAM30")
     assert run.returncode == 1 and "matrix" in run.stderr
+
+
+def _blastp_gap_costs(blast_data) -> list[tuple[int, int]]:
+    """The gap costs blastp lists as supported with BLOSUM62 when given others."""
+    ref = subprocess.run([BLASTP, "-query", blast_data["query_fasta"], "-db", blast_data["db"],
+                          "-gapopen", "12", "-gapextend", "2"], capture_output=True, text=True)
+    assert ref.returncode != 0 and "not supported for BLOSUM62" in ref.stderr, ref.stderr
+    listed = ref.stderr.split("supported values are:")[1]
+    return [(int(a), int(b)) for a, b in re.findall(r"^(-?\d+), (-?\d+)$", listed, re.M)]
+
+
+def test_gap_costs_are_those_blastp_takes(blast_data):
+    """-gapopen and -gapextend: gpuseq takes the pairs blastp lists for BLOSUM62 (its
+    ungapped row's 32767/32767 too) and refuses the others as blastp does, in a gapped
+    search; an ungapped search takes any 32-bit pair (blastp's XML prints them)."""
+    pairs = _blastp_gap_costs(blast_data)
+    assert len(pairs) == 12 and (11, 1) in pairs and (32767, 32767) in pairs
+    assert [(r["gap_open"], r["gap_extend"]) for r in blast.gap_cost_rows()] == pairs
+    q, db = blast_data["query_fasta"], blast_data["db_fasta"]
+    for gapopen, gapextend in ((12, 2), (0, 0), (-1, 1), (32767, 1), (11, 0)):
+        with pytest.raises(ValueError, match=f"values of {gapopen} and {gapextend} not "):
+            gpuseq.blastp(q, db, gapopen=gapopen, gapextend=gapextend)
+    run = _gpuseq_blastp("-query", q, "-db", db, "-gapopen", "12", "-gapextend", "2")
+    assert run.returncode == 1 and run.stderr.count("\n") == 1, run.stderr
+    run = _gpuseq_blastp("-query", q, "-db", db, "-gapopen", "99999999999")
+    assert run.returncode == 1 and "gapopen" in run.stderr
+    ungapped = ("-ungapped", "-comp_based_stats", "0", "-outfmt", "5")
+    for costs in (("-gapopen", "-1", "-gapextend", "0"), ("-gapopen", "12", "-gapextend", "3")):
+        ref = subprocess.run([BLASTP, "-query", q, "-db", blast_data["db"], *ungapped, *costs],
+                             capture_output=True, text=True, check=True).stdout  # fmt: skip
+        assert f"<Parameters_gap-open>{costs[1]}</Parameters_gap-open>" in ref
+        ours = _gpuseq_blastp("-query", q, "-db", db, *ungapped, *costs)
+        assert ours.returncode == 0, ours.stderr
+        assert ours.stdout.replace(f">{db}<", f">{blast_data['db']}<") == ref
+
+
+@pytest.mark.parametrize("costs", [("-gapopen", "9", "-gapextend", "1"), ("-gapopen", "13"),
+                                   ("-gapextend", "2"), ("-gapopen", "7", "-gapextend", "2"),
+                                   ("-gapopen", "32767", "-gapextend", "32767")])
+@pytest.mark.parametrize("cbs", ["0", "2"])
+def test_gap_costs_give_blastps_rows(blast_data, costs, cbs):
+    """BLOSUM62's other gap costs: the rows equal blastp's (the DPs' costs, the gapped block,
+    Spouge's row, the X-drops in raw score, the composition stage's costs x 32), with a flag
+    alone taking the other's default (13/1, 11/2); 32767/32767 aligns without gaps, with the
+    ungapped row's statistics. The rows differ from 11/1's."""
+    flags = ["-outfmt", OUTFMT, "-evalue", "100", "-comp_based_stats", cbs]
+
+    def blastp_rows(*more):
+        return subprocess.run([BLASTP, "-query", blast_data["query_fasta"], "-db",
+                               blast_data["db"], *flags, *more],
+                              capture_output=True, text=True, check=True).stdout.splitlines()
+
+    expected = blastp_rows(*costs)
+    assert len(expected) > 30 and expected != blastp_rows()
+    run = _gpuseq_blastp("-query", blast_data["query_fasta"], "-db", blast_data["db_fasta"],
+                         *flags, *costs)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == expected
 
 
 def test_values_blastp_rejects(blast_data):
@@ -629,6 +686,9 @@ PAIRWISE_CASES = [
     (("-max_target_seqs", "4", "-max_hsps", "2", "-line_length", "1"), "cpu"),
     (("-evalue", "1e6", "-comp_based_stats", "0", "-num_alignments", "0"), "cpu"),
     (("-searchsp", "100000000", "-max_hsps", "1"), "cpu"),
+    (("-gapopen", "6", "-gapextend", "2"), "auto"),
+    (("-gapopen", "32767", "-gapextend", "32767", "-searchsp", "0", "-comp_based_stats", "1"),
+     "cpu"),
 ]
 
 

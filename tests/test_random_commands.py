@@ -455,6 +455,29 @@ def with_qcov_hsp_perc(rng, flags: list[str]) -> list[str]:
     return [*flags, "-qcov_hsp_perc", str(percent)]
 
 
+# The gap costs blastp takes with BLOSUM62 (its message for others lists them), 32767/32767
+# its ungapped row's.
+BLOSUM62_GAP_COSTS = [(11, 2), (10, 2), (9, 2), (8, 2), (7, 2), (6, 2), (13, 1), (12, 1),
+                      (11, 1), (10, 1), (9, 1), (32767, 32767)]
+
+
+def with_gap_costs(rng, flags: list[str]) -> list[str]:
+    """-gapopen and -gapextend at times (session 84): a pair blastp takes with BLOSUM62, a
+    default one left out now and then; in an ungapped search any pair (its XML prints them)."""
+    if rng.random() >= 0.2:
+        return flags
+    if "-ungapped" in flags:
+        gapopen, gapextend = int(rng.integers(-3, 40)), int(rng.integers(-3, 6))
+    else:
+        gapopen, gapextend = BLOSUM62_GAP_COSTS[int(rng.integers(len(BLOSUM62_GAP_COSTS)))]
+    costs = []
+    if gapopen != 11 or rng.random() < 0.5:
+        costs += ["-gapopen", str(gapopen)]
+    if gapextend != 1 or rng.random() < 0.5:
+        costs += ["-gapextend", str(gapextend)]
+    return [*flags, *costs]
+
+
 _BLASTP_INTEGER_FLAGS = ("-max_target_seqs", "-window_size", "-dbsize")
 _BLASTP_REAL_FLAGS = ("-evalue", "-xdrop_ungap", "-xdrop_gap", "-xdrop_gap_final")
 
@@ -657,6 +680,8 @@ def random_blastp_command(seed, backend, tmp_path, outfmt_found: str | None = No
             flags = with_qcov_hsp_perc(np.random.default_rng([6986, seed]), flags)
             flags = with_lcase_masking(np.random.default_rng([6998, seed]), flags,
                                        query_fasta)
+            if seed not in BLASTP_FOUND:  # (found before gap costs were drawn)
+                flags = with_gap_costs(np.random.default_rng([7000, seed]), flags)
     # How it runs is drawn apart, so that session 69's cases (rng alone) stay as they were.
     outfmt, threads = random_blastp_run(np.random.default_rng([6970, seed]))
     if seed not in BLASTP_KEPT and seed not in BLASTP_KEPT_LARGE:

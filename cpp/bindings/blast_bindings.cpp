@@ -559,32 +559,61 @@ void bind_blast(py::module_& m) {
 
   m.def(
       "blast_gapped_statistics",
-      [](int32_t query_length, int64_t db_length, int32_t db_sequences) {
+      [](int32_t query_length, int64_t db_length, int32_t db_sequences, int32_t gap_open,
+         int32_t gap_extend) {
         if (query_length < 1 || db_sequences < 1)
           throw std::invalid_argument("query_length and db_sequences must be at least 1");
-        const KarlinBlock kbp = gapped_karlin_blosum62();
+        const GapCostRow& row = blosum62_gap_costs(gap_open, gap_extend);
+        const KarlinBlock kbp = gapped_karlin(row);
         py::dict d = karlin_dict(kbp);
-        // BLAST_CalcEffLengths with the gapped block and its alpha, beta (BLOSUM62 11/1).
-        const int32_t adjustment =
-            length_adjustment(kbp.K, kbp.logK, kBlosum62Gapped11_1.alpha / kbp.lambda,
-                              kBlosum62Gapped11_1.beta, query_length, db_length, db_sequences);
+        // BLAST_CalcEffLengths with the gapped block and its alpha, beta.
+        const AlphaBeta ab = gapped_alpha_beta(row);
+        const int32_t adjustment = length_adjustment(kbp.K, kbp.logK, ab.alpha / kbp.lambda,
+                                                     ab.beta, query_length, db_length,
+                                                     db_sequences);
         d["length_adjustment"] = adjustment;
         d["search_space"] =
             effective_search_space(query_length, db_length, db_sequences, adjustment);
         return d;
       },
       py::arg("query_length"), py::arg("db_length"), py::arg("db_sequences"),
-      "Gapped BLOSUM62 11/1 block, length adjustment and effective search space of a query.");
+      py::arg("gap_open") = kGapOpen, py::arg("gap_extend") = kGapExtend,
+      "Gapped BLOSUM62 block of the gap costs, length adjustment and effective search space of a "
+      "query.");
+
+  m.def(
+      "blast_gap_cost_rows",
+      []() {
+        py::list rows;
+        for (const GapCostRow& r : blosum62_gap_cost_rows()) {
+          py::dict d;
+          d["gap_open"] = r.gap_open;
+          d["gap_extend"] = r.gap_extend;
+          d["lambda"] = r.params.lambda;
+          d["K"] = r.params.K;
+          d["H"] = r.params.H;
+          d["alpha"] = r.params.alpha;
+          d["beta"] = r.params.beta;
+          d["C"] = r.C;
+          d["alpha_v"] = r.alpha_v;
+          d["sigma"] = r.sigma;
+          rows.append(d);
+        }
+        return rows;
+      },
+      "BLOSUM62's rows of blast_stat.c (the ungapped one, 32767/32767, first): gap costs, "
+      "lambda, K, H, alpha, beta, C, alpha_v, sigma.");
 
   m.def(
       "blast_gapped_scores",
       [](CArray<int32_t> scores, int32_t query_length, CArray<int32_t> subject_lengths,
-         int64_t db_length) {
+         int64_t db_length, int32_t gap_open, int32_t gap_extend) {
         if (scores.ndim() != 1 || subject_lengths.ndim() != 1 ||
             scores.shape(0) != subject_lengths.shape(0))
           throw std::invalid_argument("scores and subject_lengths must be 1-D of one length");
-        const KarlinBlock kbp = gapped_karlin_blosum62();
-        const GumbelBlock gbp = gumbel_blosum62_11_1(db_length);
+        const GapCostRow& row = blosum62_gap_costs(gap_open, gap_extend);
+        const KarlinBlock kbp = gapped_karlin(row);
+        const GumbelBlock gbp = gumbel_block(row, db_length);
         std::vector<double> evalues(scores.shape(0)), bits(scores.shape(0));
         for (py::ssize_t i = 0; i < scores.shape(0); ++i) {
           evalues[i] =
@@ -597,16 +626,20 @@ void bind_blast(py::module_& m) {
         return d;
       },
       py::arg("scores"), py::arg("query_length"), py::arg("subject_lengths"), py::arg("db_length"),
+      py::arg("gap_open") = kGapOpen, py::arg("gap_extend") = kGapExtend,
       "Gapped blastp's E-values (Spouge's finite-size correction) and bit scores of raw scores.");
 
   m.def(
       "blast_spouge_cutoff",
-      [](double evalue, int32_t query_length, int32_t subject_length, int64_t db_length) {
+      [](double evalue, int32_t query_length, int32_t subject_length, int64_t db_length,
+         int32_t gap_open, int32_t gap_extend) {
         if (!(evalue > 0)) throw std::invalid_argument("evalue must be positive");
-        return spouge_cutoff(evalue, gapped_karlin_blosum62(), gumbel_blosum62_11_1(db_length),
+        const GapCostRow& row = blosum62_gap_costs(gap_open, gap_extend);
+        return spouge_cutoff(evalue, gapped_karlin(row), gumbel_block(row, db_length),
                              query_length, subject_length);
       },
       py::arg("evalue"), py::arg("query_length"), py::arg("subject_length"), py::arg("db_length"),
+      py::arg("gap_open") = kGapOpen, py::arg("gap_extend") = kGapExtend,
       "BLAST_SpougeEtoS: the largest gapped score whose E-value is still above evalue.");
 
   m.def(
@@ -680,7 +713,8 @@ void bind_blast(py::module_& m) {
       "blast_seed_extensions",
       [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets,
          CArray<int32_t> subject, CArray<int32_t> q_start, CArray<int32_t> s_start,
-         CArray<int32_t> length, int32_t x_drop, int32_t ring_columns, int32_t max_rows) {
+         CArray<int32_t> length, int32_t x_drop, int32_t ring_columns, int32_t max_rows,
+         int32_t gap_open, int32_t gap_extend) {
         const int32_t n = query_length_of(query);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
@@ -704,13 +738,14 @@ void bind_blast(py::module_& m) {
                                         " lies outside its query or subject");
           out[static_cast<size_t>(k)] =
               seed_extension(query.data(), n, subjects.codes + subjects.offsets[i], sn, u, x_drop,
-                             ring_columns, max_rows);
+                             ring_columns, max_rows, gap_open, gap_extend);
         }
         return seed_extension_rows(out);
       },
       py::arg("query"), py::arg("codes"), py::arg("offsets"), py::arg("subject"),
       py::arg("q_start"), py::arg("s_start"), py::arg("length"), py::arg("x_drop"),
       py::arg("ring_columns") = 0, py::arg("max_rows") = std::numeric_limits<int32_t>::max(),
+      py::arg("gap_open") = kGapOpen, py::arg("gap_extend") = kGapExtend,
       "The preliminary gapped stage's extension of each ungapped HSP (cpp/blast/semi_gapped.hpp: "
       "its gapped start, the score-only DPs to both sides): columns q_off, q_end, s_off, s_end, "
       "score, seed_q, seed_s, done. ring_columns > 0: the DP in a ring of that many columns and at "
@@ -724,7 +759,7 @@ void bind_blast(py::module_& m) {
          int32_t cutoff, int window, int threshold, int32_t bins, int32_t bin_capacity,
          int64_t batch_hits, const std::string& extension, const std::string& scoring,
          int32_t hits_per_bin, int32_t gapped_x_drop, int32_t seed_ring_columns,
-         int32_t seed_max_rows, const std::string& sort) {
+         int32_t seed_max_rows, const std::string& sort, int32_t gap_open, int32_t gap_extend) {
         int32_t n = query_length_of(query);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
@@ -750,7 +785,8 @@ void bind_blast(py::module_& m) {
           py::gil_scoped_release release;
           WordLookup lookup(query.data(), n, threshold);
           for (const cuda::blast::SubjectHsp& h : cuda::blast::gpu_ungapped_hsps(
-                   lookup, query.data(), {QueryContext{0, n, x_drop, cutoff, gapped_x_drop}},
+                   lookup, query.data(),
+                   {QueryContext{0, n, x_drop, cutoff, gapped_x_drop, gap_open, gap_extend}},
                    window, subjects.codes, subjects.offsets, subjects.count, options, &counters)) {
             subject_index.push_back(h.subject);
             hsps.push_back(h.hsp);
@@ -783,6 +819,7 @@ void bind_blast(py::module_& m) {
       py::arg("extension") = "hit", py::arg("scoring") = "auto", py::arg("hits_per_bin") = 24,
       py::arg("gapped_x_drop") = 0, py::arg("seed_ring_columns") = 256,
       py::arg("seed_max_rows") = std::numeric_limits<int32_t>::max(), py::arg("sort") = "tiles",
+      py::arg("gap_open") = kGapOpen, py::arg("gap_extend") = kGapExtend,
       "blast_ungapped_hsps on the GPU (cuda/blast: hit detection and sorting by diagonal "
       "('tiles': in shared memory, a tile of diagonals at a time; 'bins': the paper's bins and "
       "CUB's segmented sort), the two-hit filter, the diagonal-based ('diagonal': a thread per "
@@ -901,8 +938,9 @@ void bind_blast(py::module_& m) {
          std::optional<std::vector<Segments>> segments, const std::string& stage,
          const py::dict& stage_options, int32_t max_hsps, int64_t searchsp,
          double qcov_hsp_perc, int32_t db_sequences,
-         std::optional<CArray<uint8_t>> subject_letters) {
+         std::optional<CArray<uint8_t>> subject_letters, int32_t gap_open, int32_t gap_extend) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
+        blosum62_gap_costs(gap_open, gap_extend);  // (checked before the search starts)
         if (comp_based_stats < 0 || comp_based_stats > 3)
           throw std::invalid_argument("comp_based_stats must be 0, 1, 2 or 3");
         SubjectArrays subjects = subject_arrays(codes, offsets);
@@ -919,6 +957,8 @@ void bind_blast(py::module_& m) {
         o.x_drop_final_bits = x_drop_final_bits;
         o.threads = threads;
         o.comp_based_stats = comp_based_stats;
+        o.gap_open = gap_open;
+        o.gap_extend = gap_extend;
         o.max_hsps = checked_max_hsps(max_hsps);
         if (searchsp < -1) throw std::invalid_argument("searchsp must be -1 (not given) or more");
         o.searchsp = searchsp;
@@ -995,8 +1035,10 @@ void bind_blast(py::module_& m) {
       py::arg("lookup_segments") = py::none(), py::arg("stage") = "cpu",
       py::arg("stage_options") = py::dict(), py::arg("max_hsps") = 0, py::arg("searchsp") = -1,
       py::arg("qcov_hsp_perc") = 0.0, py::arg("db_sequences") = 0,
-      py::arg("subject_letters") = py::none(),
-      "Gapped blastp (-comp_based_stats 0, 1, 2 or 3) for several queries scanned together: (one "
+      py::arg("subject_letters") = py::none(), py::arg("gap_open") = kGapOpen,
+      py::arg("gap_extend") = kGapExtend,
+      "Gapped blastp (-comp_based_stats 0, 1, 2 or 3; BLOSUM62 with gap costs gap_open/"
+      "gap_extend, a row of blast_gap_cost_rows) for several queries scanned together: (one "
       "dict of rows in output order per query, counters; its 'ops': the rows' traceback columns "
       "one after another, M a pair, I a query residue against a gap, D a subject residue against "
       "a gap, 'length' of them per row). lookup_segments, stage, "

@@ -109,8 +109,8 @@ struct RedoParams {
   KarlinBlock kbp;             // the gapped block with lambda / 32
   GappedEvalues evalues;  // Spouge's, or the classic ones of -searchsp
   double evalue = 10.0;
-  int32_t x_drop = 0;  // trunc(max(25 ln2 / (lambda_g / 32), 64))
-  int32_t gap_open = 11 * kCompoScalingFactor, gap_extend = kCompoScalingFactor;
+  int32_t x_drop = 0;  // trunc(max(25 ln2 / (lambda_g / 32), the unscaled final X-drop))
+  int32_t gap_open = 11 * kCompoScalingFactor, gap_extend = kCompoScalingFactor;  // x 32
 };
 
 // prelim: the subject's preliminary HSPs in score order (unscaled scores, seeds). The query

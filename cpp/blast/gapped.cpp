@@ -85,12 +85,12 @@ constexpr int32_t kRestrictStep = 10;  // RESTRICT_SIZE
 
 template <int Step>
 DpEnd restricted_align(const DirectedLetters<Step>& a, const DirectedLetters<Step>& b,
-                       int32_t x_drop) {
+                       int32_t x_drop, const DpScoring& scoring) {
   DpEnd end;
   const int32_t m = a.count, n = b.count;
   if (m <= 0 || n <= 0) return end;
-  const ScoreMatrix& matrix = blosum62();
-  const int32_t oe = kGapOpen + kGapExtend, e = kGapExtend;
+  const ScoreMatrix& matrix = *scoring.matrix;
+  const int32_t oe = scoring.gap_open + scoring.gap_extend, e = scoring.gap_extend;
   const int32_t x = std::max(x_drop, oe);
   const ColumnRows rows = dp_rows(n);
   int32_t* const H = rows.H;
@@ -179,7 +179,9 @@ bool member_wins(const GappedHsp& t, const GappedHsp& h) {
 
 }  // namespace
 
-DpScoring blosum62_scoring() { return {&blosum62(), kGapOpen, kGapExtend}; }
+DpScoring blosum62_scoring(int32_t gap_open, int32_t gap_extend) {
+  return {&blosum62(), gap_open, gap_extend};
+}
 
 DpEnd semi_gapped_score(const Letters& a, const Letters& b, int32_t x_drop) {
   return align(a, b, x_drop, nullptr);
@@ -318,23 +320,25 @@ namespace {
 struct PrelimDp {
   int32_t x_drop;
   bool restricted;
+  DpScoring scoring;
   int32_t ring_columns = 0, max_rows = 0;
   template <int Step>
   bool operator()(const DirectedLetters<Step>& a, const DirectedLetters<Step>& b,
                   DpEnd& end) const {
     if (restricted) {
-      end = restricted_align(a, b, x_drop);
+      end = restricted_align(a, b, x_drop, scoring);
       return true;
     }
     NoTrace none;
+    const int* matrix = &(*scoring.matrix)[0][0];
     if (ring_columns > 0) {
       thread_local std::vector<DpColumn> ring;
       ring.resize(static_cast<size_t>(ring_columns));
-      return semi_gapped_dp(a, b, &blosum62()[0][0], kGapOpen, kGapExtend, x_drop,
+      return semi_gapped_dp(a, b, matrix, scoring.gap_open, scoring.gap_extend, x_drop,
                             RingRows{ring.data(), ring_columns - 1, max_rows}, none, end);
     }
-    return semi_gapped_dp(a, b, &blosum62()[0][0], kGapOpen, kGapExtend, x_drop, dp_rows(b.count),
-                          none, end);
+    return semi_gapped_dp(a, b, matrix, scoring.gap_open, scoring.gap_extend, x_drop,
+                          dp_rows(b.count), none, end);
   }
 };
 
@@ -342,12 +346,15 @@ struct PrelimDp {
 
 SeedExtension seed_extension(const uint8_t* query, int32_t query_length, const uint8_t* subject,
                              int32_t subject_length, const UngappedHsp& u, int32_t x_drop,
-                             int32_t ring_columns, int32_t max_rows) {
+                             int32_t ring_columns, int32_t max_rows, int32_t gap_open,
+                             int32_t gap_extend) {
   if (ring_columns < 0 || (ring_columns & (ring_columns - 1)) != 0)
     throw std::invalid_argument("ring_columns must be 0 or a power of two");
   if (ring_columns > 0 && max_rows < 1) throw std::invalid_argument("max_rows must be positive");
   return extend_seed(query, query_length, subject, subject_length, u.q_start, u.s_start, u.length,
-                     &blosum62()[0][0], PrelimDp{x_drop, false, ring_columns, max_rows});
+                     &blosum62()[0][0],
+                     PrelimDp{x_drop, false, blosum62_scoring(gap_open, gap_extend), ring_columns,
+                              max_rows});
 }
 
 std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_length,
@@ -376,7 +383,8 @@ std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_le
         !restricted && extensions && extensions[k].done
             ? extensions[k]
             : extend_seed(query, query_length, subject, subject_length, u.q_start, u.s_start,
-                          u.length, &blosum62()[0][0], PrelimDp{params.x_drop_prelim, restricted});
+                          u.length, &(*params.scoring.matrix)[0][0],
+                          PrelimDp{params.x_drop_prelim, restricted, params.scoring});
     GappedHsp h;
     h.seed_q = x.seed_q;
     h.seed_s = x.seed_s;
@@ -416,11 +424,11 @@ std::vector<GappedHsp> traceback_gapped(const uint8_t* query, int32_t query_leng
   for (GappedHsp& h : prelim) {
     if (tree.contains(h)) continue;  // by its preliminary coordinates and score
     const int32_t qs = h.seed_q, ss = h.seed_s;
-    const DpEnd left =
-        traceback_align(leftward(query, qs), leftward(subject, ss), params.x_drop_final, &left_ops);
+    const DpEnd left = traceback_align(leftward(query, qs), leftward(subject, ss),
+                                       params.x_drop_final, &left_ops, params.scoring);
     const DpEnd right = traceback_align(rightward(query, qs + 1, query_length),
                                         rightward(subject, ss + 1, subject_length),
-                                        params.x_drop_final, &right_ops);
+                                        params.x_drop_final, &right_ops, params.scoring);
     h.q_off = qs - left.a_len + 1;
     h.s_off = ss - left.b_len + 1;
     h.q_end = qs + right.a_len + 1;
@@ -429,7 +437,7 @@ std::vector<GappedHsp> traceback_gapped(const uint8_t* query, int32_t query_leng
     // The left walk runs from the alignment's start to the seed, the right one from its end.
     h.ops = left_ops;
     h.ops.insert(h.ops.end(), right_ops.rbegin(), right_ops.rend());
-    strip_end_gaps(h, kGapOpen, kGapExtend);
+    strip_end_gaps(h, params.scoring.gap_open, params.scoring.gap_extend);
     tree.add(h);
     done.push_back(std::move(h));
   }

@@ -14,7 +14,7 @@
 
 namespace gpuseq::blast {
 
-inline constexpr int kGapOpen = 11;
+inline constexpr int kGapOpen = 11;  // blastp's default gap costs
 inline constexpr int kGapExtend = 1;
 
 // The letters of one extension direction, 1-based: letter k (1..count) is base[step*(k-1)];
@@ -27,13 +27,14 @@ struct Letters {
 };
 
 // The DP's scoring: a matrix [a letter][b letter] and affine gap costs (a gap of k letters
-// costs gap_open + k gap_extend). BLOSUM62 11/1 except in the composition stage, which
-// aligns with a per-subject matrix in 1/32 units and gap costs 352/32.
+// costs gap_open + k gap_extend). BLOSUM62 and -gapopen/-gapextend except in the
+// composition stage, which aligns with a per-subject matrix in 1/32 units and the gap costs
+// times 32.
 struct DpScoring {
   const ScoreMatrix* matrix;
   int32_t gap_open, gap_extend;
 };
-DpScoring blosum62_scoring();
+DpScoring blosum62_scoring(int32_t gap_open = kGapOpen, int32_t gap_extend = kGapExtend);
 
 // One direction of a semi-gapped X-drop alignment of a (rows) against b (columns).
 DpEnd semi_gapped_score(const Letters& a, const Letters& b, int32_t x_drop);
@@ -86,7 +87,8 @@ void sort_by_score(std::vector<GappedHsp>& hsps);
 // columns or the rows do not fit.
 SeedExtension seed_extension(const uint8_t* query, int32_t query_length, const uint8_t* subject,
                              int32_t subject_length, const UngappedHsp& u, int32_t x_drop,
-                             int32_t ring_columns = 0, int32_t max_rows = 0);
+                             int32_t ring_columns = 0, int32_t max_rows = 0,
+                             int32_t gap_open = kGapOpen, int32_t gap_extend = kGapExtend);
 
 struct GappedParams {
   int32_t x_drop_prelim = 38;  // trunc(15 bits / lambda_g)
@@ -96,6 +98,7 @@ struct GappedParams {
   bool restricted_allowed = true;  // evalue <= 10: blastp may align approximately first
   KarlinBlock kbp;                 // gapped block
   GappedEvalues evalues;           // Spouge's, or the classic ones of -searchsp
+  DpScoring scoring = blosum62_scoring();  // the matrix and -gapopen/-gapextend
 };
 
 // Preliminary stage for one subject (BLAST_GetGappedScore, then the purge, the score order,

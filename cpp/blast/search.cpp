@@ -415,7 +415,8 @@ UngappedStage batched_cpu_stage(int32_t batch_subjects) {
           const QueryContext& c = contexts[h.context];
           extensions[i - first].push_back(
               c.gapped_x_drop > 0 ? seed_extension(codes + c.start, c.length, subjects + offsets[i],
-                                                   length, h, c.gapped_x_drop)
+                                                   length, h, c.gapped_x_drop, 0, 0, c.gap_open,
+                                                   c.gap_extend)
                                   : SeedExtension{});
           count.seed_extensions += extensions[i - first].back().done;
         }
@@ -531,14 +532,16 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   std::vector<GappedParams> gp(nq);
   std::vector<bool> valid(nq);
   std::vector<int32_t> x_drop(nq), cutoff(nq);
+  const GapCostRow& gap_costs = blosum62_gap_costs(options.gap_open, options.gap_extend);
   for (size_t k = 0; k < nq; ++k) {
     GappedQueryStatistics& s = st[k];
     s.ungapped = query_ungapped_karlin(queries[k].codes, queries[k].length);
     valid[k] = s.ungapped.valid();
     if (!valid[k]) continue;
     GappedParams& p = gp[k];
-    p.kbp = gapped_karlin_blosum62();
-    p.evalues.gbp = gumbel_blosum62_11_1(db_length);
+    p.kbp = gapped_karlin(gap_costs);
+    p.evalues.gbp = gumbel_block(gap_costs, db_length);
+    p.scoring = blosum62_scoring(options.gap_open, options.gap_extend);
     p.evalue = options.evalue;
     p.restricted_allowed = options.evalue <= 10.0;  // RESTRICTED_ALIGNMENT_WORST_EVALUE
     // BlastInitialWordParametersNew/Update, BlastHitSavingParametersUpdate,
@@ -552,9 +555,10 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
     // real number of subjects); BlastHitSavingParametersUpdate's cutoff from it, and no
     // stretch.
     if (options.searchsp >= 0) {
-      const int32_t adjustment = length_adjustment(
-          p.kbp.K, p.kbp.logK, kBlosum62Gapped11_1.alpha / p.kbp.lambda, kBlosum62Gapped11_1.beta,
-          queries[k].length, db_length, db_sequences);
+      const AlphaBeta ab = gapped_alpha_beta(gap_costs);
+      const int32_t adjustment = length_adjustment(p.kbp.K, p.kbp.logK, ab.alpha / p.kbp.lambda,
+                                                   ab.beta, queries[k].length, db_length,
+                                                   db_sequences);
       p.evalues.classic = true;
       p.evalues.search_space =
           options.searchsp > 0
@@ -584,8 +588,11 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   Concatenated all = concatenate(queries, valid, x_drop, cutoff);
   if (all.contexts.empty()) return result;
   // A pipelined stage may extend the HSPs ahead (the GPU's does it for all of them at once).
-  for (size_t c = 0; c < all.contexts.size(); ++c)
+  for (size_t c = 0; c < all.contexts.size(); ++c) {
     all.contexts[c].gapped_x_drop = gp[all.query_of[c]].x_drop_prelim;
+    all.contexts[c].gap_open = options.gap_open;
+    all.contexts[c].gap_extend = options.gap_extend;
+  }
   Stopwatch clock;
   const WordLookup lookup(all.codes.data(), all.segments, options.threshold);
   const double lookup_s = clock.lap();
@@ -650,8 +657,11 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
       r.kbp.lambda /= kCompoScalingFactor;
       r.evalues = gp[k].evalues;
       r.evalue = options.evalue;
-      r.x_drop =
-          static_cast<int32_t>(std::max(options.x_drop_final_bits * kLn2 / r.kbp.lambda, 64.0));
+      // (the larger of the X-drop at the scaled lambda and the unscaled one, as blastp's)
+      r.x_drop = static_cast<int32_t>(std::max(options.x_drop_final_bits * kLn2 / r.kbp.lambda,
+                                               double(gp[k].x_drop_final)));
+      r.gap_open = options.gap_open * kCompoScalingFactor;
+      r.gap_extend = options.gap_extend * kCompoScalingFactor;
       query_cbs[k].assign(queries[k].codes, queries[k].codes + queries[k].length);
       for (uint8_t& c : query_cbs[k])
         if (c == kCodeU) c = kCodeC;

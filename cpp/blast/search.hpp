@@ -122,8 +122,10 @@ std::vector<std::vector<SearchHit>> ungapped_search(
     int32_t subject_count, int64_t db_length, const UngappedSearchOptions& options,
     std::vector<QueryStatistics>* statistics = nullptr, SearchCounters* counters = nullptr);
 
-// Gapped blastp (-comp_based_stats 0, BLOSUM62 11/1) for one query.
+// Gapped blastp (BLOSUM62) for one query.
 struct GappedSearchOptions {
+  // -gapopen, -gapextend: a row of blosum62_gap_cost_rows() (else std::invalid_argument)
+  int32_t gap_open = kGapOpen, gap_extend = kGapExtend;
   double evalue = 10.0;
   int32_t max_target_seqs = 500;
   int threshold = kDefaultThreshold;

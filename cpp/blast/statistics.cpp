@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "blast/alphabet.hpp"
@@ -322,26 +324,58 @@ KarlinBlock query_ungapped_karlin(const uint8_t* codes, int64_t length) {
   return kbp;
 }
 
-KarlinBlock gapped_karlin_blosum62() {
+const std::vector<GapCostRow>& blosum62_gap_cost_rows() {
+  // blast_stat.c's blosum62_values: gap open, extend, then lambda, K, H, alpha, beta, C,
+  // alpha_v, sigma.
+  static const std::vector<GapCostRow> rows{
+      {32767, 32767, {0.3176, 0.134, 0.4012, 0.7916, -3.2}, 0.623757, 4.964660, 4.964660},
+      {11, 2, {0.297, 0.082, 0.27, 1.1, -10}, 0.641766, 12.673800, 12.757600},
+      {10, 2, {0.291, 0.075, 0.23, 1.3, -15}, 0.649362, 16.474000, 16.602600},
+      {9, 2, {0.279, 0.058, 0.19, 1.5, -19}, 0.659245, 22.751900, 22.950000},
+      {8, 2, {0.264, 0.045, 0.15, 1.8, -26}, 0.672692, 35.483800, 35.821300},
+      {7, 2, {0.239, 0.027, 0.10, 2.5, -46}, 0.702056, 61.238300, 61.886000},
+      {6, 2, {0.201, 0.012, 0.061, 3.3, -58}, 0.740802, 140.417000, 141.882000},
+      {13, 1, {0.292, 0.071, 0.23, 1.2, -11}, 0.647715, 19.506300, 19.893100},
+      {12, 1, {0.283, 0.059, 0.19, 1.5, -19}, 0.656391, 27.856200, 28.469900},
+      {11, 1, {0.267, 0.041, 0.14, 1.9, -30}, 0.669720, 42.602800, 43.636200},
+      {10, 1, {0.243, 0.024, 0.10, 2.5, -44}, 0.693267, 83.178700, 85.065600},
+      {9, 1, {0.206, 0.010, 0.052, 4.0, -87}, 0.731887, 210.333000, 214.842000},
+  };
+  return rows;
+}
+
+const GapCostRow& blosum62_gap_costs(int32_t gap_open, int32_t gap_extend) {
+  for (const GapCostRow& row : blosum62_gap_cost_rows())
+    if (row.gap_open == gap_open && row.gap_extend == gap_extend) return row;
+  throw std::invalid_argument("gap costs " + std::to_string(gap_open) + "/" +
+                              std::to_string(gap_extend) + " are not tabulated for BLOSUM62");
+}
+
+KarlinBlock gapped_karlin(const GapCostRow& row) {
   KarlinBlock kbp;
-  kbp.lambda = kBlosum62Gapped11_1.lambda;
-  kbp.K = kBlosum62Gapped11_1.K;
+  kbp.lambda = row.params.lambda;
+  kbp.K = row.params.K;
   kbp.logK = std::log(kbp.K);
-  kbp.H = kBlosum62Gapped11_1.H;
+  kbp.H = row.params.H;
   return kbp;
 }
 
-GumbelBlock gumbel_blosum62_11_1(int64_t db_length) {
-  // Columns of the 11/1 and the ungapped rows of blast_stat.c's BLOSUM62 table.
+AlphaBeta gapped_alpha_beta(const GapCostRow& row) {
+  if (&row == &blosum62_gap_cost_rows().front()) return {0.0, 0.0};
+  return {row.params.alpha, row.params.beta};
+}
+
+GumbelBlock gumbel_block(const GapCostRow& row, int64_t db_length) {
+  const GapCostRow& ungapped = blosum62_gap_cost_rows().front();
   GumbelBlock g{};
-  g.lambda = kBlosum62Gapped11_1.lambda;
-  g.C = 0.669720;
-  g.G = 11 + 1;
-  g.a = kBlosum62Gapped11_1.alpha;
-  g.Alpha = 42.602800;
-  g.Sigma = 43.636200;
-  g.a_un = kBlosum62Ungapped.alpha;
-  g.Alpha_un = 4.964660;
+  g.lambda = row.params.lambda;
+  g.C = row.C;
+  g.G = row.gap_open + row.gap_extend;
+  g.a = row.params.alpha;
+  g.Alpha = row.alpha_v;
+  g.Sigma = row.sigma;
+  g.a_un = ungapped.params.alpha;
+  g.Alpha_un = ungapped.alpha_v;
   g.b = 2.0 * g.G * (g.a_un - g.a);
   g.Beta = 2.0 * g.G * (g.Alpha_un - g.Alpha);
   g.Tau = 2.0 * g.G * (g.Alpha_un - g.Sigma);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace gpuseq::blast {
 
@@ -17,23 +18,47 @@ struct KarlinBlock {
   bool valid() const { return lambda > 0.0 && K > 0.0 && H > 0.0; }
 };
 
-// Tabulated BLOSUM62 rows of blast_stat.c (blosum62_values): no gaps, and gap costs 11/1.
+// Tabulated BLOSUM62 rows of blast_stat.c (blosum62_values): lambda, K, H, alpha, beta.
 struct TabulatedParams {
   double lambda, K, H, alpha, beta;
 };
 inline constexpr TabulatedParams kBlosum62Ungapped{0.3176, 0.134, 0.4012, 0.7916, -3.2};
-inline constexpr TabulatedParams kBlosum62Gapped11_1{0.267, 0.041, 0.14, 1.9, -30.0};
 
-// The gapped block of BLOSUM62 11/1 (the same for every query): lambda, K, ln K, H.
-KarlinBlock gapped_karlin_blosum62();
+// One row of blast_stat.c's table of a matrix: the gap costs it holds for (a gap of k letters
+// costs gap_open + k gap_extend; 32767/32767 is the ungapped row), the gapped block and
+// alpha, beta of the length adjustment (Altschul et al. 2001), then Spouge's C, alpha_v and
+// sigma of the finite-size correction.
+struct GapCostRow {
+  int32_t gap_open, gap_extend;
+  TabulatedParams params;
+  double C, alpha_v, sigma;
+};
 
-// Gumbel parameters for Spouge's finite-size correction (Blast_GumbelBlkLoadFromTables for
-// BLOSUM62 with gap costs 11/1; b, Beta, Tau derived as NCBI derives them).
+// BLOSUM62's rows in blast_stat.c's order (the ungapped row first): the gap costs blastp
+// accepts with it.
+const std::vector<GapCostRow>& blosum62_gap_cost_rows();
+
+// The row of BLOSUM62 with these gap costs; std::invalid_argument where blastp has none
+// ("Gap existence and extension values ... not supported").
+const GapCostRow& blosum62_gap_costs(int32_t gap_open, int32_t gap_extend);
+
+// The gapped block of a row (the same for every query): lambda, K, ln K, H.
+KarlinBlock gapped_karlin(const GapCostRow& row);
+
+// BLAST_GetAlphaBeta for a gapped search: the length adjustment's alpha and beta, the row's,
+// but 0 and 0 for the ungapped row (32767/32767), which its look-up skips.
+struct AlphaBeta {
+  double alpha, beta;
+};
+AlphaBeta gapped_alpha_beta(const GapCostRow& row);
+
+// Gumbel parameters for Spouge's finite-size correction (Blast_GumbelBlkLoadFromTables: the
+// row's, with the matrix's ungapped row; b, Beta, Tau derived as NCBI derives them).
 struct GumbelBlock {
   double lambda, C, G, a, Alpha, Sigma, a_un, Alpha_un, b, Beta, Tau;
   int64_t db_length;  // total database residues (or -dbsize)
 };
-GumbelBlock gumbel_blosum62_11_1(int64_t db_length);
+GumbelBlock gumbel_block(const GapCostRow& row, int64_t db_length);
 
 // BLAST_SpougeStoE: the database-wide E-value of a raw score for a query of length m and a
 // subject of length n (real lengths). kbp: the block the score is in (gapped).

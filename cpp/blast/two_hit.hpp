@@ -22,11 +22,12 @@ inline constexpr int32_t kFarLeft = -1073741824;  // "no hit yet" (INT32_MIN / 2
 // One query inside a buffer of several (blastp's concatenated query "contexts"): its start,
 // length, X-drop and cutoff. The buffer holds the sentinel code 0 between queries.
 // gapped_x_drop > 0 asks a pipelined stage (search.hpp) to extend each HSP as the
-// preliminary gapped stage would, with that X-drop (semi_gapped.hpp).
+// preliminary gapped stage would, with that X-drop and gap costs (semi_gapped.hpp).
 struct QueryContext {
   int32_t start = 0, length = 0;
   int32_t x_drop = 16, cutoff = 1;
   int32_t gapped_x_drop = 0;
+  int32_t gap_open = 11, gap_extend = 1;  // -gapopen, -gapextend
 };
 
 // Per diagonal: the last hit's subject offset, and whether an extension has just covered the

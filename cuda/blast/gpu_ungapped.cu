@@ -529,15 +529,15 @@ struct BatchBuffers {
 // extend_seeds' DP: the warp's (warp_gapped.cuh), its rows in the warp's ring of columns.
 struct WarpRingDp {
   const int* matrix;
-  int32_t x_drop;
+  int32_t x_drop, gap_open, gap_extend;
   gpuseq::blast::DpColumn* ring;
   int32_t mask, max_rows;
   template <int Step>
   __device__ bool operator()(const gpuseq::blast::DirectedLetters<Step>& a,
                              const gpuseq::blast::DirectedLetters<Step>& b,
                              gpuseq::blast::DpEnd& end) const {
-    return warp_semi_gapped_dp(a, b, matrix, gpuseq::blast::kGapOpen, gpuseq::blast::kGapExtend,
-                               x_drop, ring, mask, max_rows, end);
+    return warp_semi_gapped_dp(a, b, matrix, gap_open, gap_extend, x_drop, ring, mask, max_rows,
+                               end);
   }
 };
 
@@ -561,7 +561,8 @@ __global__ void extend_seeds(const DeviceHsp* __restrict__ hsps, int64_t count,
     scores[k] = matrix[k];
   __syncthreads();
   const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x & 31);
-  const WarpRingDp dp{scores, 0, seed_rings + warp * ring_columns, ring_columns - 1, max_rows};
+  const WarpRingDp dp{scores, 0, 0, 0, seed_rings + warp * ring_columns, ring_columns - 1,
+                      max_rows};
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * kSeedWarps + warp; i < count;
        i += static_cast<int64_t>(gridDim.x) * kSeedWarps) {
     const DeviceHsp h = hsps[i];
@@ -571,6 +572,8 @@ __global__ void extend_seeds(const DeviceHsp* __restrict__ hsps, int64_t count,
       const int64_t s0 = offsets[h.subject];
       WarpRingDp context_dp = dp;
       context_dp.x_drop = c.gapped_x_drop;
+      context_dp.gap_open = c.gap_open;
+      context_dp.gap_extend = c.gap_extend;
       x = gpuseq::blast::extend_seed(query + c.start, c.length, codes + s0,
                                      static_cast<int32_t>(offsets[h.subject + 1] - s0), h.q_start,
                                      h.s_start, h.length, scores, context_dp);

@@ -451,13 +451,24 @@ def blast_ungapped_query_statistics(
     average_subject_length: int = -1,
 ) -> dict[str, Any]: ...
 def blast_gapped_statistics(
-    query_length: int, db_length: int, db_sequences: int
+    query_length: int, db_length: int, db_sequences: int, gap_open: int = 11, gap_extend: int = 1
 ) -> dict[str, Any]: ...
+def blast_gap_cost_rows() -> list[dict[str, float]]: ...
 def blast_gapped_scores(
-    scores: ArrayLike, query_length: int, subject_lengths: ArrayLike, db_length: int
+    scores: ArrayLike,
+    query_length: int,
+    subject_lengths: ArrayLike,
+    db_length: int,
+    gap_open: int = 11,
+    gap_extend: int = 1,
 ) -> dict[str, NDArray[np.float64]]: ...
 def blast_spouge_cutoff(
-    evalue: float, query_length: int, subject_length: int, db_length: int
+    evalue: float,
+    query_length: int,
+    subject_length: int,
+    db_length: int,
+    gap_open: int = 11,
+    gap_extend: int = 1,
 ) -> int: ...
 def blast_gapped_search(
     queries: list[ArrayLike],
@@ -482,6 +493,8 @@ def blast_gapped_search(
     qcov_hsp_perc: float = 0.0,
     db_sequences: int = 0,
     subject_letters: ArrayLike | None = None,
+    gap_open: int = 11,
+    gap_extend: int = 1,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]: ...
 def blast_word_hits(
     query: ArrayLike, codes: ArrayLike, offsets: ArrayLike, threshold: int = 11
@@ -506,6 +519,8 @@ def blast_seed_extensions(
     x_drop: int,
     ring_columns: int = 0,
     max_rows: int = 2147483647,
+    gap_open: int = 11,
+    gap_extend: int = 1,
 ) -> dict[str, NDArray[np.int32]]: ...
 def blast_ungapped_search(
     queries: list[ArrayLike],
@@ -548,6 +563,8 @@ def gpu_blast_ungapped_hsps(
     seed_ring_columns: int = 256,
     seed_max_rows: int = 2147483647,
     sort: str = "tiles",
+    gap_open: int = 11,
+    gap_extend: int = 1,
 ) -> tuple[dict[str, Any], dict[str, int | float]]: ...
 
 # Every build: NVRTC compilation of the GPU filter kernels (no GPU needed).

@@ -63,6 +63,7 @@ __all__ = [
     "query_statistics",
     "gapped_statistics",
     "gapped_scores",
+    "gap_cost_rows",
     "word_hits",
     "ungapped_hsps",
     "encode",
@@ -306,20 +307,28 @@ def query_statistics(
     )
 
 
-def gapped_statistics(query_length: int, db_length: int, db_sequences: int) -> dict:
-    """Gapped blastp's (BLOSUM62, gap costs 11/1) block ``lambda``, ``K``, ``logK``, ``H``,
-    ``length_adjustment`` and ``search_space`` (the report's "Effective search space used")."""
-    return _core.blast_gapped_statistics(int(query_length), int(db_length), int(db_sequences))
+def gapped_statistics(query_length: int, db_length: int, db_sequences: int,
+                      gapopen: int = 11, gapextend: int = 1) -> dict:
+    """Gapped blastp's (BLOSUM62, the gap costs' row of :func:`gap_cost_rows`) block
+    ``lambda``, ``K``, ``logK``, ``H``, ``length_adjustment`` and ``search_space`` (the
+    report's "Effective search space used")."""
+    row = _gap_costs(gapopen, gapextend)
+    return _core.blast_gapped_statistics(int(query_length), int(db_length), int(db_sequences),
+                                         row["gap_open"], row["gap_extend"])
 
 
 def gapped_scores(
-    scores: Any, query_length: int, subject_lengths: Any, db_length: int
+    scores: Any, query_length: int, subject_lengths: Any, db_length: int,
+    gapopen: int = 11, gapextend: int = 1,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(E-values, bit scores) gapped blastp gives raw scores: Spouge's finite-size corrected
-    E-value with the real query and subject lengths and the database length."""
+    E-value with the real query and subject lengths and the database length (BLOSUM62 with
+    gap costs gapopen/gapextend)."""
+    row = _gap_costs(gapopen, gapextend)
     scores = np.asarray(scores, dtype=np.int32)
     lengths = np.broadcast_to(np.asarray(subject_lengths, dtype=np.int32), scores.shape)
-    r = _core.blast_gapped_scores(scores, int(query_length), lengths, int(db_length))
+    r = _core.blast_gapped_scores(scores, int(query_length), lengths, int(db_length),
+                                  row["gap_open"], row["gap_extend"])
     return r["evalue"], r["bit_score"]
 
 
@@ -552,9 +561,12 @@ def blastp_gapped(
     counters: dict | None = None,
     named_as_queries: bool = False,
     lcase_masking: bool = False,
+    gapopen: int = 11,
+    gapextend: int = 1,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
-    """``blastp -seg no`` (gapped, BLOSUM62, gap costs 11/1) of every query against the
-    subjects: the preliminary score-only X-drop extension, the traceback, Spouge's E-values.
+    """``blastp -seg no`` (gapped, BLOSUM62, gap costs gapopen/gapextend, a pair of
+    :func:`gap_cost_rows`) of every query against the subjects: the preliminary score-only
+    X-drop extension, the traceback, Spouge's E-values.
     Arguments and the returned DataFrame as :func:`blastp_ungapped` (``xdrop_gap``,
     ``xdrop_gap_final``: blastp's flags of those names, in bits; ``searchsp`` given, even as
     0, makes every E-value and cutoff the classic formula's, as blastp's does).
@@ -567,6 +579,7 @@ def blastp_gapped(
     """
     stage = _stage(backend, gpu_options)
     hsps_kept, space = _max_hsps(max_hsps), _searchsp(searchsp, given=-1)
+    gap_costs = _gap_costs(gapopen, gapextend)
     db, db_length, searches, letters, query_ids, segments, masks = _search_inputs(
         queries, subjects, dbsize, seg, lcase_masking
     )
@@ -595,13 +608,16 @@ def blastp_gapped(
         searchsp=space,
         qcov_hsp_perc=_qcov_hsp_perc(qcov_hsp_perc),
         db_sequences=_statistics_sequences(db, named_as_queries),
+        gap_open=gap_costs["gap_open"],
+        gap_extend=gap_costs["gap_extend"],
         **subject_letters,
     )
     if counters is not None:
         counters.update(found, query_hsps=_query_hsps(results),
                         query_searched=_query_searched(searches, results),
+                        gap_costs=gap_costs,
                         **_report_statistics(results, searches, letters, db, masks,
-                                             gapped=(db_length, space),
+                                             gapped=(db_length, space, gap_costs),
                                              db_sequences=_statistics_sequences(
                                                  db, named_as_queries)))
     return _hits(db, query_ids, searches, results, as_frame,
@@ -760,7 +776,8 @@ def _report_statistics(results, searches, letters, db, masks, gapped=None,
     "Lambda K H" line); ``hsp_composition_methods``, each row's composition-based method as
     the text report names it (0 none, 1 "Composition-based stats.", 2 "Compositional matrix
     adjust.").
-    ``gapped``: (the database length of the statistics, -searchsp as the search took it);
+    ``gapped``: (the database length of the statistics, -searchsp as the search took it, the
+    row of its gap costs, :func:`gap_cost_rows`);
     ``db_sequences``: the subjects the statistics count (0: db's, :func:`_statistics_sequences`)."""
     db_sequences = db_sequences or len(db)
     statistics = []
@@ -774,8 +791,9 @@ def _report_statistics(results, searches, letters, db, masks, gapped=None,
                                    length_adjustment=st["length_adjustment"],
                                    search_space=st["search_space"]))
         else:
-            db_length, searchsp = gapped
-            g = _core.blast_gapped_statistics(len(search), db_length, db_sequences)
+            db_length, searchsp, row = gapped
+            g = _core.blast_gapped_statistics(len(search), db_length, db_sequences,
+                                              row["gap_open"], row["gap_extend"])
             statistics.append(dict(kappa=g["K"], lambda_=g["lambda"], entropy=g["H"],
                                    length_adjustment=g["length_adjustment"],
                                    search_space=searchsp if searchsp > 0 else g["search_space"]))
@@ -1058,8 +1076,9 @@ def blastp(
             of every E-value, and, given, even as 0, blastp's classic E-values without
             Spouge's finite-size correction; ``qcov_hsp_perc``: the HSPs covering less of the
             query than this percent are left out where blastp leaves them out, None or 0
-            keeping them all). Implemented so far: BLOSUM62
-            with gap costs 11/1, words of 3, ``comp_based_stats`` 0, 1, 2 (blastp's default,
+            keeping them all; ``gapopen``, ``gapextend``: a pair of :func:`gap_cost_rows`,
+            as blastp takes them, any in an ungapped search). Implemented so far: BLOSUM62,
+            words of 3, ``comp_based_stats`` 0, 1, 2 (blastp's default,
             the conditional composition-based score adjustment) and 3 (the full adjustment
             for every subject); a string is read as blastp reads the flag, by its first letter
             (``"D"``, ``"T"``: 2; ``"F"``: 0; a letter blastp does not know: 0), ``seg``
@@ -1121,7 +1140,8 @@ def blastp(
     if ungapped:
         return blastp_ungapped(query, db, **common)
     return blastp_gapped(query, db, xdrop_gap=float(xdrop_gap),
-                         xdrop_gap_final=float(xdrop_gap_final),
+                         xdrop_gap_final=float(xdrop_gap_final), gapopen=gapopen,
+                         gapextend=gapextend,
                          comp_based_stats=_comp_based_stats_mode(comp_based_stats),
                          **common)
 
@@ -1221,14 +1241,43 @@ def _check_blastp_options(o: dict) -> None:
     _qcov_hsp_perc(o["qcov_hsp_perc"])
     if str(o["matrix"]).upper() != "BLOSUM62":
         unsupported("matrix", o["matrix"], "BLOSUM62")
-    if (checks.integer(o["gapopen"], "gapopen"), checks.integer(o["gapextend"], "gapextend")) \
-            != (11, 1):
-        unsupported("gapopen/-gapextend", f"{o['gapopen']}/{o['gapextend']}", "11/1")
+    _gap_costs(o["gapopen"], o["gapextend"], gapped=not o["ungapped"])
     if checks.integer(o["word_size"], "word_size") != 3:
         unsupported("word_size", o["word_size"], "3")
     if o["ungapped"] and _comp_based_stats_mode(o["comp_based_stats"]) != 0:
         raise ValueError("-ungapped needs -comp_based_stats 0 (blastp's own rule)")
     _seg_parameters(o["seg"])
+
+
+def gap_cost_rows() -> list[dict]:
+    """The gap costs blastp takes with BLOSUM62, each with its row of NCBI's table
+    (blast_stat.c): ``gap_open``, ``gap_extend`` (32767 and 32767: the ungapped row, first),
+    the gapped block's ``lambda``, ``K``, ``H``, the length adjustment's ``alpha`` and
+    ``beta``, and Spouge's ``C``, ``alpha_v`` and ``sigma``."""
+    return _core.blast_gap_cost_rows()
+
+
+def _gap_costs(gapopen, gapextend, gapped: bool = True) -> dict | None:
+    """-gapopen and -gapextend checked as blastp checks them: 32-bit integers, and for a gapped
+    search a pair of :func:`gap_cost_rows`, whose row it returns (an ungapped search takes any
+    pair, and its XML report prints them)."""
+    costs = []
+    for name, value in (("gapopen", gapopen), ("gapextend", gapextend)):
+        value = checks.integer(value, name)
+        if not -2**31 <= value < 2**31:
+            raise ValueError(f"-{name} must be a 32-bit integer, not {value!r} (blastp: "
+                             "Integer value is out of range)")
+        costs.append(value)
+    if not gapped:
+        return None
+    rows = gap_cost_rows()
+    for row in rows:
+        if (row["gap_open"], row["gap_extend"]) == tuple(costs):
+            return row
+    supported = "; ".join(f"{r['gap_open']}, {r['gap_extend']}" for r in rows)
+    raise ValueError(f"-gapopen {costs[0]} -gapextend {costs[1]}: gap existence and extension "
+                     f"values of {costs[0]} and {costs[1]} not supported for BLOSUM62 "
+                     f"(blastp's values: {supported})")
 
 
 def _seg_parameters(seg) -> bool | tuple[int, float, float]:

@@ -224,7 +224,8 @@ def _searches(hits, queries, counters: dict, lower_case_masks: bool = False,
 
 
 def xml_report(hits, queries, database: str, counters: dict, evalue: float,
-               filter_string: str, subject_titles: list[str] | None = None) -> str:
+               filter_string: str, subject_titles: list[str] | None = None,
+               gap_costs: tuple[int, int] = (11, 1)) -> str:
     """blastp's ``-outfmt 5`` (str; Latin-1 bytes as surrogates: write it with
     surrogateescape).
 
@@ -236,7 +237,8 @@ def xml_report(hits, queries, database: str, counters: dict, evalue: float,
     ``db_letters``); ``evalue``: -evalue; ``filter_string``:
     :func:`gpuseq.blast.seg_filter_string` of -seg; ``subject_titles``: with -subject, each
     subject record's title as a query's (:func:`gpuseq.blast.query_titles` of the file): its
-    report then names the subjects as blastp's does, with no database (``database`` "")."""
+    report then names the subjects as blastp's does, with no database (``database`` "");
+    ``gap_costs``: -gapopen and -gapextend, as given."""
     searches = list(_searches(hits, queries, counters, subject_titles=subject_titles))
     db_sequences, db_letters = (counters["db_sequences"], counters["db_letters"]) \
         if subject_titles is None else (0, 0)
@@ -257,8 +259,8 @@ def xml_report(hits, queries, database: str, counters: dict, evalue: float,
         "    <Parameters>",
         "      <Parameters_matrix>BLOSUM62</Parameters_matrix>",
         f"      <Parameters_expect>{_double(evalue)}</Parameters_expect>",
-        "      <Parameters_gap-open>11</Parameters_gap-open>",
-        "      <Parameters_gap-extend>1</Parameters_gap-extend>",
+        f"      <Parameters_gap-open>{int(gap_costs[0])}</Parameters_gap-open>",
+        f"      <Parameters_gap-extend>{int(gap_costs[1])}</Parameters_gap-extend>",
         f"      <Parameters_filter>{filter_string}</Parameters_filter>",
         "    </Parameters>",
         "  </BlastOutput_param>",
@@ -318,7 +320,8 @@ def xml_report(hits, queries, database: str, counters: dict, evalue: float,
 
 def json_report(hits, queries, database: str, counters: dict, evalue: float,
                 filter_string: str, comp_based_stats: int, ungapped: bool = False,
-                subject_titles: list[str] | None = None) -> str:
+                subject_titles: list[str] | None = None,
+                gap_costs: tuple[int, int] = (11, 1)) -> str:
     """blastp's ``-outfmt 15``, one report a query (str; write it with surrogateescape).
     Arguments as :func:`xml_report`'s, and ``comp_based_stats``, the mode (its "cbs"
     parameter, left out for 0), and ``ungapped`` (no gap costs among the parameters); the
@@ -360,7 +363,8 @@ def json_report(hits, queries, database: str, counters: dict, evalue: float,
             '      "params": {',
             '        "matrix": "BLOSUM62",',
             f'        "expect": {_double(evalue)},',
-            *([] if ungapped else ['        "gap_open": 11,', '        "gap_extend": 1,']),
+            *([] if ungapped else [f'        "gap_open": {int(gap_costs[0])},',
+                                   f'        "gap_extend": {int(gap_costs[1])},']),
             f'        "filter": "{filter_string}"' + ("," if comp_based_stats else ""),
             *([f'        "cbs": {comp_based_stats}'] if comp_based_stats else []),
             "      },",

@@ -39,10 +39,9 @@ COMPOSITION_REFERENCE = (
     "of PSI-BLAST protein database searches with composition-based statistics and other "
     "refinements\", Nucleic Acids Res. 29:2994-3005.")
 
-# BLOSUM62's a and alpha of the ungapped row, and Lambda, K, H, a, alpha and sigma of 11/1
-# (blast_stat.c's blosum62_values), which the report prints beside each query's own.
+# BLOSUM62's a and alpha of the ungapped row (blast_stat.c's blosum62_values), which the
+# report prints beside each query's own; the gapped rows' are gpuseq.blast.gap_cost_rows().
 _UNGAPPED_A_ALPHA = (0.7916, 4.964660)
-_GAPPED_11_1 = (0.267, 0.041, 0.14, 1.9, 42.6028, 43.6362)
 _METHODS = {1: ", Method: Composition-based stats.", 2: ", Method: Compositional matrix adjust."}
 _FORMAT_WIDTH = 68  # (kFormatLineLength: the wrapped titles and the description column)
 _TITLE_WIDTH = 60  # (the alignments' subject titles)
@@ -403,12 +402,13 @@ def _ka_lines(values, header: str) -> str:
 
 
 def _query_footer(stats: dict, own: dict | None, ungapped: bool, gumbel: bool,
-                  searched: bool) -> str:
+                  searched: bool, gap_costs: dict | None = None) -> str:
     """Each query's Karlin-Altschul blocks (x_PrintOneQueryFooter): its own Lambda, K and H,
     then the gapped search's; a and alpha (and sigma) beside them where its E-values are
     Spouge's (a gapped search without -searchsp: blastp's Gumbel block). A query without
     statistics has none, unless no query of its batch has them (blastp does not search it):
-    both blocks then, of -1 (the gapped one in an ungapped search too)."""
+    both blocks then, of -1 (the gapped one in an ungapped search too). gap_costs: the
+    gapped search's row of gpuseq.blast.gap_cost_rows()."""
     out = ["\n"]
     header = "Lambda      K        H"
     if not searched:
@@ -421,7 +421,9 @@ def _query_footer(stats: dict, own: dict | None, ungapped: bool, gumbel: bool,
                    if gumbel else _ka_lines(ka, header))
     out.append("\n")
     if own is not None and not ungapped:
-        gapped = _GAPPED_11_1 if gumbel else _GAPPED_11_1[:3]
+        row = gap_costs
+        gapped = (row["lambda"], row["K"], row["H"], row["alpha"], row["alpha_v"], row["sigma"])
+        gapped = gapped if gumbel else gapped[:3]
         out.append("Gapped\n" + _ka_lines(gapped, header + "        a         alpha    sigma"
                                           if gumbel else header))
     out.append("\n")
@@ -506,7 +508,8 @@ def text_report(hits, queries, database: tuple[str, str], counters: dict, *,
                 matrix: str = "BLOSUM62", threshold: float = 11.0, window_size: int = 40,
                 ungapped: bool = False, searchsp_given: bool = False,
                 num_descriptions: int = 500, num_alignments: int = 250,
-                line_length: int = 60, subject_titles: list[str] | None = None) -> str:
+                line_length: int = 60, subject_titles: list[str] | None = None,
+                gap_costs: tuple[int, int] = (11, 1)) -> str:
     """blastp's ``-outfmt 0`` (str; bytes that were not UTF-8 as surrogates: write it with
     surrogateescape).
 
@@ -521,7 +524,11 @@ def text_report(hits, queries, database: tuple[str, str], counters: dict, *,
     a, alpha and sigma); ``num_descriptions``, ``num_alignments``,
     ``line_length``: blastp's flags of the same names; ``subject_titles``: with -subject,
     each subject record's title as a query's (:func:`gpuseq.blast.query_titles` of the
-    file), and ``database`` then blastp's name of them and "Unknown"."""
+    file), and ``database`` then blastp's name of them and "Unknown"; ``gap_costs``:
+    -gapopen and -gapextend (a gapped search's: a pair of gpuseq.blast.gap_cost_rows())."""
+    from .blast import _gap_costs
+
+    row = None if ungapped else _gap_costs(*gap_costs)
     if len(counters["query_hsps"]) != len(queries):
         raise ValueError(f"{len(queries)} query titles for {len(counters['query_hsps'])} "
                          "queries searched")
@@ -545,13 +552,13 @@ def text_report(hits, queries, database: tuple[str, str], counters: dict, *,
         out.append(_query_footer(counters["query_statistics"][k],
                                  counters["query_ungapped_statistics"][k], ungapped,
                                  gumbel=not ungapped and not searchsp_given,
-                                 searched=counters["query_searched"][k]))
+                                 searched=counters["query_searched"][k], gap_costs=row))
     out += ["\n\n", "  Database: ", _wrapped(title), f"    Posted date:  {date}\n",
             f"  Number of letters in database: {letters}\n",
             f"  Number of sequences in database:  {sequences}\n", "\n",
             f"\n\nMatrix: {matrix}\n"]
     if not ungapped:
-        out.append("Gap Penalties: Existence: 11, Extension: 1\n")
+        out.append(f"Gap Penalties: Existence: {gap_costs[0]}, Extension: {gap_costs[1]}\n")
     out.append(f"Neighboring words threshold: {threshold:g}\n")
     if window_size:
         out.append(f"Window for multiple hits: {window_size}\n")

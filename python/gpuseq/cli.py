@@ -403,8 +403,12 @@ def _blastp_parser(sub) -> None:
     p.add_argument("-num_threads", action=_BlastFlag, type=_blast_integer(), default=0,
                    help="threads [all cores]")
     p.add_argument("-matrix", action=_BlastFlag, default="BLOSUM62")
-    p.add_argument("-gapopen", action=_BlastFlag, type=_blast_integer(), default=11)
-    p.add_argument("-gapextend", action=_BlastFlag, type=_blast_integer(), default=1)
+    p.add_argument("-gapopen", action=_BlastFlag, type=_blast_integer(), default=11,
+                   help="gap opening cost: with -gapextend, a pair blastp takes with BLOSUM62 "
+                   "(11/2, 10/2, 9/2, 8/2, 7/2, 6/2, 13/1, 12/1, 11/1, 10/1, 9/1, 32767/32767) "
+                   "[11]")
+    p.add_argument("-gapextend", action=_BlastFlag, type=_blast_integer(), default=1,
+                   help="gap extension cost [1]")
     p.add_argument("-word_size", action=_BlastFlag, type=_blast_integer(), default=3)
     p.add_argument("-threshold", action=_BlastFlag, type=_blast_real, default=11.0)
     p.add_argument("-comp_based_stats", action=_BlastFlag, default="2",
@@ -479,7 +483,8 @@ def _run_blastp(args) -> int:
 
             queries = list(zip(query_titles(query), counters["query_lengths"]))
             # -subject: each subject's title as a query's, by its record (the hits' soid).
-            named = dict(subject_titles=None if subject is None else query_titles(subject))
+            named = dict(subject_titles=None if subject is None else query_titles(subject),
+                         gap_costs=(args.gapopen, args.gapextend))
             if outfmt == 0:
                 from .blast_text import database_title_and_date, text_report
 
