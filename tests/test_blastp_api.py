@@ -879,6 +879,70 @@ def test_lcase_masking_masks_the_queries_lower_case_as_blastp(blast_data, tmp_pa
         gpuseq.blastp(packed, blast_data["db_fasta"], lcase_masking=True)
 
 
+@pytest.mark.parametrize("outfmt, others", [
+    ("6 std qlen qcovs qcovhsp qseq btop", ()), ("0", ("-seg", "yes")),
+    ("5", ("-lcase_masking", "-comp_based_stats", "0")), ("15", ("-seg", "yes")),
+    ("7", ("-ungapped", "-comp_based_stats", "0")),
+    ("0", ("-lcase_masking", "-query_loc", "+1-2"))])
+def test_query_loc_searches_that_part_of_every_query_as_blastp(blast_data, tmp_path, outfmt,
+                                                               others):
+    """-query_loc start-stop: every query's part is searched (SEG and the lower-case runs on
+    it alone), the rows and reports in the whole query's coordinates (masks, O positions,
+    alignments), qlen the part's length, the pairwise report's Length the whole query's;
+    every byte equals blastp's. The rows differ from the whole queries' and from the part's
+    coordinates alone."""
+    queries = dict(blast_data["queries"])
+    bodies = [queries["q100"][:40] + queries["q100"][40:70].lower() + queries["q100"][70:],
+              queries["q300"][:60] + "O" + queries["q300"][61:], queries["qspecial"]]
+    query = tmp_path / "q.fa"
+    write_fasta(query, [("q100 part", bodies[0]), ("q300", bodies[1]), ("qspecial", bodies[2])])
+    flags = ["-outfmt", outfmt, "-evalue", "100", *others]
+    if "-query_loc" not in others:
+        flags += ["-query_loc", "21-95"]
+
+    def named(report: bytes) -> bytes:  # (the -db each was given; the pairwise report's
+        if outfmt == "0":  # title is makeblastdb's, the FASTA's path)
+            return report
+        return report.replace(str(blast_data["db_fasta"]).encode(), str(blast_data["db"]).encode())
+
+    ref = subprocess.run([BLASTP, "-query", query, "-db", blast_data["db"], *flags],
+                         capture_output=True, check=True).stdout  # fmt: skip
+    whole = subprocess.run([BLASTP, "-query", query, "-db", blast_data["db"],
+                            *flags[:-2]], capture_output=True, check=True).stdout
+    assert ref != whole
+    ours = subprocess.run([sys.executable, "-m", "gpuseq.cli", "blastp", "-query", query, "-db",
+                           blast_data["db_fasta"], *flags, "--backend", "cpu"],
+                          capture_output=True)  # fmt: skip
+    assert ours.returncode == 0, ours.stderr
+    lines = [line for line in named(ours.stdout).splitlines() if b"Posted date" not in line]
+    assert lines == [line for line in ref.splitlines() if b"Posted date" not in line]
+    if outfmt.startswith("6"):
+        assert len(lines) > 20 and all(int(line.split(b"\t")[12]) == 75 for line in lines)
+        assert any(int(line.split(b"\t")[6]) > 70 for line in lines)
+
+
+def test_query_loc_is_read_and_checked_as_blastp(blast_data):
+    """-query_loc's text as blastp reads it ('+' taken; spaces, hex, a missing bound, start
+    not below stop and bounds below 1 refused, as blastp refuses them), and a range past a
+    query's end, which gpuseq refuses so far."""
+    q, db = blast_data["query_fasta"], blast_data["db_fasta"]
+    for text in ("0-10", "10-5", "5", "5-5", "abc", "3-x", " 5-10", "5-10x", "0x5-10",
+                 "-5-10", "5--10"):
+        ref = subprocess.run([BLASTP, "-query", q, "-db", blast_data["db"], "-query_loc", text],
+                             capture_output=True, text=True)
+        assert ref.returncode != 0, text
+        run = _gpuseq_blastp("-query", q, "-db", db, "-query_loc", text)
+        # (a value starting with '-' is argparse's usage error, with its usage lines)
+        assert run.returncode == 1 and (text[0] == "-" or run.stderr.count("\n") == 1), \
+            (text, run.stderr)
+        with pytest.raises(ValueError, match="query_loc"):
+            gpuseq.blastp(q, db, query_loc=text)
+    hits = gpuseq.blastp(q, db, query_loc=(11, 60), evalue=100)
+    assert (hits.qlen == 50).all() and hits.qstart.min() >= 11 and hits.qend.max() <= 60
+    with pytest.raises(gpuseq.UnsupportedOptionError, match="q100.* 100 residues"):
+        gpuseq.blastp(q, db, query_loc="50-101")
+
+
 def test_subject_o_is_searched_as_x(tmp_path):
     """blastp -subject reads a subject as it reads a query, O searched as X
     (GetSequenceProtein), where makeblastdb's database keeps O: the query's own word GXA then

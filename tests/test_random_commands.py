@@ -478,6 +478,17 @@ def with_gap_costs(rng, flags: list[str]) -> list[str]:
     return [*flags, *costs]
 
 
+def with_query_loc(rng, flags: list[str], queries: list[str]) -> list[str]:
+    """-query_loc at times (session 84): a part of every query, inside the shortest (gpuseq
+    refuses a range past a query's end so far)."""
+    shortest = min(len(q) for q in queries)
+    if shortest < 2 or rng.random() >= 0.15:
+        return flags
+    start = int(rng.integers(1, shortest))
+    stop = int(rng.integers(start + 1, shortest + 1))
+    return [*flags, "-query_loc", f"{start}-{stop}"]
+
+
 _BLASTP_INTEGER_FLAGS = ("-max_target_seqs", "-window_size", "-dbsize")
 _BLASTP_REAL_FLAGS = ("-evalue", "-xdrop_ungap", "-xdrop_gap", "-xdrop_gap_final")
 
@@ -682,6 +693,7 @@ def random_blastp_command(seed, backend, tmp_path, outfmt_found: str | None = No
                                        query_fasta)
             if seed not in BLASTP_FOUND:  # (found before gap costs were drawn)
                 flags = with_gap_costs(np.random.default_rng([7000, seed]), flags)
+                flags = with_query_loc(np.random.default_rng([7002, seed]), flags, queries)
     # How it runs is drawn apart, so that session 69's cases (rng alone) stay as they were.
     outfmt, threads = random_blastp_run(np.random.default_rng([6970, seed]))
     if seed not in BLASTP_KEPT and seed not in BLASTP_KEPT_LARGE:

@@ -39,7 +39,7 @@ from . import _checks as checks
 from . import _core
 from ._output import OutputFile
 from .backend import worker_threads
-from .errors import EmptyInputError, FormatError
+from .errors import EmptyInputError, FormatError, UnsupportedOptionError
 from .sequences import (
     SequenceDatabase,
     SequenceSource,
@@ -224,6 +224,7 @@ _QUERY_SEG = (12, 2.2, 2.5)
 def _queries(
     query_db: _Encoded, seg: bool | tuple = False,
     lower_case: list[list[tuple[int, int]]] | None = None,
+    located: _QueryLocation | None = None,
 ) -> tuple[list[np.ndarray], list[np.ndarray], list[str], list[list[tuple[int, int]]],
            list[list[tuple[int, int]]]]:
     """(search buffers, letters, ids as blastp prints them, lookup segments, masks) of every
@@ -234,13 +235,19 @@ def _queries(
     segments become X there (so the Karlin-Altschul block, the extensions and the
     composition stage all see X) and the lookup table takes only words wholly outside them;
     identities still compare the original letters. ``lower_case`` (-lcase_masking: each
-    query's runs of lower-case letters, :func:`_lower_case_ranges`) masks those runs too."""
+    query's runs of lower-case letters, :func:`_lower_case_ranges`) masks those runs too.
+    ``located`` (-query_loc): each query's part alone, the coordinates the part's."""
     searches, letters, segments, masks = [], [], [], []
     for qi in range(len(query_db)):
         search, original = _query_buffers(
             query_db.sequence(qi), query_db.name(qi), query_db.source
         )
         ranges = list(lower_case[qi]) if lower_case else []
+        if located is not None:
+            part = located.part(qi)
+            search, original = search[part].copy(), original[part].copy()
+            ranges = [(max(a, part.start) - part.start, min(b, part.stop - 1) - part.start)
+                      for a, b in ranges if b >= part.start and a < part.stop]
         if seg:  # (SEG runs before the lower-case runs are masked: s_GetFilteringLocations...)
             ranges += _core.blast_seg(search, *(_QUERY_SEG if seg is True else seg))
         unmasked, joined = [(0, len(search))], []
@@ -454,6 +461,7 @@ def blastp_ungapped(
     counters: dict | None = None,
     named_as_queries: bool = False,
     lcase_masking: bool = False,
+    query_loc: tuple[int, int] | str | None = None,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
     """``blastp -ungapped -comp_based_stats 0 -seg no`` of every query against the subjects.
 
@@ -498,8 +506,8 @@ def blastp_ungapped(
     """
     stage = _stage(backend, gpu_options)
     hsps_kept, space = _max_hsps(max_hsps), _searchsp(searchsp, given=0)
-    db, db_length, searches, letters, query_ids, segments, masks = _search_inputs(
-        queries, subjects, dbsize, seg, lcase_masking
+    db, db_length, searches, letters, query_ids, segments, masks, located = _search_inputs(
+        queries, subjects, dbsize, seg, lcase_masking, _query_loc(query_loc)
     )
     stage = _fitted_stage(stage, backend, searches, db)
     codes, subject_letters = _as_queries_are(db, named_as_queries)
@@ -531,9 +539,11 @@ def blastp_ungapped(
                         **_report_statistics(results, searches, letters, db, masks,
                                              db_sequences=_statistics_sequences(
                                                  db, named_as_queries)))
+    if counters is not None and located is not None:
+        located.moved(counters)
     return _hits(db, query_ids, searches, results, as_frame,
                  letters if aligned_sequences else None, subjects if subject_titles else None,
-                 named_as_queries)
+                 named_as_queries, located.offsets if located is not None else None)
 
 
 def blastp_gapped(
@@ -561,6 +571,7 @@ def blastp_gapped(
     counters: dict | None = None,
     named_as_queries: bool = False,
     lcase_masking: bool = False,
+    query_loc: tuple[int, int] | str | None = None,
     gapopen: int = 11,
     gapextend: int = 1,
 ) -> pd.DataFrame | dict[str, np.ndarray]:
@@ -580,8 +591,8 @@ def blastp_gapped(
     stage = _stage(backend, gpu_options)
     hsps_kept, space = _max_hsps(max_hsps), _searchsp(searchsp, given=-1)
     gap_costs = _gap_costs(gapopen, gapextend)
-    db, db_length, searches, letters, query_ids, segments, masks = _search_inputs(
-        queries, subjects, dbsize, seg, lcase_masking
+    db, db_length, searches, letters, query_ids, segments, masks, located = _search_inputs(
+        queries, subjects, dbsize, seg, lcase_masking, _query_loc(query_loc)
     )
     stage = _fitted_stage(stage, backend, searches, db)
     codes, subject_letters = _as_queries_are(db, named_as_queries)
@@ -620,9 +631,11 @@ def blastp_gapped(
                                              gapped=(db_length, space, gap_costs),
                                              db_sequences=_statistics_sequences(
                                                  db, named_as_queries)))
+    if counters is not None and located is not None:
+        located.moved(counters)
     return _hits(db, query_ids, searches, results, as_frame,
                  letters if aligned_sequences else None, subjects if subject_titles else None,
-                 named_as_queries)
+                 named_as_queries, located.offsets if located is not None else None)
 
 
 def _as_queries_are(db: _Encoded, named_as_queries: bool) -> tuple[np.ndarray, dict]:
@@ -643,10 +656,12 @@ def _statistics_sequences(db: _Encoded, named_as_queries: bool) -> int:
     return len(db._db) if named_as_queries else 0
 
 
-def _search_inputs(queries, subjects, dbsize, seg=False, lcase_masking=False):
+def _search_inputs(queries, subjects, dbsize, seg=False, lcase_masking=False, query_loc=None):
     """(subjects without empty records, database length for the statistics, the queries'
     search buffers, letters, ids, lookup segments and masks: SEG's, and the lower-case runs
-    with ``lcase_masking``), or EmptyInputError naming the source."""
+    with ``lcase_masking``; and with ``query_loc``, (start, stop) from 1, the part of each
+    query searched: its :class:`_QueryLocation`, else None), or EmptyInputError naming the
+    source."""
     query_db = _read(queries)
     db = _subjects(subjects)
     if len(query_db) == 0:
@@ -655,7 +670,77 @@ def _search_inputs(queries, subjects, dbsize, seg=False, lcase_masking=False):
         raise EmptyInputError(db.source, None, "no subject sequences")
     db_length = int(dbsize) if dbsize else int(db.offsets[-1])
     lower = _lower_case_ranges(queries, len(query_db)) if lcase_masking else None
-    return (db, db_length, *_queries(query_db, seg, lower))
+    located = None if query_loc is None else _QueryLocation(query_db, query_loc)
+    return (db, db_length, *_queries(query_db, seg, lower, located), located)
+
+
+class _QueryLocation:
+    """-query_loc start-stop: blastp searches that part of every query (SEG and the
+    lower-case runs on it alone) and reports the rows in the whole query's coordinates; the
+    pairwise report prints each query's whole length, the other reports the part's.
+    ``offsets``: each part's start from 0; ``lengths``: each whole query's length. A query
+    shorter than stop is refused: blastp then cuts the part at the query's end but reports
+    the requested length as its qlen and qcovs (and past its end skips it)."""
+
+    def __init__(self, query_db: _Encoded, query_loc: tuple[int, int]):
+        start, stop = query_loc
+        self.lengths = [len(query_db.sequence(i)) for i in range(len(query_db))]
+        for i, length in enumerate(self.lengths):
+            if stop > length:
+                raise UnsupportedOptionError(
+                    f"blastp -query_loc {start}-{stop}: query {query_db.name(i)!r} of "
+                    f"{query_db.source} has {length} residues; gpuseq implements ranges that "
+                    "end inside every query so far (blastp cuts the range at the query's end "
+                    "but prints the range's length as qlen)")
+        self.start, self.stop = start, stop
+        self.offsets = [start - 1] * len(query_db)
+
+    def part(self, i: int) -> slice:
+        return slice(self.offsets[i], self.stop)
+
+    def moved(self, counters: dict) -> None:
+        """The counters' query masks in the whole queries' coordinates, and
+        ``query_full_lengths`` (the pairwise report's Length). The O positions stay the
+        part's, which blastp's warning names."""
+        counters["query_masks"] = [[(a + d, b + d) for a, b in masks] for masks, d in
+                                   zip(counters["query_masks"], self.offsets)]
+        counters["query_full_lengths"] = list(self.lengths)
+
+
+def _query_loc(query_loc) -> tuple[int, int] | None:
+    """-query_loc read as blastp reads it: "start-stop" (two integers split at the first
+    '-', a '+' allowed), 1 <= start < stop; or a (start, stop) pair. ValueError with
+    blastp's reason otherwise."""
+    if query_loc is None:
+        return None
+    if isinstance(query_loc, str):
+        first, dash, second = query_loc.partition("-")
+        if not dash or not first or not second:
+            raise ValueError(f"-query_loc {query_loc!r}: invalid specification of query "
+                             "location (Format: start-stop)")
+        numbers = []
+        for text in (first, second):
+            if not re.fullmatch(r"[+-]?[0-9]+", text) or not -2**63 <= int(text) < 2**63:
+                raise ValueError(f"-query_loc {query_loc!r}: cannot convert {text!r} to an "
+                                 "integer (blastp: Cannot convert string to Int8)")
+            numbers.append(int(text))
+        start, stop = numbers
+    else:
+        try:
+            start, stop = (checks.integer(v, "query_loc") for v in query_loc)
+        except (TypeError, ValueError):
+            raise ValueError(f"query_loc must be 'start-stop' or (start, stop), not "
+                             f"{query_loc!r}") from None
+    if start <= 0 or stop <= 0:
+        reason = "range elements cannot be less than or equal to 0"
+    elif start > stop:
+        reason = "start cannot be larger than stop"
+    elif start == stop:
+        reason = "range cannot be empty"
+    else:
+        return start, stop
+    raise ValueError(f"-query_loc {start}-{stop}: invalid specification of query location "
+                     f"({reason})")
 
 
 def _subjects(subjects: SequenceSource) -> _Encoded:
@@ -815,13 +900,15 @@ def _query_hsps(results) -> list[int]:
 
 
 def _hits(db, query_ids, searches, results, as_frame: bool, letters=None, subjects=None,
-          named_as_queries: bool = False):
+          named_as_queries: bool = False, query_offsets: list[int] | None = None):
     """The rows of every query's HSPs (the C++ search's arrays) with OUTFMT6_COLUMNS, as a
     DataFrame or a dict of arrays; the ungapped search gives no gaps and no ends (its HSPs
     have one length on both). With each query's ``letters``, the columns qseq and sseq too;
     with ``subjects`` (the source db was read from), the columns stitle and soid.
     ``named_as_queries``: the subjects named as blastp -subject names them (sseqid as a
-    query's id, stitle "N/A", soid the record's number with empty records counted)."""
+    query's id, stitle "N/A", soid the record's number with empty records counted).
+    ``query_offsets`` (-query_loc): where each query's searched part starts in it, added to
+    qstart and qend."""
     slen = np.diff(db.offsets)
     names_out = [*OUTFMT6_COLUMNS, *(ALIGNED_COLUMNS if letters is not None else ()),
                  *(TITLE_COLUMNS if subjects is not None else ())]
@@ -868,6 +955,9 @@ def _hits(db, query_ids, searches, results, as_frame: bool, letters=None, subjec
         }
         columns["qcovs"] = _query_coverage_per_subject(subject, columns["qstart"],
                                                        columns["qend"], len(search))
+        if query_offsets:  # (after qcovs, whose ranges need no moving)
+            columns["qstart"] = columns["qstart"] + query_offsets[k]
+            columns["qend"] = columns["qend"] + query_offsets[k]
         if letters is not None:
             columns["qseq"], columns["sseq"] = _aligned_sequences(db, letters[k], r, n)
         if titles is not None:
@@ -1034,6 +1124,7 @@ def blastp(
     comp_based_stats: int | str = 2,
     seg: str = "no",
     lcase_masking: bool = False,
+    query_loc: str | tuple[int, int] | None = None,
     ungapped: bool = False,
     window_size: int = 40,
     xdrop_ungap: float = 7.0,
@@ -1085,6 +1176,10 @@ def blastp(
             ``"no"`` (blastp's default), ``"yes"`` (SEG on the queries, window 12, cutoffs 2.2
             and 2.5) or ``"window locut hicut"`` (SEG with those; as in blastp, one not above
             0 is the default, and a hicut below the locut is raised to it).
+        query_loc: ``-query_loc``: "start-stop" (or a pair), from 1, inclusive: every query's
+            part that is searched (SEG and the lower-case runs on it alone), its rows in the
+            whole query's coordinates and its length as qlen; a query shorter than stop is
+            refused so far.
         lcase_masking: ``-lcase_masking``: the queries' lower-case letters are masked as
             SEG's segments are (X in the search, out of the lookup table, lower case in the
             reports); the queries must keep their case (a FASTA file or records).
@@ -1136,7 +1231,8 @@ def blastp(
                   backend=backend, as_frame=as_frame, aligned_sequences=aligned_sequences,
                   subject_titles=subject_titles, gpu_options=gpu_options, counters=counters,
                   named_as_queries=subject is not None,
-                  lcase_masking=checks.flag(lcase_masking, "lcase_masking"))
+                  lcase_masking=checks.flag(lcase_masking, "lcase_masking"),
+                  query_loc=query_loc)
     if ungapped:
         return blastp_ungapped(query, db, **common)
     return blastp_gapped(query, db, xdrop_gap=float(xdrop_gap),
@@ -1239,6 +1335,7 @@ def _check_blastp_options(o: dict) -> None:
     _max_hsps(o["max_hsps"])
     _searchsp(o["searchsp"], given=-1)
     _qcov_hsp_perc(o["qcov_hsp_perc"])
+    _query_loc(o["query_loc"])
     if str(o["matrix"]).upper() != "BLOSUM62":
         unsupported("matrix", o["matrix"], "BLOSUM62")
     _gap_costs(o["gapopen"], o["gapextend"], gapped=not o["ungapped"])

@@ -415,6 +415,9 @@ def _blastp_parser(sub) -> None:
                    help="0 (F), 1, 2 (D, T: conditional adjustment) or 3 [2]")
     p.add_argument("-seg", action=_BlastFlag, default="no",
                    help="yes, or 'window locut hicut': SEG on the queries [no]")
+    p.add_argument("-query_loc", action=_BlastFlag, default=None,
+                   help="start-stop: search that part of every query (from 1, inclusive; "
+                   "within every query so far), the rows in the whole query's coordinates")
     p.add_argument("-lcase_masking", action=_BlastFlag, nargs=0, default=False,
                    help="mask the queries' lower-case letters, as SEG's segments are")
     p.add_argument("-ungapped", action=_BlastFlag, nargs=0, default=False)
@@ -468,7 +471,7 @@ def _run_blastp(args) -> int:
                       matrix=args.matrix, gapopen=args.gapopen, gapextend=args.gapextend,
                       word_size=args.word_size, threshold=args.threshold,
                       comp_based_stats=args.comp_based_stats, seg=args.seg,
-                      lcase_masking=args.lcase_masking,
+                      lcase_masking=args.lcase_masking, query_loc=args.query_loc,
                       ungapped=args.ungapped, window_size=args.window_size,
                       xdrop_ungap=args.xdrop_ungap, xdrop_gap=args.xdrop_gap,
                       xdrop_gap_final=args.xdrop_gap_final, dbsize=args.dbsize,
@@ -482,6 +485,8 @@ def _run_blastp(args) -> int:
             from .blast_reports import json_report, xml_report
 
             queries = list(zip(query_titles(query), counters["query_lengths"]))
+            if outfmt == 0 and "query_full_lengths" in counters:  # (-query_loc: the whole's)
+                queries = list(zip(query_titles(query), counters["query_full_lengths"]))
             # -subject: each subject's title as a query's, by its record (the hits' soid).
             named = dict(subject_titles=None if subject is None else query_titles(subject),
                          gap_costs=(args.gapopen, args.gapextend))
