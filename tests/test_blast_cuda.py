@@ -387,12 +387,14 @@ def test_the_pipelined_stage_runs_on_a_kept_thread():
 
 @pytest.mark.cuda
 @pytest.mark.parametrize(
-    "ring_columns, max_rows, x_drop, gaps",
-    [(256, None, 38, (11, 1)), (64, None, 38, (11, 1)), (32, None, 38, (11, 1)),
-     (256, 64, 38, (11, 1)), (512, None, 150, (11, 1)), (256, None, 51, (6, 2)),
-     (256, None, 35, (13, 1))],
+    "ring_columns, max_rows, x_drop, gaps, matrix",
+    [(256, None, 38, (11, 1), "BLOSUM62"), (64, None, 38, (11, 1), "BLOSUM62"),
+     (32, None, 38, (11, 1), "BLOSUM62"), (256, 64, 38, (11, 1), "BLOSUM62"),
+     (512, None, 150, (11, 1), "BLOSUM62"), (256, None, 51, (6, 2), "BLOSUM62"),
+     (256, None, 35, (13, 1), "BLOSUM62"), (256, None, 35, (9, 1), "PAM30"),
+     (256, None, 55, (14, 2), "BLOSUM45")],
 )
-def test_gpu_seed_extensions_equal_cpu(generated, ring_columns, max_rows, x_drop, gaps):
+def test_gpu_seed_extensions_equal_cpu(generated, ring_columns, max_rows, x_drop, gaps, matrix):
     """The GPU's preliminary gapped extension of every HSP (extend_seeds: a warp per HSP)
     equals the CPU's (seed_extension: the gapped start and both score-only DPs) field for
     field, and the HSPs it leaves to the CPU (not done: the live DP columns overflow its ring,
@@ -400,12 +402,14 @@ def test_gpu_seed_extensions_equal_cpu(generated, ring_columns, max_rows, x_drop
     defaults (a ring of 256 columns, no row bound) leave none at blastp's preliminary X-drop
     (38: 15 bits with BLOSUM62 11/1); smaller bounds some, not all. A wide X-drop (150, in a
     ring of 512) runs long horizontal gaps past the row ends. Other gap costs (6/2 and 13/1
-    at their 15-bit X-drops) reach the GPU's DP as the CPU's, and change the extensions."""
+    at their 15-bit X-drops) and matrices (PAM30 9/1, BLOSUM45 14/2: the lookup's, which
+    scores the two-hit stage too) reach the GPU's DP as the CPU's, and change the
+    extensions."""
     q = blast.encode([("q", generated["query"])])[0]
     codes, offsets = generated["codes"], generated["offsets"]
     bounds = {"ring_columns": ring_columns} if max_rows is None else {
         "ring_columns": ring_columns, "max_rows": max_rows}  # fmt: skip
-    costs = dict(gap_open=gaps[0], gap_extend=gaps[1])
+    costs = dict(gap_open=gaps[0], gap_extend=gaps[1], matrix=matrix)
     rows, counters = _core.gpu_blast_ungapped_hsps(
         q, codes, offsets, 16, 20, gapped_x_drop=x_drop,
         **{"seed_" + k: v for k, v in bounds.items()}, **costs,
@@ -424,6 +428,9 @@ def test_gpu_seed_extensions_equal_cpu(generated, ring_columns, max_rows, x_drop
         assert done.sum() > 0.9 * len(done)
         default = _core.blast_seed_extensions(q, codes, offsets, *hsps)
         assert not np.array_equal(default["score"], cpu["score"])
+        if matrix != "BLOSUM62":  # (the two-hit stage's HSPs are the matrix's too)
+            own, _ = _core.gpu_blast_ungapped_hsps(q, codes, offsets, 16, 20)
+            assert not np.array_equal(own["q_start"], rows["q_start"])
     else:
         assert 0 < done.sum() < len(done)
     for column in ("q_off", "q_end", "s_off", "s_end", "score", "seed_q", "seed_s"):

@@ -148,13 +148,13 @@ def test_ungapped_through_the_public_function(blast_data, seg):
 def test_options_blastp_takes_but_gpuseq_does_not_implement(blast_data):
     q, db = blast_data["query_fasta"], blast_data["db_fasta"]
     for options, words in (
-        (dict(matrix="PAM30"), "matrix"),
+        (dict(matrix="IDENTITY"), "matrix"),
         (dict(word_size=2), "word_size"),
     ):
         with pytest.raises(gpuseq.UnsupportedOptionError, match=words):
             gpuseq.blastp(q, db, comp_based_stats=0, **options)
     # The command says it on one line and fails.
-    run = _gpuseq_blastp("-query", q, "-db", db, "-matrix", "PAM30")
+    run = _gpuseq_blastp("-query", q, "-db", db, "-matrix", "IDENTITY")
     assert run.returncode == 1 and "matrix" in run.stderr
 
 
@@ -165,6 +165,80 @@ def _blastp_gap_costs(blast_data) -> list[tuple[int, int]]:
     assert ref.returncode != 0 and "not supported for BLOSUM62" in ref.stderr, ref.stderr
     listed = ref.stderr.split("supported values are:")[1]
     return [(int(a), int(b)) for a, b in re.findall(r"^(-?\d+), (-?\d+)$", listed, re.M)]
+
+
+def test_matrices_are_those_blastp_takes(blast_data):
+    """-matrix: gpuseq takes the matrices blastp lists (IDENTITY refused as not implemented),
+    spelled as blastp takes them, and with each the gap costs, word threshold and two-hit
+    window blastp takes where none are given (its XML's and pairwise report's)."""
+    q = blast_data["query_fasta"]
+    ref = subprocess.run([BLASTP, "-query", q, "-db", blast_data["db"], "-matrix", "FOO"],
+                         capture_output=True, text=True)
+    assert ref.returncode != 0 and "FOO is not a supported matrix" in ref.stderr
+    listed = re.findall(r"^([A-Z0-9]+) ?$", ref.stderr.split("supported matrices are:")[1], re.M)
+    assert sorted(blast.matrices()) == sorted(set(listed) - {"IDENTITY"}) and len(listed) == 9
+    with pytest.raises(gpuseq.UnsupportedOptionError, match="IDENTITY"):
+        gpuseq.blastp(q, blast_data["db_fasta"], matrix="IDENTITY")
+    with pytest.raises(ValueError, match="matrix"):
+        gpuseq.blastp(q, blast_data["db_fasta"], matrix="FOO")
+    # A name in another case: blastp's search and pairwise report take it (the report prints
+    # it as given), its XML and JSON fail, and so does gpuseq's.
+    for name in ("pam30", "Blosum80"):
+        for outfmt in ("0", "6", "5", "15"):
+            flags = ["-query", q, "-matrix", name, "-outfmt", outfmt, "-max_target_seqs", "3"]
+            ref = subprocess.run([BLASTP, "-db", blast_data["db"], *flags], capture_output=True,
+                                 text=True)
+            run = _gpuseq_blastp("-db", blast_data["db_fasta"], *flags)
+            if outfmt in ("5", "15"):
+                assert ref.returncode != 0 and "unsupported score matrix" in ref.stderr
+                assert run.returncode == 1 and "upper case" in run.stderr, run.stderr
+                continue
+            assert ref.returncode == run.returncode == 0, run.stderr
+            assert f"Matrix: {name}\n" in ref.stdout or outfmt == "6"
+
+            def named(text):  # (the database's title and date)
+                return [line for line in text.splitlines()
+                        if "Database:" not in line and "Posted date" not in line]
+
+            assert named(run.stdout) == named(ref.stdout), (name, outfmt)
+    for matrix in blast.matrices():
+        report = subprocess.run([BLASTP, "-query", q, "-db", blast_data["db"], "-matrix", matrix,
+                                 "-max_target_seqs", "1"], capture_output=True, text=True,
+                                check=True).stdout
+        xml = subprocess.run([BLASTP, "-query", q, "-db", blast_data["db"], "-matrix", matrix,
+                              "-max_target_seqs", "1", "-outfmt", "5"], capture_output=True,
+                             text=True, check=True).stdout
+        opening = int(re.search(r"<Parameters_gap-open>(\d+)<", xml)[1])
+        extension = int(re.search(r"<Parameters_gap-extend>(\d+)<", xml)[1])
+        assert blast.gap_costs(matrix) == (opening, extension), matrix
+        threshold = float(re.search(r"Neighboring words threshold: (\S+)", report)[1])
+        window = int(re.search(r"Window for multiple hits: (\d+)", report)[1])
+        assert blast.search_defaults(matrix) == (threshold, window), matrix
+
+
+@pytest.mark.parametrize("matrix", ["BLOSUM45", "BLOSUM50", "BLOSUM80", "BLOSUM90", "PAM30",
+                                    "PAM70", "PAM250"])
+@pytest.mark.parametrize("flags", [("-comp_based_stats", "0"), ("-comp_based_stats", "2"),
+                                   ("-comp_based_stats", "1", "-seg", "yes"),
+                                   ("-ungapped", "-comp_based_stats", "0")])
+def test_matrices_give_blastps_rows(blast_data, matrix, flags):
+    """Every matrix blastp takes, with its default gap costs, threshold and window: the rows
+    equal blastp's (lookup, extensions, the query's Karlin-Altschul block and the matrix's
+    statistics rows, the composition stage's frequency ratios and joint probabilities,
+    positives counted with the matrix) and differ from BLOSUM62's."""
+    fields = ["-outfmt", "6 std qlen slen score positive ppos gaps", "-evalue", "100", *flags]
+
+    def blastp_rows(*more):
+        return subprocess.run([BLASTP, "-query", blast_data["query_fasta"], "-db",
+                               blast_data["db"], *fields, *more],
+                              capture_output=True, text=True, check=True).stdout.splitlines()
+
+    expected = blastp_rows("-matrix", matrix)
+    assert len(expected) > 20 and expected != blastp_rows()
+    run = _gpuseq_blastp("-query", blast_data["query_fasta"], "-db", blast_data["db_fasta"],
+                         *fields, "-matrix", matrix)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == expected
 
 
 def test_gap_costs_are_those_blastp_takes(blast_data):
@@ -687,6 +761,8 @@ PAIRWISE_CASES = [
     (("-evalue", "1e6", "-comp_based_stats", "0", "-num_alignments", "0"), "cpu"),
     (("-searchsp", "100000000", "-max_hsps", "1"), "cpu"),
     (("-gapopen", "6", "-gapextend", "2"), "auto"),
+    (("-matrix", "PAM30"), "auto"),
+    (("-matrix", "BLOSUM45", "-ungapped", "-comp_based_stats", "0"), "cpu"),
     (("-gapopen", "32767", "-gapextend", "32767", "-searchsp", "0", "-comp_based_stats", "1"),
      "cpu"),
 ]

@@ -40,6 +40,7 @@ from Bio.SeqRecord import SeqRecord
 from test_cli import assert_same_hmmsearch_files, gpuseq_cli, hmmsearch_outputs
 
 from conftest import HMMER_EXAMPLES
+from gpuseq import blast
 from gpuseq.blast import NO_DATA_FIELDS, TABULAR_FIELDS
 from synthetic import (
     AMINO,
@@ -461,19 +462,35 @@ BLOSUM62_GAP_COSTS = [(11, 2), (10, 2), (9, 2), (8, 2), (7, 2), (6, 2), (13, 1),
                       (11, 1), (10, 1), (9, 1), (32767, 32767)]
 
 
-def with_gap_costs(rng, flags: list[str]) -> list[str]:
-    """-gapopen and -gapextend at times (session 84): a pair blastp takes with BLOSUM62, a
-    default one left out now and then; in an ungapped search any pair (its XML prints them)."""
+def with_matrix(rng, flags: list[str]) -> list[str]:
+    """-matrix at times (session 84): another matrix blastp takes, which brings its own gap
+    costs, word threshold and window where the flags give none."""
     if rng.random() >= 0.2:
         return flags
+    matrix = str(rng.choice(["BLOSUM45", "BLOSUM50", "BLOSUM80", "BLOSUM90", "PAM30", "PAM70",
+                             "PAM250"]))
+    return [*flags, "-matrix", matrix]
+
+
+def with_gap_costs(rng, flags: list[str]) -> list[str]:
+    """-gapopen and -gapextend at times (session 84): a pair blastp takes with the matrix
+    (BLOSUM62's as its message lists them; another's from gpuseq's table, which blastp checks),
+    a default one left out now and then; in an ungapped search any pair (its XML prints
+    them)."""
+    if rng.random() >= 0.2:
+        return flags
+    matrix = flags[flags.index("-matrix") + 1] if "-matrix" in flags else "BLOSUM62"
+    pairs = BLOSUM62_GAP_COSTS if matrix == "BLOSUM62" else [
+        (r["gap_open"], r["gap_extend"]) for r in blast.gap_cost_rows(matrix)]
     if "-ungapped" in flags:
         gapopen, gapextend = int(rng.integers(-3, 40)), int(rng.integers(-3, 6))
     else:
-        gapopen, gapextend = BLOSUM62_GAP_COSTS[int(rng.integers(len(BLOSUM62_GAP_COSTS)))]
+        gapopen, gapextend = pairs[int(rng.integers(len(pairs)))]
+    default_open, default_extend = blast.gap_costs(matrix)
     costs = []
-    if gapopen != 11 or rng.random() < 0.5:
+    if gapopen != default_open or rng.random() < 0.5:
         costs += ["-gapopen", str(gapopen)]
-    if gapextend != 1 or rng.random() < 0.5:
+    if gapextend != default_extend or rng.random() < 0.5:
         costs += ["-gapextend", str(gapextend)]
     return [*flags, *costs]
 
@@ -692,6 +709,7 @@ def random_blastp_command(seed, backend, tmp_path, outfmt_found: str | None = No
             flags = with_lcase_masking(np.random.default_rng([6998, seed]), flags,
                                        query_fasta)
             if seed not in BLASTP_FOUND:  # (found before gap costs were drawn)
+                flags = with_matrix(np.random.default_rng([7004, seed]), flags)
                 flags = with_gap_costs(np.random.default_rng([7000, seed]), flags)
                 flags = with_query_loc(np.random.default_rng([7002, seed]), flags, queries)
     # How it runs is drawn apart, so that session 69's cases (rng alone) stay as they were.

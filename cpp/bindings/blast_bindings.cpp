@@ -14,6 +14,7 @@
 #include "blast/composition.hpp"
 #include "blast/gapped.hpp"
 #include "blast/lookup.hpp"
+#include "blast/matrices.hpp"
 #include "blast/search.hpp"
 #include "blast/seg.hpp"
 #include "blast/statistics.hpp"
@@ -366,9 +367,9 @@ void bind_blast(py::module_& m) {
 
   {
     std::vector<double> joint, background;
-    for (const auto& row : blosum62_joint_probabilities())
+    for (const auto& row : matrix_joint_probabilities())
       joint.insert(joint.end(), row.begin(), row.end());
-    const auto& bg = blosum62_background();
+    const auto bg = matrix_background();
     background.assign(bg.begin(), bg.end());
     m.attr("blast_blosum62_joint_probabilities") = py::cast(joint);
     m.attr("blast_blosum62_background") = py::cast(background);
@@ -474,8 +475,32 @@ void bind_blast(py::module_& m) {
       "BLAST_GappedAlignmentWithTraceback's two X-drop DPs from a seed pair with any matrix "
       "and gap costs: (score, q_off, q_end, s_off, s_end, columns 'M'/'I'/'D').");
 
-  m.def("blast_ideal_lambda", &ideal_ungapped_lambda,
-        "BLOSUM62's ideal ungapped lambda (Robinson & Robinson frequencies both sides).");
+  m.def(
+      "blast_ideal_lambda",
+      [](const std::string& matrix) { return ideal_ungapped_lambda(protein_matrix(matrix)); },
+      py::arg("matrix") = "BLOSUM62",
+      "A matrix's ideal ungapped lambda (Robinson & Robinson frequencies both sides).");
+
+  m.def(
+      "blast_matrix_scores",
+      [](const std::string& matrix) {
+        std::vector<int32_t> flat;
+        for (const auto& row : protein_matrix(matrix).scores)
+          flat.insert(flat.end(), row.begin(), row.end());
+        return to_numpy(std::move(flat));
+      },
+      py::arg("matrix"),
+      "A matrix blastp takes as its searches score with: 28 x 28 over NCBIstdaa (flat), U as "
+      "C, O as X, the gap code -32768.");
+
+  m.def(
+      "blast_matrix_names",
+      []() {
+        std::vector<std::string> names;
+        for (const MatrixTables& t : ncbi_matrix_tables()) names.emplace_back(t.name);
+        return names;
+      },
+      "The matrices blastp takes that gpuseq searches with.");
 
   m.def(
       "blast_optimize_target_frequencies",
@@ -498,15 +523,16 @@ void bind_blast(py::module_& m) {
 
   m.def(
       "blast_adjusted_matrix",
-      [](int mode, CArray<uint8_t> query, CArray<uint8_t> subject) {
+      [](int mode, CArray<uint8_t> query, CArray<uint8_t> subject, const std::string& name) {
         if (mode < 1 || mode > 3) throw std::invalid_argument("mode must be 1 to 3");
         const int32_t qn = query_length_of(query), sn = query_length_of(subject);
-        const double lambda = ideal_ungapped_lambda() / kCompoScalingFactor;
-        const ScoreMatrix start = blosum62_at_lambda(lambda);
+        const ProteinMatrix& scoring = protein_matrix(name);
+        const double lambda = ideal_ungapped_lambda(scoring) / kCompoScalingFactor;
+        const ScoreMatrix start = matrix_at_lambda(scoring, lambda);
         ScoreMatrix matrix = start;
         const MatrixAdjustment a =
             adjust_scores(&matrix, mode, read_composition(query.data(), qn), qn,
-                          read_composition(subject.data(), sn), sn, lambda, start);
+                          read_composition(subject.data(), sn), sn, lambda, start, scoring);
         std::vector<int32_t> flat;
         for (const auto& row : matrix) flat.insert(flat.end(), row.begin(), row.end());
         const char* rule = a.rule == MatrixAdjustRule::kScaleOldMatrix    ? "scale"
@@ -515,7 +541,7 @@ void bind_blast(py::module_& m) {
         return py::make_tuple(to_numpy(std::move(flat)), std::string(rule), a.lambda_ratio,
                               a.status);
       },
-      py::arg("mode"), py::arg("query"), py::arg("subject"),
+      py::arg("mode"), py::arg("query"), py::arg("subject"), py::arg("matrix") = "BLOSUM62",
       "Blast_AdjustScores: the subject's 28 x 28 matrix in 1/32 units (flat), the rule, the "
       "lambda ratio (scaling) and the status (1: a sequence without true amino acids).");
 
@@ -523,7 +549,7 @@ void bind_blast(py::module_& m) {
       "blast_blosum62_at_lambda",
       [](double lambda) {
         std::vector<int32_t> flat;
-        for (const auto& row : blosum62_at_lambda(lambda))
+        for (const auto& row : matrix_at_lambda(blosum62_matrix(), lambda))
           flat.insert(flat.end(), row.begin(), row.end());
         return to_numpy(std::move(flat));
       },
@@ -531,11 +557,12 @@ void bind_blast(py::module_& m) {
 
   m.def(
       "blast_query_karlin",
-      [](CArray<uint8_t> query) {
+      [](CArray<uint8_t> query, const std::string& matrix) {
         int32_t n = query_length_of(query);
-        return karlin_dict(query_ungapped_karlin(query.data(), n));
+        return karlin_dict(query_ungapped_karlin(query.data(), n, protein_matrix(matrix)));
       },
-      py::arg("query"), "The query's ungapped Karlin-Altschul block (lambda, K, logK, H).");
+      py::arg("query"), py::arg("matrix") = "BLOSUM62",
+      "The query's ungapped Karlin-Altschul block (lambda, K, logK, H).");
 
   m.def("blast_length_adjustment", &length_adjustment, py::arg("K"), py::arg("logK"),
         py::arg("alpha_over_lambda"), py::arg("beta"), py::arg("query_length"),
@@ -560,10 +587,10 @@ void bind_blast(py::module_& m) {
   m.def(
       "blast_gapped_statistics",
       [](int32_t query_length, int64_t db_length, int32_t db_sequences, int32_t gap_open,
-         int32_t gap_extend) {
+         int32_t gap_extend, const std::string& matrix) {
         if (query_length < 1 || db_sequences < 1)
           throw std::invalid_argument("query_length and db_sequences must be at least 1");
-        const GapCostRow& row = blosum62_gap_costs(gap_open, gap_extend);
+        const GapCostRow& row = protein_matrix(matrix).gap_costs(gap_open, gap_extend);
         const KarlinBlock kbp = gapped_karlin(row);
         py::dict d = karlin_dict(kbp);
         // BLAST_CalcEffLengths with the gapped block and its alpha, beta.
@@ -578,14 +605,15 @@ void bind_blast(py::module_& m) {
       },
       py::arg("query_length"), py::arg("db_length"), py::arg("db_sequences"),
       py::arg("gap_open") = kGapOpen, py::arg("gap_extend") = kGapExtend,
-      "Gapped BLOSUM62 block of the gap costs, length adjustment and effective search space of a "
-      "query.");
+      py::arg("matrix") = "BLOSUM62",
+      "A matrix's gapped block of the gap costs, length adjustment and effective search space "
+      "of a query.");
 
   m.def(
       "blast_gap_cost_rows",
-      []() {
+      [](const std::string& matrix) {
         py::list rows;
-        for (const GapCostRow& r : blosum62_gap_cost_rows()) {
+        for (const GapCostRow& r : protein_matrix(matrix).tables->rows) {
           py::dict d;
           d["gap_open"] = r.gap_open;
           d["gap_extend"] = r.gap_extend;
@@ -601,19 +629,36 @@ void bind_blast(py::module_& m) {
         }
         return rows;
       },
-      "BLOSUM62's rows of blast_stat.c (the ungapped one, 32767/32767, first): gap costs, "
+      py::arg("matrix") = "BLOSUM62",
+      "A matrix's rows of blast_stat.c (the ungapped one, 32767/32767, first): gap costs, "
       "lambda, K, H, alpha, beta, C, alpha_v, sigma.");
+
+  m.def(
+      "blast_matrix_defaults",
+      [](const std::string& matrix) {
+        const ProteinMatrix& m = protein_matrix(matrix);
+        py::dict d;
+        d["gap_open"] = m.tables->default_gap_open;
+        d["gap_extend"] = m.tables->default_gap_extend;
+        d["threshold"] = m.default_threshold;
+        d["window_size"] = m.default_window_size;
+        return d;
+      },
+      py::arg("matrix"),
+      "What blastp takes with a matrix where not given: gap_open, gap_extend, threshold and "
+      "window_size.");
 
   m.def(
       "blast_gapped_scores",
       [](CArray<int32_t> scores, int32_t query_length, CArray<int32_t> subject_lengths,
-         int64_t db_length, int32_t gap_open, int32_t gap_extend) {
+         int64_t db_length, int32_t gap_open, int32_t gap_extend, const std::string& matrix) {
         if (scores.ndim() != 1 || subject_lengths.ndim() != 1 ||
             scores.shape(0) != subject_lengths.shape(0))
           throw std::invalid_argument("scores and subject_lengths must be 1-D of one length");
-        const GapCostRow& row = blosum62_gap_costs(gap_open, gap_extend);
+        const ProteinMatrix& scoring = protein_matrix(matrix);
+        const GapCostRow& row = scoring.gap_costs(gap_open, gap_extend);
         const KarlinBlock kbp = gapped_karlin(row);
-        const GumbelBlock gbp = gumbel_block(row, db_length);
+        const GumbelBlock gbp = gumbel_block(row, scoring.ungapped_row(), db_length);
         std::vector<double> evalues(scores.shape(0)), bits(scores.shape(0));
         for (py::ssize_t i = 0; i < scores.shape(0); ++i) {
           evalues[i] =
@@ -627,6 +672,7 @@ void bind_blast(py::module_& m) {
       },
       py::arg("scores"), py::arg("query_length"), py::arg("subject_lengths"), py::arg("db_length"),
       py::arg("gap_open") = kGapOpen, py::arg("gap_extend") = kGapExtend,
+      py::arg("matrix") = "BLOSUM62",
       "Gapped blastp's E-values (Spouge's finite-size correction) and bit scores of raw scores.");
 
   m.def(
@@ -634,9 +680,11 @@ void bind_blast(py::module_& m) {
       [](double evalue, int32_t query_length, int32_t subject_length, int64_t db_length,
          int32_t gap_open, int32_t gap_extend) {
         if (!(evalue > 0)) throw std::invalid_argument("evalue must be positive");
-        const GapCostRow& row = blosum62_gap_costs(gap_open, gap_extend);
-        return spouge_cutoff(evalue, gapped_karlin(row), gumbel_block(row, db_length),
-                             query_length, subject_length);
+        const ProteinMatrix& scoring = blosum62_matrix();
+        const GapCostRow& row = scoring.gap_costs(gap_open, gap_extend);
+        return spouge_cutoff(evalue, gapped_karlin(row),
+                             gumbel_block(row, scoring.ungapped_row(), db_length), query_length,
+                             subject_length);
       },
       py::arg("evalue"), py::arg("query_length"), py::arg("subject_length"), py::arg("db_length"),
       py::arg("gap_open") = kGapOpen, py::arg("gap_extend") = kGapExtend,
@@ -714,7 +762,8 @@ void bind_blast(py::module_& m) {
       [](CArray<uint8_t> query, CArray<uint8_t> codes, CArray<int64_t> offsets,
          CArray<int32_t> subject, CArray<int32_t> q_start, CArray<int32_t> s_start,
          CArray<int32_t> length, int32_t x_drop, int32_t ring_columns, int32_t max_rows,
-         int32_t gap_open, int32_t gap_extend) {
+         int32_t gap_open, int32_t gap_extend, const std::string& matrix) {
+        const ProteinMatrix& scoring = protein_matrix(matrix);
         const int32_t n = query_length_of(query);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
@@ -738,7 +787,7 @@ void bind_blast(py::module_& m) {
                                         " lies outside its query or subject");
           out[static_cast<size_t>(k)] =
               seed_extension(query.data(), n, subjects.codes + subjects.offsets[i], sn, u, x_drop,
-                             ring_columns, max_rows, gap_open, gap_extend);
+                             ring_columns, max_rows, gap_open, gap_extend, scoring.scores);
         }
         return seed_extension_rows(out);
       },
@@ -746,6 +795,7 @@ void bind_blast(py::module_& m) {
       py::arg("q_start"), py::arg("s_start"), py::arg("length"), py::arg("x_drop"),
       py::arg("ring_columns") = 0, py::arg("max_rows") = std::numeric_limits<int32_t>::max(),
       py::arg("gap_open") = kGapOpen, py::arg("gap_extend") = kGapExtend,
+      py::arg("matrix") = "BLOSUM62",
       "The preliminary gapped stage's extension of each ungapped HSP (cpp/blast/semi_gapped.hpp: "
       "its gapped start, the score-only DPs to both sides): columns q_off, q_end, s_off, s_end, "
       "score, seed_q, seed_s, done. ring_columns > 0: the DP in a ring of that many columns and at "
@@ -759,8 +809,10 @@ void bind_blast(py::module_& m) {
          int32_t cutoff, int window, int threshold, int32_t bins, int32_t bin_capacity,
          int64_t batch_hits, const std::string& extension, const std::string& scoring,
          int32_t hits_per_bin, int32_t gapped_x_drop, int32_t seed_ring_columns,
-         int32_t seed_max_rows, const std::string& sort, int32_t gap_open, int32_t gap_extend) {
+         int32_t seed_max_rows, const std::string& sort, int32_t gap_open, int32_t gap_extend,
+         const std::string& matrix) {
         int32_t n = query_length_of(query);
+        const ProteinMatrix& scores = protein_matrix(matrix);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
         if (window < 1) throw std::invalid_argument("window must be at least 1");
@@ -783,7 +835,7 @@ void bind_blast(py::module_& m) {
         cuda::blast::GpuUngappedCounters counters;
         {
           py::gil_scoped_release release;
-          WordLookup lookup(query.data(), n, threshold);
+          WordLookup lookup(query.data(), n, threshold, scores.scores);
           for (const cuda::blast::SubjectHsp& h : cuda::blast::gpu_ungapped_hsps(
                    lookup, query.data(),
                    {QueryContext{0, n, x_drop, cutoff, gapped_x_drop, gap_open, gap_extend}},
@@ -820,6 +872,7 @@ void bind_blast(py::module_& m) {
       py::arg("gapped_x_drop") = 0, py::arg("seed_ring_columns") = 256,
       py::arg("seed_max_rows") = std::numeric_limits<int32_t>::max(), py::arg("sort") = "tiles",
       py::arg("gap_open") = kGapOpen, py::arg("gap_extend") = kGapExtend,
+      py::arg("matrix") = "BLOSUM62",
       "blast_ungapped_hsps on the GPU (cuda/blast: hit detection and sorting by diagonal "
       "('tiles': in shared memory, a tile of diagonals at a time; 'bins': the paper's bins and "
       "CUB's segmented sort), the two-hit filter, the diagonal-based ('diagonal': a thread per "
@@ -856,7 +909,7 @@ void bind_blast(py::module_& m) {
          std::optional<std::vector<Segments>> segments, const std::string& stage,
          const py::dict& stage_options, int32_t max_hsps, int64_t searchsp,
          double qcov_hsp_perc, int32_t db_sequences,
-         std::optional<CArray<uint8_t>> subject_letters) {
+         std::optional<CArray<uint8_t>> subject_letters, const std::string& matrix) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
         SubjectArrays subjects = subject_arrays(codes, offsets);
         check_codes(subjects.codes, codes.shape(0), "subjects");
@@ -868,6 +921,7 @@ void bind_blast(py::module_& m) {
         o.qcov_hsp_perc = checked_qcov_hsp_perc(qcov_hsp_perc);
         o.db_sequences = checked_db_sequences(db_sequences, subjects.count);
         o.subject_letters = checked_subject_letters(subject_letters, codes);
+        o.matrix = &protein_matrix(matrix);
         o.ungapped_stage = ungapped_stage(stage, stage_options);
         std::vector<QueryStatistics> st;
         SearchCounters counters;
@@ -914,7 +968,7 @@ void bind_blast(py::module_& m) {
       py::arg("x_drop_bits") = 7.0, py::arg("threads") = 0, py::arg("lookup_segments") = py::none(),
       py::arg("stage") = "cpu", py::arg("stage_options") = py::dict(), py::arg("max_hsps") = 0,
       py::arg("searchsp") = 0, py::arg("qcov_hsp_perc") = 0.0, py::arg("db_sequences") = 0,
-      py::arg("subject_letters") = py::none(),
+      py::arg("subject_letters") = py::none(), py::arg("matrix") = "BLOSUM62",
       "blastp -ungapped for several queries scanned together (stage: 'cpu', 'cuda' the "
       "two-hit stage on the GPU, stage_options its bins, bin_capacity, batch_hits, extension, "
       "scoring; 'cpu-batches' the CPU's stage pipelined as the GPU's, stage_options "
@@ -938,9 +992,11 @@ void bind_blast(py::module_& m) {
          std::optional<std::vector<Segments>> segments, const std::string& stage,
          const py::dict& stage_options, int32_t max_hsps, int64_t searchsp,
          double qcov_hsp_perc, int32_t db_sequences,
-         std::optional<CArray<uint8_t>> subject_letters, int32_t gap_open, int32_t gap_extend) {
+         std::optional<CArray<uint8_t>> subject_letters, int32_t gap_open, int32_t gap_extend,
+         const std::string& matrix) {
         std::vector<QueryInput> inputs = query_inputs(queries, letters, segments);
-        blosum62_gap_costs(gap_open, gap_extend);  // (checked before the search starts)
+        const ProteinMatrix& scoring = protein_matrix(matrix);
+        scoring.gap_costs(gap_open, gap_extend);  // (checked before the search starts)
         if (comp_based_stats < 0 || comp_based_stats > 3)
           throw std::invalid_argument("comp_based_stats must be 0, 1, 2 or 3");
         SubjectArrays subjects = subject_arrays(codes, offsets);
@@ -957,6 +1013,7 @@ void bind_blast(py::module_& m) {
         o.x_drop_final_bits = x_drop_final_bits;
         o.threads = threads;
         o.comp_based_stats = comp_based_stats;
+        o.matrix = &scoring;
         o.gap_open = gap_open;
         o.gap_extend = gap_extend;
         o.max_hsps = checked_max_hsps(max_hsps);
@@ -1036,7 +1093,7 @@ void bind_blast(py::module_& m) {
       py::arg("stage_options") = py::dict(), py::arg("max_hsps") = 0, py::arg("searchsp") = -1,
       py::arg("qcov_hsp_perc") = 0.0, py::arg("db_sequences") = 0,
       py::arg("subject_letters") = py::none(), py::arg("gap_open") = kGapOpen,
-      py::arg("gap_extend") = kGapExtend,
+      py::arg("gap_extend") = kGapExtend, py::arg("matrix") = "BLOSUM62",
       "Gapped blastp (-comp_based_stats 0, 1, 2 or 3; BLOSUM62 with gap costs gap_open/"
       "gap_extend, a row of blast_gap_cost_rows) for several queries scanned together: (one "
       "dict of rows in output order per query, counters; its 'ops': the rows' traceback columns "

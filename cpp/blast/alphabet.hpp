@@ -17,21 +17,20 @@ inline constexpr uint8_t kCodeX = 21;
 inline constexpr uint8_t kCodeU = 24;
 inline constexpr uint8_t kCodeO = 26;
 inline constexpr int kScoreMin = -32768;    // BLAST_SCORE_MIN: pairs with the gap code
-inline constexpr int kMatrixLowScore = -4;  // BLOSUM62 loscore / hiscore (blast_stat.c)
-inline constexpr int kMatrixHighScore = 11;
 
 using ScoreMatrix = std::array<std::array<int, kAlphabetSize>, kAlphabetSize>;
 
 // BLOSUM62 indexed [query code][subject code] as BlastScoreBlkProteinMatrixLoad builds it:
-// U scores as C, O as X, the gap row and column kScoreMin.
+// U scores as C, O as X, the gap row and column kScoreMin (matrices.hpp: blastp's others).
 const ScoreMatrix& blosum62();
 
 // A positive pair as blastp's tabular formatter counts them (the fields positive, ppos:
-// CBlastTabularInfo::SetFields): a score above 0 in blosum62() between two of the letters
-// ARNDCQEGHILKMFPSTWYVBZX and U (as C). O, J, '*' and the gap make no positive pair except as
-// identities, which are counted apart. Measured on blastp 2.12 for every pair of letters
-// (test_blastp_api.py: J-L and B-Z are not positive, U-C is).
-bool formatter_positive(uint8_t query_code, uint8_t subject_code);
+// CBlastTabularInfo::SetFields): a score above 0 in the search's matrix between two of the
+// letters ARNDCQEGHILKMFPSTWYVBZX and U (as C). O, J, '*' and the gap make no positive pair
+// except as identities, which are counted apart. Measured on blastp 2.12 for every pair of
+// letters (test_blastp_api.py: J-L and B-Z are not positive, U-C is).
+bool formatter_positive(uint8_t query_code, uint8_t subject_code,
+                        const ScoreMatrix& matrix = blosum62());
 
 // Code of each Easel amino code (gpuseq's digitized alphabet "ACDEFGHIKLMNPQRSTVWY-BJZOUX*~"),
 // or kDropped for the codes blastp removes from a sequence ('.', '~').

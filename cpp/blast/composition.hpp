@@ -10,6 +10,7 @@
 
 #include "blast/alphabet.hpp"
 #include "blast/gapped.hpp"
+#include "blast/matrices.hpp"
 #include "blast/statistics.hpp"
 
 namespace gpuseq::blast {
@@ -21,10 +22,11 @@ using TrueAaProbabilities = std::array<double, kTrueAminoAcids>;
 // Index in ARNDCQEGHILKMFPSTWYV of each NCBIstdaa code, -1 for the others (B, X, Z, U, ...).
 const std::array<int, kAlphabetSize>& ncbi_to_true_aa();
 
-// BLOSUM62's background letter probabilities (margins of its joint probabilities).
-const TrueAaProbabilities& blosum62_background();
-// BLOSUM62's joint pair probabilities, [i][j] in ARNDCQEGHILKMFPSTWYV order.
-const std::array<TrueAaProbabilities, kTrueAminoAcids>& blosum62_joint_probabilities();
+// A matrix's background letter probabilities (Blast_GetMatrixBackgroundFreq).
+TrueAaProbabilities matrix_background(const ProteinMatrix& matrix = blosum62_matrix());
+// A matrix's joint pair probabilities, [i][j] in ARNDCQEGHILKMFPSTWYV order.
+std::array<TrueAaProbabilities, kTrueAminoAcids> matrix_joint_probabilities(
+    const ProteinMatrix& matrix = blosum62_matrix());
 
 struct AaComposition {
   std::array<double, kAlphabetSize> probability{};  // by NCBIstdaa code; 0 for non-true codes
@@ -53,7 +55,8 @@ enum class MatrixAdjustRule {
 // probabilities the true_aa_probabilities of query and subject.
 MatrixAdjustRule choose_matrix_adjust_rule(int mode, int32_t query_length, int32_t subject_length,
                                            const TrueAaProbabilities& query,
-                                           const TrueAaProbabilities& subject);
+                                           const TrueAaProbabilities& subject,
+                                           const ProteinMatrix& matrix = blosum62_matrix());
 
 // Blast_CalcLambdaFullPrecision: the positive lambda with
 // sum_ij row_i col_j exp(lambda S_ij) = 1, by NCBI's safeguarded Newton iteration in
@@ -79,10 +82,10 @@ int optimize_target_frequencies(double* x, int n, int* iterations, const double*
 // blastp's composition stage works in scores scaled by 32 (SCALING_FACTOR in blast_kappa.c).
 inline constexpr int kCompoScalingFactor = 32;
 
-// Blast_Int4MatrixFromFreq: BLOSUM62's frequency ratios as scores at lambda (rounded with
+// Blast_Int4MatrixFromFreq: a matrix's frequency ratios as scores at lambda (rounded with
 // NCBI's Nint; a zero ratio, e.g. the gap code's, scores -32768). At the ideal ungapped
 // lambda / 32 this is the start matrix of the composition stage.
-ScoreMatrix blosum62_at_lambda(double lambda);
+ScoreMatrix matrix_at_lambda(const ProteinMatrix& matrix, double lambda);
 
 struct MatrixAdjustment {
   int status = 0;  // 0 adjusted; 1 a sequence without true amino acids (matrix untouched)
@@ -91,21 +94,23 @@ struct MatrixAdjustment {
 };
 
 // Blast_AdjustScores for blastp's modes 1-3 (no composition p-value): the subject's matrix in
-// matrix, from the start matrix (blosum62_at_lambda(scaled_lambda)) and the compositions;
+// matrix, from the start matrix (matrix_at_lambda(scoring, scaled_lambda)) and the compositions;
 // lengths are the full sequence lengths (the mode-2 rule's). The relative-entropy adjustment
 // (target relative entropy 0.44, 20 pseudocounts) falls back to scaling when its
 // optimisation fails.
 MatrixAdjustment adjust_scores(ScoreMatrix* matrix, int mode, const AaComposition& query,
                                int32_t query_length, const AaComposition& subject,
                                int32_t subject_length, double scaled_lambda,
-                               const ScoreMatrix& start_matrix);
+                               const ScoreMatrix& start_matrix,
+                               const ProteinMatrix& scoring = blosum62_matrix());
 
 // The composition stage's realignment of one subject (Blast_RedoOneMatch for blastp, then
 // s_HitlistReapContained, s_HitlistEvaluateAndPurge and s_HSPListNormalizeScores).
 struct RedoParams {
   int mode = 2;
   double scaled_lambda = 0.0;  // the ideal ungapped lambda / 32
-  ScoreMatrix start_matrix{};  // blosum62_at_lambda(scaled_lambda)
+  const ProteinMatrix* matrix = &blosum62_matrix();  // -matrix
+  ScoreMatrix start_matrix{};  // matrix_at_lambda(*matrix, scaled_lambda)
   KarlinBlock kbp;             // the gapped block with lambda / 32
   GappedEvalues evalues;  // Spouge's, or the classic ones of -searchsp
   double evalue = 10.0;

@@ -347,14 +347,14 @@ struct PrelimDp {
 SeedExtension seed_extension(const uint8_t* query, int32_t query_length, const uint8_t* subject,
                              int32_t subject_length, const UngappedHsp& u, int32_t x_drop,
                              int32_t ring_columns, int32_t max_rows, int32_t gap_open,
-                             int32_t gap_extend) {
+                             int32_t gap_extend, const ScoreMatrix& matrix) {
   if (ring_columns < 0 || (ring_columns & (ring_columns - 1)) != 0)
     throw std::invalid_argument("ring_columns must be 0 or a power of two");
   if (ring_columns > 0 && max_rows < 1) throw std::invalid_argument("max_rows must be positive");
   return extend_seed(query, query_length, subject, subject_length, u.q_start, u.s_start, u.length,
-                     &blosum62()[0][0],
-                     PrelimDp{x_drop, false, blosum62_scoring(gap_open, gap_extend), ring_columns,
-                              max_rows});
+                     &matrix[0][0],
+                     PrelimDp{x_drop, false, DpScoring{&matrix, gap_open, gap_extend},
+                              ring_columns, max_rows});
 }
 
 std::vector<GappedHsp> preliminary_gapped(const uint8_t* query, int32_t query_length,

@@ -88,7 +88,8 @@ void sort_by_score(std::vector<GappedHsp>& hsps);
 SeedExtension seed_extension(const uint8_t* query, int32_t query_length, const uint8_t* subject,
                              int32_t subject_length, const UngappedHsp& u, int32_t x_drop,
                              int32_t ring_columns = 0, int32_t max_rows = 0,
-                             int32_t gap_open = kGapOpen, int32_t gap_extend = kGapExtend);
+                             int32_t gap_open = kGapOpen, int32_t gap_extend = kGapExtend,
+                             const ScoreMatrix& matrix = blosum62());
 
 struct GappedParams {
   int32_t x_drop_prelim = 38;  // trunc(15 bits / lambda_g)

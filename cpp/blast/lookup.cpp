@@ -7,12 +7,15 @@
 
 namespace gpuseq::blast {
 
-WordLookup::WordLookup(const uint8_t* query, int32_t query_length, int threshold)
-    : WordLookup(query, {{0, query_length}}, threshold) {}
+WordLookup::WordLookup(const uint8_t* query, int32_t query_length, int threshold,
+                       const ScoreMatrix& matrix)
+    : WordLookup(query, {{0, query_length}}, threshold, matrix) {}
 
 WordLookup::WordLookup(const uint8_t* query,
-                       const std::vector<std::pair<int32_t, int32_t>>& segments, int threshold) {
-  const ScoreMatrix& m = blosum62();
+                       const std::vector<std::pair<int32_t, int32_t>>& segments, int threshold,
+                       const ScoreMatrix& matrix)
+    : matrix_(&matrix) {
+  const ScoreMatrix& m = matrix;
   // Offsets of each distinct query word, words in increasing index (as blastp adds them).
   std::map<int, std::vector<int32_t>> words;
   for (const auto& [begin, end] : segments)

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "blast/alphabet.hpp"
+
 namespace gpuseq::blast {
 
 inline constexpr int kWordSize = 3;
@@ -16,13 +18,17 @@ inline int word_index(const uint8_t* w) { return (w[0] << 10) | (w[1] << 5) | w[
 inline constexpr int kWordCells = 1 << 15;
 
 // For every subject word, the query offsets it hits: the offsets i whose query word scores
-// at least `threshold` against it under BLOSUM62, plus each query word under itself.
+// at least `threshold` against it under the matrix (BLOSUM62 by default), plus each query
+// word under itself. The search's later stages score with the same matrix (matrix()).
 class WordLookup {
  public:
-  WordLookup(const uint8_t* query, int32_t query_length, int threshold = kDefaultThreshold);
+  WordLookup(const uint8_t* query, int32_t query_length, int threshold = kDefaultThreshold,
+             const ScoreMatrix& matrix = blosum62());
   // Several queries in one buffer: only words inside one [begin, end) segment are listed.
   WordLookup(const uint8_t* codes, const std::vector<std::pair<int32_t, int32_t>>& segments,
-             int threshold = kDefaultThreshold);
+             int threshold = kDefaultThreshold, const ScoreMatrix& matrix = blosum62());
+
+  const ScoreMatrix& matrix() const { return *matrix_; }
 
   // Query offsets listed under the subject word at `word` (3 codes).
   const int32_t* begin(int cell) const { return offsets_.data() + cell_start_[cell]; }
@@ -33,6 +39,7 @@ class WordLookup {
   const int32_t* offsets() const { return offsets_.data(); }
 
  private:
+  const ScoreMatrix* matrix_;
   std::vector<int32_t> cell_start_;  // kWordCells + 1 entries (CSR)
   std::vector<int32_t> offsets_;
 };

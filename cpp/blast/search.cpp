@@ -27,10 +27,10 @@ constexpr double kUngappedCutoffEvalue = 1.0e-300;  // CUTOFF_E_BLASTP
 // One aligned pair of an HSP's columns (query's original letter, subject code) into its
 // identities and positives, as blastp's tabular formatter counts them.
 template <typename Hit>
-void count_pair(uint8_t query_letter, uint8_t subject_code, Hit& hit) {
+void count_pair(uint8_t query_letter, uint8_t subject_code, Hit& hit, const ScoreMatrix& matrix) {
   const bool identical = query_letter == subject_code;
   hit.identities += identical;
-  hit.positives += identical || formatter_positive(query_letter, subject_code);
+  hit.positives += identical || formatter_positive(query_letter, subject_code, matrix);
 }
 
 // The workers' counters summed into `to` (their waits as a mean over the workers).
@@ -361,14 +361,15 @@ QueryStatistics ungapped_query_statistics(const uint8_t* query, int32_t query_le
                                           int64_t average_subject_length,
                                           const UngappedSearchOptions& options) {
   QueryStatistics st;
-  st.kbp = query_ungapped_karlin(query, query_length);
+  st.kbp = query_ungapped_karlin(query, query_length, *options.matrix);
   if (!st.kbp.valid()) return st;
   const KarlinBlock& kbp = st.kbp;
 
-  // BLAST_CalcEffLengths with the ungapped alpha and beta of BLOSUM62.
+  // BLAST_CalcEffLengths with the ungapped alpha and beta of the matrix.
+  const TabulatedParams& ungapped = options.matrix->ungapped_row().params;
   st.length_adjustment =
-      length_adjustment(kbp.K, kbp.logK, kBlosum62Ungapped.alpha / kbp.lambda,
-                        kBlosum62Ungapped.beta, query_length, db_length, db_sequences);
+      length_adjustment(kbp.K, kbp.logK, ungapped.alpha / kbp.lambda, ungapped.beta, query_length,
+                        db_length, db_sequences);
   st.search_space =
       options.searchsp > 0
           ? options.searchsp
@@ -416,7 +417,7 @@ UngappedStage batched_cpu_stage(int32_t batch_subjects) {
           extensions[i - first].push_back(
               c.gapped_x_drop > 0 ? seed_extension(codes + c.start, c.length, subjects + offsets[i],
                                                    length, h, c.gapped_x_drop, 0, 0, c.gap_open,
-                                                   c.gap_extend)
+                                                   c.gap_extend, lookup.matrix())
                                   : SeedExtension{});
           count.seed_extensions += extensions[i - first].back().done;
         }
@@ -455,7 +456,8 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
   const Concatenated all = concatenate(queries, valid, x_drop, cutoff);
   if (all.contexts.empty()) return result;
   Stopwatch clock;
-  const WordLookup lookup(all.codes.data(), all.segments, options.threshold);
+  const WordLookup lookup(all.codes.data(), all.segments, options.threshold,
+                          options.matrix->scores);
   const double lookup_s = clock.lap();
 
   // Each (query, subject) HSP list after the E-value threshold (blast_engine.c).
@@ -485,7 +487,8 @@ std::vector<std::vector<SearchHit>> ungapped_search(const std::vector<QueryInput
           if (!covers_enough(h.length, queries[k].length, options.qcov_hsp_perc)) continue;
           hit.bit_score = bit_score(h.score, st[k].kbp);
           for (int32_t p = 0; p < h.length; ++p)
-            count_pair(queries[k].letters[h.q_start + p], subject[h.s_start + p], hit);
+            count_pair(queries[k].letters[h.q_start + p], subject[h.s_start + p], hit,
+                       options.matrix->scores);
           if (lists[k].empty()) touched[worker].push_back(k);
           lists[k].push_back(hit);
         }
@@ -532,16 +535,17 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   std::vector<GappedParams> gp(nq);
   std::vector<bool> valid(nq);
   std::vector<int32_t> x_drop(nq), cutoff(nq);
-  const GapCostRow& gap_costs = blosum62_gap_costs(options.gap_open, options.gap_extend);
+  const ProteinMatrix& matrix = *options.matrix;
+  const GapCostRow& gap_costs = matrix.gap_costs(options.gap_open, options.gap_extend);
   for (size_t k = 0; k < nq; ++k) {
     GappedQueryStatistics& s = st[k];
-    s.ungapped = query_ungapped_karlin(queries[k].codes, queries[k].length);
+    s.ungapped = query_ungapped_karlin(queries[k].codes, queries[k].length, matrix);
     valid[k] = s.ungapped.valid();
     if (!valid[k]) continue;
     GappedParams& p = gp[k];
     p.kbp = gapped_karlin(gap_costs);
-    p.evalues.gbp = gumbel_block(gap_costs, db_length);
-    p.scoring = blosum62_scoring(options.gap_open, options.gap_extend);
+    p.evalues.gbp = gumbel_block(gap_costs, matrix.ungapped_row(), db_length);
+    p.scoring = DpScoring{&matrix.scores, options.gap_open, options.gap_extend};
     p.evalue = options.evalue;
     p.restricted_allowed = options.evalue <= 10.0;  // RESTRICTED_ALIGNMENT_WORST_EVALUE
     // BlastInitialWordParametersNew/Update, BlastHitSavingParametersUpdate,
@@ -594,7 +598,7 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
     all.contexts[c].gap_extend = options.gap_extend;
   }
   Stopwatch clock;
-  const WordLookup lookup(all.codes.data(), all.segments, options.threshold);
+  const WordLookup lookup(all.codes.data(), all.segments, options.threshold, matrix.scores);
   const double lookup_s = clock.lap();
   const int threads = options.threads > 0 ? options.threads : default_thread_count();
   auto subject_at = [&](int64_t i) { return subjects + offsets[i]; };
@@ -645,12 +649,13 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
   std::vector<AaComposition> query_composition(nq);
   std::vector<std::vector<uint8_t>> query_cbs(nq);
   if (composition) {
-    const double scaled_lambda = ideal_ungapped_lambda() / kCompoScalingFactor;
-    const ScoreMatrix start = blosum62_at_lambda(scaled_lambda);
+    const double scaled_lambda = ideal_ungapped_lambda(matrix) / kCompoScalingFactor;
+    const ScoreMatrix start = matrix_at_lambda(matrix, scaled_lambda);
     for (size_t k = 0; k < nq; ++k) {
       if (!valid[k]) continue;
       RedoParams& r = redo[k];
       r.mode = options.comp_based_stats;
+      r.matrix = &matrix;
       r.scaled_lambda = scaled_lambda;
       r.start_matrix = start;
       r.kbp = gp[k].kbp;
@@ -713,7 +718,7 @@ std::vector<std::vector<GappedSearchHit>> gapped_search(
             char previous = 'M';
             for (char op : h.ops) {
               if (op == 'M') {
-                count_pair(letters[q], subject_letters[s], hit);
+                count_pair(letters[q], subject_letters[s], hit, matrix.scores);
                 ++q;
                 ++s;
               } else {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "blast/gapped.hpp"
+#include "blast/matrices.hpp"
 #include "blast/statistics.hpp"
 #include "blast/ungapped.hpp"
 
@@ -41,6 +42,7 @@ using UngappedStage = std::function<void(
 UngappedStage batched_cpu_stage(int32_t batch_subjects);
 
 struct UngappedSearchOptions {
+  const ProteinMatrix* matrix = &blosum62_matrix();  // -matrix
   double evalue = 10.0;
   int32_t max_target_seqs = 500;
   int threshold = kDefaultThreshold;
@@ -122,9 +124,10 @@ std::vector<std::vector<SearchHit>> ungapped_search(
     int32_t subject_count, int64_t db_length, const UngappedSearchOptions& options,
     std::vector<QueryStatistics>* statistics = nullptr, SearchCounters* counters = nullptr);
 
-// Gapped blastp (BLOSUM62) for one query.
+// Gapped blastp for one query.
 struct GappedSearchOptions {
-  // -gapopen, -gapextend: a row of blosum62_gap_cost_rows() (else std::invalid_argument)
+  const ProteinMatrix* matrix = &blosum62_matrix();  // -matrix
+  // -gapopen, -gapextend: a row of the matrix's (else std::invalid_argument)
   int32_t gap_open = kGapOpen, gap_extend = kGapExtend;
   double evalue = 10.0;
   int32_t max_target_seqs = 500;

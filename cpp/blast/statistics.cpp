@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "blast/alphabet.hpp"
+#include "blast/matrices.hpp"
 
 namespace gpuseq::blast {
 
@@ -29,14 +30,14 @@ constexpr std::array<std::pair<char, double>, 20> kRobinson{{
     {'S', 71.20}, {'T', 58.41}, {'V', 64.41}, {'W', 13.30}, {'Y', 32.16},
 }};
 
-// Score probabilities over [kMatrixLowScore, kMatrixHighScore] (Blast_ScoreFreq).
+// Score probabilities over the matrix's [loscore, hiscore] (Blast_ScoreFreq).
 struct ScoreDistribution {
-  static constexpr int kLow = kMatrixLowScore;
-  std::array<double, kMatrixHighScore - kMatrixLowScore + 1> prob{};
+  int low = 0;
+  std::vector<double> prob;
   int obs_min = 0, obs_max = 0;
   double mean = 0.0;
-  double& at(int score) { return prob[score - kLow]; }
-  double at(int score) const { return prob[score - kLow]; }
+  double& at(int score) { return prob[score - low]; }
+  double at(int score) const { return prob[score - low]; }
 };
 
 int gcd(int a, int b) {  // BLAST_Gcd
@@ -88,16 +89,19 @@ double expm1_series(double x) {  // BLAST_Expm1: a Taylor series for small |x|
 // BlastScoreFreqCalc: P(score) under query frequencies p1 and background p2, renormalised
 // over the observed score range.
 ScoreDistribution score_distribution(const std::array<double, kAlphabetSize>& p1,
-                                     const std::array<double, kAlphabetSize>& p2) {
-  const ScoreMatrix& m = blosum62();
+                                     const std::array<double, kAlphabetSize>& p2,
+                                     const ProteinMatrix& matrix) {
+  const ScoreMatrix& m = matrix.scores;
   ScoreDistribution d;
+  d.low = matrix.low_score;
+  d.prob.assign(static_cast<size_t>(matrix.high_score - matrix.low_score + 1), 0.0);
   for (int i = 0; i < kAlphabetSize; ++i)
     for (int j = 0; j < kAlphabetSize; ++j)
-      if (m[i][j] >= kMatrixLowScore) d.at(m[i][j]) += p1[i] * p2[j];
+      if (m[i][j] >= matrix.low_score) d.at(m[i][j]) += p1[i] * p2[j];
   double sum = 0.0;
   bool seen = false;
   d.obs_min = d.obs_max = kScoreMin;
-  for (int s = kMatrixLowScore; s <= kMatrixHighScore; ++s) {
+  for (int s = matrix.low_score; s <= matrix.high_score; ++s) {
     if (d.at(s) > 0.0) {
       sum += d.at(s);
       d.obs_max = s;
@@ -291,12 +295,13 @@ double karlin_lambda_nr(const double* probabilities, int min_score, int max_scor
   return lambda_newton(d, step, min_score, max_score, lambda_guess);
 }
 
-double ideal_ungapped_lambda() {
+double ideal_ungapped_lambda(const ProteinMatrix& matrix) {
   const std::array<double, kAlphabetSize> background = robinson_background();
-  return karlin_lambda(score_distribution(background, background));
+  return karlin_lambda(score_distribution(background, background, matrix));
 }
 
-KarlinBlock query_ungapped_karlin(const uint8_t* codes, int64_t length) {
+KarlinBlock query_ungapped_karlin(const uint8_t* codes, int64_t length,
+                                  const ProteinMatrix& matrix) {
   // Blast_ResFreqString: counts per code, the ambiguous residue X not counted.
   std::array<double, kAlphabetSize> count{};
   for (int64_t i = 0; i < length; ++i) count[codes[i] & 31] += 1;
@@ -309,7 +314,7 @@ KarlinBlock query_ungapped_karlin(const uint8_t* codes, int64_t length) {
 
   const std::array<double, kAlphabetSize> background = robinson_background();
 
-  ScoreDistribution d = score_distribution(query_prob, background);
+  ScoreDistribution d = score_distribution(query_prob, background, matrix);
   KarlinBlock kbp;
   double lambda = karlin_lambda(d);
   if (lambda < 0.0) return KarlinBlock{};
@@ -324,33 +329,6 @@ KarlinBlock query_ungapped_karlin(const uint8_t* codes, int64_t length) {
   return kbp;
 }
 
-const std::vector<GapCostRow>& blosum62_gap_cost_rows() {
-  // blast_stat.c's blosum62_values: gap open, extend, then lambda, K, H, alpha, beta, C,
-  // alpha_v, sigma.
-  static const std::vector<GapCostRow> rows{
-      {32767, 32767, {0.3176, 0.134, 0.4012, 0.7916, -3.2}, 0.623757, 4.964660, 4.964660},
-      {11, 2, {0.297, 0.082, 0.27, 1.1, -10}, 0.641766, 12.673800, 12.757600},
-      {10, 2, {0.291, 0.075, 0.23, 1.3, -15}, 0.649362, 16.474000, 16.602600},
-      {9, 2, {0.279, 0.058, 0.19, 1.5, -19}, 0.659245, 22.751900, 22.950000},
-      {8, 2, {0.264, 0.045, 0.15, 1.8, -26}, 0.672692, 35.483800, 35.821300},
-      {7, 2, {0.239, 0.027, 0.10, 2.5, -46}, 0.702056, 61.238300, 61.886000},
-      {6, 2, {0.201, 0.012, 0.061, 3.3, -58}, 0.740802, 140.417000, 141.882000},
-      {13, 1, {0.292, 0.071, 0.23, 1.2, -11}, 0.647715, 19.506300, 19.893100},
-      {12, 1, {0.283, 0.059, 0.19, 1.5, -19}, 0.656391, 27.856200, 28.469900},
-      {11, 1, {0.267, 0.041, 0.14, 1.9, -30}, 0.669720, 42.602800, 43.636200},
-      {10, 1, {0.243, 0.024, 0.10, 2.5, -44}, 0.693267, 83.178700, 85.065600},
-      {9, 1, {0.206, 0.010, 0.052, 4.0, -87}, 0.731887, 210.333000, 214.842000},
-  };
-  return rows;
-}
-
-const GapCostRow& blosum62_gap_costs(int32_t gap_open, int32_t gap_extend) {
-  for (const GapCostRow& row : blosum62_gap_cost_rows())
-    if (row.gap_open == gap_open && row.gap_extend == gap_extend) return row;
-  throw std::invalid_argument("gap costs " + std::to_string(gap_open) + "/" +
-                              std::to_string(gap_extend) + " are not tabulated for BLOSUM62");
-}
-
 KarlinBlock gapped_karlin(const GapCostRow& row) {
   KarlinBlock kbp;
   kbp.lambda = row.params.lambda;
@@ -361,12 +339,11 @@ KarlinBlock gapped_karlin(const GapCostRow& row) {
 }
 
 AlphaBeta gapped_alpha_beta(const GapCostRow& row) {
-  if (&row == &blosum62_gap_cost_rows().front()) return {0.0, 0.0};
+  if (row.gap_open == kUngappedRowCost && row.gap_extend == kUngappedRowCost) return {0.0, 0.0};
   return {row.params.alpha, row.params.beta};
 }
 
-GumbelBlock gumbel_block(const GapCostRow& row, int64_t db_length) {
-  const GapCostRow& ungapped = blosum62_gap_cost_rows().front();
+GumbelBlock gumbel_block(const GapCostRow& row, const GapCostRow& ungapped, int64_t db_length) {
   GumbelBlock g{};
   g.lambda = row.params.lambda;
   g.C = row.C;

@@ -18,35 +18,27 @@ struct KarlinBlock {
   bool valid() const { return lambda > 0.0 && K > 0.0 && H > 0.0; }
 };
 
-// Tabulated BLOSUM62 rows of blast_stat.c (blosum62_values): lambda, K, H, alpha, beta.
+// Tabulated parameters of a row of blast_stat.c's tables: lambda, K, H, alpha, beta.
 struct TabulatedParams {
   double lambda, K, H, alpha, beta;
 };
-inline constexpr TabulatedParams kBlosum62Ungapped{0.3176, 0.134, 0.4012, 0.7916, -3.2};
 
 // One row of blast_stat.c's table of a matrix: the gap costs it holds for (a gap of k letters
 // costs gap_open + k gap_extend; 32767/32767 is the ungapped row), the gapped block and
 // alpha, beta of the length adjustment (Altschul et al. 2001), then Spouge's C, alpha_v and
-// sigma of the finite-size correction.
+// sigma of the finite-size correction. The rows of each matrix: matrices.hpp.
 struct GapCostRow {
   int32_t gap_open, gap_extend;
   TabulatedParams params;
   double C, alpha_v, sigma;
 };
-
-// BLOSUM62's rows in blast_stat.c's order (the ungapped row first): the gap costs blastp
-// accepts with it.
-const std::vector<GapCostRow>& blosum62_gap_cost_rows();
-
-// The row of BLOSUM62 with these gap costs; std::invalid_argument where blastp has none
-// ("Gap existence and extension values ... not supported").
-const GapCostRow& blosum62_gap_costs(int32_t gap_open, int32_t gap_extend);
+inline constexpr int32_t kUngappedRowCost = 32767;  // INT2_MAX: the ungapped row's gap costs
 
 // The gapped block of a row (the same for every query): lambda, K, ln K, H.
 KarlinBlock gapped_karlin(const GapCostRow& row);
 
 // BLAST_GetAlphaBeta for a gapped search: the length adjustment's alpha and beta, the row's,
-// but 0 and 0 for the ungapped row (32767/32767), which its look-up skips.
+// but 0 and 0 for the ungapped row (32767/32767, the first), which its look-up skips.
 struct AlphaBeta {
   double alpha, beta;
 };
@@ -58,7 +50,7 @@ struct GumbelBlock {
   double lambda, C, G, a, Alpha, Sigma, a_un, Alpha_un, b, Beta, Tau;
   int64_t db_length;  // total database residues (or -dbsize)
 };
-GumbelBlock gumbel_block(const GapCostRow& row, int64_t db_length);
+GumbelBlock gumbel_block(const GapCostRow& row, const GapCostRow& ungapped, int64_t db_length);
 
 // BLAST_SpougeStoE: the database-wide E-value of a raw score for a query of length m and a
 // subject of length n (real lengths). kbp: the block the score is in (gapped).
@@ -70,20 +62,23 @@ double spouge_evalue(int32_t score, const KarlinBlock& kbp, const GumbelBlock& g
 int32_t spouge_cutoff(double e0, const KarlinBlock& kbp, const GumbelBlock& gbp, int32_t m,
                       int32_t n);
 
+struct ProteinMatrix;
+
 // The query's own ungapped block (Blast_ScoreBlkKbpUngappedCalc): query residue frequencies
-// (X not counted) against Robinson & Robinson background frequencies under BLOSUM62.
+// (X not counted) against Robinson & Robinson background frequencies under the matrix.
 // codes: the query's NCBIstdaa search buffer. The block is invalid (lambda = -1) when the
 // score distribution has no negative mean, e.g. a query of X only.
-KarlinBlock query_ungapped_karlin(const uint8_t* codes, int64_t length);
+KarlinBlock query_ungapped_karlin(const uint8_t* codes, int64_t length,
+                                  const ProteinMatrix& matrix);
 
 // Blast_KarlinLambdaNR on score probabilities over [min_score, max_score] (probabilities[0]
 // is min_score's) with their mean, starting from lambda_guess; -1 when no lambda exists.
 double karlin_lambda_nr(const double* probabilities, int min_score, int max_score, double mean,
                         double lambda_guess);
 
-// The ideal ungapped lambda of BLOSUM62 (Blast_ScoreBlkKbpIdealCalc): Robinson & Robinson
+// The ideal ungapped lambda of a matrix (Blast_ScoreBlkKbpIdealCalc): Robinson & Robinson
 // frequencies on both sides. The composition stage works at this lambda over 32.
-double ideal_ungapped_lambda();
+double ideal_ungapped_lambda(const ProteinMatrix& matrix);
 
 // BLAST_ComputeLengthAdjustment: the integer length adjustment of the effective lengths.
 int32_t length_adjustment(double K, double logK, double alpha_over_lambda, double beta,

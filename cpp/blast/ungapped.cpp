@@ -38,7 +38,7 @@ std::vector<UngappedHsp> TwoHitFinder::run(const uint8_t* subject, int32_t subje
   const int32_t window = window_;
   const bool several = contexts_.size() > 1;
   int64_t hits = 0, extended = 0;
-  const ScoreMatrix& m = blosum62();
+  const ScoreMatrix& m = lookup_.matrix();
   const uint8_t* const query = query_;
   const auto score = [&m, query](int32_t q, uint8_t b) { return m[query[q]][b]; };
 

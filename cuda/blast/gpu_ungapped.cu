@@ -767,7 +767,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
   std::vector<int16_t> matrix(kAlphabetSize * kAlphabetSize);  // kScoreMin fits
   for (int a = 0; a < kAlphabetSize; ++a)
     for (int b = 0; b < kAlphabetSize; ++b)
-      matrix[a * kAlphabetSize + b] = static_cast<int16_t>(gpuseq::blast::blosum62()[a][b]);
+      matrix[a * kAlphabetSize + b] = static_cast<int16_t>(lookup.matrix()[a][b]);
   auto d_matrix = device_copy(matrix.data(), matrix.size());
   auto d_counters = device_alloc<unsigned long long>(3);  // pairs, HSPs, extensions
   count.upload_s += clock.lap();

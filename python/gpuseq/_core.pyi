@@ -411,12 +411,12 @@ def blast_matrix_adjust_rule(
 def blast_composition_lambda(
     scores: ArrayLike, row_probabilities: ArrayLike, column_probabilities: ArrayLike
 ) -> tuple[float, int]: ...
-def blast_ideal_lambda() -> float: ...
+def blast_ideal_lambda(matrix: str = "BLOSUM62") -> float: ...
 def blast_optimize_target_frequencies(
     q: ArrayLike, row_sums: ArrayLike, col_sums: ArrayLike, relative_entropy: float
 ) -> tuple[NDArray[np.float64], int, int]: ...
 def blast_adjusted_matrix(
-    mode: int, query: ArrayLike, subject: ArrayLike
+    mode: int, query: ArrayLike, subject: ArrayLike, matrix: str = "BLOSUM62"
 ) -> tuple[NDArray[np.int32], str, float, int]: ...
 def blast_blosum62_at_lambda(lambda_: float) -> NDArray[np.int32]: ...
 def blast_traceback_from_seed(
@@ -432,7 +432,7 @@ def blast_traceback_from_seed(
 def blast_seg(
     codes: ArrayLike, window: int = 10, locut: float = 1.8, hicut: float = 2.1
 ) -> list[tuple[int, int]]: ...
-def blast_query_karlin(query: ArrayLike) -> dict[str, Any]: ...
+def blast_query_karlin(query: ArrayLike, matrix: str = "BLOSUM62") -> dict[str, Any]: ...
 def blast_length_adjustment(
     K: float,
     logK: float,
@@ -451,9 +451,17 @@ def blast_ungapped_query_statistics(
     average_subject_length: int = -1,
 ) -> dict[str, Any]: ...
 def blast_gapped_statistics(
-    query_length: int, db_length: int, db_sequences: int, gap_open: int = 11, gap_extend: int = 1
+    query_length: int,
+    db_length: int,
+    db_sequences: int,
+    gap_open: int = 11,
+    gap_extend: int = 1,
+    matrix: str = "BLOSUM62",
 ) -> dict[str, Any]: ...
-def blast_gap_cost_rows() -> list[dict[str, float]]: ...
+def blast_gap_cost_rows(matrix: str = "BLOSUM62") -> list[dict[str, float]]: ...
+def blast_matrix_defaults(matrix: str) -> dict[str, int]: ...
+def blast_matrix_names() -> list[str]: ...
+def blast_matrix_scores(matrix: str) -> NDArray[np.int32]: ...
 def blast_gapped_scores(
     scores: ArrayLike,
     query_length: int,
@@ -461,6 +469,7 @@ def blast_gapped_scores(
     db_length: int,
     gap_open: int = 11,
     gap_extend: int = 1,
+    matrix: str = "BLOSUM62",
 ) -> dict[str, NDArray[np.float64]]: ...
 def blast_spouge_cutoff(
     evalue: float,
@@ -495,6 +504,7 @@ def blast_gapped_search(
     subject_letters: ArrayLike | None = None,
     gap_open: int = 11,
     gap_extend: int = 1,
+    matrix: str = "BLOSUM62",
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]: ...
 def blast_word_hits(
     query: ArrayLike, codes: ArrayLike, offsets: ArrayLike, threshold: int = 11
@@ -521,6 +531,7 @@ def blast_seed_extensions(
     max_rows: int = 2147483647,
     gap_open: int = 11,
     gap_extend: int = 1,
+    matrix: str = "BLOSUM62",
 ) -> dict[str, NDArray[np.int32]]: ...
 def blast_ungapped_search(
     queries: list[ArrayLike],
@@ -542,6 +553,7 @@ def blast_ungapped_search(
     qcov_hsp_perc: float = 0.0,
     db_sequences: int = 0,
     subject_letters: ArrayLike | None = None,
+    matrix: str = "BLOSUM62",
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]: ...
 
 # CUDA builds only (cuda/blast): the two-hit stage on the GPU, as blast_ungapped_hsps.
@@ -565,6 +577,7 @@ def gpu_blast_ungapped_hsps(
     sort: str = "tiles",
     gap_open: int = 11,
     gap_extend: int = 1,
+    matrix: str = "BLOSUM62",
 ) -> tuple[dict[str, Any], dict[str, int | float]]: ...
 
 # Every build: NVRTC compilation of the GPU filter kernels (no GPU needed).

@@ -315,27 +315,28 @@ def query_statistics(
 
 
 def gapped_statistics(query_length: int, db_length: int, db_sequences: int,
-                      gapopen: int = 11, gapextend: int = 1) -> dict:
-    """Gapped blastp's (BLOSUM62, the gap costs' row of :func:`gap_cost_rows`) block
-    ``lambda``, ``K``, ``logK``, ``H``, ``length_adjustment`` and ``search_space`` (the
-    report's "Effective search space used")."""
-    row = _gap_costs(gapopen, gapextend)
+                      gapopen: int | None = None, gapextend: int | None = None,
+                      matrix: str = "BLOSUM62") -> dict:
+    """Gapped blastp's block (the matrix's row of the gap costs, :func:`gap_cost_rows`; None
+    its defaults) ``lambda``, ``K``, ``logK``, ``H``, ``length_adjustment`` and
+    ``search_space`` (the report's "Effective search space used")."""
+    row = _gap_costs(gapopen, gapextend, matrix=matrix)
     return _core.blast_gapped_statistics(int(query_length), int(db_length), int(db_sequences),
-                                         row["gap_open"], row["gap_extend"])
+                                         row["gap_open"], row["gap_extend"], _matrix(matrix))
 
 
 def gapped_scores(
     scores: Any, query_length: int, subject_lengths: Any, db_length: int,
-    gapopen: int = 11, gapextend: int = 1,
+    gapopen: int | None = None, gapextend: int | None = None, matrix: str = "BLOSUM62",
 ) -> tuple[np.ndarray, np.ndarray]:
     """(E-values, bit scores) gapped blastp gives raw scores: Spouge's finite-size corrected
-    E-value with the real query and subject lengths and the database length (BLOSUM62 with
-    gap costs gapopen/gapextend)."""
-    row = _gap_costs(gapopen, gapextend)
+    E-value with the real query and subject lengths and the database length (the matrix
+    with gap costs gapopen/gapextend, None its defaults)."""
+    row = _gap_costs(gapopen, gapextend, matrix=matrix)
     scores = np.asarray(scores, dtype=np.int32)
     lengths = np.broadcast_to(np.asarray(subject_lengths, dtype=np.int32), scores.shape)
     r = _core.blast_gapped_scores(scores, int(query_length), lengths, int(db_length),
-                                  row["gap_open"], row["gap_extend"])
+                                  row["gap_open"], row["gap_extend"], _matrix(matrix))
     return r["evalue"], r["bit_score"]
 
 
@@ -462,8 +463,10 @@ def blastp_ungapped(
     named_as_queries: bool = False,
     lcase_masking: bool = False,
     query_loc: tuple[int, int] | str | None = None,
+    matrix: str = "BLOSUM62",
 ) -> pd.DataFrame | dict[str, np.ndarray]:
-    """``blastp -ungapped -comp_based_stats 0 -seg no`` of every query against the subjects.
+    """``blastp -ungapped -comp_based_stats 0 -seg no`` of every query against the subjects
+    (``matrix``: one of :func:`matrices`).
 
     Arguments are blastp's flags of the same names (``dbsize``: ``-dbsize``, the database
     length used for statistics; default the subjects' total residues; ``seg``: ``-seg yes``,
@@ -531,6 +534,7 @@ def blastp_ungapped(
         searchsp=space,
         qcov_hsp_perc=_qcov_hsp_perc(qcov_hsp_perc),
         db_sequences=_statistics_sequences(db, named_as_queries),
+        matrix=_matrix(matrix),
         **subject_letters,
     )
     if counters is not None:
@@ -572,12 +576,14 @@ def blastp_gapped(
     named_as_queries: bool = False,
     lcase_masking: bool = False,
     query_loc: tuple[int, int] | str | None = None,
-    gapopen: int = 11,
-    gapextend: int = 1,
+    gapopen: int | None = None,
+    gapextend: int | None = None,
+    matrix: str = "BLOSUM62",
 ) -> pd.DataFrame | dict[str, np.ndarray]:
-    """``blastp -seg no`` (gapped, BLOSUM62, gap costs gapopen/gapextend, a pair of
-    :func:`gap_cost_rows`) of every query against the subjects: the preliminary score-only
-    X-drop extension, the traceback, Spouge's E-values.
+    """``blastp -seg no`` (gapped; the matrix, :func:`matrices`, with gap costs
+    gapopen/gapextend, a pair of its :func:`gap_cost_rows`, None its defaults) of every query
+    against the subjects: the preliminary score-only X-drop extension, the traceback,
+    Spouge's E-values.
     Arguments and the returned DataFrame as :func:`blastp_ungapped` (``xdrop_gap``,
     ``xdrop_gap_final``: blastp's flags of those names, in bits; ``searchsp`` given, even as
     0, makes every E-value and cutoff the classic formula's, as blastp's does).
@@ -590,7 +596,8 @@ def blastp_gapped(
     """
     stage = _stage(backend, gpu_options)
     hsps_kept, space = _max_hsps(max_hsps), _searchsp(searchsp, given=-1)
-    gap_costs = _gap_costs(gapopen, gapextend)
+    matrix = _matrix(matrix)
+    gap_costs = _gap_costs(gapopen, gapextend, matrix=matrix)
     db, db_length, searches, letters, query_ids, segments, masks, located = _search_inputs(
         queries, subjects, dbsize, seg, lcase_masking, _query_loc(query_loc)
     )
@@ -621,6 +628,7 @@ def blastp_gapped(
         db_sequences=_statistics_sequences(db, named_as_queries),
         gap_open=gap_costs["gap_open"],
         gap_extend=gap_costs["gap_extend"],
+        matrix=matrix,
         **subject_letters,
     )
     if counters is not None:
@@ -628,7 +636,7 @@ def blastp_gapped(
                         query_searched=_query_searched(searches, results),
                         gap_costs=gap_costs,
                         **_report_statistics(results, searches, letters, db, masks,
-                                             gapped=(db_length, space, gap_costs),
+                                             gapped=(db_length, space, gap_costs, matrix),
                                              db_sequences=_statistics_sequences(
                                                  db, named_as_queries)))
     if counters is not None and located is not None:
@@ -862,7 +870,7 @@ def _report_statistics(results, searches, letters, db, masks, gapped=None,
     the text report names it (0 none, 1 "Composition-based stats.", 2 "Compositional matrix
     adjust.").
     ``gapped``: (the database length of the statistics, -searchsp as the search took it, the
-    row of its gap costs, :func:`gap_cost_rows`);
+    row of its gap costs, :func:`gap_cost_rows`, and the matrix);
     ``db_sequences``: the subjects the statistics count (0: db's, :func:`_statistics_sequences`)."""
     db_sequences = db_sequences or len(db)
     statistics = []
@@ -876,9 +884,9 @@ def _report_statistics(results, searches, letters, db, masks, gapped=None,
                                    length_adjustment=st["length_adjustment"],
                                    search_space=st["search_space"]))
         else:
-            db_length, searchsp, row = gapped
+            db_length, searchsp, row, matrix = gapped
             g = _core.blast_gapped_statistics(len(search), db_length, db_sequences,
-                                              row["gap_open"], row["gap_extend"])
+                                              row["gap_open"], row["gap_extend"], matrix)
             statistics.append(dict(kappa=g["K"], lambda_=g["lambda"], entropy=g["H"],
                                    length_adjustment=g["length_adjustment"],
                                    search_space=searchsp if searchsp > 0 else g["search_space"]))
@@ -1117,16 +1125,16 @@ def blastp(
     max_target_seqs: int = 500,
     num_threads: int = 0,
     matrix: str = "BLOSUM62",
-    gapopen: int = 11,
-    gapextend: int = 1,
+    gapopen: int | None = None,
+    gapextend: int | None = None,
     word_size: int = 3,
-    threshold: float = 11,
+    threshold: float | None = None,
     comp_based_stats: int | str = 2,
     seg: str = "no",
     lcase_masking: bool = False,
     query_loc: str | tuple[int, int] | None = None,
     ungapped: bool = False,
-    window_size: int = 40,
+    window_size: int | None = None,
     xdrop_ungap: float = 7.0,
     xdrop_gap: float = 15.0,
     xdrop_gap_final: float = 25.0,
@@ -1167,9 +1175,11 @@ def blastp(
             of every E-value, and, given, even as 0, blastp's classic E-values without
             Spouge's finite-size correction; ``qcov_hsp_perc``: the HSPs covering less of the
             query than this percent are left out where blastp leaves them out, None or 0
-            keeping them all; ``gapopen``, ``gapextend``: a pair of :func:`gap_cost_rows`,
-            as blastp takes them, any in an ungapped search). Implemented so far: BLOSUM62,
-            words of 3, ``comp_based_stats`` 0, 1, 2 (blastp's default,
+            keeping them all; ``matrix``: one of :func:`matrices`, any case; ``gapopen``,
+            ``gapextend``, ``threshold``, ``window_size``: None for the matrix's, as blastp
+            takes them (:func:`gap_costs`, :func:`search_defaults`), the gap costs a pair of
+            its :func:`gap_cost_rows`, any in an ungapped search). Implemented so far: words
+            of 3, ``comp_based_stats`` 0, 1, 2 (blastp's default,
             the conditional composition-based score adjustment) and 3 (the full adjustment
             for every subject); a string is read as blastp reads the flag, by its first letter
             (``"D"``, ``"T"``: 2; ``"F"``: 0; a letter blastp does not know: 0), ``seg``
@@ -1223,6 +1233,7 @@ def blastp(
                          "blastp takes db or subject, not both (blastp: Argument \"subject\". "
                          "Incompatible with argument: `db')")
     db = _refuse_blast_database(db if subject is None else subject)
+    threshold, window_size = search_defaults(matrix, threshold, window_size)
     common = dict(evalue=float(evalue), max_target_seqs=int(max_target_seqs),
                   threshold=_lookup_threshold(threshold), window_size=int(window_size),
                   xdrop_ungap=float(xdrop_ungap), dbsize=dbsize, threads=num_threads,
@@ -1232,7 +1243,7 @@ def blastp(
                   subject_titles=subject_titles, gpu_options=gpu_options, counters=counters,
                   named_as_queries=subject is not None,
                   lcase_masking=checks.flag(lcase_masking, "lcase_masking"),
-                  query_loc=query_loc)
+                  query_loc=query_loc, matrix=_matrix(matrix))
     if ungapped:
         return blastp_ungapped(query, db, **common)
     return blastp_gapped(query, db, xdrop_gap=float(xdrop_gap),
@@ -1263,7 +1274,7 @@ def _lookup_threshold(threshold: float) -> int:
     """The word score threshold blastp's lookup table uses for -threshold (a real): truncated
     to an integer, and 0 (from 0 < t < 1) meaning the query's own words only
     (BlastAaLookupIndexQuery). The lookup always holds the query's words, so that is a
-    threshold no word reaches (3 x 11 at most with BLOSUM62): 1 << 20, which larger values
+    threshold no word reaches (3 x 17 at most with blastp's matrices): 1 << 20, which larger values
     are too."""
     words = int(threshold)
     return 1 << 20 if words == 0 else min(words, 1 << 20)
@@ -1317,7 +1328,7 @@ def _check_blastp_options(o: dict) -> None:
     if not 0 < o["evalue"] < math.inf:
         raise ValueError(f"-evalue must be a positive number, not {o['evalue']!r}")
     # (Integers as blastp's own parser bounds them: 32-bit, -dbsize 64-bit.)
-    threshold = checks.real(o["threshold"], "threshold")
+    threshold = 11 if o["threshold"] is None else checks.real(o["threshold"], "threshold")
     if not 0 < threshold < 2**31:  # (blastp: >= 0, "Non-zero threshold required"; a C int)
         raise ValueError(f"-threshold must be above 0 and below 2**31, not {o['threshold']!r}")
     for flag, least, most in (("max_target_seqs", 1, 2**31 - 1),
@@ -1327,7 +1338,7 @@ def _check_blastp_options(o: dict) -> None:
         value = checks.integer(o[flag], flag)
         if value < least or (most is not None and value > most):
             raise ValueError(f"-{flag} must be from {least} to {most or 'any'}, not {o[flag]!r}")
-    if int(o["window_size"]) == 0:
+    if o["window_size"] is not None and int(o["window_size"]) == 0:
         unsupported("window_size", 0, "two-hit seeding (a window of 1 or more)")
     if not float(o["xdrop_ungap"]) > 0:
         raise ValueError(f"-xdrop_ungap must be greater than zero, not {o['xdrop_ungap']!r}")
@@ -1336,9 +1347,7 @@ def _check_blastp_options(o: dict) -> None:
     _searchsp(o["searchsp"], given=-1)
     _qcov_hsp_perc(o["qcov_hsp_perc"])
     _query_loc(o["query_loc"])
-    if str(o["matrix"]).upper() != "BLOSUM62":
-        unsupported("matrix", o["matrix"], "BLOSUM62")
-    _gap_costs(o["gapopen"], o["gapextend"], gapped=not o["ungapped"])
+    _gap_costs(o["gapopen"], o["gapextend"], gapped=not o["ungapped"], matrix=o["matrix"])
     if checks.integer(o["word_size"], "word_size") != 3:
         unsupported("word_size", o["word_size"], "3")
     if o["ungapped"] and _comp_based_stats_mode(o["comp_based_stats"]) != 0:
@@ -1346,34 +1355,89 @@ def _check_blastp_options(o: dict) -> None:
     _seg_parameters(o["seg"])
 
 
-def gap_cost_rows() -> list[dict]:
-    """The gap costs blastp takes with BLOSUM62, each with its row of NCBI's table
+def matrices() -> list[str]:
+    """The matrices blastp takes with -matrix that gpuseq searches with: BLOSUM45, BLOSUM50,
+    BLOSUM62, BLOSUM80, BLOSUM90, PAM30, PAM70 and PAM250 (blastp's IDENTITY is not
+    implemented)."""
+    return list(_core.blast_matrix_names())
+
+
+def gap_cost_rows(matrix: str = "BLOSUM62") -> list[dict]:
+    """The gap costs blastp takes with a matrix, each with its row of NCBI's table
     (blast_stat.c): ``gap_open``, ``gap_extend`` (32767 and 32767: the ungapped row, first),
     the gapped block's ``lambda``, ``K``, ``H``, the length adjustment's ``alpha`` and
     ``beta``, and Spouge's ``C``, ``alpha_v`` and ``sigma``."""
-    return _core.blast_gap_cost_rows()
+    return _core.blast_gap_cost_rows(_matrix(matrix))
 
 
-def _gap_costs(gapopen, gapextend, gapped: bool = True) -> dict | None:
-    """-gapopen and -gapextend checked as blastp checks them: 32-bit integers, and for a gapped
-    search a pair of :func:`gap_cost_rows`, whose row it returns (an ungapped search takes any
-    pair, and its XML report prints them)."""
+def gap_costs(matrix: str = "BLOSUM62", gapopen: int | None = None,
+              gapextend: int | None = None) -> tuple[int, int]:
+    """(-gapopen, -gapextend) as blastp takes them with a matrix: each one not given is the
+    matrix's default (BLOSUM62 11/1, BLOSUM45 14/2, BLOSUM50 13/2, BLOSUM80 and BLOSUM90 10/1,
+    PAM30 9/1, PAM70 10/1, PAM250 14/2). Checked as 32-bit integers, not against the rows."""
+    defaults = _core.blast_matrix_defaults(_matrix(matrix))
+    default_open, default_extend = defaults["gap_open"], defaults["gap_extend"]
     costs = []
-    for name, value in (("gapopen", gapopen), ("gapextend", gapextend)):
-        value = checks.integer(value, name)
+    for name, value, default in (("gapopen", gapopen, default_open),
+                                 ("gapextend", gapextend, default_extend)):
+        value = default if value is None else checks.integer(value, name)
         if not -2**31 <= value < 2**31:
             raise ValueError(f"-{name} must be a 32-bit integer, not {value!r} (blastp: "
                              "Integer value is out of range)")
-        costs.append(value)
+        costs.append(int(value))
+    return costs[0], costs[1]
+
+
+def search_defaults(matrix: str = "BLOSUM62", threshold: float | None = None,
+                    window_size: int | None = None) -> tuple[float, int]:
+    """(-threshold, -window_size) as blastp takes them with a matrix: each one not given is
+    the matrix's (BLAST_GetSuggestedThreshold and ...WindowSize: 11 and 40, BLOSUM45 14 and
+    60, BLOSUM80 12 and 25, PAM30 16 and 15, PAM70 14 and 20)."""
+    defaults = _core.blast_matrix_defaults(_matrix(matrix))
+    return (defaults["threshold"] if threshold is None else threshold,
+            defaults["window_size"] if window_size is None else window_size)
+
+
+def _matrix(matrix) -> str:
+    """-matrix checked as blastp checks it: one of :func:`matrices` in any case (blastp's
+    search takes "pam30"; its XML and JSON reports do not, :func:`check_report_matrix`), as
+    the name in upper case."""
+    from .errors import UnsupportedOptionError
+
+    names = _core.blast_matrix_names()
+    name = matrix.upper() if isinstance(matrix, str) else matrix
+    if name in names:
+        return name
+    if name == "IDENTITY":
+        raise UnsupportedOptionError(f"blastp -matrix {matrix}: gpuseq implements "
+                                     f"{', '.join(names)} so far")
+    raise ValueError(f"-matrix {matrix!r} is not a matrix blastp takes (its matrices: "
+                     f"{', '.join(names)}, IDENTITY)")
+
+
+def check_report_matrix(matrix: str) -> None:
+    """ValueError for a -matrix name blastp's XML and JSON reports cannot write: one not in
+    upper case, which its search takes ("BLAST engine error: unsupported score matrix")."""
+    if _matrix(matrix) != matrix:
+        raise ValueError(f"-matrix {matrix}: blastp's XML and JSON reports take the name in "
+                         f"upper case, {matrix.upper()} (blastp: unsupported score matrix)")
+
+
+def _gap_costs(gapopen, gapextend, gapped: bool = True, matrix: str = "BLOSUM62") -> dict | None:
+    """-gapopen and -gapextend (None: the matrix's defaults, :func:`gap_costs`) checked as
+    blastp checks them: 32-bit integers, and for a gapped search a pair of the matrix's
+    :func:`gap_cost_rows`, whose row it returns (an ungapped search takes any pair, and its
+    XML report prints them)."""
+    costs = gap_costs(matrix, gapopen, gapextend)
     if not gapped:
         return None
-    rows = gap_cost_rows()
+    rows = gap_cost_rows(matrix)
     for row in rows:
-        if (row["gap_open"], row["gap_extend"]) == tuple(costs):
+        if (row["gap_open"], row["gap_extend"]) == costs:
             return row
     supported = "; ".join(f"{r['gap_open']}, {r['gap_extend']}" for r in rows)
     raise ValueError(f"-gapopen {costs[0]} -gapextend {costs[1]}: gap existence and extension "
-                     f"values of {costs[0]} and {costs[1]} not supported for BLOSUM62 "
+                     f"values of {costs[0]} and {costs[1]} not supported for {matrix} "
                      f"(blastp's values: {supported})")
 
 

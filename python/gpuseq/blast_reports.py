@@ -23,6 +23,8 @@ What blastp computes for them apart from its tabular fields, and so here too:
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from . import _core
@@ -37,14 +39,18 @@ _NO_STATISTICS = ("Could not calculate ungapped Karlin-Altschul parameters due t
                   "query sequence or its translation. Please verify the query sequence(s) and/or "
                   "filtering options")
 
-# The XML formatter's positive pairs of letters: NCBI's BLOSUM62 above 0, J's row included, U
-# and O outside it (measured on every pair of blastp's 27 letters; the tabular formatter's
-# differ: there U is C and J is never positive).
 _LETTERS = _core.blast_letters
-_BLOSUM62 = np.asarray(_core.blast_blosum62, dtype=np.int64).reshape(len(_LETTERS), -1)
 _IN_MATRIX = set(_LETTERS) - set("-UO")
-_POSITIVE = {(a, b) for a in _IN_MATRIX for b in _IN_MATRIX
-             if _BLOSUM62[_LETTERS.index(a), _LETTERS.index(b)] > 0}
+
+
+@functools.lru_cache(maxsize=None)
+def _positive_pairs(matrix: str) -> frozenset[tuple[str, str]]:
+    """The XML formatter's positive pairs of letters: the search's matrix above 0, J's row
+    included, U and O outside it (measured on every pair of blastp's 27 letters with
+    BLOSUM62; the tabular formatter's differ: there U is C and J is never positive)."""
+    scores = np.asarray(_core.blast_matrix_scores(matrix)).reshape(len(_LETTERS), -1)
+    return frozenset((a, b) for a in _IN_MATRIX for b in _IN_MATRIX
+                     if scores[_LETTERS.index(a), _LETTERS.index(b)] > 0)
 
 
 def _double(value: float) -> str:
@@ -186,7 +192,7 @@ def _subject_names(columns: dict, i: int, subject_titles: list[str] | None):
 
 
 def _searches(hits, queries, counters: dict, lower_case_masks: bool = False,
-              subject_titles: list[str] | None = None):
+              subject_titles: list[str] | None = None, matrix: str = "BLOSUM62"):
     """Each query's report data, in input order: (query id, title, length, statistics,
     message, hits), each hit (id, accession, title, length, hsps; :func:`_subject_names`),
     each HSP a dict of the reports' numbers and letters (the query's with SEG's residues as
@@ -206,7 +212,7 @@ def _searches(hits, queries, counters: dict, lower_case_masks: bool = False,
                 found.append((*_subject_names(columns, i, subject_titles),
                               columns["slen"][i], []))
             middle, identities, positives = midline(columns["qseq"][i], columns["sseq"][i],
-                                                    _POSITIVE)
+                                                    _positive_pairs(matrix))
             found[-1][4].append(dict(
                 bit_score=_six_digits(columns["bitscore"][i]), score=columns["score"][i],
                 evalue=_evalue(columns["evalue"][i]), query_from=columns["qstart"][i],
@@ -225,7 +231,7 @@ def _searches(hits, queries, counters: dict, lower_case_masks: bool = False,
 
 def xml_report(hits, queries, database: str, counters: dict, evalue: float,
                filter_string: str, subject_titles: list[str] | None = None,
-               gap_costs: tuple[int, int] = (11, 1)) -> str:
+               gap_costs: tuple[int, int] = (11, 1), matrix: str = "BLOSUM62") -> str:
     """blastp's ``-outfmt 5`` (str; Latin-1 bytes as surrogates: write it with
     surrogateescape).
 
@@ -238,8 +244,10 @@ def xml_report(hits, queries, database: str, counters: dict, evalue: float,
     :func:`gpuseq.blast.seg_filter_string` of -seg; ``subject_titles``: with -subject, each
     subject record's title as a query's (:func:`gpuseq.blast.query_titles` of the file): its
     report then names the subjects as blastp's does, with no database (``database`` "");
-    ``gap_costs``: -gapopen and -gapextend, as given."""
-    searches = list(_searches(hits, queries, counters, subject_titles=subject_titles))
+    ``gap_costs``: -gapopen and -gapextend (:func:`gpuseq.blast.gap_costs`); ``matrix``:
+    -matrix."""
+    searches = list(_searches(hits, queries, counters, subject_titles=subject_titles,
+                              matrix=matrix))
     db_sequences, db_letters = (counters["db_sequences"], counters["db_letters"]) \
         if subject_titles is None else (0, 0)
     first_title, first_length = searches[0][1:3] if searches else ("", 0)
@@ -257,7 +265,7 @@ def xml_report(hits, queries, database: str, counters: dict, evalue: float,
         f"  <BlastOutput_query-len>{first_length}</BlastOutput_query-len>",
         "  <BlastOutput_param>",
         "    <Parameters>",
-        "      <Parameters_matrix>BLOSUM62</Parameters_matrix>",
+        f"      <Parameters_matrix>{matrix}</Parameters_matrix>",
         f"      <Parameters_expect>{_double(evalue)}</Parameters_expect>",
         f"      <Parameters_gap-open>{int(gap_costs[0])}</Parameters_gap-open>",
         f"      <Parameters_gap-extend>{int(gap_costs[1])}</Parameters_gap-extend>",
@@ -321,7 +329,7 @@ def xml_report(hits, queries, database: str, counters: dict, evalue: float,
 def json_report(hits, queries, database: str, counters: dict, evalue: float,
                 filter_string: str, comp_based_stats: int, ungapped: bool = False,
                 subject_titles: list[str] | None = None,
-                gap_costs: tuple[int, int] = (11, 1)) -> str:
+                gap_costs: tuple[int, int] = (11, 1), matrix: str = "BLOSUM62") -> str:
     """blastp's ``-outfmt 15``, one report a query (str; write it with surrogateescape).
     Arguments as :func:`xml_report`'s, and ``comp_based_stats``, the mode (its "cbs"
     parameter, left out for 0), and ``ungapped`` (no gap costs among the parameters); the
@@ -341,7 +349,7 @@ def json_report(hits, queries, database: str, counters: dict, evalue: float,
     else:
         target = [f'        "db": "{_json_text(database)}"']
     for k, (query_id, title, length, st, message, found) in enumerate(
-            _searches(hits, queries, counters, lower_case_masks=True,
+            _searches(hits, queries, counters, lower_case_masks=True, matrix=matrix,
                       subject_titles=subject_titles)):
         if not searched[k]:  # (a batch without statistics: blastp writes no hits, and says so
             message += " \nNo hits found"  # again)
@@ -361,7 +369,7 @@ def json_report(hits, queries, database: str, counters: dict, evalue: float,
             *target,
             "      },",
             '      "params": {',
-            '        "matrix": "BLOSUM62",',
+            f'        "matrix": "{matrix}",',
             f'        "expect": {_double(evalue)},',
             *([] if ungapped else [f'        "gap_open": {int(gap_costs[0])},',
                                    f'        "gap_extend": {int(gap_costs[1])},']),

@@ -22,6 +22,7 @@ What the text formatter computes apart from blastp's tabular fields, and so here
 
 from __future__ import annotations
 
+import functools
 import html.entities
 from dataclasses import dataclass
 
@@ -39,9 +40,6 @@ COMPOSITION_REFERENCE = (
     "of PSI-BLAST protein database searches with composition-based statistics and other "
     "refinements\", Nucleic Acids Res. 29:2994-3005.")
 
-# BLOSUM62's a and alpha of the ungapped row (blast_stat.c's blosum62_values), which the
-# report prints beside each query's own; the gapped rows' are gpuseq.blast.gap_cost_rows().
-_UNGAPPED_A_ALPHA = (0.7916, 4.964660)
 _METHODS = {1: ", Method: Composition-based stats.", 2: ", Method: Compositional matrix adjust."}
 _FORMAT_WIDTH = 68  # (kFormatLineLength: the wrapped titles and the description column)
 _TITLE_WIDTH = 60  # (the alignments' subject titles)
@@ -49,20 +47,21 @@ _NO_TITLE = "unnamed protein product"
 
 # The letters the formatter's matrix holds (U is read as C); any other pair is never positive.
 _LETTERS = _core.blast_letters
-_BLOSUM62 = np.asarray(_core.blast_blosum62, dtype=np.int64).reshape(len(_LETTERS), -1)
 _IN_MATRIX = "ARNDCQEGHILKMFPSTWYVBZX"
 
 
-def _text_positive_pairs() -> set[tuple[str, str]]:
+@functools.lru_cache(maxsize=None)
+def _text_positive_pairs(matrix: str) -> frozenset[tuple[str, str]]:
+    """The pairs the pairwise report's midline marks '+': above 0 in the search's matrix."""
+    scores = np.asarray(_core.blast_matrix_scores(matrix)).reshape(len(_LETTERS), -1)
+
     def matrix_letter(c: str) -> str:
         return "C" if c == "U" else c
 
     letters = _IN_MATRIX + "U"
-    return {(a, b) for a in letters for b in letters
-            if _BLOSUM62[_LETTERS.index(matrix_letter(a)), _LETTERS.index(matrix_letter(b))] > 0}
-
-
-_POSITIVE = _text_positive_pairs()
+    return frozenset((a, b) for a in letters for b in letters
+                     if scores[_LETTERS.index(matrix_letter(a)),
+                               _LETTERS.index(matrix_letter(b))] > 0)
 
 
 def wrap(text: str, width: int = _FORMAT_WIDTH) -> list[str]:
@@ -368,11 +367,12 @@ def midline(query: str, subject: str, positive_pairs: set) -> tuple[str, int, in
     return "".join(line), identities, identities + positives
 
 
-def _alignment(hsp: _Hsp, line_length: int) -> str:
+def _alignment(hsp: _Hsp, line_length: int, matrix: str = "BLOSUM62") -> str:
     """One HSP's Score and Identities lines and its blocks of rows (x_DisplayAlignInfo,
     s_DisplayIdentityInfo, x_DisplayRowDataSet)."""
     columns = len(hsp.qseq)
-    middle, identities, positives = midline(hsp.qseq.upper(), hsp.sseq, _POSITIVE)
+    middle, identities, positives = midline(hsp.qseq.upper(), hsp.sseq,
+                                            _text_positive_pairs(matrix))
     out = [f" Score = {bit_score_text(hsp.bits)} bits ({hsp.score}),  Expect = "
            f"{evalue_text(hsp.evalue)}{_METHODS.get(hsp.method, '')}\n",
            f" Identities = {identities}/{columns} ({_percent(identities, columns)}%), "
@@ -402,13 +402,14 @@ def _ka_lines(values, header: str) -> str:
 
 
 def _query_footer(stats: dict, own: dict | None, ungapped: bool, gumbel: bool,
-                  searched: bool, gap_costs: dict | None = None) -> str:
+                  searched: bool, gap_costs: dict | None, ungapped_row: dict) -> str:
     """Each query's Karlin-Altschul blocks (x_PrintOneQueryFooter): its own Lambda, K and H,
     then the gapped search's; a and alpha (and sigma) beside them where its E-values are
     Spouge's (a gapped search without -searchsp: blastp's Gumbel block). A query without
     statistics has none, unless no query of its batch has them (blastp does not search it):
     both blocks then, of -1 (the gapped one in an ungapped search too). gap_costs: the
-    gapped search's row of gpuseq.blast.gap_cost_rows()."""
+    gapped search's row of gpuseq.blast.gap_cost_rows(matrix); ungapped_row: the matrix's
+    ungapped row, whose a and alpha the first block shows."""
     out = ["\n"]
     header = "Lambda      K        H"
     if not searched:
@@ -417,7 +418,8 @@ def _query_footer(stats: dict, own: dict | None, ungapped: bool, gumbel: bool,
                         "Effective search space used: 0\n"])
     if own is not None:
         ka = (own["lambda_"], own["kappa"], own["entropy"])
-        out.append(_ka_lines(ka + _UNGAPPED_A_ALPHA, header + "        a         alpha")
+        a_alpha = (ungapped_row["alpha"], ungapped_row["alpha_v"])
+        out.append(_ka_lines(ka + a_alpha, header + "        a         alpha")
                    if gumbel else _ka_lines(ka, header))
     out.append("\n")
     if own is not None and not ungapped:
@@ -526,9 +528,11 @@ def text_report(hits, queries, database: tuple[str, str], counters: dict, *,
     each subject record's title as a query's (:func:`gpuseq.blast.query_titles` of the
     file), and ``database`` then blastp's name of them and "Unknown"; ``gap_costs``:
     -gapopen and -gapextend (a gapped search's: a pair of gpuseq.blast.gap_cost_rows())."""
-    from .blast import _gap_costs
+    from .blast import _gap_costs, _matrix, gap_cost_rows
 
-    row = None if ungapped else _gap_costs(*gap_costs)
+    given, matrix = matrix, _matrix(matrix)  # (the footer prints the name as given)
+    row = None if ungapped else _gap_costs(*gap_costs, matrix=matrix)
+    ungapped_row = gap_cost_rows(matrix)[0]
     if len(counters["query_hsps"]) != len(queries):
         raise ValueError(f"{len(queries)} query titles for {len(counters['query_hsps'])} "
                          "queries searched")
@@ -546,17 +550,18 @@ def text_report(hits, queries, database: tuple[str, str], counters: dict, *,
             for subject_title, subject_length, hsps in found[:num_alignments]:
                 out += [_subject_title_lines(subject_title, subject_titles is not None),
                         f"Length={subject_length}\n", "\n"]
-                out += [_alignment(hsp, line_length) for hsp in hsps]
+                out += [_alignment(hsp, line_length, matrix) for hsp in hsps]
         else:
             out.append("\n\n***** No hits found *****\n\n\n")
         out.append(_query_footer(counters["query_statistics"][k],
                                  counters["query_ungapped_statistics"][k], ungapped,
                                  gumbel=not ungapped and not searchsp_given,
-                                 searched=counters["query_searched"][k], gap_costs=row))
+                                 searched=counters["query_searched"][k], gap_costs=row,
+                                 ungapped_row=ungapped_row))
     out += ["\n\n", "  Database: ", _wrapped(title), f"    Posted date:  {date}\n",
             f"  Number of letters in database: {letters}\n",
             f"  Number of sequences in database:  {sequences}\n", "\n",
-            f"\n\nMatrix: {matrix}\n"]
+            f"\n\nMatrix: {given}\n"]
     if not ungapped:
         out.append(f"Gap Penalties: Existence: {gap_costs[0]}, Extension: {gap_costs[1]}\n")
     out.append(f"Neighboring words threshold: {threshold:g}\n")

@@ -402,15 +402,21 @@ def _blastp_parser(sub) -> None:
                    help="-outfmt 0: alignment columns per line [60]")
     p.add_argument("-num_threads", action=_BlastFlag, type=_blast_integer(), default=0,
                    help="threads [all cores]")
-    p.add_argument("-matrix", action=_BlastFlag, default="BLOSUM62")
-    p.add_argument("-gapopen", action=_BlastFlag, type=_blast_integer(), default=11,
-                   help="gap opening cost: with -gapextend, a pair blastp takes with BLOSUM62 "
-                   "(11/2, 10/2, 9/2, 8/2, 7/2, 6/2, 13/1, 12/1, 11/1, 10/1, 9/1, 32767/32767) "
-                   "[11]")
-    p.add_argument("-gapextend", action=_BlastFlag, type=_blast_integer(), default=1,
-                   help="gap extension cost [1]")
+    p.add_argument("-matrix", action=_BlastFlag, default="BLOSUM62",
+                   help="BLOSUM45, BLOSUM50, BLOSUM62, BLOSUM80, BLOSUM90, PAM30, PAM70 or "
+                   "PAM250 [BLOSUM62]")
+    p.add_argument("-gapopen", action=_BlastFlag, type=_blast_integer(), default=None,
+                   help="gap opening cost: with -gapextend, a pair blastp takes with the "
+                   "matrix (BLOSUM62: 11/2, 10/2, 9/2, 8/2, 7/2, 6/2, 13/1, 12/1, 11/1, 10/1, "
+                   "9/1, 32767/32767; gpuseq.blast.gap_cost_rows(matrix)) [the matrix's: "
+                   "BLOSUM62 11, BLOSUM45 14, BLOSUM50 13, BLOSUM80 and 90 10, PAM30 9, PAM70 "
+                   "10, PAM250 14]")
+    p.add_argument("-gapextend", action=_BlastFlag, type=_blast_integer(), default=None,
+                   help="gap extension cost [the matrix's: 1, BLOSUM45, BLOSUM50 and PAM250 2]")
     p.add_argument("-word_size", action=_BlastFlag, type=_blast_integer(), default=3)
-    p.add_argument("-threshold", action=_BlastFlag, type=_blast_real, default=11.0)
+    p.add_argument("-threshold", action=_BlastFlag, type=_blast_real, default=None,
+                   help="word score threshold [the matrix's: 11, BLOSUM45 14, BLOSUM80 12, "
+                   "PAM30 16, PAM70 14]")
     p.add_argument("-comp_based_stats", action=_BlastFlag, default="2",
                    help="0 (F), 1, 2 (D, T: conditional adjustment) or 3 [2]")
     p.add_argument("-seg", action=_BlastFlag, default="no",
@@ -421,7 +427,9 @@ def _blastp_parser(sub) -> None:
     p.add_argument("-lcase_masking", action=_BlastFlag, nargs=0, default=False,
                    help="mask the queries' lower-case letters, as SEG's segments are")
     p.add_argument("-ungapped", action=_BlastFlag, nargs=0, default=False)
-    p.add_argument("-window_size", action=_BlastFlag, type=_blast_integer(), default=40)
+    p.add_argument("-window_size", action=_BlastFlag, type=_blast_integer(), default=None,
+                   help="two-hit window [the matrix's: 40, BLOSUM45 60, BLOSUM80 25, PAM30 15, "
+                   "PAM70 20]")
     p.add_argument("-xdrop_ungap", action=_BlastFlag, type=_blast_real, default=7.0)
     p.add_argument("-xdrop_gap", action=_BlastFlag, type=_blast_real, default=15.0)
     p.add_argument("-xdrop_gap_final", action=_BlastFlag, type=_blast_real, default=25.0)
@@ -439,7 +447,8 @@ def _blastp_parser(sub) -> None:
 
 def _run_blastp(args) -> int:
     from ._output import OutputFile
-    from .blast import TABULAR_FORMATS, blastp, query_titles, tabular_fields, write_tabular
+    from .blast import (TABULAR_FORMATS, blastp, check_report_matrix, gap_costs, query_titles,
+                        search_defaults, tabular_fields, write_tabular)
 
     words = args.outfmt.split()
     if not words or words[0] not in (*map(str, TABULAR_FORMATS), "0", "5", "15"):
@@ -448,6 +457,8 @@ def _run_blastp(args) -> int:
     outfmt = int(words[0])
     report = outfmt in (0, 5, 15)  # (blastp takes fields after them, and leaves them unused)
     fields = [] if report else tabular_fields(words[1:] or None, outfmt)  # checked first
+    if outfmt in (5, 15):
+        check_report_matrix(args.matrix)
     if any(f[:-1] in _TAXONOMY_NAMES or f in _TAXONOMY_NAMES for f in fields):
         print("gpuseq: blastp: taxonomy names print N/A (the sequences hold no taxonomy; "
               "blastp would need its taxdb)", file=sys.stderr)
@@ -489,7 +500,8 @@ def _run_blastp(args) -> int:
                 queries = list(zip(query_titles(query), counters["query_full_lengths"]))
             # -subject: each subject's title as a query's, by its record (the hits' soid).
             named = dict(subject_titles=None if subject is None else query_titles(subject),
-                         gap_costs=(args.gapopen, args.gapextend))
+                         gap_costs=gap_costs(args.matrix, args.gapopen, args.gapextend),
+                         matrix=args.matrix)
             if outfmt == 0:
                 from .blast_text import database_title_and_date, text_report
 
@@ -497,8 +509,9 @@ def _run_blastp(args) -> int:
                     (_USER_SUBJECTS.format(args.subject) + ".", "Unknown")
                 out.write(text_report(
                     hits, queries, database, counters,
-                    matrix=args.matrix, threshold=args.threshold,
-                    window_size=args.window_size, ungapped=args.ungapped,
+                    **dict(zip(("threshold", "window_size"), search_defaults(
+                        args.matrix, args.threshold, args.window_size))),
+                    ungapped=args.ungapped,
                     searchsp_given=args.searchsp is not None, **shown, **named))
                 return 0
             common = (hits, queries, args.db or "", counters, args.evalue,
