@@ -243,9 +243,10 @@ struct WarpWindowWalk {
 };
 
 // Scores for the extension kernels, score(q, b) as extend_two_hit takes it, from a table in
-// shared memory: BLOSUM62 by the query's code, or the queries' PSSM by position (its row for
-// q is BLOSUM62's row for the code at q, so the two give the same numbers). Entries are int16:
-// the sentinel code between queries scores kScoreMin.
+// shared memory: the search's matrix (the lookup's; BLOSUM62 by default, whence the names)
+// by the query's code, or the queries' PSSM by position (its row for q is the matrix's row
+// for the code at q, so the two give the same numbers). Entries are int16: the sentinel code
+// between queries scores kScoreMin.
 struct Blosum62Score {
   const int16_t* matrix;  // 28 x 28, shared
   const uint8_t* query;   // global
@@ -261,7 +262,7 @@ struct PssmScore {
   __device__ int32_t operator()(int32_t q, uint8_t b) const { return rows[q * kAlphabetSize + b]; }
 };
 
-// The block's score table in shared memory (the PSSM built there from the query and BLOSUM62).
+// The block's score table in shared memory (the PSSM built there from the query and matrix).
 template <class Score>
 __device__ Score load_scores(int16_t* shared, const int16_t* __restrict__ blosum62,
                              const uint8_t* __restrict__ query, int32_t query_length) {
@@ -738,7 +739,7 @@ void gpu_ungapped_hsps(const gpuseq::blast::WordLookup& lookup, const uint8_t* q
   gpuseq::Stopwatch clock;  // the stage times of GpuUngappedCounters
 
   // Inputs resident for every batch: subjects (uploaded here unless resident across
-  // searches), query, contexts, the lookup and BLOSUM62.
+  // searches), query, contexts, the lookup and its matrix.
   DeviceArray<uint8_t> uploaded_codes;
   DeviceArray<int64_t> uploaded_offsets;
   if (!resident) {

@@ -1,10 +1,10 @@
 // cuBLASTP's first two phases on the GPU (Zhang et al.; notes in shared/papers/README.md):
 // hit detection and sorting by diagonal (in diagonal tiles in shared memory, hit_tiles.cuh;
 // or the paper's way: per-subject diagonal bins, hit assembling, CUB's segmented sort),
-// the two-hit filter and the diagonal-, hit- or window-based ungapped
-// extension scored from a query PSSM or BLOSUM62 in shared memory. The result equals
-// TwoHitFinder::run (cpp/blast/ungapped.hpp) for every subject. Plain C++ interface (no CUDA
-// headers) so that the bindings compile without nvcc.
+// the two-hit filter and the diagonal-, hit- or window-based ungapped extension scored from a
+// query PSSM or the lookup's matrix in shared memory. The result equals TwoHitFinder::run
+// (cpp/blast/ungapped.hpp) for every subject. Plain C++ interface (no CUDA headers) so that
+// the bindings compile without nvcc.
 #pragma once
 
 #include <cstdint>
